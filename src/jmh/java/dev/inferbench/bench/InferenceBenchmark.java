@@ -1,0 +1,103 @@
+package dev.inferbench.bench;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.config.ModelEntry;
+import dev.inferbench.engine.Device;
+import dev.inferbench.engine.EngineKind;
+import dev.inferbench.engine.InferenceEngine;
+import dev.inferbench.engine.Outputs;
+import dev.inferbench.engine.PreparedInput;
+import dev.inferbench.input.HostTensor;
+import dev.inferbench.input.SyntheticInputs;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.Blackhole;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The latency of one inference call: a batch of seeded synthetic inputs, prepared once as engine tensors, run
+ * through one model on one engine and device. Everything but the call itself (loading, input creation, a
+ * correctness check of the outputs) happens in the trial setup, outside the measurement.
+ *
+ * <p>The matrix is the cross product of the parameters below; benchmarks.properties holds the defaults the
+ * inferbench launcher passes, and {@code -p name=v1,v2} on the command line overrides them.
+ */
+// SampleTime: every call is timed, so the JSON carries p50/p90/p95/p99/p99.9, not only a mean.
+@BenchmarkMode(Mode.SampleTime)
+// Milliseconds: inference calls take 0.01 ms (tiny MLP) to seconds (large batches); ms reads well across that range.
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@State(Scope.Benchmark)
+public class InferenceBenchmark {
+
+    /** A name from the model registry in benchmarks.properties. */
+    @Param("resnet50")
+    public String model;
+
+    /** ort (ONNX Runtime). */
+    @Param("ort")
+    public String engine;
+
+    /** Samples per call; the model's batch dimension. */
+    @Param("1")
+    public int batchSize;
+
+    /** cpu, cuda or cuda:N. */
+    @Param("cpu")
+    public String device;
+
+    /** Intra-op threads of the engine; 0 means all available cores. */
+    @Param("0")
+    public int threads;
+
+    private InferenceEngine loaded;
+    private PreparedInput input;
+
+    @Setup(Level.Trial)
+    public void load() {
+        try {
+            BenchConfig config = BenchConfig.load();
+            ModelEntry entry = config.model(model);
+            if (batchSize <= 0) {
+                throw new BenchException("batchSize " + batchSize + " is not positive; expected a whole number >= 1");
+            }
+            loaded = EngineKind.parse(engine).open(entry.file(), Device.parse(device), threads);
+            List<HostTensor> batch = SyntheticInputs.create(model, loaded.signature().inputs(), entry.inputs(),
+                    batchSize, config.seed("input"));
+            input = loaded.prepare(batch);
+            OutputCheck.verify(model, loaded.run(input), batchSize);
+        } catch (BenchException e) {
+            tearDown();
+            throw CellFailure.of(e);
+        }
+    }
+
+    @Benchmark
+    public void infer(Blackhole bh) throws BenchException {
+        try (Outputs out = loaded.run(input)) {
+            bh.consume(out);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        if (input != null) {
+            input.close();
+            input = null;
+        }
+        if (loaded != null) {
+            loaded.close();
+            loaded = null;
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package dev.inferbench.cli;
+
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.format.OutputFormat;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * JMH's console output, with each failed cell's stack trace folded into one line (unless verbose), and the failures
+ * remembered so the launcher can list them after the summary and exit non-zero.
+ */
+final class FailureFilter implements OutputFormat {
+    /** A cell that did not produce a result, and why. */
+    record Failure(String benchmark, Map<String, String> params, String reason) {
+    }
+
+    private static final String FAILURE_MARK = "<failure>";
+
+    private final OutputFormat delegate;
+    private final boolean verbose;
+    private final List<Failure> failures = new ArrayList<>();
+    private BenchmarkParams current;
+    private List<String> captured;
+
+    FailureFilter(OutputFormat delegate, boolean verbose) {
+        this.delegate = delegate;
+        this.verbose = verbose;
+    }
+
+    List<Failure> failures() {
+        finishCapture();
+        return failures;
+    }
+
+    @Override
+    public void println(String s) {
+        if (FAILURE_MARK.equals(s)) {
+            finishCapture();
+            captured = new ArrayList<>();
+            delegate.println(s);
+        } else if (captured != null) {
+            captured.add(s);
+            if (verbose) {
+                delegate.println(s);
+            }
+        } else {
+            delegate.println(s);
+        }
+    }
+
+    private void finishCapture() {
+        if (captured == null) {
+            return;
+        }
+        String reason = captured.stream().map(String::strip).filter(l -> !l.isEmpty()).findFirst()
+                .map(FailureFilter::withoutClassName).orElse("failed with no message");
+        captured = null;
+        Map<String, String> params = new TreeMap<>();
+        String benchmark = "?";
+        if (current != null) {
+            benchmark = current.getBenchmark();
+            current.getParamsKeys().forEach(k -> params.put(k, current.getParam(k)));
+        }
+        failures.add(new Failure(benchmark, params, reason));
+        if (!verbose) {
+            delegate.println("  " + reason);
+            delegate.println("  (run with --verbose for the stack trace)");
+            delegate.println("");
+        }
+    }
+
+    /** "dev.inferbench.bench.CellFailure: unknown device" becomes "unknown device". */
+    static String withoutClassName(String line) {
+        int colon = line.indexOf(": ");
+        if (colon > 0 && line.substring(0, colon).matches("[\\w$.]+\\.[\\w$]+")) {
+            return line.substring(colon + 2);
+        }
+        return line;
+    }
+
+    @Override
+    public void iteration(BenchmarkParams benchParams, IterationParams params, int iteration) {
+        finishCapture();
+        delegate.iteration(benchParams, params, iteration);
+    }
+
+    @Override
+    public void iterationResult(BenchmarkParams benchParams, IterationParams params, int iteration, IterationResult data) {
+        delegate.iterationResult(benchParams, params, iteration, data);
+    }
+
+    @Override
+    public void startBenchmark(BenchmarkParams benchParams) {
+        finishCapture();
+        current = benchParams;
+        delegate.startBenchmark(benchParams);
+    }
+
+    @Override
+    public void endBenchmark(BenchmarkResult result) {
+        finishCapture();
+        delegate.endBenchmark(result);
+    }
+
+    @Override
+    public void startRun() {
+        delegate.startRun();
+    }
+
+    @Override
+    public void endRun(Collection<RunResult> result) {
+        finishCapture();
+        delegate.endRun(result);
+    }
+
+    @Override
+    public void print(String s) {
+        if (captured == null || verbose) {
+            delegate.print(s);
+        }
+    }
+
+    @Override
+    public void flush() {
+        delegate.flush();
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+
+    @Override
+    public void verbosePrintln(String s) {
+        delegate.verbosePrintln(s);
+    }
+
+    @Override
+    public void write(int b) {
+        delegate.write(b);
+    }
+
+    @Override
+    public void write(byte[] b) throws IOException {
+        delegate.write(b);
+    }
+}

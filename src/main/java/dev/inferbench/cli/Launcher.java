@@ -1,0 +1,89 @@
+package dev.inferbench.cli;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.metrics.SamplesProfiler;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The JMH options of a run: the user's command line as given, plus benchmarks.properties for whatever the command
+ * line leaves unsaid, plus what inferbench always adds (the samples/s profiler, a result file in the run folder).
+ */
+final class Launcher {
+    private Launcher() {
+    }
+
+    static OptionsBuilder options(CommandLineOptions cmd, BenchConfig config, boolean verbose, Path resultFile)
+            throws BenchException {
+        OptionsBuilder b = new OptionsBuilder();
+        b.parent(cmd);
+        if (cmd.getIncludes().isEmpty()) {
+            config.get("run.include").ifPresent(b::include);
+        }
+        if (!cmd.getForkCount().hasValue()) {
+            config.getInt("run.forks").ifPresent(b::forks);
+        }
+        if (!cmd.getWarmupIterations().hasValue()) {
+            config.getInt("run.warmupIterations").ifPresent(b::warmupIterations);
+        }
+        if (!cmd.getMeasurementIterations().hasValue()) {
+            config.getInt("run.iterations").ifPresent(b::measurementIterations);
+        }
+        if (!cmd.getWarmupTime().hasValue()) {
+            time(config, "run.warmupTime").ifPresent(b::warmupTime);
+        }
+        if (!cmd.getMeasurementTime().hasValue()) {
+            time(config, "run.time").ifPresent(b::measurementTime);
+        }
+        for (String param : config.defaultParamNames()) {
+            if (!cmd.getParameter(param).hasValue()) {
+                b.param(param, config.defaultParam(param).toArray(String[]::new));
+            }
+        }
+        b.addProfiler(SamplesProfiler.class);
+        if (verbose) {
+            List<String> append = new ArrayList<>(cmd.getJvmArgsAppend().orElse(List.of()));
+            append.add("-Dinferbench.verbose=true");
+            b.jvmArgsAppend(append.toArray(String[]::new));
+        }
+        if (resultFile != null) {
+            b.result(resultFile.toString());
+            b.resultFormat(resultFormat(cmd));
+        }
+        return b;
+    }
+
+    static ResultFormatType resultFormat(CommandLineOptions cmd) {
+        return cmd.getResultFormat().orElse(ResultFormatType.JSON);
+    }
+
+    static String resultFileName(CommandLineOptions cmd) {
+        return "jmh-result." + resultFormat(cmd).name().toLowerCase(Locale.ROOT);
+    }
+
+    static Path resultsRoot(BenchConfig config) {
+        return Path.of(config.get("run.resultsDir").orElse("results"));
+    }
+
+    private static Optional<TimeValue> time(BenchConfig config, String key) throws BenchException {
+        Optional<String> v = config.get(key);
+        if (v.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(TimeValue.fromString(v.get()));
+        } catch (IllegalArgumentException e) {
+            throw new BenchException(key + "='" + v.get() + "' in " + config.source()
+                    + " is not a duration; expected e.g. 500ms, 5s, 1m");
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package dev.inferbench.cli;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.report.SummaryTable;
+import dev.inferbench.results.CellSummary;
+import dev.inferbench.results.RunFolder;
+import dev.inferbench.results.RunInfo;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Defaults;
+import org.openjdk.jmh.runner.NoBenchmarksException;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.Options;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The jar's entry point. Without a subcommand it is JMH's command line (every JMH option works unchanged) with
+ * inferbench's defaults from benchmarks.properties, zoo models generated before the first fork, the JSON result in
+ * a new run folder, and a summary table at the end. {@code --verbose} shows stack traces.
+ *
+ * <p>Exit codes: 0 all cells measured, 1 some cells failed (the others are kept), 2 bad input before any run.
+ */
+public final class Main {
+    static final int OK = 0;
+    static final int CELLS_FAILED = 1;
+    static final int BAD_INPUT = 2;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    Main(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new Main(System.out, System.err).run(args));
+    }
+
+    int run(String[] argv) {
+        List<String> args = new ArrayList<>(Arrays.asList(argv));
+        boolean verbose = args.remove("--verbose");
+        try {
+            CommandLineOptions cmd;
+            try {
+                cmd = new CommandLineOptions(args.toArray(String[]::new));
+            } catch (CommandLineOptionException e) {
+                throw new BenchException("bad command line: " + e.getMessage() + "; see -h for the options", e);
+            }
+            if (cmd.shouldHelp()) {
+                cmd.showHelp();
+                out.println();
+                out.println("inferbench adds: --verbose (stack traces); defaults from " + BenchConfig.FILE_NAME
+                        + "; results in results/<time>-<sha>/ unless -rff is given.");
+                return OK;
+            }
+            if (cmd.shouldList() || cmd.shouldListWithParams() || cmd.shouldListProfilers()
+                    || cmd.shouldListResultFormats()) {
+                return list(cmd);
+            }
+            return launch(cmd, verbose, argv);
+        } catch (BenchException e) {
+            err.println("inferbench: " + e.getMessage());
+            if (verbose) {
+                e.printStackTrace(err);
+            }
+            return BAD_INPUT;
+        } catch (IOException | RunnerException e) {
+            err.println("inferbench: " + e.getMessage());
+            if (verbose) {
+                e.printStackTrace(err);
+            }
+            return CELLS_FAILED;
+        }
+    }
+
+    private int list(CommandLineOptions cmd) {
+        Runner runner = new Runner(cmd);
+        if (cmd.shouldList()) {
+            runner.list();
+        } else if (cmd.shouldListWithParams()) {
+            runner.listWithParams(cmd);
+        } else if (cmd.shouldListProfilers()) {
+            cmd.listProfilers();
+        } else {
+            cmd.listResultFormats();
+        }
+        return OK;
+    }
+
+    private int launch(CommandLineOptions cmd, boolean verbose, String[] argv)
+            throws BenchException, IOException, RunnerException {
+        BenchConfig config = BenchConfig.load();
+        MatrixCheck.prepare(Launcher.options(cmd, config, verbose, null).build(), config, out);
+
+        Path runDir = null;
+        Path resultFile = null;
+        if (!cmd.getResult().hasValue()) {
+            runDir = RunFolder.create(Launcher.resultsRoot(config), LocalDateTime.now());
+            resultFile = runDir.resolve(Launcher.resultFileName(cmd));
+        }
+        Options options = Launcher.options(cmd, config, verbose, resultFile).build();
+        FailureFilter console = new FailureFilter(OutputFormatFactory.createFormatInstance(out,
+                cmd.verbosity().orElse(Defaults.VERBOSITY)), verbose);
+        RunInfo info = RunInfo.start(argv, config);
+        Collection<RunResult> results;
+        try {
+            results = new Runner(options, console).run();
+        } catch (NoBenchmarksException e) {
+            throw new BenchException("no benchmark matches " + options.getIncludes() + "; see -l for the list");
+        }
+
+        List<CellSummary> cells = results.stream().sorted(RunResult.DEFAULT_SORT_COMPARATOR).map(CellSummary::of).toList();
+        String table = SummaryTable.render(cells);
+        out.println();
+        out.println("inferbench summary (times in " + (cells.isEmpty() ? "ms" : cells.get(0).unit())
+                + "; CI from per-iteration means across forks):");
+        out.print(table);
+        List<FailureFilter.Failure> failures = console.failures();
+        for (FailureFilter.Failure f : failures) {
+            err.println("inferbench: cell " + f.params() + " failed: " + f.reason());
+        }
+        if (runDir != null) {
+            Files.writeString(runDir.resolve(RunFolder.SUMMARY), table, StandardCharsets.UTF_8);
+            info.finish(runDir, cells.size(), failures.size());
+            out.println("inferbench: results in " + runDir);
+        }
+        return failures.isEmpty() ? OK : CELLS_FAILED;
+    }
+}

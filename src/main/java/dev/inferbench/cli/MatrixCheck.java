@@ -1,0 +1,90 @@
+package dev.inferbench.cli;
+
+import ai.onnx.proto.OnnxMl;
+import dev.inferbench.BenchException;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.config.ModelEntry;
+import dev.inferbench.engine.Device;
+import dev.inferbench.engine.EngineKind;
+import dev.inferbench.model.ZooGenerator;
+import org.openjdk.jmh.runner.options.Options;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Checks every value of the matrix before JMH starts, so that a typo costs one line and no forks, and generates
+ * the zoo models the matrix needs. A cell that still fails inside a fork is reported by {@link FailureFilter}.
+ */
+final class MatrixCheck {
+    private MatrixCheck() {
+    }
+
+    static void prepare(Options options, BenchConfig config, PrintStream progress) throws BenchException {
+        for (String engine : values(options, "engine")) {
+            EngineKind.parse(engine);
+        }
+        for (String device : values(options, "device")) {
+            Device.parse(device);
+        }
+        for (String batch : values(options, "batchSize")) {
+            wholeNumber("batchSize", batch, 1, "e.g. -p batchSize=1,8");
+        }
+        for (String threads : values(options, "threads")) {
+            wholeNumber("threads", threads, 0, "0 for all cores, or a thread count");
+        }
+        for (String model : values(options, "model")) {
+            ModelEntry entry = config.model(model);
+            if (entry.zoo() != null && !Files.exists(entry.file())) {
+                new ZooGenerator(config.seed("zoo"), progress).generate(entry.zoo().architecture(), entry.file());
+            }
+            checkOnnx(entry);
+        }
+    }
+
+    private static Collection<String> values(Options options, String param) {
+        return options.getParameter(param).orElse(List.of());
+    }
+
+    private static void wholeNumber(String param, String value, int min, String hint) throws BenchException {
+        try {
+            if (Integer.parseInt(value.trim()) >= min) {
+                return;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new BenchException(param + " '" + value + "' is not a whole number >= " + min + "; expected " + hint);
+    }
+
+    /** A parse of the protobuf: catches missing, truncated and non-ONNX files without loading an engine. */
+    private static void checkOnnx(ModelEntry entry) throws BenchException {
+        Path file = entry.file();
+        if (!Files.isRegularFile(file)) {
+            throw new BenchException("model file not found: " + file + " (model '" + entry.name()
+                    + "' in " + BenchConfig.FILE_NAME + "); expected an .onnx file");
+        }
+        OnnxMl.ModelProto model;
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 20)) {
+            model = OnnxMl.ModelProto.parseFrom(in);
+        } catch (IOException e) {
+            throw new BenchException("model '" + entry.name() + "' file " + file + " is not a valid ONNX model ("
+                    + e.getMessage() + ")" + regenerateHint(entry), e);
+        }
+        if (!model.hasGraph() || model.getGraph().getNodeCount() == 0 || model.getGraph().getInputCount() == 0
+                || model.getGraph().getOutputCount() == 0) {
+            throw new BenchException("model '" + entry.name() + "' file " + file
+                    + " is not a valid ONNX model (no graph with inputs, nodes and outputs)" + regenerateHint(entry));
+        }
+    }
+
+    private static String regenerateHint(ModelEntry entry) {
+        return entry.zoo() != null ? "; delete it and inferbench generates it again" : "";
+    }
+}

@@ -1,0 +1,7 @@
+package dev.inferbench.engine;
+
+import java.util.List;
+
+/** The inputs and outputs of a loaded model, in the model's order. */
+public record ModelSignature(List<TensorSpec> inputs, List<TensorSpec> outputs) {
+}

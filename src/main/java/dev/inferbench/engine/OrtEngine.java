@@ -1,0 +1,205 @@
+package dev.inferbench.engine;
+
+import ai.onnxruntime.NodeInfo;
+import ai.onnxruntime.OnnxJavaType;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OnnxValue;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.TensorInfo;
+import dev.inferbench.BenchException;
+import dev.inferbench.engine.TensorSpec.DType;
+import dev.inferbench.input.HostTensor;
+
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** ONNX Runtime through its Java API: one {@link OrtSession} per loaded model. */
+final class OrtEngine implements InferenceEngine {
+    private final OrtEnvironment env;
+    private final OrtSession session;
+    private final ModelSignature signature;
+    private boolean closed;
+
+    private OrtEngine(OrtEnvironment env, OrtSession session) throws OrtException {
+        this.env = env;
+        this.session = session;
+        this.signature = new ModelSignature(specs(session.getInputInfo()), specs(session.getOutputInfo()));
+    }
+
+    static OrtEngine open(Path model, Device device, int threads) throws BenchException {
+        if (!Files.isRegularFile(model)) {
+            throw new BenchException("model file not found: " + model + "; expected an .onnx file");
+        }
+        OrtEnvironment env = OrtEnvironment.getEnvironment();
+        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+            options.setIntraOpNumThreads(threads);
+            if (device.kind() == Device.Kind.CUDA) {
+                addCuda(options, device);
+            }
+            OrtSession session;
+            try {
+                session = env.createSession(model.toString(), options);
+            } catch (OrtException e) {
+                throw new BenchException("cannot load " + model + " with engine 'ort': " + firstLine(e.getMessage())
+                        + "; expected a valid ONNX model", e);
+            }
+            try {
+                return new OrtEngine(env, session);
+            } catch (OrtException | RuntimeException e) {
+                session.close();
+                throw e;
+            }
+        } catch (OrtException e) {
+            throw new BenchException("engine 'ort' failed on " + model + ": " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    private static void addCuda(OrtSession.SessionOptions options, Device device) throws BenchException {
+        try {
+            options.addCUDA(device.index());
+        } catch (OrtException | UnsatisfiedLinkError e) {
+            throw new BenchException("device '" + device + "' is not available to engine 'ort': "
+                    + firstLine(e.getMessage()) + "; the bundled ONNX Runtime runs on: cpu", e);
+        }
+    }
+
+    @Override
+    public ModelSignature signature() {
+        return signature;
+    }
+
+    @Override
+    public PreparedInput prepare(List<HostTensor> inputs) throws BenchException {
+        checkOpen();
+        Map<String, OnnxTensor> tensors = new LinkedHashMap<>();
+        try {
+            for (HostTensor t : inputs) {
+                tensors.put(t.name(), switch (t.type()) {
+                    case FLOAT32 -> OnnxTensor.createTensor(env, (FloatBuffer) t.data(), t.shape());
+                    case INT64 -> OnnxTensor.createTensor(env, (LongBuffer) t.data(), t.shape());
+                    case INT32 -> OnnxTensor.createTensor(env, (IntBuffer) t.data(), t.shape());
+                    case OTHER -> throw new BenchException("input '" + t.name() + "' has an unsupported type");
+                });
+            }
+        } catch (OrtException e) {
+            tensors.values().forEach(OnnxTensor::close);
+            throw new BenchException("cannot create input tensors: " + firstLine(e.getMessage()), e);
+        }
+        return new OrtInput(tensors);
+    }
+
+    @Override
+    public Outputs run(PreparedInput input) throws BenchException {
+        checkOpen();
+        if (!(input instanceof OrtInput in)) {
+            throw new BenchException("input prepared by another engine; expected one from engine 'ort'");
+        }
+        try {
+            return new OrtOutputs(session.run(in.tensors));
+        } catch (OrtException e) {
+            throw new BenchException("inference failed in engine 'ort': " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            session.close();
+        } catch (OrtException ignored) {
+            // closing is best effort: the process ends soon after in a benchmark fork
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("engine 'ort' is closed");
+        }
+    }
+
+    private static List<TensorSpec> specs(Map<String, NodeInfo> infos) {
+        List<TensorSpec> specs = new ArrayList<>();
+        for (NodeInfo n : infos.values()) {
+            if (n.getInfo() instanceof TensorInfo t) {
+                specs.add(new TensorSpec(n.getName(), dtype(t.type), t.getShape()));
+            } else {
+                specs.add(new TensorSpec(n.getName(), DType.OTHER, new long[0]));
+            }
+        }
+        return specs;
+    }
+
+    private static DType dtype(OnnxJavaType t) {
+        return switch (t) {
+            case FLOAT -> DType.FLOAT32;
+            case INT64 -> DType.INT64;
+            case INT32 -> DType.INT32;
+            default -> DType.OTHER;
+        };
+    }
+
+    static String firstLine(String message) {
+        if (message == null) {
+            return "no message";
+        }
+        String line = message.strip().lines().findFirst().orElse("");
+        return line.length() > 300 ? line.substring(0, 300) + "..." : line;
+    }
+
+    private record OrtInput(Map<String, OnnxTensor> tensors) implements PreparedInput {
+        @Override
+        public void close() {
+            tensors.values().forEach(OnnxTensor::close);
+        }
+    }
+
+    private record OrtOutputs(OrtSession.Result result) implements Outputs {
+        @Override
+        public int count() {
+            return result.size();
+        }
+
+        @Override
+        public long[] shape(int index) {
+            return tensor(index).getInfo().getShape();
+        }
+
+        @Override
+        public float[] floats(int index) {
+            OnnxTensor t = tensor(index);
+            if (t.getInfo().type != OnnxJavaType.FLOAT) {
+                return new float[0];
+            }
+            FloatBuffer b = t.getFloatBuffer();
+            float[] out = new float[b.remaining()];
+            b.get(out);
+            return out;
+        }
+
+        private OnnxTensor tensor(int index) {
+            OnnxValue v = result.get(index);
+            if (v instanceof OnnxTensor t) {
+                return t;
+            }
+            throw new IllegalStateException("output " + index + " is not a tensor");
+        }
+
+        @Override
+        public void close() {
+            result.close();
+        }
+    }
+}

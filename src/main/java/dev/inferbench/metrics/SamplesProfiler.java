@@ -1,0 +1,46 @@
+package dev.inferbench.metrics;
+
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.profile.InternalProfiler;
+import org.openjdk.jmh.results.AggregationPolicy;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.ScalarResult;
+
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Batch-aware throughput as a JMH secondary metric, {@value #LABEL} in samples/s: batchSize divided by the
+ * iteration's mean time per call. JMH's own ops/s counts calls, not samples, and {@code @OperationsPerInvocation}
+ * is fixed at compile time, so it cannot follow the {@code batchSize} parameter. Benchmarks without a
+ * {@code batchSize} parameter get nothing.
+ */
+public final class SamplesProfiler implements InternalProfiler {
+    public static final String LABEL = "samples";
+    public static final String UNIT = "samples/s";
+
+    @Override
+    public String getDescription() {
+        return "samples per second, batch-aware (batchSize / mean call time)";
+    }
+
+    @Override
+    public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
+        // nothing to start: the figure is derived from the iteration's primary result
+    }
+
+    @Override
+    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
+                                                       IterationResult result) {
+        String batch = benchmarkParams.getParam("batchSize");
+        double perCall = result.getPrimaryResult().getScore();
+        if (batch == null || !(perCall > 0) || !benchmarkParams.getMode().name().endsWith("Time")) {
+            return List.of();
+        }
+        double secondsPerCall = perCall * benchmarkParams.getTimeUnit().toNanos(1) / 1e9;
+        double samples = Integer.parseInt(batch) / secondsPerCall;
+        return List.of(new ScalarResult(LABEL, samples, UNIT, AggregationPolicy.AVG));
+    }
+}

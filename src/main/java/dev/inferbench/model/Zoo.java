@@ -1,0 +1,43 @@
+package dev.inferbench.model;
+
+import dev.inferbench.BenchException;
+
+import java.util.Arrays;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/** The architectures inferbench can generate, by the name used in benchmarks.properties ({@code model.X.zoo}). */
+public enum Zoo {
+    RESNET50("resnet50", ResNet::resnet50),
+    RESNET_TINY("resnet-tiny", ResNet::tiny),
+    MLP_TINY("mlp-tiny", Mlp::tiny);
+
+    private final String id;
+    private final Supplier<Architecture> factory;
+
+    Zoo(String id, Supplier<Architecture> factory) {
+        this.id = id;
+        this.factory = factory;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public Architecture architecture() {
+        return factory.get();
+    }
+
+    public static Zoo parse(String id) throws BenchException {
+        for (Zoo z : values()) {
+            if (z.id.equals(id)) {
+                return z;
+            }
+        }
+        throw new BenchException("unknown zoo architecture '" + id + "'; expected one of: " + names());
+    }
+
+    public static String names() {
+        return Arrays.stream(values()).map(Zoo::id).collect(Collectors.joining(", "));
+    }
+}
