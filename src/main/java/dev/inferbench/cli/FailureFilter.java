@@ -61,7 +61,7 @@ final class FailureFilter implements OutputFormat {
         if (captured == null) {
             return;
         }
-        String reason = captured.stream().map(String::strip).filter(l -> !l.isEmpty()).findFirst()
+        String reason = captured.stream().flatMap(String::lines).map(String::strip).filter(l -> !l.isEmpty()).findFirst()
                 .map(FailureFilter::withoutClassName).orElse("failed with no message");
         captured = null;
         Map<String, String> params = new TreeMap<>();

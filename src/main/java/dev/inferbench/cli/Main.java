@@ -124,7 +124,7 @@ public final class Main {
             throw new BenchException("no benchmark matches " + options.getIncludes() + "; see -l for the list");
         }
 
-        List<CellSummary> cells = results.stream().sorted(RunResult.DEFAULT_SORT_COMPARATOR).map(CellSummary::of).toList();
+        List<CellSummary> cells = results.stream().map(CellSummary::of).toList();
         String table = SummaryTable.render(cells);
         out.println();
         out.println("inferbench summary (times in " + (cells.isEmpty() ? "ms" : cells.get(0).unit())

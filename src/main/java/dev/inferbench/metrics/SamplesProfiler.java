@@ -35,8 +35,11 @@ public final class SamplesProfiler implements InternalProfiler {
     public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                        IterationResult result) {
         String batch = benchmarkParams.getParam("batchSize");
+        if (batch == null || result.getRawPrimaryResults().isEmpty()) {
+            return List.of(); // not a batched benchmark, or the iteration failed before measuring
+        }
         double perCall = result.getPrimaryResult().getScore();
-        if (batch == null || !(perCall > 0) || !benchmarkParams.getMode().name().endsWith("Time")) {
+        if (!(perCall > 0) || !benchmarkParams.getMode().name().endsWith("Time")) {
             return List.of();
         }
         double secondsPerCall = perCall * benchmarkParams.getTimeUnit().toNanos(1) / 1e9;

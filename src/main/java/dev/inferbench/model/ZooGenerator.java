@@ -10,6 +10,8 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
 
 /**
@@ -42,6 +44,7 @@ public final class ZooGenerator {
             try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 20)) {
                 new OnnxExporter(seed).write(graph, out);
             }
+            readableByAll(tmp);
             moveIntoPlace(tmp, target);
             long millis = (System.nanoTime() - start) / 1_000_000;
             long bytes = Files.size(target);
@@ -58,6 +61,13 @@ public final class ZooGenerator {
                     // a stray .part file is harmless: it is never read as a model
                 }
             }
+        }
+    }
+
+    /** Temp files are created owner-only; a model is a shared artefact like any other file the user writes. */
+    private static void readableByAll(Path file) throws IOException {
+        if (Files.getFileStore(file).supportsFileAttributeView(PosixFileAttributeView.class)) {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
         }
     }
 

@@ -3,6 +3,7 @@ package dev.inferbench.report;
 import dev.inferbench.results.CellSummary;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -17,13 +18,24 @@ public final class SummaryTable {
     private SummaryTable() {
     }
 
-    public static String render(List<CellSummary> cells) {
-        if (cells.isEmpty()) {
+    /** Rows sorted by benchmark, then model, engine, batch (numerically), device, threads, other params. */
+    public static String render(List<CellSummary> unsorted) {
+        if (unsorted.isEmpty()) {
             return "no results\n";
         }
+        List<CellSummary> cells = new ArrayList<>(unsorted);
         Set<String> paramKeys = new LinkedHashSet<>();
         PARAM_ORDER.stream().filter(k -> cells.stream().anyMatch(c -> c.params().containsKey(k))).forEach(paramKeys::add);
         cells.forEach(c -> paramKeys.addAll(c.params().keySet()));
+        cells.sort(Comparator.comparing(CellSummary::benchmark).thenComparing((a, b) -> {
+            for (String k : paramKeys) {
+                int c = compareValues(a.params().getOrDefault(k, ""), b.params().getOrDefault(k, ""));
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return 0;
+        }));
         boolean manyBenchmarks = cells.stream().map(CellSummary::benchmark).distinct().count() > 1;
         String unit = cells.get(0).unit();
 
@@ -52,6 +64,13 @@ public final class SummaryTable {
             rows.add(row);
         }
         return layout(rows);
+    }
+
+    private static int compareValues(String a, String b) {
+        if (a.matches("\\d+") && b.matches("\\d+") && a.length() < 10 && b.length() < 10) {
+            return Integer.compare(Integer.parseInt(a), Integer.parseInt(b));
+        }
+        return a.compareTo(b);
     }
 
     private static String layout(List<List<String>> rows) {

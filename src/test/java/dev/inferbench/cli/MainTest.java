@@ -1,0 +1,140 @@
+package dev.inferbench.cli;
+
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.model.Mlp;
+import dev.inferbench.model.OnnxExporter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Bad input is refused before JMH starts: one line on stderr, exit code 2, no run folder. */
+class MainTest {
+    @TempDir
+    Path dir;
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private Path results;
+
+    @BeforeEach
+    void config() throws IOException {
+        Path good = dir.resolve("good.onnx");
+        try (OutputStream o = Files.newOutputStream(good)) {
+            new OnnxExporter(1).write(Mlp.tiny().build(), o);
+        }
+        Path corrupt = dir.resolve("corrupt.onnx");
+        byte[] bytes = Files.readAllBytes(good);
+        Files.write(corrupt, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        Files.writeString(dir.resolve("text.onnx"), "this is not a model\n");
+        results = dir.resolve("results");
+        Path props = dir.resolve("test.properties");
+        Files.writeString(props, String.join("\n",
+                "run.resultsDir=" + results,
+                "param.model=good",
+                "param.engine=ort",
+                "param.batchSize=1",
+                "param.device=cpu",
+                "model.good.file=" + good,
+                "model.corrupt.file=" + corrupt,
+                "model.text.file=" + dir.resolve("text.onnx"),
+                "model.gone.file=" + dir.resolve("gone.onnx"),
+                ""));
+        System.setProperty(BenchConfig.CONFIG_PROPERTY, props.toString());
+    }
+
+    @AfterEach
+    void clear() {
+        System.clearProperty(BenchConfig.CONFIG_PROPERTY);
+    }
+
+    private int run(String... args) {
+        return new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(args);
+    }
+
+    private void assertRefused(String expected, String... args) {
+        int code = run(args);
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertThat(code).as(e).isEqualTo(Main.BAD_INPUT);
+        assertThat(e.lines()).as("stderr").hasSize(1);
+        assertThat(e).startsWith("inferbench: ").contains(expected);
+        assertThat(Files.exists(results)).as("no run folder for a refused run").isFalse();
+    }
+
+    @Test
+    void unknownModel() {
+        assertRefused("unknown model 'resnet51'; expected one of: corrupt, gone, good, text", "-p", "model=resnet51");
+    }
+
+    @Test
+    void unknownEngine() {
+        assertRefused("unknown engine 'onnx'; expected one of: ort", "-p", "engine=onnx");
+    }
+
+    @Test
+    void unknownDevice() {
+        assertRefused("unknown device 'tpu'; expected one of: cpu, cuda, cuda:N", "-p", "device=cpu,tpu");
+    }
+
+    @Test
+    void batchSizeNotPositive() {
+        assertRefused("batchSize '0' is not a whole number >= 1", "-p", "batchSize=1,0");
+    }
+
+    @Test
+    void batchSizeNotANumber() {
+        assertRefused("batchSize 'eight' is not a whole number >= 1", "-p", "batchSize=eight");
+    }
+
+    @Test
+    void modelFileMissing() {
+        assertRefused("model file not found: " + dir.resolve("gone.onnx"), "-p", "model=gone");
+    }
+
+    @Test
+    void truncatedModel() {
+        assertRefused("model 'corrupt' file " + dir.resolve("corrupt.onnx") + " is not a valid ONNX model",
+                "-p", "model=good,corrupt");
+    }
+
+    @Test
+    void textFileAsModel() {
+        assertRefused("is not a valid ONNX model", "-p", "model=text");
+    }
+
+    @Test
+    void badJmhOption() {
+        assertRefused("bad command line", "-f", "many");
+    }
+
+    @Test
+    void verboseAddsTheStackTrace() {
+        int code = run("--verbose", "-p", "engine=onnx");
+        assertThat(code).isEqualTo(Main.BAD_INPUT);
+        assertThat(err.toString(StandardCharsets.UTF_8).lines().count()).isGreaterThan(1);
+    }
+
+    @Test
+    void helpIsJmhHelpPlusOurs() {
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream jmhHelp = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(jmhHelp, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(run("-h")).isEqualTo(Main.OK);
+        } finally {
+            System.setOut(stdout);
+        }
+        assertThat(jmhHelp.toString(StandardCharsets.UTF_8)).contains("-rff").contains("-prof");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("inferbench adds: --verbose");
+    }
+}

@@ -1,0 +1,117 @@
+package dev.inferbench.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs the built target/benchmarks.jar as a user would, from an empty working directory (so the configuration
+ * built into the jar is used and zoo models are generated), with very short iterations.
+ */
+class EndToEndIT {
+    private static final String SHORT = "-f 1 -wi 1 -w 100ms -i 2 -r 200ms";
+
+    @TempDir
+    static Path work;
+    private static Path jar;
+
+    record Run(int code, String out, String err) {
+    }
+
+    @BeforeAll
+    static void findJar() {
+        jar = Path.of(System.getProperty("inferbench.jar", "target/benchmarks.jar")).toAbsolutePath();
+        assertThat(jar).exists();
+    }
+
+    private static Run run(Path cwd, String args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", jar.toString()));
+        cmd.addAll(List.of(args.split(" ")));
+        Path stdout = Files.createTempFile(work, "out", ".txt");
+        Path stderr = Files.createTempFile(work, "err", ".txt");
+        Process p = new ProcessBuilder(cmd).directory(cwd.toFile())
+                .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+        assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("jar finished").isTrue();
+        return new Run(p.exitValue(), Files.readString(stdout), Files.readString(stderr));
+    }
+
+    private static Path onlyRunFolder(Path cwd) throws IOException {
+        try (Stream<Path> s = Files.list(cwd.resolve("results"))) {
+            List<Path> dirs = s.toList();
+            assertThat(dirs).hasSize(1);
+            return dirs.get(0);
+        }
+    }
+
+    @Test
+    void tinyModelRunWritesJsonWithPercentilesAndSamplesPerSecond() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("ok"));
+        Run r = run(cwd, "-p model=mlp-tiny -p batchSize=1,4 " + SHORT);
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).contains("generating zoo model mlp-tiny").contains("inferbench summary");
+        assertThat(cwd.resolve("models/mlp-tiny.onnx")).exists();
+
+        Path runDir = onlyRunFolder(cwd);
+        assertThat(runDir.getFileName().toString()).matches("\\d{8}-\\d{6}(-[0-9a-f]+)?");
+        JsonNode cells = new ObjectMapper().readTree(runDir.resolve("jmh-result.json").toFile());
+        assertThat(cells.size()).isEqualTo(2);
+        for (JsonNode cell : cells) {
+            assertThat(cell.get("mode").asText()).isEqualTo("sample");
+            assertThat(cell.get("params").get("model").asText()).isEqualTo("mlp-tiny");
+            JsonNode primary = cell.get("primaryMetric");
+            assertThat(primary.get("scoreUnit").asText()).isEqualTo("ms/op");
+            for (String pct : List.of("50.0", "90.0", "95.0", "99.0", "99.9")) {
+                assertThat(primary.get("scorePercentiles").get(pct).asDouble()).as(pct).isPositive();
+            }
+            JsonNode samples = cell.get("secondaryMetrics").get("samples");
+            assertThat(samples.get("scoreUnit").asText()).isEqualTo("samples/s");
+            int batch = cell.get("params").get("batchSize").asInt();
+            // samples/s is batch / mean call time; the mean of per-iteration rates is close to the rate of the mean
+            double fromLatency = batch * 1000.0 / primary.get("score").asDouble();
+            assertThat(samples.get("score").asDouble()).isBetween(fromLatency * 0.7, fromLatency * 1.3);
+        }
+
+        String summary = Files.readString(runDir.resolve("summary.txt"), StandardCharsets.UTF_8);
+        assertThat(summary.lines()).hasSize(3);
+        assertThat(summary.lines().skip(1)).allSatisfy(l -> assertThat(l).startsWith("mlp-tiny"));
+        assertThat(r.out()).contains(summary);
+        assertThat(Files.readString(runDir.resolve("run.properties"))).contains("cells.measured=2").contains("cells.failed=0");
+    }
+
+    @Test
+    void badModelNameIsOneLineAndNoRun() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("bad"));
+        Run r = run(cwd, "-p model=resnet5O " + SHORT);
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err().lines()).hasSize(1);
+        assertThat(r.err()).startsWith("inferbench: unknown model 'resnet5O'; expected one of:").contains("resnet50");
+        assertThat(r.out()).isEmpty();
+        assertThat(cwd.resolve("results")).doesNotExist();
+    }
+
+    @Test
+    void failingCellKeepsTheMeasuredOnesAndFailsTheRun() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("partial"));
+        Run r = run(cwd, "-p model=mlp-tiny -p batchSize=1 -p device=cpu,cuda " + SHORT);
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).contains("failed: device 'cuda:0' is not available to engine 'ort'");
+        assertThat(r.out()).doesNotContain("\tat ").contains("--verbose");
+        JsonNode cells = new ObjectMapper().readTree(onlyRunFolder(cwd).resolve("jmh-result.json").toFile());
+        assertThat(cells.size()).isEqualTo(1);
+        assertThat(cells.get(0).get("params").get("device").asText()).isEqualTo("cpu");
+    }
+}
