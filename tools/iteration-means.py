@@ -10,7 +10,8 @@ import math
 import statistics
 import sys
 
-# Student-t 0.9995 quantiles by degrees of freedom (two-sided 99.9%); beyond 120 the normal value.
+# Student-t 0.9995 quantiles by degrees of freedom (two-sided 99.9%); between table entries the next lower df is
+# used, so the interval printed here is slightly wider (conservative) than the exact one in summary.txt.
 T9995 = {1: 636.62, 2: 31.6, 3: 12.92, 4: 8.61, 5: 6.87, 6: 5.96, 7: 5.41, 8: 5.04, 9: 4.78, 10: 4.59,
          11: 4.44, 12: 4.32, 13: 4.22, 14: 4.14, 15: 4.07, 16: 4.01, 17: 3.97, 18: 3.92, 19: 3.88, 20: 3.85,
          21: 3.82, 22: 3.79, 23: 3.77, 24: 3.75, 25: 3.73, 26: 3.71, 27: 3.69, 28: 3.67, 29: 3.66, 30: 3.65,
