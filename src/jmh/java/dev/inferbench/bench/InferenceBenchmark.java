@@ -78,7 +78,10 @@ public class InferenceBenchmark {
             OutputCheck.verify(model, loaded.run(input), batchSize);
         } catch (BenchException e) {
             tearDown();
-            throw CellFailure.of(e);
+            throw new CellFailure(e);
+        } catch (RuntimeException e) {
+            tearDown();
+            throw e;
         }
     }
 

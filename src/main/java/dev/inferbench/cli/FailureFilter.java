@@ -10,6 +10,7 @@ import org.openjdk.jmh.runner.format.OutputFormat;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -27,7 +28,10 @@ final class FailureFilter implements OutputFormat {
 
     private final OutputFormat delegate;
     private final boolean verbose;
-    private final List<Failure> failures = new ArrayList<>();
+    private static final String CRASH_MARK = "<forked VM failed with exit code";
+
+    /** By cell: JMH may report one cell's failure more than once (a setup error, then the fork's exit code). */
+    private final Map<String, Failure> failures = new LinkedHashMap<>();
     private BenchmarkParams current;
     private List<String> captured;
 
@@ -38,7 +42,7 @@ final class FailureFilter implements OutputFormat {
 
     List<Failure> failures() {
         finishCapture();
-        return failures;
+        return List.copyOf(failures.values());
     }
 
     @Override
@@ -46,6 +50,11 @@ final class FailureFilter implements OutputFormat {
         if (FAILURE_MARK.equals(s)) {
             finishCapture();
             captured = new ArrayList<>();
+            delegate.println(s);
+        } else if (s.startsWith(CRASH_MARK)) {
+            // a fork that died (killed, native crash) prints no <failure>; its stdout/stderr tails follow as-is
+            finishCapture();
+            record(s.replaceAll("[<>]", ""));
             delegate.println(s);
         } else if (captured != null) {
             captured.add(s);
@@ -64,18 +73,22 @@ final class FailureFilter implements OutputFormat {
         String reason = captured.stream().flatMap(String::lines).map(String::strip).filter(l -> !l.isEmpty()).findFirst()
                 .map(FailureFilter::withoutClassName).orElse("failed with no message");
         captured = null;
+        record(reason);
+        if (!verbose) {
+            delegate.println("  " + reason);
+            delegate.println("  (run with --verbose for the stack trace)");
+            delegate.println("");
+        }
+    }
+
+    private void record(String reason) {
         Map<String, String> params = new TreeMap<>();
         String benchmark = "?";
         if (current != null) {
             benchmark = current.getBenchmark();
             current.getParamsKeys().forEach(k -> params.put(k, current.getParam(k)));
         }
-        failures.add(new Failure(benchmark, params, reason));
-        if (!verbose) {
-            delegate.println("  " + reason);
-            delegate.println("  (run with --verbose for the stack trace)");
-            delegate.println("");
-        }
+        failures.putIfAbsent(benchmark + params, new Failure(benchmark, params, reason));
     }
 
     /** "dev.inferbench.bench.CellFailure: unknown device" becomes "unknown device". */

@@ -22,7 +22,7 @@ final class Launcher {
     private Launcher() {
     }
 
-    static OptionsBuilder options(CommandLineOptions cmd, BenchConfig config, boolean verbose, Path resultFile)
+    static OptionsBuilder options(CommandLineOptions cmd, BenchConfig config, Path resultFile)
             throws BenchException {
         OptionsBuilder b = new OptionsBuilder();
         b.parent(cmd);
@@ -50,11 +50,12 @@ final class Launcher {
             }
         }
         b.addProfiler(SamplesProfiler.class);
-        if (verbose) {
+        config.file().ifPresent(file -> {
+            // Forks inherit the launcher's -D flags only when -jvmArgs is not given: pass the config explicitly.
             List<String> append = new ArrayList<>(cmd.getJvmArgsAppend().orElse(List.of()));
-            append.add("-Dinferbench.verbose=true");
+            append.add("-D" + BenchConfig.CONFIG_PROPERTY + "=" + file.toAbsolutePath());
             b.jvmArgsAppend(append.toArray(String[]::new));
-        }
+        });
         if (resultFile != null) {
             b.result(resultFile.toString());
             b.resultFormat(resultFormat(cmd));
@@ -83,7 +84,7 @@ final class Launcher {
             return Optional.of(TimeValue.fromString(v.get()));
         } catch (IllegalArgumentException e) {
             throw new BenchException(key + "='" + v.get() + "' in " + config.source()
-                    + " is not a duration; expected e.g. 500ms, 5s, 1m");
+                    + " is not a duration; expected e.g. 500ms, 5s, 1m", e);
         }
     }
 }

@@ -74,18 +74,19 @@ public final class Main {
             }
             return launch(cmd, verbose, argv);
         } catch (BenchException e) {
-            err.println("inferbench: " + e.getMessage());
-            if (verbose) {
-                e.printStackTrace(err);
-            }
-            return BAD_INPUT;
-        } catch (IOException | RunnerException e) {
-            err.println("inferbench: " + e.getMessage());
-            if (verbose) {
-                e.printStackTrace(err);
-            }
-            return CELLS_FAILED;
+            return fail(e, BAD_INPUT, verbose);
+        } catch (IOException | RunnerException | RuntimeException e) {
+            return fail(e, CELLS_FAILED, verbose);
         }
+    }
+
+    private int fail(Exception e, int code, boolean verbose) {
+        String message = e instanceof BenchException || e.getMessage() == null ? String.valueOf(e.getMessage()) : e.toString();
+        err.println("inferbench: " + message.strip().lines().findFirst().orElse(""));
+        if (verbose) {
+            e.printStackTrace(err);
+        }
+        return code;
     }
 
     private int list(CommandLineOptions cmd) {
@@ -105,7 +106,7 @@ public final class Main {
     private int launch(CommandLineOptions cmd, boolean verbose, String[] argv)
             throws BenchException, IOException, RunnerException {
         BenchConfig config = BenchConfig.load();
-        MatrixCheck.prepare(Launcher.options(cmd, config, verbose, null).build(), config, out);
+        MatrixCheck.prepare(Launcher.options(cmd, config, null).build(), config, out);
 
         Path runDir = null;
         Path resultFile = null;
@@ -113,31 +114,46 @@ public final class Main {
             runDir = RunFolder.create(Launcher.resultsRoot(config), LocalDateTime.now());
             resultFile = runDir.resolve(Launcher.resultFileName(cmd));
         }
-        Options options = Launcher.options(cmd, config, verbose, resultFile).build();
-        FailureFilter console = new FailureFilter(OutputFormatFactory.createFormatInstance(out,
-                cmd.verbosity().orElse(Defaults.VERBOSITY)), verbose);
-        RunInfo info = RunInfo.start(argv, config);
-        Collection<RunResult> results;
+        Options options = Launcher.options(cmd, config, resultFile).build();
+        // JMH honours -o only in Runner(Options); with our own output format it is ours to open.
+        PrintStream console = cmd.getOutput().hasValue()
+                ? new PrintStream(Files.newOutputStream(Path.of(cmd.getOutput().get())), true, StandardCharsets.UTF_8)
+                : out;
         try {
-            results = new Runner(options, console).run();
+            return measure(options, cmd, verbose, RunInfo.start(argv, config), runDir, console);
         } catch (NoBenchmarksException e) {
-            throw new BenchException("no benchmark matches " + options.getIncludes() + "; see -l for the list");
+            RunFolder.deleteIfEmpty(runDir);
+            throw new BenchException("no benchmark matches " + options.getIncludes() + "; see -l for the list", e);
+        } catch (RunnerException | RuntimeException e) {
+            RunFolder.deleteIfEmpty(runDir);
+            throw e;
+        } finally {
+            if (console != out) {
+                console.close();
+            }
         }
+    }
+
+    private int measure(Options options, CommandLineOptions cmd, boolean verbose, RunInfo info, Path runDir,
+                        PrintStream console) throws RunnerException, IOException {
+        FailureFilter jmhOutput = new FailureFilter(OutputFormatFactory.createFormatInstance(console,
+                cmd.verbosity().orElse(Defaults.VERBOSITY)), verbose);
+        Collection<RunResult> results = new Runner(options, jmhOutput).run();
 
         List<CellSummary> cells = results.stream().map(CellSummary::of).toList();
         String table = SummaryTable.render(cells);
-        out.println();
-        out.println("inferbench summary (times in " + (cells.isEmpty() ? "ms" : cells.get(0).unit())
+        console.println();
+        console.println("inferbench summary (times in " + (cells.isEmpty() ? "ms" : cells.get(0).unit())
                 + "; CI from per-iteration means across forks):");
-        out.print(table);
-        List<FailureFilter.Failure> failures = console.failures();
+        console.print(table);
+        List<FailureFilter.Failure> failures = jmhOutput.failures();
         for (FailureFilter.Failure f : failures) {
             err.println("inferbench: cell " + f.params() + " failed: " + f.reason());
         }
         if (runDir != null) {
             Files.writeString(runDir.resolve(RunFolder.SUMMARY), table, StandardCharsets.UTF_8);
             info.finish(runDir, cells.size(), failures.size());
-            out.println("inferbench: results in " + runDir);
+            console.println("inferbench: results in " + runDir);
         }
         return failures.isEmpty() ? OK : CELLS_FAILED;
     }

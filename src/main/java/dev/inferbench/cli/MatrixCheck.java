@@ -6,6 +6,7 @@ import dev.inferbench.config.BenchConfig;
 import dev.inferbench.config.ModelEntry;
 import dev.inferbench.engine.Device;
 import dev.inferbench.engine.EngineKind;
+import dev.inferbench.model.OnnxExporter;
 import dev.inferbench.model.ZooGenerator;
 import org.openjdk.jmh.runner.options.Options;
 
@@ -17,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Checks every value of the matrix before JMH starts, so that a typo costs one line and no forks, and generates
@@ -39,12 +41,18 @@ final class MatrixCheck {
         for (String threads : values(options, "threads")) {
             wholeNumber("threads", threads, 0, "0 for all cores, or a thread count");
         }
+        long zooSeed = config.seed("zoo");
         for (String model : values(options, "model")) {
             ModelEntry entry = config.model(model);
             if (entry.zoo() != null && !Files.exists(entry.file())) {
-                new ZooGenerator(config.seed("zoo"), progress).generate(entry.zoo().architecture(), entry.file());
+                new ZooGenerator(zooSeed, progress).generate(entry.zoo().architecture(), entry.file());
             }
-            checkOnnx(entry);
+            Optional<Long> fileSeed = OnnxExporter.seedOf(checkOnnx(entry));
+            if (entry.zoo() != null && fileSeed.isPresent() && fileSeed.get() != zooSeed) {
+                progress.println("[inferbench] " + entry.file() + " was generated with seed " + fileSeed.get()
+                        + ", seed.zoo is now " + zooSeed + ": generating it again");
+                new ZooGenerator(zooSeed, progress).generate(entry.zoo().architecture(), entry.file());
+            }
         }
     }
 
@@ -64,7 +72,7 @@ final class MatrixCheck {
     }
 
     /** A parse of the protobuf: catches missing, truncated and non-ONNX files without loading an engine. */
-    private static void checkOnnx(ModelEntry entry) throws BenchException {
+    private static OnnxMl.ModelProto checkOnnx(ModelEntry entry) throws BenchException {
         Path file = entry.file();
         if (!Files.isRegularFile(file)) {
             throw new BenchException("model file not found: " + file + " (model '" + entry.name()
@@ -82,6 +90,7 @@ final class MatrixCheck {
             throw new BenchException("model '" + entry.name() + "' file " + file
                     + " is not a valid ONNX model (no graph with inputs, nodes and outputs)" + regenerateHint(entry));
         }
+        return model;
     }
 
     private static String regenerateHint(ModelEntry entry) {

@@ -37,11 +37,13 @@ public final class BenchConfig {
 
     private final Properties props;
     private final String source;
+    private final Path file;
     private final Map<String, ModelEntry> models;
 
-    private BenchConfig(Properties props, String source) throws BenchException {
+    private BenchConfig(Properties props, String source, Path file) throws BenchException {
         this.props = props;
         this.source = source;
+        this.file = file;
         checkKeys();
         this.models = parseModels();
     }
@@ -63,7 +65,7 @@ public final class BenchConfig {
             if (in == null) {
                 throw new BenchException("no " + FILE_NAME + " in the working directory nor inside the jar");
             }
-            return parse(new InputStreamReader(in, StandardCharsets.UTF_8), FILE_NAME + " (built into the jar)");
+            return parse(new InputStreamReader(in, StandardCharsets.UTF_8), FILE_NAME + " (built into the jar)", null);
         } catch (IOException e) {
             throw new BenchException("cannot read the built-in " + FILE_NAME + ": " + e.getMessage(), e);
         }
@@ -71,28 +73,33 @@ public final class BenchConfig {
 
     public static BenchConfig fromFile(Path file) throws BenchException {
         try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return parse(r, file.toString());
+            return parse(r, file.toString(), file);
         } catch (IOException e) {
             throw new BenchException("cannot read " + file + ": " + e.getMessage(), e);
         }
     }
 
     public static BenchConfig parse(String text) throws BenchException {
-        return parse(new StringReader(text), "<text>");
+        return parse(new StringReader(text), "<text>", null);
     }
 
-    private static BenchConfig parse(Reader reader, String source) throws BenchException {
+    private static BenchConfig parse(Reader reader, String source, Path file) throws BenchException {
         Properties p = new Properties();
         try {
             p.load(reader);
         } catch (IOException | IllegalArgumentException e) {
             throw new BenchException("cannot parse " + source + ": " + e.getMessage(), e);
         }
-        return new BenchConfig(p, source);
+        return new BenchConfig(p, source, file);
     }
 
     public String source() {
         return source;
+    }
+
+    /** The file this configuration was read from; empty for the copy inside the jar. */
+    public Optional<Path> file() {
+        return Optional.ofNullable(file);
     }
 
     public Optional<String> get(String key) {
@@ -107,7 +114,7 @@ public final class BenchConfig {
         try {
             return Optional.of(Integer.parseInt(v.get()));
         } catch (NumberFormatException e) {
-            throw new BenchException(key + "='" + v.get() + "' in " + source + " is not a whole number");
+            throw new BenchException(key + "='" + v.get() + "' in " + source + " is not a whole number", e);
         }
     }
 
@@ -117,7 +124,7 @@ public final class BenchConfig {
         try {
             return Long.parseLong(v);
         } catch (NumberFormatException e) {
-            throw new BenchException(key + "='" + v + "' in " + source + " is not a whole number");
+            throw new BenchException(key + "='" + v + "' in " + source + " is not a whole number", e);
         }
     }
 
@@ -216,7 +223,7 @@ public final class BenchConfig {
                 shapes.put(kv[0].trim(), dims);
             } catch (NumberFormatException e) {
                 throw new BenchException(key + "='" + v.get() + "' in " + source
-                        + " is not a list of shapes; expected name=DxDxD[;name=D...], e.g. input=3x224x224");
+                        + " is not a list of shapes; expected name=DxDxD[;name=D...], e.g. input=3x224x224", e);
             }
         }
         return shapes;

@@ -56,7 +56,11 @@ final class OrtEngine implements InferenceEngine {
             try {
                 return new OrtEngine(env, session);
             } catch (OrtException | RuntimeException e) {
-                session.close();
+                try {
+                    session.close();
+                } catch (OrtException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
                 throw e;
             }
         } catch (OrtException e) {
@@ -88,21 +92,25 @@ final class OrtEngine implements InferenceEngine {
                     case FLOAT32 -> OnnxTensor.createTensor(env, (FloatBuffer) t.data(), t.shape());
                     case INT64 -> OnnxTensor.createTensor(env, (LongBuffer) t.data(), t.shape());
                     case INT32 -> OnnxTensor.createTensor(env, (IntBuffer) t.data(), t.shape());
-                    case OTHER -> throw new BenchException("input '" + t.name() + "' has an unsupported type");
+                    case OTHER -> throw new BenchException("input '" + t.name()
+                            + "' has an unsupported type; expected float32, int64 or int32");
                 });
             }
+            return new OrtInput(tensors);
         } catch (OrtException e) {
             tensors.values().forEach(OnnxTensor::close);
             throw new BenchException("cannot create input tensors: " + firstLine(e.getMessage()), e);
+        } catch (BenchException | RuntimeException e) {
+            tensors.values().forEach(OnnxTensor::close);
+            throw e;
         }
-        return new OrtInput(tensors);
     }
 
     @Override
     public Outputs run(PreparedInput input) throws BenchException {
         checkOpen();
-        if (!(input instanceof OrtInput in)) {
-            throw new BenchException("input prepared by another engine; expected one from engine 'ort'");
+        if (!(input instanceof OrtInput in) || in.closed) {
+            throw new BenchException("input prepared by another engine or closed; expected an open one from engine 'ort'");
         }
         try {
             return new OrtOutputs(session.run(in.tensors));
@@ -159,14 +167,31 @@ final class OrtEngine implements InferenceEngine {
         return line.length() > 300 ? line.substring(0, 300) + "..." : line;
     }
 
-    private record OrtInput(Map<String, OnnxTensor> tensors) implements PreparedInput {
+    private static final class OrtInput implements PreparedInput {
+        private final Map<String, OnnxTensor> tensors;
+        private boolean closed;
+
+        OrtInput(Map<String, OnnxTensor> tensors) {
+            this.tensors = tensors;
+        }
+
         @Override
         public void close() {
-            tensors.values().forEach(OnnxTensor::close);
+            if (!closed) {
+                closed = true;
+                tensors.values().forEach(OnnxTensor::close);
+            }
         }
     }
 
-    private record OrtOutputs(OrtSession.Result result) implements Outputs {
+    private static final class OrtOutputs implements Outputs {
+        private final OrtSession.Result result;
+        private boolean closed;
+
+        OrtOutputs(OrtSession.Result result) {
+            this.result = result;
+        }
+
         @Override
         public int count() {
             return result.size();
@@ -199,7 +224,10 @@ final class OrtEngine implements InferenceEngine {
 
         @Override
         public void close() {
-            result.close();
+            if (!closed) {
+                closed = true;
+                result.close();
+            }
         }
     }
 }

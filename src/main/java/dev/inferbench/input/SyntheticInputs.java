@@ -11,6 +11,7 @@ import java.nio.LongBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 
@@ -34,7 +35,7 @@ public final class SyntheticInputs {
         SplittableRandom rnd = new SplittableRandom(seed);
         for (TensorSpec spec : inputs) {
             long[] shape = shape(model, spec, perSample.get(spec.name()), batch);
-            int n = Math.toIntExact(Arrays.stream(shape).reduce(1, Math::multiplyExact));
+            int n = elements(model, spec, shape);
             ByteBuffer bytes;
             switch (spec.type()) {
                 case FLOAT32 -> {
@@ -66,6 +67,21 @@ public final class SyntheticInputs {
             }
         }
         return out;
+    }
+
+    /** Direct buffers are indexed by int: a batch must fit in 2 GB per input. */
+    private static int elements(String model, TensorSpec spec, long[] shape) throws BenchException {
+        double count = 1;
+        for (long d : shape) {
+            count *= d;
+        }
+        double bytes = count * (spec.type() == TensorSpec.DType.INT64 ? Long.BYTES : Float.BYTES);
+        if (bytes > Integer.MAX_VALUE) {
+            throw new BenchException(String.format(Locale.ROOT,
+                    "model '%s' input '%s' of shape %s needs %.1f GB; expected at most 2 GB per input (smaller batchSize)",
+                    model, spec.name(), Arrays.toString(shape), bytes / 1e9));
+        }
+        return (int) count;
     }
 
     private static long[] shape(String model, TensorSpec spec, long[] override, int batch) throws BenchException {

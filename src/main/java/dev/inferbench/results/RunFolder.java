@@ -5,8 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /** {@code results/<yyyyMMdd-HHmmss>[-<git short sha>]/}: one folder per run, never reused. */
 public final class RunFolder {
@@ -27,13 +30,46 @@ public final class RunFolder {
         return Files.createDirectory(dir);
     }
 
+    /**
+     * Removes a run folder that holds nothing measured (JMH may have touched an empty result file), so a run
+     * that stopped before its first cell leaves no trace. Does nothing for null or a folder with content.
+     */
+    public static void deleteIfEmpty(Path dir) throws IOException {
+        if (dir == null || !Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                if (Files.size(f) > 0) {
+                    return;
+                }
+            }
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                Files.delete(f);
+            }
+        }
+        Files.delete(dir);
+    }
+
+    /** Whether the checkout has uncommitted changes to tracked files; empty outside git. */
+    public static Optional<Boolean> gitDirty() {
+        return git("status", "--porcelain", "--untracked-files=no").map(s -> !s.isEmpty());
+    }
+
     /** The commit being measured, when the working directory is in a git checkout and git is installed. */
     public static Optional<String> gitShortSha() {
+        return git("rev-parse", "--short", "HEAD").filter(s -> s.matches("[0-9a-f]{4,40}"));
+    }
+
+    private static Optional<String> git(String... args) {
         try {
-            Process p = new ProcessBuilder("git", "rev-parse", "--short", "HEAD")
-                    .redirectErrorStream(true).start();
+            List<String> cmd = new ArrayList<>(List.of("git"));
+            cmd.addAll(List.of(args));
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes()).trim();
-            if (p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0 && out.matches("[0-9a-f]{4,40}")) {
+            if (p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0) {
                 return Optional.of(out);
             }
         } catch (IOException e) {

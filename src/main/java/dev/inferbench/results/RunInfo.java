@@ -24,6 +24,7 @@ public final class RunInfo {
         p.setProperty("command", "java -jar benchmarks.jar " + String.join(" ", argv));
         p.setProperty("config", config.source());
         p.setProperty("git.sha", RunFolder.gitShortSha().orElse("unknown"));
+        p.setProperty("git.dirty", RunFolder.gitDirty().map(String::valueOf).orElse("unknown"));
         p.setProperty("java.version", System.getProperty("java.version"));
         p.setProperty("java.vm", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"));
         p.setProperty("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "

@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import ai.onnx.proto.OnnxMl;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.model.Mlp;
 import dev.inferbench.model.OnnxExporter;
@@ -68,7 +69,9 @@ class MainTest {
         assertThat(code).as(e).isEqualTo(Main.BAD_INPUT);
         assertThat(e.lines()).as("stderr").hasSize(1);
         assertThat(e).startsWith("inferbench: ").contains(expected);
-        assertThat(Files.exists(results)).as("no run folder for a refused run").isFalse();
+        if (Files.exists(results)) {
+            assertThat(results).as("no run folder for a refused run").isEmptyDirectory();
+        }
     }
 
     @Test
@@ -122,6 +125,27 @@ class MainTest {
         int code = run("--verbose", "-p", "engine=onnx");
         assertThat(code).isEqualTo(Main.BAD_INPUT);
         assertThat(err.toString(StandardCharsets.UTF_8).lines().count()).isGreaterThan(1);
+    }
+
+    @Test
+    void noMatchingBenchmarkLeavesNoRunFolder() {
+        assertRefused("no benchmark matches [NoSuchBenchmark]", "NoSuchBenchmark");
+    }
+
+    @Test
+    void zooModelIsGeneratedAndRegeneratedWhenTheSeedChanges() throws Exception {
+        Path props = Path.of(System.getProperty(BenchConfig.CONFIG_PROPERTY));
+        Path model = dir.resolve("zoo/mlp.onnx");
+        String base = Files.readString(props) + "model.mlp.zoo=mlp-tiny\nmodel.mlp.file=" + model + "\n";
+        Files.writeString(props, base + "seed.zoo=1\n");
+        run("-p", "model=mlp", "NoSuchBenchmark");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("generated mlp-tiny: 2,410 parameters");
+        assertThat(OnnxExporter.seedOf(OnnxMl.ModelProto.parseFrom(Files.readAllBytes(model)))).contains(1L);
+
+        Files.writeString(props, base + "seed.zoo=2\n");
+        run("-p", "model=mlp", "NoSuchBenchmark");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("was generated with seed 1, seed.zoo is now 2");
+        assertThat(OnnxExporter.seedOf(OnnxMl.ModelProto.parseFrom(Files.readAllBytes(model)))).contains(2L);
     }
 
     @Test

@@ -64,6 +64,13 @@ class SyntheticInputsTest {
     }
 
     @Test
+    void batchesOver2GBAreRefusedNotOverflowed() {
+        TensorSpec image = new TensorSpec("input", DType.FLOAT32, new long[]{-1, 3, 224, 224});
+        assertThatThrownBy(() -> SyntheticInputs.create("resnet50", List.of(image), Map.of(), 4000, 1))
+                .hasMessageContaining("needs 2.4 GB").hasMessageContaining("smaller batchSize");
+    }
+
+    @Test
     void unsupportedTypesAreNamed() {
         TensorSpec str = new TensorSpec("text", DType.OTHER, new long[]{-1, 1});
         assertThatThrownBy(() -> SyntheticInputs.create("m", List.of(str), Map.of(), 1, 1))

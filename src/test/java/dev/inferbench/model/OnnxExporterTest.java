@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,6 +22,28 @@ class OnnxExporterTest {
     void sameSeedGivesByteIdenticalFiles() throws IOException {
         assertThat(bytes(ResNet.tiny(), 7)).isEqualTo(bytes(ResNet.tiny(), 7));
         assertThat(bytes(Mlp.tiny(), 7)).isEqualTo(bytes(Mlp.tiny(), 7));
+    }
+
+    /**
+     * Golden digests at seed 7: a run in a fresh JVM (or another JDK: 17 and 25 agree) must write exactly these
+     * bytes. A deliberate change to an architecture or the writer updates them.
+     */
+    @Test
+    void filesMatchGoldenDigests() throws Exception {
+        assertThat(sha256(bytes(Mlp.tiny(), 7)))
+                .isEqualTo("96bfdd933e7956e630877ec31fd2451e796a105f03fb88d9632e54ae4136bc87");
+        assertThat(sha256(bytes(ResNet.tiny(), 7)))
+                .isEqualTo("b2ece6234dbdd48aafd9a271969b04dcc4b28740f067cccf93b70ef358d239ae");
+    }
+
+    private static String sha256(byte[] b) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
+    }
+
+    @Test
+    void seedIsRecordedInTheFile() {
+        OnnxMl.ModelProto m = new OnnxExporter(42).export(Mlp.tiny().build());
+        assertThat(OnnxExporter.seedOf(m)).contains(42L);
     }
 
     @Test

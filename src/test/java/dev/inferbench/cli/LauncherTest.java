@@ -1,0 +1,64 @@
+package dev.inferbench.cli;
+
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.metrics.SamplesProfiler;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LauncherTest {
+    private static final String CONFIG = String.join("\n",
+            "run.include=InferenceBenchmark", "run.forks=5", "run.warmupIterations=1", "run.warmupTime=2s",
+            "run.iterations=10", "run.time=2s", "param.model=resnet50", "param.batchSize=1,8",
+            "model.resnet50.zoo=resnet50", "");
+
+    @Test
+    void commandLineWinsAndPropertiesFillTheRest(@TempDir Path dir) throws Exception {
+        BenchConfig config = BenchConfig.parse(CONFIG);
+        CommandLineOptions cmd = new CommandLineOptions("-f", "1", "-r", "500ms", "-p", "batchSize=2,4");
+        Options o = Launcher.options(cmd, config, dir.resolve("r.json")).build();
+
+        assertThat(o.getForkCount().get()).isEqualTo(1);
+        assertThat(o.getMeasurementTime().get()).isEqualTo(TimeValue.milliseconds(500));
+        assertThat(o.getMeasurementIterations().get()).isEqualTo(10);
+        assertThat(o.getWarmupIterations().get()).isEqualTo(1);
+        assertThat(o.getWarmupTime().get()).isEqualTo(TimeValue.seconds(2));
+        assertThat(o.getParameter("batchSize").get()).containsExactly("2", "4");
+        assertThat(o.getParameter("model").get()).containsExactly("resnet50");
+        assertThat(o.getIncludes()).containsExactly("InferenceBenchmark");
+        assertThat(o.getProfilers()).anySatisfy(p -> assertThat(p.getKlass()).isEqualTo(SamplesProfiler.class.getName()));
+        assertThat(o.getResult().get()).isEqualTo(dir.resolve("r.json").toString());
+        assertThat(o.getResultFormat().get()).isEqualTo(ResultFormatType.JSON);
+    }
+
+    @Test
+    void userRegexReplacesTheDefaultOne() throws Exception {
+        Options o = Launcher.options(new CommandLineOptions("Cold"), BenchConfig.parse(CONFIG), null).build();
+        assertThat(o.getIncludes()).containsExactly("Cold");
+        assertThat(o.getResult().hasValue()).isFalse();
+    }
+
+    @Test
+    void forksAreToldWhichConfigFileToRead(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("b.properties");
+        Files.writeString(file, CONFIG);
+        Options o = Launcher.options(new CommandLineOptions("-jvmArgsAppend", "-Xmx2g"), BenchConfig.fromFile(file), null)
+                .build();
+        assertThat(o.getJvmArgsAppend().get())
+                .containsExactly("-Xmx2g", "-Dinferbench.config=" + file.toAbsolutePath());
+    }
+
+    @Test
+    void resultFileFollowsTheFormat() throws Exception {
+        assertThat(Launcher.resultFileName(new CommandLineOptions())).isEqualTo("jmh-result.json");
+        assertThat(Launcher.resultFileName(new CommandLineOptions("-rf", "csv"))).isEqualTo("jmh-result.csv");
+    }
+}
