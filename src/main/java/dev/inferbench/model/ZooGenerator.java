@@ -48,8 +48,8 @@ public final class ZooGenerator {
             moveIntoPlace(tmp, target);
             long millis = (System.nanoTime() - start) / 1_000_000;
             long bytes = Files.size(target);
-            progress.printf(Locale.ROOT, "[inferbench] generated %s: %,d parameters, %.1f MB, in %.2f s%n",
-                    arch.name(), graph.parameterCount(), bytes / 1e6, millis / 1e3);
+            progress.printf(Locale.ROOT, "[inferbench] generated %s: %,d parameters, %s, in %.2f s%n",
+                    arch.name(), graph.parameterCount(), size(bytes), millis / 1e3);
             return new Generated(target, graph.parameterCount(), bytes, millis);
         } catch (IOException | RuntimeException e) {
             throw new BenchException("cannot write zoo model '" + arch.name() + "' to " + target + ": " + e, e);
@@ -62,6 +62,11 @@ public final class ZooGenerator {
                 }
             }
         }
+    }
+
+    static String size(long bytes) {
+        return bytes >= 1_000_000 ? String.format(Locale.ROOT, "%.1f MB", bytes / 1e6)
+                : String.format(Locale.ROOT, "%.1f kB", bytes / 1e3);
     }
 
     /** Temp files are created owner-only; a model is a shared artefact like any other file the user writes. */
