@@ -1,10 +1,9 @@
 package dev.inferbench.engine;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.Choices;
 
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.stream.Collectors;
 
 /** The engines inferbench can benchmark, by the name used in {@code -p engine=}. */
 public enum EngineKind {
@@ -33,15 +32,6 @@ public enum EngineKind {
     }
 
     public static EngineKind parse(String id) throws BenchException {
-        for (EngineKind k : values()) {
-            if (k.id.equals(id)) {
-                return k;
-            }
-        }
-        throw new BenchException("unknown engine '" + id + "'; expected one of: " + names());
-    }
-
-    public static String names() {
-        return Arrays.stream(values()).map(EngineKind::id).collect(Collectors.joining(", "));
+        return Choices.parse(values(), EngineKind::id, "engine", id);
     }
 }

@@ -1,10 +1,9 @@
 package dev.inferbench.model;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.Choices;
 
-import java.util.Arrays;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
 /** The architectures inferbench can generate, by the name used in benchmarks.properties ({@code model.X.zoo}). */
 public enum Zoo {
@@ -29,15 +28,6 @@ public enum Zoo {
     }
 
     public static Zoo parse(String id) throws BenchException {
-        for (Zoo z : values()) {
-            if (z.id.equals(id)) {
-                return z;
-            }
-        }
-        throw new BenchException("unknown zoo architecture '" + id + "'; expected one of: " + names());
-    }
-
-    public static String names() {
-        return Arrays.stream(values()).map(Zoo::id).collect(Collectors.joining(", "));
+        return Choices.parse(values(), Zoo::id, "zoo architecture", id);
     }
 }
