@@ -70,7 +70,7 @@ public final class Main {
             }
             if (cmd.shouldList() || cmd.shouldListWithParams() || cmd.shouldListProfilers()
                     || cmd.shouldListResultFormats()) {
-                return list(cmd);
+                return list(cmd, args);
             }
             return launch(cmd, verbose, argv);
         } catch (BenchException e) {
@@ -89,18 +89,35 @@ public final class Main {
         return code;
     }
 
-    private int list(CommandLineOptions cmd) {
+    private int list(CommandLineOptions cmd, List<String> args) throws BenchException {
         Runner runner = new Runner(cmd);
         if (cmd.shouldList()) {
             runner.list();
         } else if (cmd.shouldListWithParams()) {
-            runner.listWithParams(cmd);
+            runner.listWithParams(withConfigParams(cmd, args, BenchConfig.load()));
         } else if (cmd.shouldListProfilers()) {
             cmd.listProfilers();
         } else {
             cmd.listResultFormats();
         }
         return OK;
+    }
+
+    /** -lp shows the matrix a run would use: JMH's listing knows only -p, so the defaults become -p options. */
+    private static CommandLineOptions withConfigParams(CommandLineOptions cmd, List<String> args, BenchConfig config)
+            throws BenchException {
+        List<String> all = new ArrayList<>(args);
+        for (String param : config.defaultParamNames()) {
+            if (!cmd.getParameter(param).hasValue()) {
+                all.add("-p");
+                all.add(param + "=" + String.join(",", config.defaultParam(param)));
+            }
+        }
+        try {
+            return new CommandLineOptions(all.toArray(String[]::new));
+        } catch (CommandLineOptionException e) {
+            throw new BenchException("bad value in " + config.source() + ": " + e.getMessage(), e);
+        }
     }
 
     private int launch(CommandLineOptions cmd, boolean verbose, String[] argv)

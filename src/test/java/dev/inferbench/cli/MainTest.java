@@ -149,6 +149,22 @@ class MainTest {
     }
 
     @Test
+    void listWithParamsShowsTheConfiguredMatrix() {
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream listing = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(listing, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(run("-lp", "-p", "device=cuda")).isEqualTo(Main.OK);
+        } finally {
+            System.setOut(stdout);
+        }
+        assertThat(listing.toString(StandardCharsets.UTF_8))
+                .contains("param \"model\" = {good}")
+                .contains("param \"device\" = {cuda}")
+                .contains("param \"batchSize\" = {1}");
+    }
+
+    @Test
     void helpIsJmhHelpPlusOurs() {
         PrintStream stdout = System.out;
         ByteArrayOutputStream jmhHelp = new ByteArrayOutputStream();

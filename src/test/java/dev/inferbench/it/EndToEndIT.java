@@ -105,6 +105,40 @@ class EndToEndIT {
         assertThat(Files.readString(runDir.resolve("run.properties"))).contains("cells.measured=2").contains("cells.failed=0");
     }
 
+    /**
+     * Kills the jar (SIGKILL) as soon as it announces ResNet-50 generation, which takes about half a second: no
+     * model file may be left that a later run would load, only a complete one.
+     */
+    @Test
+    void killedGenerationLeavesNoHalfWrittenModel() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("killed"));
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", jar.toString(), "-p", "model=resnet50", "-p", "batchSize=1").directory(cwd.toFile())
+                .redirectErrorStream(true).start();
+        try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()))) {
+            String line;
+            while ((line = lines.readLine()) != null && !line.contains("generating zoo model resnet50")) {
+                // skip to the announcement
+            }
+            assertThat(line).as("generation announced").isNotNull();
+            p.destroyForcibly();
+        }
+        assertThat(p.waitFor(1, TimeUnit.MINUTES)).isTrue();
+        Path model = cwd.resolve("models/resnet50.onnx");
+        boolean survived = Files.exists(model);
+        if (survived) {
+            // the kill came after the rename: then the file must be whole
+            assertThat(ai.onnx.proto.OnnxMl.ModelProto.parseFrom(Files.readAllBytes(model)).getGraph().getNodeCount())
+                    .isPositive();
+        }
+        Run next = run(cwd, "-p model=resnet50 -p batchSize=1 NoSuchBenchmark");
+        assertThat(next.code()).isEqualTo(2);
+        assertThat(next.err()).contains("no benchmark matches");
+        if (!survived) {
+            assertThat(next.out()).contains("generated resnet50: 25,557,032 parameters");
+        }
+    }
+
     @Test
     void badModelNameIsOneLineAndNoRun() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("bad"));
