@@ -42,16 +42,17 @@ final class MatrixCheck {
             wholeNumber("threads", threads, 0, "0 for all cores, or a thread count");
         }
         long zooSeed = config.seed("zoo");
+        ZooGenerator generator = new ZooGenerator(zooSeed, progress);
         for (String model : values(options, "model")) {
             ModelEntry entry = config.model(model);
             if (entry.zoo() != null && !Files.exists(entry.file())) {
-                new ZooGenerator(zooSeed, progress).generate(entry.zoo().architecture(), entry.file());
+                generator.generate(entry.zoo().architecture(), entry.file());
             }
             Optional<Long> fileSeed = OnnxExporter.seedOf(checkOnnx(entry));
             if (entry.zoo() != null && fileSeed.isPresent() && fileSeed.get() != zooSeed) {
                 progress.println("[inferbench] " + entry.file() + " was generated with seed " + fileSeed.get()
                         + ", seed.zoo is now " + zooSeed + ": generating it again");
-                new ZooGenerator(zooSeed, progress).generate(entry.zoo().architecture(), entry.file());
+                generator.generate(entry.zoo().architecture(), entry.file());
             }
         }
     }

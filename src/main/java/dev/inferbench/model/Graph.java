@@ -92,16 +92,11 @@ public final class Graph {
 
     public Value conv(String layer, Value x, int outChannels, int kernel, int stride, int pad) {
         long inChannels = x.shape()[0];
-        long h = (x.shape()[1] + 2L * pad - kernel) / stride + 1;
-        long w = (x.shape()[2] + 2L * pad - kernel) / stride + 1;
         double bound = Math.sqrt(6.0 / (inChannels * kernel * kernel)); // He-uniform: keeps activations O(1) through ReLU
         Param weight = new Param(layer + ".weight", new long[]{outChannels, inChannels, kernel, kernel},
                 Init.uniform(bound), true);
-        Map<String, Object> attrs = new LinkedHashMap<>();
-        attrs.put("kernel", kernel);
-        attrs.put("stride", stride);
-        attrs.put("pad", pad);
-        return add(Op.CONV, layer, List.of(x), value(outChannels, h, w), attrs, List.of(weight));
+        return add(Op.CONV, layer, List.of(x), windowed(x, outChannels, kernel, stride, pad),
+                window(kernel, stride, pad), List.of(weight));
     }
 
     /** Batch norm with identity statistics; {@code gamma} below 1 damps a residual branch so deep nets stay finite. */
@@ -120,13 +115,23 @@ public final class Graph {
     }
 
     public Value maxPool(Value x, int kernel, int stride, int pad) {
+        return add(Op.MAX_POOL, "maxpool", List.of(x), windowed(x, x.shape()[0], kernel, stride, pad),
+                window(kernel, stride, pad), List.of());
+    }
+
+    /** The output of a square sliding window (convolution, pooling) over a {@code [C, H, W]} value. */
+    private Value windowed(Value x, long channels, int kernel, int stride, int pad) {
         long h = (x.shape()[1] + 2L * pad - kernel) / stride + 1;
         long w = (x.shape()[2] + 2L * pad - kernel) / stride + 1;
+        return value(channels, h, w);
+    }
+
+    private static Map<String, Object> window(int kernel, int stride, int pad) {
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("kernel", kernel);
         attrs.put("stride", stride);
         attrs.put("pad", pad);
-        return add(Op.MAX_POOL, "maxpool", List.of(x), value(x.shape()[0], h, w), attrs, List.of());
+        return attrs;
     }
 
     public Value add(Value a, Value b) {

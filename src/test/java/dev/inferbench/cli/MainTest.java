@@ -63,6 +63,19 @@ class MainTest {
                 .run(args);
     }
 
+    /** Runs a call that must succeed; returns what JMH printed on System.out (its listings and help go there). */
+    private String runOk(String... args) {
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream jmh = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(jmh, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(run(args)).isEqualTo(Main.OK);
+        } finally {
+            System.setOut(stdout);
+        }
+        return jmh.toString(StandardCharsets.UTF_8);
+    }
+
     private void assertRefused(String expected, String... args) {
         int code = run(args);
         String e = err.toString(StandardCharsets.UTF_8);
@@ -150,15 +163,7 @@ class MainTest {
 
     @Test
     void listWithParamsShowsTheConfiguredMatrix() {
-        PrintStream stdout = System.out;
-        ByteArrayOutputStream listing = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(listing, true, StandardCharsets.UTF_8));
-        try {
-            assertThat(run("-lp", "-p", "device=cuda")).isEqualTo(Main.OK);
-        } finally {
-            System.setOut(stdout);
-        }
-        assertThat(listing.toString(StandardCharsets.UTF_8))
+        assertThat(runOk("-lp", "-p", "device=cuda"))
                 .contains("param \"model\" = {good}")
                 .contains("param \"device\" = {cuda}")
                 .contains("param \"batchSize\" = {1}");
@@ -166,15 +171,7 @@ class MainTest {
 
     @Test
     void helpIsJmhHelpPlusOurs() {
-        PrintStream stdout = System.out;
-        ByteArrayOutputStream jmhHelp = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(jmhHelp, true, StandardCharsets.UTF_8));
-        try {
-            assertThat(run("-h")).isEqualTo(Main.OK);
-        } finally {
-            System.setOut(stdout);
-        }
-        assertThat(jmhHelp.toString(StandardCharsets.UTF_8)).contains("-rff").contains("-prof");
+        assertThat(runOk("-h")).contains("-rff").contains("-prof");
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("inferbench adds: --verbose");
     }
 }
