@@ -25,7 +25,10 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The jar's entry point. Without a subcommand it is JMH's command line (every JMH option works unchanged) with
@@ -38,6 +41,15 @@ public final class Main {
     static final int OK = 0;
     static final int CELLS_FAILED = 1;
     static final int BAD_INPUT = 2;
+
+    /**
+     * Subcommands by name, in the order the help lists them. Each is one class; add a line here to add one.
+     * A first argument not named here goes to JMH.
+     */
+    static final Map<String, Supplier<Subcommand>> SUBCOMMANDS = new LinkedHashMap<>();
+
+    static {
+    }
 
     private final PrintStream out;
     private final PrintStream err;
@@ -55,6 +67,10 @@ public final class Main {
         List<String> args = new ArrayList<>(Arrays.asList(argv));
         boolean verbose = args.remove("--verbose");
         try {
+            if (!args.isEmpty() && SUBCOMMANDS.containsKey(args.get(0))) {
+                Subcommand command = SUBCOMMANDS.get(args.get(0)).get();
+                return command.run(List.copyOf(args.subList(1, args.size())), out, err);
+            }
             CommandLineOptions cmd;
             try {
                 cmd = new CommandLineOptions(args.toArray(String[]::new));
@@ -66,6 +82,7 @@ public final class Main {
                 out.println();
                 out.println("inferbench adds: --verbose (stack traces); defaults from " + BenchConfig.FILE_NAME
                         + "; results in results/<time>-<sha>/ unless -rff is given.");
+                SUBCOMMANDS.forEach((name, command) -> out.println("  " + name + ": " + command.get().summary()));
                 return OK;
             }
             if (cmd.shouldList() || cmd.shouldListWithParams() || cmd.shouldListProfilers()
