@@ -8,7 +8,7 @@ import dev.inferbench.engine.EngineKind;
 import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.engine.PreparedInput;
-import dev.inferbench.input.HostTensor;
+import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.input.SyntheticInputs;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

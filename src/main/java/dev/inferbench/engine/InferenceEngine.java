@@ -1,7 +1,7 @@
 package dev.inferbench.engine;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.input.HostTensor;
+import dev.inferbench.tensor.HostTensor;
 
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package dev.inferbench.engine;
 
+import dev.inferbench.tensor.TensorSpec;
 import ai.onnxruntime.NodeInfo;
 import ai.onnxruntime.OnnxJavaType;
 import ai.onnxruntime.OnnxTensor;
@@ -9,8 +10,8 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import dev.inferbench.BenchException;
-import dev.inferbench.engine.TensorSpec.DType;
-import dev.inferbench.input.HostTensor;
+import dev.inferbench.tensor.TensorSpec.DType;
+import dev.inferbench.tensor.HostTensor;
 
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;

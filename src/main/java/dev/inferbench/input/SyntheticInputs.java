@@ -1,7 +1,8 @@
 package dev.inferbench.input;
 
+import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.BenchException;
-import dev.inferbench.engine.TensorSpec;
+import dev.inferbench.tensor.TensorSpec;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

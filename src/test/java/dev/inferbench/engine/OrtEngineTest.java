@@ -1,5 +1,6 @@
 package dev.inferbench.engine;
 
+import dev.inferbench.tensor.TensorSpec;
 import dev.inferbench.BenchException;
 import dev.inferbench.input.SyntheticInputs;
 import dev.inferbench.model.Architecture;

@@ -1,7 +1,8 @@
 package dev.inferbench.input;
 
-import dev.inferbench.engine.TensorSpec;
-import dev.inferbench.engine.TensorSpec.DType;
+import dev.inferbench.tensor.HostTensor;
+import dev.inferbench.tensor.TensorSpec;
+import dev.inferbench.tensor.TensorSpec.DType;
 import org.junit.jupiter.api.Test;
 
 import java.nio.FloatBuffer;

@@ -1,6 +1,6 @@
-package dev.inferbench.input;
+package dev.inferbench.tensor;
 
-import dev.inferbench.engine.TensorSpec.DType;
+import dev.inferbench.tensor.TensorSpec.DType;
 
 import java.nio.Buffer;
 

@@ -1,4 +1,4 @@
-package dev.inferbench.engine;
+package dev.inferbench.tensor;
 
 import java.util.Arrays;
 
