@@ -2,29 +2,14 @@ package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
-import dev.inferbench.report.SummaryTable;
-import dev.inferbench.results.CellSummary;
-import dev.inferbench.results.RunFolder;
-import dev.inferbench.results.RunInfo;
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Defaults;
-import org.openjdk.jmh.runner.NoBenchmarksException;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import dev.inferbench.run.Jmh;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
-import org.openjdk.jmh.runner.options.Options;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +20,8 @@ import java.util.function.Supplier;
  * inferbench's defaults from benchmarks.properties, zoo models generated before the first fork, the JSON result in
  * a new run folder, and a summary table at the end. {@code --verbose} shows stack traces.
  *
- * <p>Exit codes: 0 all cells measured, 1 some cells failed (the others are kept), 2 bad input before any run.
+ * <p>Exit codes: 0 all cells measured (skipped cells are not failures), 1 some cells failed (the others are kept),
+ * 2 bad input before any run.
  */
 public final class Main {
     static final int OK = 0;
@@ -71,17 +57,16 @@ public final class Main {
                 Subcommand command = SUBCOMMANDS.get(args.get(0)).get();
                 return command.run(List.copyOf(args.subList(1, args.size())), out, err);
             }
-            CommandLineOptions cmd;
-            try {
-                cmd = new CommandLineOptions(args.toArray(String[]::new));
-            } catch (CommandLineOptionException e) {
-                throw new BenchException("bad command line: " + e.getMessage() + "; see -h for the options", e);
-            }
+            RunFlags flags = RunFlags.extract(args);
+            CommandLineOptions cmd = RunCommand.parse(flags.resume() != null ? List.of() : flags.jmhArgs());
             if (cmd.shouldHelp()) {
                 cmd.showHelp();
                 out.println();
                 out.println("inferbench adds: --verbose (stack traces); defaults from " + BenchConfig.FILE_NAME
-                        + "; results in results/<time>-<sha>/ unless -rff is given.");
+                        + "; a run folder results/<time>-<sha>/ kept fork by fork (-rff FILE: a copy of the result"
+                        + " there too);");
+                out.println("  --resume DIR [-f N], --run-dir DIR, --shard i/n, --max-forks N, --fork-timeout D,"
+                        + " --precision P%, --budget D (see README.md)");
                 SUBCOMMANDS.forEach((name, command) -> out.println("  " + name + ": " + command.get().summary()));
                 return OK;
             }
@@ -89,10 +74,10 @@ public final class Main {
                     || cmd.shouldListResultFormats()) {
                 return list(cmd, args);
             }
-            return launch(cmd, verbose, argv);
+            return new RunCommand(out, err, verbose).run(flags, argv);
         } catch (BenchException e) {
             return fail(e, BAD_INPUT, verbose);
-        } catch (IOException | RunnerException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return fail(e, CELLS_FAILED, verbose);
         }
     }
@@ -107,16 +92,7 @@ public final class Main {
     }
 
     private int list(CommandLineOptions cmd, List<String> args) throws BenchException {
-        Runner runner = new Runner(cmd);
-        if (cmd.shouldList()) {
-            runner.list();
-        } else if (cmd.shouldListWithParams()) {
-            runner.listWithParams(withConfigParams(cmd, args, BenchConfig.load()));
-        } else if (cmd.shouldListProfilers()) {
-            cmd.listProfilers();
-        } else {
-            cmd.listResultFormats();
-        }
+        Jmh.list(cmd, cmd.shouldListWithParams() ? withConfigParams(cmd, args, BenchConfig.load()) : cmd);
         return OK;
     }
 
@@ -135,60 +111,5 @@ public final class Main {
         } catch (CommandLineOptionException e) {
             throw new BenchException("bad value in " + config.source() + ": " + e.getMessage(), e);
         }
-    }
-
-    private int launch(CommandLineOptions cmd, boolean verbose, String[] argv)
-            throws BenchException, IOException, RunnerException {
-        BenchConfig config = BenchConfig.load();
-        MatrixCheck.prepare(Launcher.options(cmd, config, null).build(), config, out);
-
-        Path runDir = null;
-        Path resultFile = null;
-        if (!cmd.getResult().hasValue()) {
-            runDir = RunFolder.create(Launcher.resultsRoot(config), LocalDateTime.now());
-            resultFile = runDir.resolve(Launcher.resultFileName(cmd));
-        }
-        Options options = Launcher.options(cmd, config, resultFile).build();
-        // JMH honours -o only in Runner(Options); with our own output format it is ours to open.
-        PrintStream console = cmd.getOutput().hasValue()
-                ? new PrintStream(Files.newOutputStream(Path.of(cmd.getOutput().get())), true, StandardCharsets.UTF_8)
-                : out;
-        try {
-            return measure(options, cmd, verbose, RunInfo.start(argv, config), runDir, console);
-        } catch (NoBenchmarksException e) {
-            RunFolder.deleteIfEmpty(runDir);
-            throw new BenchException("no benchmark matches " + options.getIncludes() + "; see -l for the list", e);
-        } catch (RunnerException | RuntimeException e) {
-            RunFolder.deleteIfEmpty(runDir);
-            throw e;
-        } finally {
-            if (console != out) {
-                console.close();
-            }
-        }
-    }
-
-    private int measure(Options options, CommandLineOptions cmd, boolean verbose, RunInfo info, Path runDir,
-                        PrintStream console) throws RunnerException, IOException {
-        FailureFilter jmhOutput = new FailureFilter(OutputFormatFactory.createFormatInstance(console,
-                cmd.verbosity().orElse(Defaults.VERBOSITY)), verbose);
-        Collection<RunResult> results = new Runner(options, jmhOutput).run();
-
-        List<CellSummary> cells = results.stream().map(CellSummary::of).toList();
-        String table = SummaryTable.render(cells);
-        console.println();
-        console.println("inferbench summary (times in " + (cells.isEmpty() ? "ms" : cells.get(0).unit())
-                + "; CI from per-iteration means across forks):");
-        console.print(table);
-        List<FailureFilter.Failure> failures = jmhOutput.failures();
-        for (FailureFilter.Failure f : failures) {
-            err.println("inferbench: cell " + f.params() + " failed: " + f.reason());
-        }
-        if (runDir != null) {
-            Files.writeString(runDir.resolve(RunFolder.SUMMARY), table, StandardCharsets.UTF_8);
-            info.finish(runDir, cells.size(), failures.size());
-            console.println("inferbench: results in " + runDir);
-        }
-        return failures.isEmpty() ? OK : CELLS_FAILED;
     }
 }

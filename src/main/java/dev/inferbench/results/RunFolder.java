@@ -21,7 +21,12 @@ public final class RunFolder {
     }
 
     public static Path create(Path resultsRoot, LocalDateTime now) throws IOException {
-        String base = STAMP.format(now) + gitShortSha().map(s -> "-" + s).orElse("");
+        return create(resultsRoot, now, "");
+    }
+
+    /** @param suffix appended to the name, e.g. {@code -shard-2-of-4} */
+    public static Path create(Path resultsRoot, LocalDateTime now, String suffix) throws IOException {
+        String base = STAMP.format(now) + gitShortSha().map(s -> "-" + s).orElse("") + suffix;
         Files.createDirectories(resultsRoot);
         Path dir = resultsRoot.resolve(base);
         for (int i = 2; Files.exists(dir); i++) {

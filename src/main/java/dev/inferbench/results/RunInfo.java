@@ -34,7 +34,8 @@ public final class RunInfo {
         return info;
     }
 
-    public void finish(Path runDir, int cells, int failedCells) throws IOException {
+    public void finish(Path runDir, int cells, int failedCells, int skippedCells) throws IOException {
+        props.setProperty("cells.skipped", Integer.toString(skippedCells));
         props.setProperty("finished", Instant.now().toString());
         props.setProperty("cells.measured", Integer.toString(cells));
         props.setProperty("cells.failed", Integer.toString(failedCells));

@@ -1,4 +1,4 @@
-package dev.inferbench.cli;
+package dev.inferbench.run;
 
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;

@@ -1,4 +1,4 @@
-package dev.inferbench.cli;
+package dev.inferbench.run;
 
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
@@ -20,8 +20,11 @@ import java.util.TreeMap;
  * remembered so the launcher can list them after the summary and exit non-zero.
  */
 final class FailureFilter implements OutputFormat {
+    /** Lines of a crashed fork's output tails kept for the failure record. */
+    private static final int TAIL_LINES = 60;
+
     /** A cell that did not produce a result, and why. */
-    record Failure(String benchmark, Map<String, String> params, String reason) {
+    public record Failure(String benchmark, Map<String, String> params, String reason) {
     }
 
     private static final String FAILURE_MARK = "<failure>";
@@ -34,6 +37,9 @@ final class FailureFilter implements OutputFormat {
     private final Map<String, Failure> failures = new LinkedHashMap<>();
     private BenchmarkParams current;
     private List<String> captured;
+    /** What JMH printed after a fork died: the fork's stdout/stderr tails. */
+    private final List<String> crashTail = new ArrayList<>();
+    private boolean afterCrash;
 
     FailureFilter(OutputFormat delegate, boolean verbose) {
         this.delegate = delegate;
@@ -55,6 +61,7 @@ final class FailureFilter implements OutputFormat {
             // a fork that died (killed, native crash) prints no <failure>; its stdout/stderr tails follow as-is
             finishCapture();
             record(s.replaceAll("[<>]", ""));
+            afterCrash = true;
             delegate.println(s);
         } else if (captured != null) {
             captured.add(s);
@@ -62,8 +69,16 @@ final class FailureFilter implements OutputFormat {
                 delegate.println(s);
             }
         } else {
+            if (afterCrash && crashTail.size() < TAIL_LINES) {
+                crashTail.add(s);
+            }
             delegate.println(s);
         }
+    }
+
+    /** The output tails JMH printed after a fork died (empty when none died). */
+    List<String> crashTail() {
+        return List.copyOf(crashTail);
     }
 
     private void finishCapture() {
@@ -114,6 +129,7 @@ final class FailureFilter implements OutputFormat {
     @Override
     public void startBenchmark(BenchmarkParams benchParams) {
         finishCapture();
+        afterCrash = false;
         current = benchParams;
         delegate.startBenchmark(benchParams);
     }
@@ -129,10 +145,13 @@ final class FailureFilter implements OutputFormat {
         delegate.startRun();
     }
 
+    /**
+     * JMH ends every run with its result table; the run loop runs one fork per JMH run, so the table is printed
+     * once, for the merged result, by the loop and not here.
+     */
     @Override
     public void endRun(Collection<RunResult> result) {
         finishCapture();
-        delegate.endRun(result);
     }
 
     @Override
@@ -147,9 +166,10 @@ final class FailureFilter implements OutputFormat {
         delegate.flush();
     }
 
+    /** JMH closes its output after every run; the console outlives the fork, so it is only flushed. */
     @Override
     public void close() {
-        delegate.close();
+        delegate.flush();
     }
 
     @Override

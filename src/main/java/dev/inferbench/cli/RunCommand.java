@@ -1,0 +1,110 @@
+package dev.inferbench.cli;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.report.SummaryTable;
+import dev.inferbench.results.CellSummary;
+import dev.inferbench.results.RunFolder;
+import dev.inferbench.results.RunInfo;
+import dev.inferbench.run.Cell;
+import dev.inferbench.run.Plan;
+import dev.inferbench.run.RunLoop;
+import dev.inferbench.run.RunStore;
+import org.openjdk.jmh.runner.Defaults;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A benchmark run: plan the matrix (or read the plan of the run being resumed), drive the run loop, then print
+ * JMH's table and inferbench's summary and list what was skipped and what failed.
+ */
+final class RunCommand {
+    private final PrintStream out;
+    private final PrintStream err;
+    private final boolean verbose;
+
+    RunCommand(PrintStream out, PrintStream err, boolean verbose) {
+        this.out = out;
+        this.err = err;
+        this.verbose = verbose;
+    }
+
+    int run(RunFlags flags, String[] argv) throws BenchException, IOException {
+        RunSetup.Prepared prepared = flags.resume() != null ? RunSetup.resume(flags.resume(), flags.jmhArgs(), out)
+                : RunSetup.create(flags.jmhArgs(), flags.runDir(), flags.shard(), LocalDateTime.now(), out);
+        CommandLineOptions cmd = prepared.cmd();
+        // JMH honours -o only in Runner(Options); with our own output format it is ours to open.
+        PrintStream console = cmd.getOutput().hasValue()
+                ? new PrintStream(Files.newOutputStream(Path.of(cmd.getOutput().get())), true, StandardCharsets.UTF_8)
+                : out;
+        try {
+            RunInfo info = RunInfo.start(argv, prepared.config());
+            VerboseMode verbosity = cmd.verbosity().orElse(Defaults.VERBOSITY);
+            RunLoop loop = new RunLoop(prepared.store(), prepared.plan(), prepared.options(), flags.loop(), List.of(),
+                    console, verbosity, verbose);
+            RunLoop.Outcome outcome = loop.run();
+            return report(prepared, outcome, info, console, verbosity);
+        } finally {
+            if (console != out) {
+                console.close();
+            }
+        }
+    }
+
+    private int report(RunSetup.Prepared prepared, RunLoop.Outcome outcome, RunInfo info, PrintStream console,
+                       VerboseMode verbosity) throws IOException, BenchException {
+        Path runDir = prepared.store().dir();
+        Plan plan = prepared.plan();
+        if (!outcome.results().isEmpty()) {
+            OutputFormatFactory.createFormatInstance(console, verbosity).endRun(outcome.results());
+        }
+        List<CellSummary> cells = outcome.results().stream().map(CellSummary::of).toList();
+        String table = SummaryTable.render(cells);
+        StringBuilder extra = new StringBuilder();
+        for (Plan.Skipped s : plan.skipped()) {
+            extra.append("skipped ").append(s.cell().label()).append(": ").append(s.reason()).append('\n');
+        }
+        Map<Cell, String> failed = prepared.store().failures(plan.runnableCells());
+        failed.forEach((cell, why) -> extra.append("failed  ").append(cell.label()).append(": ").append(why).append('\n'));
+        console.println();
+        console.println("inferbench summary (times in " + (cells.isEmpty() ? "ms" : cells.get(0).unit())
+                + "; CI from per-iteration means across forks):");
+        console.print(table);
+        console.print(extra);
+        Files.writeString(runDir.resolve(RunFolder.SUMMARY), table + extra, StandardCharsets.UTF_8);
+        if (prepared.cmd().getResult().hasValue()) {
+            RunStore.writeAs(Launcher.resultFormat(prepared.cmd()), outcome.results(), Path.of(prepared.cmd().getResult().get()));
+            console.println("inferbench: " + Launcher.resultFormat(prepared.cmd()) + " result also in " + prepared.cmd().getResult().get());
+        }
+        info.finish(runDir, cells.size(), failed.size(), plan.skipped().size());
+        for (Map.Entry<Cell, String> f : failed.entrySet()) {
+            err.println("inferbench: cell " + f.getKey().label() + " failed: " + f.getValue()
+                    + " (details in " + runDir.resolve("failed").resolve(f.getKey().id()) + ")");
+        }
+        if (outcome.forksRemaining() > 0) {
+            console.println("inferbench: " + outcome.forksRemaining() + " forks not run yet; continue with: "
+                    + "java -jar target/benchmarks.jar --resume " + runDir);
+        }
+        console.println("inferbench: results in " + runDir);
+        return failed.isEmpty() ? Main.OK : Main.CELLS_FAILED;
+    }
+
+    static CommandLineOptions parse(List<String> args) throws BenchException {
+        try {
+            return new CommandLineOptions(args.toArray(String[]::new));
+        } catch (CommandLineOptionException e) {
+            throw new BenchException("bad command line: " + e.getMessage() + "; see -h for the options", e);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.inferbench.cli;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.run.LoopSettings;
+import dev.inferbench.run.Shard;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+
+/**
+ * inferbench's own flags of a benchmark run, taken out of the argument list before the rest goes to JMH's parser:
+ * {@code --resume DIR}, {@code --run-dir DIR}, {@code --shard i/n}, {@code --max-forks N}, {@code --fork-timeout D},
+ * {@code --precision P}, {@code --budget D}.
+ */
+record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, List<String> jmhArgs) {
+
+    static RunFlags extract(List<String> args) throws BenchException {
+        List<String> rest = new ArrayList<>();
+        Path resume = null;
+        Path runDir = null;
+        Shard shard = Shard.WHOLE;
+        OptionalInt maxForks = OptionalInt.empty();
+        Duration forkTimeout = null;
+        OptionalDouble precision = OptionalDouble.empty();
+        Duration budget = null;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            switch (a) {
+                case "--resume" -> resume = Path.of(value(args, ++i, a, "a run folder, e.g. results/20261122-101500-abc1234"));
+                case "--run-dir" -> runDir = Path.of(value(args, ++i, a, "a folder for the new run"));
+                case "--shard" -> shard = Shard.parse(value(args, ++i, a, "i/n, e.g. 2/4"));
+                case "--max-forks" -> maxForks = OptionalInt.of(positive(value(args, ++i, a, "a whole number >= 1"), a));
+                case "--fork-timeout" -> forkTimeout = duration(value(args, ++i, a, "a duration, e.g. 10m"), a);
+                case "--precision" -> precision = OptionalDouble.of(percent(value(args, ++i, a, "a percentage, e.g. 2%"), a));
+                case "--budget" -> budget = duration(value(args, ++i, a, "a duration, e.g. 20m"), a);
+                default -> rest.add(a);
+            }
+        }
+        if (resume != null && (runDir != null || !shard.isWhole())) {
+            throw new BenchException("--resume continues the run in its own folder and slice; expected no --run-dir "
+                    + "or --shard with it");
+        }
+        return new RunFlags(resume, runDir, shard, new LoopSettings(maxForks, forkTimeout, precision, budget), rest);
+    }
+
+    private static String value(List<String> args, int i, String flag, String expected) throws BenchException {
+        if (i >= args.size() || args.get(i).startsWith("-")) {
+            throw new BenchException(flag + " needs a value; expected " + expected);
+        }
+        return args.get(i);
+    }
+
+    private static int positive(String v, String flag) throws BenchException {
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new BenchException(flag + " '" + v + "' is not a whole number >= 1");
+    }
+
+    static Duration duration(String v, String flag) throws BenchException {
+        try {
+            String s = v.trim().matches("\\d+h") ? v.trim() + "r" : v.trim(); // JMH spells hours "hr"
+            TimeValue t = TimeValue.fromString(s);
+            Duration d = Duration.ofNanos(t.convertTo(java.util.concurrent.TimeUnit.NANOSECONDS));
+            if (!d.isZero() && !d.isNegative()) {
+                return d;
+            }
+        } catch (IllegalArgumentException ignored) {
+            // reported below
+        }
+        throw new BenchException(flag + " '" + v + "' is not a duration; expected e.g. 90s, 10m, 1h");
+    }
+
+    static double percent(String v, String flag) throws BenchException {
+        String s = v.trim().toLowerCase(Locale.ROOT);
+        try {
+            double p = s.endsWith("%") ? Double.parseDouble(s.substring(0, s.length() - 1)) / 100 : Double.parseDouble(s);
+            if (p > 0 && p < 1) {
+                return p;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new BenchException(flag + " '" + v + "' is not a percentage between 0 and 100; expected e.g. 2%");
+    }
+}

@@ -1,0 +1,93 @@
+package dev.inferbench.cli;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.results.RunFolder;
+import dev.inferbench.run.Cell;
+import dev.inferbench.run.Plan;
+import dev.inferbench.run.Planner;
+import dev.inferbench.run.RunStore;
+import dev.inferbench.run.Shard;
+import dev.inferbench.run.SkipRules;
+import org.openjdk.jmh.runner.Defaults;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.List;
+
+/**
+ * Everything a run needs before its first fork: a new run's plan and folder, or the plan and folder of a run being
+ * resumed, and the JMH options every fork starts from.
+ */
+final class RunSetup {
+    private RunSetup() {
+    }
+
+    record Prepared(CommandLineOptions cmd, BenchConfig config, Options options, Plan plan, RunStore store) {
+    }
+
+    static Prepared create(List<String> args, Path runDir, Shard shard, LocalDateTime now, PrintStream progress)
+            throws BenchException, IOException {
+        CommandLineOptions cmd = RunCommand.parse(args);
+        BenchConfig config = BenchConfig.load();
+        Options options = Launcher.options(cmd, config, null).build();
+        MatrixCheck.prepare(options, config, progress);
+        List<Cell> cells = Planner.cells(options);
+        Plan plan = Plan.of(args, config.file().map(p -> p.toAbsolutePath().toString()).orElse(null),
+                options.getForkCount().orElse(Defaults.MEASUREMENT_FORKS), settings(options), shard, cells,
+                Planner.skipped(cells, config, SkipRules.ALL));
+        Path dir = runDir != null ? runDir : RunFolder.create(Launcher.resultsRoot(config), now,
+                shard.isWhole() ? "" : "-shard-" + shard.index() + "-of-" + shard.count());
+        return new Prepared(cmd, config, options, plan, RunStore.create(dir, plan));
+    }
+
+    /**
+     * A run continues with its own plan; only the stopping rules and a larger {@code -f} may be given anew (so a
+     * run can be extended by more forks per cell).
+     */
+    static Prepared resume(Path dir, List<String> args, PrintStream progress) throws BenchException, IOException {
+        RunStore store = RunStore.open(dir);
+        Plan plan = store.plan();
+        CommandLineOptions extra = RunCommand.parse(args);
+        if (args.size() != (extra.getForkCount().hasValue() ? 2 : 0)) {
+            throw new BenchException("--resume takes no JMH options but -f N (more forks per cell); got " + args
+                    + "; the run's settings are in " + dir.resolve(RunStore.PLAN));
+        }
+        if (extra.getForkCount().hasValue() && extra.getForkCount().get() > plan.forks()) {
+            plan = plan.withForks(extra.getForkCount().get());
+            store.writePlan(plan);
+        }
+        CommandLineOptions cmd = RunCommand.parse(plan.args());
+        BenchConfig config = plan.config() != null ? BenchConfig.fromFile(Path.of(plan.config())) : BenchConfig.load();
+        ChainedOptionsBuilder b = Launcher.options(cmd, config, null);
+        Plan.Settings s = plan.settings();
+        if (s.warmupIterations() != null) {
+            b.warmupIterations(s.warmupIterations());
+        }
+        if (s.warmupTime() != null) {
+            b.warmupTime(TimeValue.fromString(s.warmupTime()));
+        }
+        if (s.iterations() != null) {
+            b.measurementIterations(s.iterations());
+        }
+        if (s.time() != null) {
+            b.measurementTime(TimeValue.fromString(s.time()));
+        }
+        Options options = b.build();
+        MatrixCheck.prepare(options, config, progress);
+        return new Prepared(cmd, config, options, plan, store);
+    }
+
+    private static Plan.Settings settings(Options o) {
+        return new Plan.Settings(o.getWarmupIterations().orElse(null),
+                o.getWarmupTime().hasValue() ? o.getWarmupTime().get().toString() : null,
+                o.getMeasurementIterations().orElse(null),
+                o.getMeasurementTime().hasValue() ? o.getMeasurementTime().get().toString() : null);
+    }
+}

@@ -1,0 +1,60 @@
+package dev.inferbench.run;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One cell of the matrix: a benchmark method in one mode with one value per parameter. Its forks are the unit the
+ * run loop schedules, persists and retries.
+ *
+ * @param benchmark the method's full name, {@code dev.inferbench.bench.InferenceBenchmark.infer}
+ * @param mode      JMH's short mode label ({@code sample}, {@code avgt}, {@code ss}, ...)
+ * @param params    parameter values in name order, as JMH orders them
+ */
+public record Cell(String benchmark, String mode, Map<String, String> params) {
+    private static final int MAX_ID_LENGTH = 160;
+
+    public Cell {
+        params = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(new TreeMap<>(params)));
+    }
+
+    /**
+     * A readable, filesystem-safe name, unique within a plan: {@code InferenceBenchmark.infer-sample-batchSize=1-...}.
+     * Very long names (model paths) are cut and given a digest of the whole so that two cells never share one.
+     */
+    public String id() {
+        StringBuilder sb = new StringBuilder(shortName()).append('-').append(mode);
+        params.forEach((k, v) -> sb.append('-').append(k).append('=').append(v));
+        String safe = sb.toString().replaceAll("[^A-Za-z0-9=._,+-]", "_");
+        if (safe.length() <= MAX_ID_LENGTH) {
+            return safe;
+        }
+        return safe.substring(0, MAX_ID_LENGTH - 13) + "-" + digest(sb.toString()).substring(0, 12);
+    }
+
+    /** {@code InferenceBenchmark.infer}: class and method. */
+    public String shortName() {
+        String[] parts = benchmark.split("\\.");
+        return parts.length < 2 ? benchmark : parts[parts.length - 2] + "." + parts[parts.length - 1];
+    }
+
+    /** For progress lines: {@code resnet50 ort batchSize=1 ...}, the values that tell cells apart. */
+    public String label() {
+        StringBuilder sb = new StringBuilder(shortName());
+        params.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+        return sb.toString();
+    }
+
+    static String digest(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+}

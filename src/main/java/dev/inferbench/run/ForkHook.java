@@ -1,0 +1,24 @@
+package dev.inferbench.run;
+
+import dev.inferbench.BenchException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+
+import java.nio.file.Path;
+
+/**
+ * Something that rides along with every fork (a profiler writing into the fork's own folder, a post-processing
+ * step): the loop calls it before each fork starts and after it ends, and after the last fork of each cell.
+ */
+public interface ForkHook {
+
+    /** Adds this fork's options, e.g. a profiler whose output goes to {@code forkDir}. */
+    void beforeFork(Cell cell, int fork, Path forkDir, ChainedOptionsBuilder options) throws BenchException;
+
+    /** After the fork, whether or not it produced a result. */
+    default void afterFork(Cell cell, int fork, Path forkDir, boolean landed) throws BenchException {
+    }
+
+    /** After the run, for each cell with at least one landed fork; {@code cellDir} holds its fork folders. */
+    default void afterCell(Cell cell, Path cellDir) throws BenchException {
+    }
+}

@@ -1,0 +1,73 @@
+package dev.inferbench.run;
+
+import dev.inferbench.BenchException;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.BenchmarkList;
+import org.openjdk.jmh.runner.BenchmarkListEntry;
+import org.openjdk.jmh.runner.NoBenchmarksException;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormat;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.SortedSet;
+
+/** The one place that drives JMH's {@link Runner}: listings, the benchmark catalogue, and one fork at a time. */
+public final class Jmh {
+    private Jmh() {
+    }
+
+    /** JMH's own {@code -l}, {@code -lp} (listing the parameters of {@code withParams}), {@code -lprof}, {@code -lrf}. */
+    public static void list(CommandLineOptions cmd, CommandLineOptions withParams) throws BenchException {
+        try {
+            if (cmd.shouldList()) {
+                new Runner(cmd).list();
+            } else if (cmd.shouldListWithParams()) {
+                new Runner(cmd).listWithParams(withParams);
+            } else if (cmd.shouldListProfilers()) {
+                cmd.listProfilers();
+            } else {
+                cmd.listResultFormats();
+            }
+        } catch (RuntimeException e) {
+            throw new BenchException("cannot list benchmarks: " + OneLine.of(e), e);
+        }
+    }
+
+    /** The benchmarks the options' include/exclude patterns select, from the jar's benchmark list. */
+    static SortedSet<BenchmarkListEntry> benchmarks(Options options) throws BenchException {
+        OutputFormat quiet = OutputFormatFactory.createFormatInstance(new PrintStream(OutputStream.nullOutputStream()),
+                VerboseMode.SILENT);
+        SortedSet<BenchmarkListEntry> found = BenchmarkList.defaultList().find(quiet, options.getIncludes(),
+                options.getExcludes());
+        if (found.isEmpty()) {
+            throw new BenchException("no benchmark matches " + options.getIncludes() + "; see -l for the list");
+        }
+        return found;
+    }
+
+    /**
+     * Runs what {@code options} select (one fork of one cell, as the loop builds them). Empty when the fork
+     * produced no result: the output format has recorded why.
+     */
+    static Optional<RunResult> runFork(Options options, OutputFormat output) throws BenchException {
+        try {
+            Collection<RunResult> results = new Runner(options, output).run();
+            return results.stream().findFirst();
+        } catch (NoBenchmarksException e) {
+            throw new BenchException("no benchmark matches " + options.getIncludes() + "; see -l for the list", e);
+        } catch (RunnerException e) {
+            output.println("<forked VM failed with exit code ?>");
+            output.println(OneLine.of(e));
+            return Optional.empty();
+        }
+    }
+
+}

@@ -1,0 +1,20 @@
+package dev.inferbench.run;
+
+import java.time.Duration;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+
+/**
+ * The stopping rules of one invocation of the loop, from inferbench's own flags.
+ *
+ * @param maxForks    {@code --max-forks N}: stop after N forks have run in this invocation (the run stays resumable)
+ * @param forkTimeout {@code --fork-timeout}: a fork still running after this is killed and recorded as failed;
+ *                    null for the default, derived from the iteration settings
+ * @param precision   {@code --precision P}: a cell needs no more forks once its interval's half-width is at most
+ *                    this fraction of its mean (and it has {@link #MIN_FORKS_FOR_PRECISION} forks)
+ * @param budget      {@code --budget}: no fork starts once this much time is spent; null for none
+ */
+public record LoopSettings(OptionalInt maxForks, Duration forkTimeout, OptionalDouble precision, Duration budget) {
+    public static final int MIN_FORKS_FOR_PRECISION = 3;
+    public static final LoopSettings DEFAULT = new LoopSettings(OptionalInt.empty(), null, OptionalDouble.empty(), null);
+}

@@ -1,0 +1,92 @@
+package dev.inferbench.run;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.inferbench.BenchException;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a run measures, fixed when it starts and kept as {@code plan.json} in its folder, so that a resumed run, or
+ * another shard of it, measures exactly the same: every cell of the whole matrix (a shard's folder holds the whole
+ * plan and runs its slice), the forks each cell gets, the JMH settings that shape a fork, and the cells skipped
+ * before any fork started.
+ *
+ * @param id       a digest of the cells and the settings, the same for every shard of one run and for a resumed run
+ * @param args     the user's JMH arguments, inferbench's own flags removed; parsed again on resume
+ * @param config   the benchmarks.properties the run read; null for the copy inside the jar
+ * @param settings iteration counts and times, explicit so that a changed benchmarks.properties cannot alter a
+ *                 resumed run
+ */
+public record Plan(int format, String id, List<String> args, String config, int forks, Settings settings,
+                   String shard, List<Cell> cells, List<Skipped> skipped) {
+
+    public static final int FORMAT = 1;
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /**
+     * JMH's per-fork settings that the command line or benchmarks.properties gave, as JMH's own option syntax
+     * ({@code 2 s}) so they can be handed back verbatim; null where neither did (the benchmark's annotations or
+     * JMH's defaults apply).
+     */
+    public record Settings(Integer warmupIterations, String warmupTime, Integer iterations, String time) {
+    }
+
+    /** A cell that cannot run here, and why (see {@link SkipRule}). */
+    public record Skipped(Cell cell, String reason) {
+    }
+
+    public Plan {
+        args = List.copyOf(args);
+        cells = List.copyOf(cells);
+        skipped = List.copyOf(skipped);
+    }
+
+    public static Plan of(List<String> args, String config, int forks, Settings settings, Shard shard,
+                          List<Cell> cells, List<Skipped> skipped) {
+        String id = Cell.digest(String.join("\u0000", args) + "|" + settings + "|" + cells).substring(0, 16);
+        return new Plan(FORMAT, id, args, config, forks, settings, shard.toString(), cells, skipped);
+    }
+
+    public Shard shardSlice() throws BenchException {
+        return Shard.parse(shard);
+    }
+
+    /** The cells this folder runs: its shard's slice, skipped cells left out. */
+    public List<Cell> runnableCells() throws BenchException {
+        List<Cell> skippedCells = skipped.stream().map(Skipped::cell).toList();
+        List<Cell> mine = new ArrayList<>(shardSlice().select(cells));
+        mine.removeAll(skippedCells);
+        return mine;
+    }
+
+    public Plan withForks(int newForks) {
+        return new Plan(format, id, args, config, newForks, settings, shard, cells, skipped);
+    }
+
+    public String toJson() {
+        try {
+            return JSON.writeValueAsString(this) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a plan is plain data and always serializes", e);
+        }
+    }
+
+    public static Plan fromJson(String text, String source) throws BenchException {
+        try {
+            Plan p = JSON.readValue(text, Plan.class);
+            if (p.format != FORMAT || p.cells == null || p.settings == null || p.forks < 1) {
+                throw new BenchException(source + " is not a plan this version of inferbench can resume (format "
+                        + p.format + "); expected format " + FORMAT);
+            }
+            return p;
+        } catch (JsonProcessingException | IllegalArgumentException | NullPointerException e) {
+            throw new BenchException(source + " is not a valid plan.json (" + OneLine.of(e) + ")", e);
+        }
+    }
+}

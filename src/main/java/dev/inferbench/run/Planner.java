@@ -1,0 +1,88 @@
+package dev.inferbench.run;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.config.BenchConfig;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.runner.BenchmarkListEntry;
+import org.openjdk.jmh.runner.options.Options;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Expands the options into the cells JMH itself would run (benchmark x mode x every combination of parameter
+ * values, the command line's {@code -p} over the annotations' defaults) and asks the {@link SkipRule}s which of
+ * them cannot run here.
+ */
+public final class Planner {
+    private Planner() {
+    }
+
+    public static List<Cell> cells(Options options) throws BenchException {
+        List<Cell> cells = new ArrayList<>();
+        for (BenchmarkListEntry entry : Jmh.benchmarks(options)) {
+            Map<String, List<String>> values = new TreeMap<>();
+            Map<String, String[]> declared = entry.getParams().orElse(Map.of());
+            for (Map.Entry<String, String[]> p : new TreeMap<>(declared).entrySet()) {
+                Collection<String> given = options.getParameter(p.getKey()).orElse(Arrays.asList(p.getValue()));
+                if (given.isEmpty()) {
+                    throw new BenchException("parameter '" + p.getKey() + "' of " + entry.getUsername()
+                            + " has no values; expected -p " + p.getKey() + "=...");
+                }
+                values.put(p.getKey(), List.copyOf(given));
+            }
+            for (Mode mode : modes(options, entry)) {
+                for (Map<String, String> combination : combinations(values)) {
+                    cells.add(new Cell(entry.getUsername(), mode.shortLabel(), combination));
+                }
+            }
+        }
+        return cells;
+    }
+
+    public static List<Plan.Skipped> skipped(List<Cell> cells, BenchConfig config, List<SkipRule> rules) throws BenchException {
+        List<Plan.Skipped> out = new ArrayList<>();
+        for (Cell cell : cells) {
+            Optional<String> why = SkipRules.reason(cell, config, rules);
+            if (why.isPresent()) {
+                out.add(new Plan.Skipped(cell, why.get()));
+            }
+        }
+        return out;
+    }
+
+    private static List<Mode> modes(Options options, BenchmarkListEntry entry) {
+        Collection<Mode> given = options.getBenchModes();
+        if (given.isEmpty()) {
+            return List.of(entry.getMode());
+        }
+        if (given.contains(Mode.All)) {
+            return Arrays.stream(Mode.values()).filter(m -> m != Mode.All).toList();
+        }
+        return List.copyOf(given);
+    }
+
+    /** The cross product, the first parameter (by name) varying slowest, as JMH orders its own cells. */
+    private static List<Map<String, String>> combinations(Map<String, List<String>> values) {
+        List<Map<String, String>> out = new ArrayList<>();
+        out.add(new LinkedHashMap<>());
+        for (Map.Entry<String, List<String>> p : values.entrySet()) {
+            List<Map<String, String>> next = new ArrayList<>();
+            for (Map<String, String> partial : out) {
+                for (String v : p.getValue()) {
+                    Map<String, String> m = new LinkedHashMap<>(partial);
+                    m.put(p.getKey(), v);
+                    next.add(m);
+                }
+            }
+            out = next;
+        }
+        return out;
+    }
+}

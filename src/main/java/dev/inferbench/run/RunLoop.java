@@ -1,0 +1,262 @@
+package dev.inferbench.run;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.results.CellSummary;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Drives JMH one fork of one cell at a time, in rounds (fork 1 of every cell, then fork 2 of every cell ...), so
+ * that drift of the machine spreads over all cells and every cell has a result early. Each fork is persisted the
+ * moment it ends and jmh-result.json is rebuilt; a fork that fails or crashes is recorded and the run goes on;
+ * a resumed run skips what has landed. The plan (what to run), the store (what landed) and the stopping rules
+ * (when to stop) are kept apart.
+ */
+public final class RunLoop {
+    /** What an invocation of the loop did. */
+    public record Outcome(List<RunResult> results, Map<Cell, String> failures, int forksRun, int forksRemaining,
+                          boolean interrupted) {
+    }
+
+    private final RunStore store;
+    private final Plan plan;
+    private final Options base;
+    private final LoopSettings settings;
+    private final List<ForkHook> hooks;
+    private final PrintStream console;
+    private final VerboseMode verbosity;
+    private final boolean verbose;
+    private volatile int landedCount;
+    private volatile boolean finished;
+
+    public RunLoop(RunStore store, Plan plan, Options base, LoopSettings settings, List<ForkHook> hooks,
+                   PrintStream console, VerboseMode verbosity, boolean verbose) {
+        this.store = store;
+        this.plan = plan;
+        this.base = base;
+        this.settings = settings;
+        this.hooks = List.copyOf(hooks);
+        this.console = console;
+        this.verbosity = verbosity;
+        this.verbose = verbose;
+    }
+
+    public Outcome run() throws BenchException, IOException {
+        List<Cell> cells = plan.runnableCells();
+        Map<Cell, Set<Integer>> landed = new LinkedHashMap<>();
+        for (Cell c : cells) {
+            landed.put(c, new LinkedHashSet<>(store.landed(c).keySet()));
+        }
+        int already = landed.values().stream().mapToInt(Set::size).sum();
+        int total = cells.size() * plan.forks();
+        Progress progress = new Progress(console, iterationSeconds());
+        int remaining = (int) cells.stream().mapToLong(c -> plan.forks() - landed.get(c).stream()
+                .filter(f -> f <= plan.forks()).count()).sum();
+        progress.plan(cells.size(), plan.forks(), remaining, already, plan.skipped().size(), store.dir().toString());
+        for (Plan.Skipped s : plan.skipped()) {
+            console.println("[inferbench] skipped " + s.cell().label() + ": " + s.reason());
+        }
+        landedCount = already;
+        Thread onInterrupt = new Thread(this::interrupted, "inferbench-interrupt");
+        Runtime.getRuntime().addShutdownHook(onInterrupt);
+        Map<Cell, String> failed = new LinkedHashMap<>();
+        int run = 0;
+        boolean stoppedEarly = false;
+        try (ForkWatchdog watchdog = new ForkWatchdog()) {
+            rounds:
+            for (int fork = 1; fork <= plan.forks(); fork++) {
+                for (int i = 0; i < cells.size(); i++) {
+                    Cell cell = cells.get(i);
+                    if (landed.get(cell).contains(fork) || failed.containsKey(cell) || precise(cell, landed.get(cell))) {
+                        continue;
+                    }
+                    if (limitReached(run, progress)) {
+                        stoppedEarly = true;
+                        break rounds;
+                    }
+                    progress.fork(run, remaining, i + 1, cells.size(), cell, fork, plan.forks());
+                    long t0 = System.nanoTime();
+                    Optional<String> failure = runFork(cell, fork, watchdog);
+                    progress.finished((System.nanoTime() - t0) / 1e9);
+                    run++;
+                    if (failure.isPresent()) {
+                        failed.put(cell, failure.get());
+                        console.println("[inferbench] " + cell.label() + " fork " + fork + " failed: " + failure.get()
+                                + "; the cell's other forks are skipped");
+                    } else {
+                        landed.get(cell).add(fork);
+                        landedCount++;
+                    }
+                }
+            }
+        } finally {
+            finished = true;
+            removeHook(onInterrupt);
+        }
+        for (Cell cell : cells) {
+            if (!landed.get(cell).isEmpty()) {
+                for (ForkHook h : hooks) {
+                    h.afterCell(cell, store.cellDir(cell));
+                }
+            }
+        }
+        int left = (int) cells.stream().filter(c -> !failed.containsKey(c) && !precise(c, landed.get(c)))
+                .mapToLong(c -> plan.forks() - landed.get(c).stream().filter(f -> f <= plan.forks()).count()).sum();
+        return new Outcome(store.rebuildResult(cells), failed, run, stoppedEarly ? left : 0, false);
+    }
+
+    private boolean limitReached(int run, Progress progress) {
+        if (settings.maxForks().isPresent() && run >= settings.maxForks().getAsInt()) {
+            return true;
+        }
+        Duration budget = settings.budget();
+        return budget != null && progress.elapsed().toMillis() / 1e3 + progress.forkSeconds() > budget.toMillis() / 1e3;
+    }
+
+    /** With --precision: the cell's interval is already narrow enough, so it needs no more forks. */
+    private boolean precise(Cell cell, Set<Integer> forks) {
+        if (settings.precision().isEmpty() || forks.size() < LoopSettings.MIN_FORKS_FOR_PRECISION) {
+            return false;
+        }
+        try {
+            List<RunResult> merged = store.merged(List.of(cell));
+            double rel = CellSummary.of(merged.get(0)).mean().relativeError();
+            return rel <= settings.precision().getAsDouble();
+        } catch (BenchException e) {
+            return false;
+        }
+    }
+
+    /** Runs one fork; empty when it landed, else why it failed (also recorded in the run folder). */
+    private Optional<String> runFork(Cell cell, int fork, ForkWatchdog watchdog) throws BenchException, IOException {
+        Path forkDir = store.forkDir(cell, fork);
+        Path jmhFile = forkDir.resolve(".jmh-fork.json");
+        ChainedOptionsBuilder b = new OptionsBuilder().parent(base)
+                .include("^" + Pattern.quote(cell.benchmark()) + "$")
+                .mode(Mode.deepValueOf(cell.mode()))
+                .forks(1)
+                .warmupForks(0)
+                .shouldFailOnError(false)
+                // JMH writes a result file only when one is set (or -rf/-rff came from the user): keep it in the fork
+                .result(jmhFile.toString());
+        cell.params().forEach(b::param);
+        for (ForkHook h : hooks) {
+            h.beforeFork(cell, fork, forkDir, b);
+        }
+        ForkConsole forkConsole = new ForkConsole(console, fork, plan.forks());
+        FailureFilter output = new FailureFilter(OutputFormatFactory.createFormatInstance(forkConsole.stream(), verbosity),
+                verbose);
+        Set<Path> crashLogsBefore = crashLogs();
+        watchdog.arm(forkTimeout());
+        Optional<RunResult> result;
+        boolean killed;
+        try {
+            result = Jmh.runFork(b.build(), output);
+        } finally {
+            killed = watchdog.disarm();
+            forkConsole.flush();
+            Files.deleteIfExists(jmhFile);
+        }
+        boolean ok = result.isPresent() && !killed;
+        if (ok) {
+            store.saveFork(cell, fork, result.get());
+            store.rebuildResult(plan.runnableCells());
+        }
+        for (ForkHook h : hooks) {
+            h.afterFork(cell, fork, forkDir, ok);
+        }
+        deleteIfEmpty(forkDir);
+        if (ok) {
+            return Optional.empty();
+        }
+        String reason = killed ? "still running after the fork timeout of " + Progress.clock(forkTimeout().toMillis() / 1e3)
+                + "; killed (set --fork-timeout to allow longer)"
+                : output.failures().stream().findFirst().map(FailureFilter.Failure::reason).orElse("the fork produced no result");
+        store.saveFailure(cell, fork, FailureRecord.text(reason, output.crashTail(), newCrashLogs(crashLogsBefore),
+                store.dir().resolve("failed").resolve(cell.id())));
+        return Optional.of(reason);
+    }
+
+    /** JMH's settings for one fork, in seconds: warmup plus measurement. */
+    private double iterationSeconds() {
+        Plan.Settings s = plan.settings();
+        int wi = s.warmupIterations() != null ? s.warmupIterations() : org.openjdk.jmh.runner.Defaults.WARMUP_ITERATIONS;
+        int i = s.iterations() != null ? s.iterations() : org.openjdk.jmh.runner.Defaults.MEASUREMENT_ITERATIONS;
+        return wi * seconds(s.warmupTime(), org.openjdk.jmh.runner.Defaults.WARMUP_TIME)
+                + i * seconds(s.time(), org.openjdk.jmh.runner.Defaults.MEASUREMENT_TIME);
+    }
+
+    private static double seconds(String time, TimeValue fallback) {
+        TimeValue t = time != null ? TimeValue.fromString(time) : fallback;
+        return t.convertTo(java.util.concurrent.TimeUnit.MILLISECONDS) / 1e3;
+    }
+
+    /** Three times what a fork should take, and never under five minutes: generous for slow model loads. */
+    Duration forkTimeout() {
+        if (settings.forkTimeout() != null) {
+            return settings.forkTimeout();
+        }
+        return Duration.ofSeconds(Math.max(300, Math.round(3 * (iterationSeconds() + 30))));
+    }
+
+    private static Set<Path> crashLogs() throws IOException {
+        try (Stream<Path> s = Files.list(Path.of("."))) {
+            return new LinkedHashSet<>(s.filter(p -> p.getFileName().toString().matches("hs_err_pid\\d+\\.log")).toList());
+        }
+    }
+
+    private static List<Path> newCrashLogs(Set<Path> before) throws IOException {
+        List<Path> added = new ArrayList<>(crashLogs());
+        added.removeAll(before);
+        return added;
+    }
+
+    private static void deleteIfEmpty(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            if (s.findAny().isEmpty()) {
+                Files.delete(dir);
+            }
+        }
+    }
+
+    /** Ctrl-C or a kill: what landed is already on disk; say so, and stop the fork in flight. */
+    private void interrupted() {
+        if (finished) {
+            return;
+        }
+        ForkWatchdog.killForks();
+        System.err.println();
+        System.err.println("inferbench: interrupted; " + landedCount + " fork" + (landedCount == 1 ? "" : "s")
+                + " kept in " + store.dir() + " (" + RunStore.RESULT + " holds them); continue with: "
+                + "java -jar target/benchmarks.jar --resume " + store.dir());
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException ignored) {
+            // the JVM is already shutting down: the hook runs and sees finished == true
+        }
+    }
+}

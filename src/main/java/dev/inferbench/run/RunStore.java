@@ -1,0 +1,262 @@
+package dev.inferbench.run;
+
+import dev.inferbench.BenchException;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatFactory;
+import org.openjdk.jmh.results.format.ResultFormatType;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * A run folder as the run loop keeps it. Every file appears complete or not at all (temp file + rename), so a kill
+ * at any moment leaves a folder that can be read and resumed:
+ * <pre>
+ *   plan.json                         the plan (cells, forks, settings)
+ *   forks/&lt;cell-id&gt;/fork-N.json   JMH's JSON of that one fork (a valid JMH result file)
+ *   forks/&lt;cell-id&gt;/fork-N.ser    the same result as JMH's own objects, merged without loss
+ *   forks/&lt;cell-id&gt;/fork-N/       the fork's own files (profiler output)
+ *   failed/&lt;cell-id&gt;/fork-N.txt   why a fork produced no result
+ *   jmh-result.json                   every landed fork merged, rebuilt after each one
+ * </pre>
+ */
+public final class RunStore {
+    public static final String PLAN = "plan.json";
+    public static final String RESULT = "jmh-result.json";
+    private static final Pattern FORK_FILE = Pattern.compile("fork-(\\d+)\\.ser");
+
+    private final Path dir;
+
+    private RunStore(Path dir) {
+        this.dir = dir;
+    }
+
+    /** A new run in {@code dir}, which must not exist or be empty. */
+    public static RunStore create(Path dir, Plan plan) throws BenchException {
+        try {
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> s = Files.list(dir)) {
+                    if (s.findAny().isPresent()) {
+                        throw new BenchException("run folder " + dir + " is not empty; expected a new or empty folder "
+                                + "(or --resume " + dir + " to continue the run in it)");
+                    }
+                }
+            }
+            Files.createDirectories(dir);
+            RunStore store = new RunStore(dir);
+            store.writePlan(plan);
+            return store;
+        } catch (IOException e) {
+            throw new BenchException("cannot create run folder " + dir + ": " + OneLine.of(e)
+                    + "; expected a writable place (run.resultsDir in benchmarks.properties)", e);
+        }
+    }
+
+    /** An existing run: a folder with a plan.json. */
+    public static RunStore open(Path dir) throws BenchException {
+        if (!Files.isRegularFile(dir.resolve(PLAN))) {
+            throw new BenchException(dir + " is not a run folder (no " + PLAN + "); expected a folder made by a run, "
+                    + "e.g. results/20261122-101500-abc1234");
+        }
+        return new RunStore(dir);
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public Plan plan() throws BenchException {
+        Path file = dir.resolve(PLAN);
+        try {
+            return Plan.fromJson(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+        } catch (IOException e) {
+            throw new BenchException("cannot read " + file + ": " + OneLine.of(e), e);
+        }
+    }
+
+    public void writePlan(Plan plan) throws IOException {
+        writeAtomically(dir.resolve(PLAN), plan.toJson().getBytes(StandardCharsets.UTF_8));
+    }
+
+    public Path cellDir(Cell cell) {
+        return dir.resolve("forks").resolve(cell.id());
+    }
+
+    /** The fork's own folder, for files written while it runs; created on demand. */
+    public Path forkDir(Cell cell, int fork) throws IOException {
+        return Files.createDirectories(cellDir(cell).resolve("fork-" + fork));
+    }
+
+    /** Keeps one fork's result: JMH's objects for lossless merging and JMH's JSON for anyone reading the folder. */
+    public void saveFork(Cell cell, int fork, RunResult result) throws IOException {
+        Path cellDir = Files.createDirectories(cellDir(cell));
+        ByteArrayOutputStream json = new ByteArrayOutputStream();
+        writeJson(List.of(result), json);
+        writeAtomically(cellDir.resolve("fork-" + fork + ".json"), json.toByteArray());
+        ByteArrayOutputStream ser = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(ser)) {
+            out.writeObject(result);
+        }
+        // the .ser file last: its presence is what marks the fork as landed
+        writeAtomically(cellDir.resolve("fork-" + fork + ".ser"), ser.toByteArray());
+        Files.deleteIfExists(failureFile(cell, fork));
+    }
+
+    /** The landed forks of a cell, by fork number. */
+    public Map<Integer, RunResult> landed(Cell cell) throws BenchException {
+        Map<Integer, RunResult> forks = new TreeMap<>();
+        Path cellDir = cellDir(cell);
+        if (!Files.isDirectory(cellDir)) {
+            return forks;
+        }
+        try (Stream<Path> files = Files.list(cellDir)) {
+            for (Path f : files.toList()) {
+                Matcher m = FORK_FILE.matcher(f.getFileName().toString());
+                if (m.matches()) {
+                    forks.put(Integer.parseInt(m.group(1)), readFork(f));
+                }
+            }
+        } catch (IOException e) {
+            throw new BenchException("cannot read " + cellDir + ": " + OneLine.of(e), e);
+        }
+        return forks;
+    }
+
+    private static RunResult readFork(Path file) throws BenchException {
+        try (InputStream in = Files.newInputStream(file); ObjectInputStream obj = new ObjectInputStream(in)) {
+            return (RunResult) obj.readObject();
+        } catch (IOException | ClassNotFoundException | ClassCastException e) {
+            throw new BenchException("cannot read the fork result " + file + " (" + OneLine.of(e)
+                    + "); expected a file written by the same version of inferbench", e);
+        }
+    }
+
+    public void saveFailure(Cell cell, int fork, String text) throws IOException {
+        Path file = failureFile(cell, fork);
+        Files.createDirectories(file.getParent());
+        writeAtomically(file, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Why forks failed, by cell, first line of each record. */
+    public Map<Cell, String> failures(List<Cell> cells) throws IOException {
+        Map<Cell, String> out = new LinkedHashMap<>();
+        for (Cell cell : cells) {
+            Path d = dir.resolve("failed").resolve(cell.id());
+            if (!Files.isDirectory(d)) {
+                continue;
+            }
+            try (Stream<Path> files = Files.list(d)) {
+                Optional<Path> first = files.filter(f -> f.getFileName().toString().endsWith(".txt")).sorted().findFirst();
+                if (first.isPresent()) {
+                    out.put(cell, Files.readString(first.get()).lines().findFirst().orElse("failed"));
+                }
+            }
+        }
+        return out;
+    }
+
+    private Path failureFile(Cell cell, int fork) {
+        return dir.resolve("failed").resolve(cell.id()).resolve("fork-" + fork + ".txt");
+    }
+
+    /** One result per cell with at least one landed fork, forks merged as JMH merges its own, in plan order. */
+    public List<RunResult> merged(List<Cell> cells) throws BenchException {
+        List<RunResult> out = new ArrayList<>();
+        for (Cell cell : cells) {
+            Map<Integer, RunResult> forks = landed(cell);
+            if (!forks.isEmpty()) {
+                out.add(merge(forks.values()));
+            }
+        }
+        return out;
+    }
+
+    /** Rewrites jmh-result.json from everything landed; always a complete, valid JMH file. */
+    public List<RunResult> rebuildResult(List<Cell> cells) throws BenchException, IOException {
+        List<RunResult> merged = merged(cells);
+        ByteArrayOutputStream json = new ByteArrayOutputStream();
+        writeJson(merged, json);
+        writeAtomically(dir.resolve(RESULT), json.toByteArray());
+        return merged;
+    }
+
+    static RunResult merge(Collection<RunResult> forks) {
+        List<BenchmarkResult> results = new ArrayList<>();
+        forks.forEach(f -> results.addAll(f.getBenchmarkResults()));
+        BenchmarkParams p = forks.iterator().next().getParams();
+        BenchmarkParams all = new BenchmarkParams(p.getBenchmark(), p.generatedBenchmark(), p.shouldSynchIterations(),
+                p.getThreads(), p.getThreadGroups(), p.getThreadGroupLabels(), results.size(), p.getWarmupForks(),
+                p.getWarmup(), p.getMeasurement(), p.getMode(), workload(p), p.getTimeUnit(), p.getOpsPerInvocation(),
+                p.getJvm(), p.getJvmArgs(), p.getJdkVersion(), p.getVmName(), p.getVmVersion(), p.getJmhVersion(),
+                p.getTimeout());
+        return new RunResult(all, results);
+    }
+
+    private static org.openjdk.jmh.runner.WorkloadParams workload(BenchmarkParams p) {
+        org.openjdk.jmh.runner.WorkloadParams w = new org.openjdk.jmh.runner.WorkloadParams();
+        int order = 0;
+        for (String k : p.getParamsKeys()) {
+            w.put(k, p.getParam(k), order++);
+        }
+        return w;
+    }
+
+    /** Writes JMH's JSON through JMH's own writer; the stream stays open. */
+    public static void writeJson(Collection<RunResult> results, OutputStream out) {
+        PrintStream ps = new PrintStream(out, false, StandardCharsets.UTF_8);
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, ps).writeOut(results);
+        ps.flush();
+    }
+
+    /** Writes {@code results} in any of JMH's formats to {@code file} (for -rff). */
+    public static void writeAs(ResultFormatType type, Collection<RunResult> results, Path file) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream ps = new PrintStream(bytes, false, StandardCharsets.UTF_8);
+        ResultFormatFactory.getInstance(type, ps).writeOut(results);
+        ps.flush();
+        Path parent = file.toAbsolutePath().getParent();
+        Files.createDirectories(parent);
+        writeAtomically(file.toAbsolutePath(), bytes.toByteArray());
+    }
+
+    static void writeAtomically(Path target, byte[] bytes) throws IOException {
+        Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".part");
+        try {
+            Files.write(tmp, bytes);
+            try {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (NoSuchFileException ignored) {
+                // moved into place
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.inferbench.run;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.config.BenchConfig;
+
+import java.util.List;
+import java.util.Optional;
+
+/** Every {@link SkipRule} the planner asks, in order; the first reason given wins. Add a rule here to add one. */
+public final class SkipRules {
+    public static final List<SkipRule> ALL = List.of();
+
+    private SkipRules() {
+    }
+
+    static Optional<String> reason(Cell cell, BenchConfig config, List<SkipRule> rules) throws BenchException {
+        for (SkipRule rule : rules) {
+            Optional<String> why = rule.skipReason(cell.params(), config);
+            if (why.isPresent()) {
+                return why;
+            }
+        }
+        return Optional.empty();
+    }
+}
