@@ -35,6 +35,7 @@ public final class Main {
     static final Map<String, Supplier<Subcommand>> SUBCOMMANDS = new LinkedHashMap<>();
 
     static {
+        SUBCOMMANDS.put("merge", MergeCommand::new);
     }
 
     private final PrintStream out;

@@ -8,7 +8,7 @@ import dev.inferbench.engine.Device;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.model.OnnxExporter;
 import dev.inferbench.model.ZooGenerator;
-import org.openjdk.jmh.runner.options.Options;
+import dev.inferbench.run.Cell;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -17,6 +17,8 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,22 +30,23 @@ final class MatrixCheck {
     private MatrixCheck() {
     }
 
-    static void prepare(Options options, BenchConfig config, PrintStream progress) throws BenchException {
-        for (String engine : values(options, "engine")) {
+    /** Checks the values the cells use (a benchmark without a {@code model} parameter needs no model). */
+    static void prepare(List<Cell> cells, BenchConfig config, PrintStream progress) throws BenchException {
+        for (String engine : values(cells, "engine")) {
             EngineKind.parse(engine);
         }
-        for (String device : values(options, "device")) {
+        for (String device : values(cells, "device")) {
             Device.parse(device);
         }
-        for (String batch : values(options, "batchSize")) {
+        for (String batch : values(cells, "batchSize")) {
             wholeNumber("batchSize", batch, 1, "e.g. -p batchSize=1,8");
         }
-        for (String threads : values(options, "threads")) {
+        for (String threads : values(cells, "threads")) {
             wholeNumber("threads", threads, 0, "0 for all cores, or a thread count");
         }
         long zooSeed = config.seed("zoo");
         ZooGenerator generator = new ZooGenerator(zooSeed, progress);
-        for (String model : values(options, "model")) {
+        for (String model : values(cells, "model")) {
             ModelEntry entry = config.model(model);
             if (entry.zoo() != null && !Files.exists(entry.file())) {
                 generator.generate(entry.zoo().architecture(), entry.file());
@@ -57,8 +60,14 @@ final class MatrixCheck {
         }
     }
 
-    private static Collection<String> values(Options options, String param) {
-        return options.getParameter(param).orElse(List.of());
+    private static Collection<String> values(List<Cell> cells, String param) {
+        Set<String> values = new LinkedHashSet<>();
+        cells.forEach(c -> {
+            if (c.params().containsKey(param)) {
+                values.add(c.params().get(param));
+            }
+        });
+        return values;
     }
 
     private static void wholeNumber(String param, String value, int min, String hint) throws BenchException {

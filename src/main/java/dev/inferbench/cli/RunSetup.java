@@ -37,8 +37,8 @@ final class RunSetup {
         CommandLineOptions cmd = RunCommand.parse(args);
         BenchConfig config = BenchConfig.load();
         Options options = Launcher.options(cmd, config, null).build();
-        MatrixCheck.prepare(options, config, progress);
         List<Cell> cells = Planner.cells(options);
+        MatrixCheck.prepare(cells, config, progress);
         Plan plan = Plan.of(args, config.file().map(p -> p.toAbsolutePath().toString()).orElse(null),
                 options.getForkCount().orElse(Defaults.MEASUREMENT_FORKS), settings(options), shard, cells,
                 Planner.skipped(cells, config, SkipRules.ALL));
@@ -80,7 +80,7 @@ final class RunSetup {
             b.measurementTime(TimeValue.fromString(s.time()));
         }
         Options options = b.build();
-        MatrixCheck.prepare(options, config, progress);
+        MatrixCheck.prepare(plan.runnableCells(), config, progress);
         return new Prepared(cmd, config, options, plan, store);
     }
 

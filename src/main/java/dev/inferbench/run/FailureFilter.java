@@ -69,6 +69,9 @@ final class FailureFilter implements OutputFormat {
                 delegate.println(s);
             }
         } else {
+            if (s.startsWith("# Run complete")) {
+                afterCrash = false;
+            }
             if (afterCrash && crashTail.size() < TAIL_LINES) {
                 crashTail.add(s);
             }

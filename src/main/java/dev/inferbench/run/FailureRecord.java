@@ -30,6 +30,28 @@ final class FailureRecord {
         return sb.toString();
     }
 
+    /**
+     * Where a JVM crash happened, from the fatal-error banner in the fork's output: {@code " (SIGSEGV in
+     * [libjvm.so+0xed2f94] Unsafe_PutLong+0x124)"}; empty when the output has no banner.
+     */
+    static String crashSite(List<String> tail) {
+        String signal = null;
+        String frame = null;
+        for (int i = 0; i < tail.size(); i++) {
+            String l = tail.get(i).strip();
+            if (signal == null && l.matches("#\\s+SIG[A-Z]+ .*")) {
+                signal = l.replaceFirst("#\\s+", "").split(" ")[0];
+            }
+            if (l.startsWith("# Problematic frame") && i + 1 < tail.size()) {
+                frame = tail.get(i + 1).replaceFirst("#\\s+\\S+\\s+", "").strip();
+            }
+        }
+        if (signal == null) {
+            return "";
+        }
+        return " (" + signal + (frame != null ? " in " + frame : "") + ")";
+    }
+
     /** The lines of an hs_err file that say what crashed and where. */
     static List<String> summary(Path hsErr) throws IOException {
         List<String> lines = Files.readAllLines(hsErr);

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * The console as JMH sees it during one fork. JMH believes every fork is the whole run, so its own "# Run
  * progress: 0.00% complete" and "# Fork: 1 of 1" lines would mislead; they are rewritten to the loop's view.
+ * JMH's note on where it saved the fork's own result file is dropped: the loop keeps the result itself.
  * Everything else passes through unchanged, line by line.
  */
 final class ForkConsole extends OutputStream {
@@ -50,7 +51,7 @@ final class ForkConsole extends OutputStream {
     private void emit() {
         String s = line.toString(StandardCharsets.UTF_8);
         line.reset();
-        if (s.startsWith("# Run progress:")) {
+        if (s.startsWith("# Run progress:") || s.startsWith("Benchmark result is saved to") && s.contains(RunLoop.FORK_FILE)) {
             return;
         }
         if (s.startsWith("# Fork: 1 of 1")) {

@@ -39,6 +39,9 @@ public final class RunLoop {
                           boolean interrupted) {
     }
 
+    /** The name of the result file JMH writes in a fork's folder; the loop keeps its own copy and deletes it. */
+    static final String FORK_FILE = ".jmh-fork.json";
+
     private final RunStore store;
     private final Plan plan;
     private final Options base;
@@ -151,7 +154,7 @@ public final class RunLoop {
     /** Runs one fork; empty when it landed, else why it failed (also recorded in the run folder). */
     private Optional<String> runFork(Cell cell, int fork, ForkWatchdog watchdog) throws BenchException, IOException {
         Path forkDir = store.forkDir(cell, fork);
-        Path jmhFile = forkDir.resolve(".jmh-fork.json");
+        Path jmhFile = forkDir.resolve(FORK_FILE);
         ChainedOptionsBuilder b = new OptionsBuilder().parent(base)
                 .include("^" + Pattern.quote(cell.benchmark()) + "$")
                 .mode(Mode.deepValueOf(cell.mode()))
@@ -192,7 +195,8 @@ public final class RunLoop {
         }
         String reason = killed ? "still running after the fork timeout of " + Progress.clock(forkTimeout().toMillis() / 1e3)
                 + "; killed (set --fork-timeout to allow longer)"
-                : output.failures().stream().findFirst().map(FailureFilter.Failure::reason).orElse("the fork produced no result");
+                : output.failures().stream().findFirst().map(FailureFilter.Failure::reason).orElse("the fork produced no result")
+                        + FailureRecord.crashSite(output.crashTail());
         store.saveFailure(cell, fork, FailureRecord.text(reason, output.crashTail(), newCrashLogs(crashLogsBefore),
                 store.dir().resolve("failed").resolve(cell.id())));
         return Optional.of(reason);

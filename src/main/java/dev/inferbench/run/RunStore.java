@@ -56,22 +56,31 @@ public final class RunStore {
 
     /** A new run in {@code dir}, which must not exist or be empty. */
     public static RunStore create(Path dir, Plan plan) throws BenchException {
+        if (!isEmptyOrAbsent(dir)) {
+            throw new BenchException("run folder " + dir + " is not empty; expected a new or empty folder "
+                    + "(or --resume " + dir + " to continue the run in it)");
+        }
         try {
-            if (Files.isDirectory(dir)) {
-                try (Stream<Path> s = Files.list(dir)) {
-                    if (s.findAny().isPresent()) {
-                        throw new BenchException("run folder " + dir + " is not empty; expected a new or empty folder "
-                                + "(or --resume " + dir + " to continue the run in it)");
-                    }
-                }
-            }
             Files.createDirectories(dir);
             RunStore store = new RunStore(dir);
             store.writePlan(plan);
+            // a valid (empty) result from the start: readers never find the folder without one
+            store.rebuildResult(List.of());
             return store;
         } catch (IOException e) {
             throw new BenchException("cannot create run folder " + dir + ": " + OneLine.of(e)
                     + "; expected a writable place (run.resultsDir in benchmarks.properties)", e);
+        }
+    }
+
+    private static boolean isEmptyOrAbsent(Path dir) {
+        if (!Files.exists(dir)) {
+            return true;
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.findAny().isEmpty();
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -151,12 +151,12 @@ class MainTest {
         Path model = dir.resolve("zoo/mlp.onnx");
         String base = Files.readString(props) + "model.mlp.zoo=mlp-tiny\nmodel.mlp.file=" + model + "\n";
         Files.writeString(props, base + "seed.zoo=1\n");
-        run("-p", "model=mlp", "NoSuchBenchmark");
+        run("-p", "model=mlp", "--run-dir", dir.toString()); // stops at the non-empty folder, after generation
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("generated mlp-tiny: 2,410 parameters");
         assertThat(OnnxExporter.seedOf(OnnxMl.ModelProto.parseFrom(Files.readAllBytes(model)))).contains(1L);
 
         Files.writeString(props, base + "seed.zoo=2\n");
-        run("-p", "model=mlp", "NoSuchBenchmark");
+        run("-p", "model=mlp", "--run-dir", dir.toString()); // stops at the non-empty folder, after generation
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("was generated with seed 1, seed.zoo is now 2");
         assertThat(OnnxExporter.seedOf(OnnxMl.ModelProto.parseFrom(Files.readAllBytes(model)))).contains(2L);
     }

@@ -1,0 +1,61 @@
+package dev.inferbench.cli;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.report.SummaryTable;
+import dev.inferbench.results.CellSummary;
+import dev.inferbench.results.RunFolder;
+import dev.inferbench.run.ShardMerge;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code merge DIR... [--run-dir OUT]}: the folders of a sharded run joined into one run folder. */
+final class MergeCommand implements Subcommand {
+
+    @Override
+    public String summary() {
+        return "merge DIR... [--run-dir OUT]: join the run folders of --shard i/n runs of one plan into one";
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
+        List<Path> dirs = new ArrayList<>();
+        Path target = null;
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i).equals("--run-dir")) {
+                if (i + 1 >= args.size()) {
+                    throw new BenchException("--run-dir needs a value; expected a folder for the merged run");
+                }
+                target = Path.of(args.get(++i));
+            } else if (args.get(i).startsWith("-")) {
+                throw new BenchException("unknown option '" + args.get(i) + "' for merge; expected run folders and --run-dir OUT");
+            } else {
+                dirs.add(Path.of(args.get(i)));
+            }
+        }
+        try {
+            if (target == null) {
+                target = RunFolder.create(Launcher.resultsRoot(BenchConfig.load()), LocalDateTime.now(), "-merged");
+            }
+            ShardMerge.Merged merged = ShardMerge.merge(dirs, target);
+            String table = SummaryTable.render(merged.results().stream().map(CellSummary::of).toList());
+            Files.writeString(target.resolve(RunFolder.SUMMARY), table, StandardCharsets.UTF_8);
+            out.print(table);
+            if (!merged.missingShards().isEmpty()) {
+                err.println("inferbench: shards missing from the merge: " + String.join(", ", merged.missingShards()));
+            }
+            out.println("inferbench: merged " + dirs.size() + " folder" + (dirs.size() == 1 ? "" : "s") + " into " + target);
+            return merged.missingShards().isEmpty() ? Main.OK : Main.CELLS_FAILED;
+        } catch (IOException | UncheckedIOException e) {
+            throw new BenchException("cannot merge into " + target + ": " + e.getMessage(), e);
+        }
+    }
+}

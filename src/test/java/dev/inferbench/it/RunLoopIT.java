@@ -1,0 +1,161 @@
+package dev.inferbench.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The run loop on the built jar: forks that crash are recorded and the run goes on; a run killed with SIGKILL
+ * keeps every finished fork and resumes to the same result an uninterrupted run gives; three shards merge into
+ * the whole plan.
+ */
+class RunLoopIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path work;
+    private static Path jar;
+
+    record Run(int code, String out, String err) {
+    }
+
+    @BeforeAll
+    static void findJar() {
+        jar = Path.of(System.getProperty("inferbench.jar", "target/benchmarks.jar")).toAbsolutePath();
+        assertThat(jar).exists();
+    }
+
+    private static ProcessBuilder command(Path cwd, String args) {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", jar.toString()));
+        cmd.addAll(List.of(args.trim().split(" +")));
+        return new ProcessBuilder(cmd).directory(cwd.toFile());
+    }
+
+    private static Run run(Path cwd, String args) throws IOException, InterruptedException {
+        Path stdout = Files.createTempFile(work, "out", ".txt");
+        Path stderr = Files.createTempFile(work, "err", ".txt");
+        Process p = command(cwd, args).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+        assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("jar finished").isTrue();
+        return new Run(p.exitValue(), Files.readString(stdout), Files.readString(stderr));
+    }
+
+    private static long landedForks(Path runDir) throws IOException {
+        if (!Files.isDirectory(runDir.resolve("forks"))) {
+            return 0;
+        }
+        try (Stream<Path> s = Files.walk(runDir.resolve("forks"))) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".ser")).count();
+        }
+    }
+
+    private static int resultCells(Path runDir) {
+        try {
+            return JSON.readTree(runDir.resolve("jmh-result.json").toFile()).size();
+        } catch (IOException e) {
+            return 0; // not there yet
+        }
+    }
+
+    /** Forks per cell in jmh-result.json, keyed by the cell's params. */
+    private static List<String> cellsAndForks(Path result) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (JsonNode cell : JSON.readTree(result.toFile())) {
+            out.add(cell.get("params") + " forks=" + cell.get("forks").asInt() + " histograms="
+                    + cell.get("primaryMetric").get("rawDataHistogram").size());
+        }
+        return out;
+    }
+
+    @Test
+    void crashingForksAreRecordedAndTheRunGoesOn() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("faults"));
+        Run r = run(cwd, "FaultInjection -p fault=none,crash,exit,hang -f 2 -wi 0 -i 2 -r 100ms --fork-timeout 5s "
+                + "--run-dir run");
+        assertThat(r.code()).as(r.out() + r.err()).isEqualTo(1);
+        Path runDir = cwd.resolve("run");
+        JsonNode cells = JSON.readTree(runDir.resolve("jmh-result.json").toFile());
+        assertThat(cells).hasSize(1);
+        assertThat(cells.get(0).get("params").get("fault").asText()).isEqualTo("none");
+        assertThat(cells.get(0).get("forks").asInt()).isEqualTo(2);
+        assertThat(r.err()).contains("fault=crash failed: forked VM failed with exit code 134 (SIGSEGV in")
+                .contains("fault=exit failed: forked VM failed with exit code 3")
+                .contains("fault=hang failed: still running after the fork timeout");
+        Path crash = runDir.resolve("failed/FaultInjectionBenchmark.call-avgt-atIteration=1-fault=crash");
+        assertThat(Files.readString(crash.resolve("fork-1.txt"))).contains("SIGSEGV").contains("Problematic frame");
+        try (Stream<Path> s = Files.list(crash)) {
+            assertThat(s.map(p -> p.getFileName().toString())).anyMatch(n -> n.matches("hs_err_pid\\d+\\.log"));
+        }
+        assertThat(Files.readString(runDir.resolve("summary.txt"))).contains("failed  FaultInjectionBenchmark.call "
+                + "atIteration=1 fault=crash");
+        assertThat(Files.readString(runDir.resolve("run.properties"))).contains("cells.failed=3");
+    }
+
+    /**
+     * SIGKILL as soon as the first fork has landed: what landed is in a valid jmh-result.json, and --resume finishes
+     * the plan with every cell at its full fork count.
+     */
+    @Test
+    void killedRunKeepsFinishedForksAndResumes() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("killed"));
+        String args = "-p model=mlp-tiny -p batchSize=1,2 -f 3 -wi 0 -i 2 -r 200ms --run-dir run";
+        Path runDir = cwd.resolve("run");
+        Process p = command(cwd, args).redirectErrorStream(true).redirectOutput(cwd.resolve("out.txt").toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (p.isAlive() && System.nanoTime() < deadline && resultCells(runDir) < 1) {
+            Thread.onSpinWait();
+        }
+        p.destroyForcibly();
+        assertThat(p.waitFor(1, TimeUnit.MINUTES)).isTrue();
+        long landed = landedForks(runDir);
+        assertThat(landed).isBetween(1L, 5L);
+        List<String> kept = cellsAndForks(runDir.resolve("jmh-result.json"));
+        assertThat(kept).isNotEmpty();
+
+        Run resumed = run(cwd, "--resume run");
+        assertThat(resumed.code()).as(resumed.out() + resumed.err()).isZero();
+        assertThat(resumed.out()).contains(landed + " fork" + (landed == 1 ? "" : "s") + " already landed");
+        assertThat(landedForks(runDir)).isEqualTo(6);
+        assertThat(cellsAndForks(runDir.resolve("jmh-result.json"))).hasSize(2)
+                .allSatisfy(c -> assertThat(c).endsWith("forks=3 histograms=3"));
+    }
+
+    @Test
+    void threeShardsMergeIntoTheWholePlan() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("shards"));
+        String args = "-p model=mlp-tiny -p batchSize=1,2,3,4 -p threads=1 -f 1 -wi 0 -i 1 -r 100ms";
+        Set<String> seen = new HashSet<>();
+        for (int i = 1; i <= 3; i++) {
+            Run r = run(cwd, args + " --shard " + i + "/3 --run-dir s" + i);
+            assertThat(r.code()).as(r.err()).isZero();
+            for (String cell : cellsAndForks(cwd.resolve("s" + i + "/jmh-result.json"))) {
+                assertThat(seen.add(cell)).as("cell in one shard only: " + cell).isTrue();
+            }
+        }
+        Run merge = run(cwd, "merge s1 s2 s3 --run-dir whole");
+        assertThat(merge.code()).as(merge.err()).isZero();
+        List<String> merged = cellsAndForks(cwd.resolve("whole/jmh-result.json"));
+        assertThat(merged).hasSize(4).containsExactlyInAnyOrderElementsOf(seen);
+        JsonNode plan = JSON.readTree(cwd.resolve("whole/plan.json").toFile());
+        assertThat(plan.get("cells")).hasSize(4);
+        assertThat(plan.get("shard").asText()).isEqualTo("1/1");
+
+        Run mixed = run(cwd, "merge s1 s1");
+        assertThat(mixed.code()).isEqualTo(2);
+        assertThat(mixed.err()).contains("shard 1/3 is given twice");
+    }
+}
