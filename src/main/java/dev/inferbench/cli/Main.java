@@ -3,6 +3,7 @@ package dev.inferbench.cli;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.run.Jmh;
+import dev.inferbench.run.RunStoppedException;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 
@@ -78,13 +79,16 @@ public final class Main {
             return new RunCommand(out, err, verbose).run(flags, argv);
         } catch (BenchException e) {
             return fail(e, BAD_INPUT, verbose);
+        } catch (RunStoppedException e) {
+            return fail(e, CELLS_FAILED, verbose);
         } catch (IOException | RuntimeException e) {
             return fail(e, CELLS_FAILED, verbose);
         }
     }
 
     private int fail(Exception e, int code, boolean verbose) {
-        String message = e instanceof BenchException || e.getMessage() == null ? String.valueOf(e.getMessage()) : e.toString();
+        String message = e instanceof BenchException || e instanceof RunStoppedException || e.getMessage() == null
+                ? String.valueOf(e.getMessage()) : e.toString();
         err.println("inferbench: " + message.strip().lines().findFirst().orElse(""));
         if (verbose) {
             e.printStackTrace(err);

@@ -41,11 +41,12 @@ final class MergeCommand implements Subcommand {
                 dirs.add(Path.of(args.get(i)));
             }
         }
+        Path given = target;
+        Path root = Launcher.resultsRoot(BenchConfig.load());
         try {
-            if (target == null) {
-                target = RunFolder.create(Launcher.resultsRoot(BenchConfig.load()), LocalDateTime.now(), "-merged");
-            }
-            ShardMerge.Merged merged = ShardMerge.merge(dirs, target);
+            ShardMerge.Merged merged = ShardMerge.merge(dirs, () -> given != null ? given
+                    : RunFolder.create(root, LocalDateTime.now(), "-merged"));
+            target = merged.store().dir();
             String table = SummaryTable.render(merged.results().stream().map(CellSummary::of).toList());
             Files.writeString(target.resolve(RunFolder.SUMMARY), table, StandardCharsets.UTF_8);
             out.print(table);

@@ -10,6 +10,7 @@ import dev.inferbench.run.Cell;
 import dev.inferbench.run.Plan;
 import dev.inferbench.run.RunLoop;
 import dev.inferbench.run.RunStore;
+import dev.inferbench.run.RunStoppedException;
 import org.openjdk.jmh.runner.Defaults;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
@@ -40,7 +41,7 @@ final class RunCommand {
         this.verbose = verbose;
     }
 
-    int run(RunFlags flags, String[] argv) throws BenchException, IOException {
+    int run(RunFlags flags, String[] argv) throws BenchException, IOException, RunStoppedException {
         RunSetup.Prepared prepared = flags.resume() != null ? RunSetup.resume(flags.resume(), flags.jmhArgs(), out)
                 : RunSetup.create(flags.jmhArgs(), flags.runDir(), flags.shard(), LocalDateTime.now(), out);
         CommandLineOptions cmd = prepared.cmd();

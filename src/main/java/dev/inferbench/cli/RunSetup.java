@@ -52,13 +52,13 @@ final class RunSetup {
      * run can be extended by more forks per cell).
      */
     static Prepared resume(Path dir, List<String> args, PrintStream progress) throws BenchException, IOException {
-        RunStore store = RunStore.open(dir);
-        Plan plan = store.plan();
         CommandLineOptions extra = RunCommand.parse(args);
         if (args.size() != (extra.getForkCount().hasValue() ? 2 : 0)) {
-            throw new BenchException("--resume takes no JMH options but -f N (more forks per cell); got " + args
-                    + "; the run's settings are in " + dir.resolve(RunStore.PLAN));
+            throw new BenchException("--resume takes no JMH options but -f N (more forks per cell); got "
+                    + String.join(" ", args) + "; the run's settings are in " + dir.resolve(RunStore.PLAN));
         }
+        RunStore store = RunStore.open(dir);
+        Plan plan = store.plan();
         if (extra.getForkCount().hasValue() && extra.getForkCount().get() > plan.forks()) {
             plan = plan.withForks(extra.getForkCount().get());
             store.writePlan(plan);

@@ -65,7 +65,7 @@ public final class RunLoop {
         this.verbose = verbose;
     }
 
-    public Outcome run() throws BenchException, IOException {
+    public Outcome run() throws BenchException, IOException, RunStoppedException {
         List<Cell> cells = plan.runnableCells();
         Map<Cell, Set<Integer>> landed = new LinkedHashMap<>();
         for (Cell c : cells) {
@@ -152,7 +152,8 @@ public final class RunLoop {
     }
 
     /** Runs one fork; empty when it landed, else why it failed (also recorded in the run folder). */
-    private Optional<String> runFork(Cell cell, int fork, ForkWatchdog watchdog) throws BenchException, IOException {
+    private Optional<String> runFork(Cell cell, int fork, ForkWatchdog watchdog)
+            throws BenchException, IOException, RunStoppedException {
         Path forkDir = store.forkDir(cell, fork);
         Path jmhFile = forkDir.resolve(FORK_FILE);
         ChainedOptionsBuilder b = new OptionsBuilder().parent(base)
@@ -183,8 +184,15 @@ public final class RunLoop {
         }
         boolean ok = result.isPresent() && !killed;
         if (ok) {
-            store.saveFork(cell, fork, result.get());
-            store.rebuildResult(plan.runnableCells());
+            try {
+                store.saveFork(cell, fork, result.get());
+                store.rebuildResult(plan.runnableCells());
+            } catch (IOException e) {
+                throw new RunStoppedException("cannot write the result of " + cell.label() + " fork " + fork + " ("
+                        + OneLine.of(e) + "); the forks written before it are kept in " + store.dir()
+                        + "; free space and continue with: "
+                        + "java -jar target/benchmarks.jar --resume " + store.dir(), e);
+            }
         }
         for (ForkHook h : hooks) {
             h.afterFork(cell, fork, forkDir, ok);

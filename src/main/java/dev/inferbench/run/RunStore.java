@@ -20,6 +20,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -255,6 +257,10 @@ public final class RunStore {
         Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".part");
         try {
             Files.write(tmp, bytes);
+            // temp files are owner-only; results are shared like any file the user writes
+            if (Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {
+                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+            }
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {

@@ -25,10 +25,15 @@ public final class ShardMerge {
     public record Merged(RunStore store, List<RunResult> results, List<String> missingShards) {
     }
 
+    /** Where the merged run goes; asked only once every input has been checked, so bad input leaves no folder. */
+    public interface Target {
+        Path create() throws IOException;
+    }
+
     private ShardMerge() {
     }
 
-    public static Merged merge(List<Path> dirs, Path out) throws BenchException, IOException {
+    public static Merged merge(List<Path> dirs, Target target) throws BenchException, IOException {
         if (dirs.isEmpty()) {
             throw new BenchException("merge needs run folders; expected e.g. merge results/*-shard-*");
         }
@@ -51,6 +56,7 @@ public final class ShardMerge {
         int forks = byShard.values().stream().mapToInt(s -> uncheckedForks(s)).max().orElse(first.forks());
         Plan whole = new Plan(first.format(), first.id(), first.args(), first.config(), forks, first.settings(),
                 Shard.WHOLE.toString(), first.cells(), first.skipped());
+        Path out = target.create();
         RunStore merged = RunStore.create(out, whole);
         for (RunStore shard : byShard.values()) {
             for (String sub : List.of("forks", "failed")) {
