@@ -198,9 +198,17 @@ public final class BenchConfig {
                 throw new BenchException("model '" + name + "' in " + source + " has no " + prefix
                         + "file; expected the path of an .onnx file");
             }
-            out.put(name, new ModelEntry(name, Path.of(file), zoo, parseInputs(prefix + "inputs")));
+            out.put(name, new ModelEntry(name, path(prefix + "file", file), zoo, parseInputs(prefix + "inputs")));
         }
         return out;
+    }
+
+    private Path path(String key, String value) throws BenchException {
+        try {
+            return Path.of(value);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new BenchException(key + "='" + value + "' in " + source + " is not a file path: " + e.getReason(), e);
+        }
     }
 
     /** {@code name=3x224x224;mask=128}: per-sample shapes, batch dimension left out. */

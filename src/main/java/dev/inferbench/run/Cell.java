@@ -20,7 +20,8 @@ public record Cell(String benchmark, String mode, Map<String, String> params) {
     private static final int MAX_ID_LENGTH = 160;
 
     public Cell {
-        params = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(new TreeMap<>(params)));
+        // JSON keys are never null; a damaged plan.json may still lack the map, which Plan.fromJson refuses
+        params = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(new TreeMap<>(params == null ? Map.of() : params)));
     }
 
     /**

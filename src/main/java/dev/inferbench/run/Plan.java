@@ -42,15 +42,20 @@ public record Plan(int format, String id, List<String> args, String config, int 
     }
 
     public Plan {
-        args = List.copyOf(args);
-        cells = List.copyOf(cells);
-        skipped = List.copyOf(skipped);
+        // copies that tolerate nulls: a damaged plan.json is refused by fromJson with a clear message, not here
+        args = args == null ? List.of() : java.util.Collections.unmodifiableList(new ArrayList<>(args));
+        cells = cells == null ? List.of() : java.util.Collections.unmodifiableList(new ArrayList<>(cells));
+        skipped = skipped == null ? List.of() : java.util.Collections.unmodifiableList(new ArrayList<>(skipped));
     }
 
     public static Plan of(List<String> args, String config, int forks, Settings settings, Shard shard,
                           List<Cell> cells, List<Skipped> skipped) {
         String id = Cell.digest(String.join("\u0000", args) + "|" + settings + "|" + cells).substring(0, 16);
         return new Plan(FORMAT, id, args, config, forks, settings, shard.toString(), cells, skipped);
+    }
+
+    private static boolean complete(Cell c) {
+        return c != null && c.benchmark() != null && c.mode() != null && !c.params().containsValue(null);
     }
 
     public Shard shardSlice() throws BenchException {
@@ -80,9 +85,11 @@ public record Plan(int format, String id, List<String> args, String config, int 
     public static Plan fromJson(String text, String source) throws BenchException {
         try {
             Plan p = JSON.readValue(text, Plan.class);
-            if (p.format != FORMAT || p.cells == null || p.settings == null || p.forks < 1) {
-                throw new BenchException(source + " is not a plan this version of inferbench can resume (format "
-                        + p.format + "); expected format " + FORMAT);
+            if (p == null || p.format != FORMAT || p.settings == null || p.forks < 1 || p.shard == null
+                    || p.args.contains(null) || !p.cells.stream().allMatch(Plan::complete)
+                    || !p.skipped.stream().allMatch(s -> s != null && complete(s.cell()) && s.reason() != null)) {
+                throw new BenchException(source + " is not a complete plan of format " + FORMAT
+                        + " (the format this version of inferbench resumes)");
             }
             return p;
         } catch (JsonProcessingException | IllegalArgumentException | NullPointerException e) {
