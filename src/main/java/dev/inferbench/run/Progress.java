@@ -5,23 +5,67 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * The plan before the first fork, then one line per fork: which fork of which cell, elapsed time and ETA. The
- * estimate starts from the iteration settings plus a guess for JVM start and model load, and is replaced by the
- * measured mean fork time once forks have finished.
+ * The plan before the first fork, then which fork of which cell runs, elapsed time and ETA. The estimate starts
+ * from the iteration settings plus a guess for JVM start and model load, and is replaced by the measured mean fork
+ * time once forks have finished. On a terminal where JMH is silent ({@code -v SILENT}) it is one status line
+ * redrawn in place every second; otherwise (JMH's own lines scrolling by, or output to a file or pipe) one plain
+ * line per fork.
  */
-final class Progress {
+final class Progress implements AutoCloseable {
     /** JVM start, model load and the output check before JMH's first iteration: a guess until forks are measured. */
     private static final double STARTUP_GUESS_S = 5;
 
     private final PrintStream out;
+    private final boolean inPlace;
     private final long start = System.nanoTime();
+    private final java.util.concurrent.ScheduledExecutorService ticker;
+    private volatile String status;
+    private volatile double forkStartedAt;
     private final double plannedForkSeconds;
     private double measuredSeconds;
     private int measuredForks;
 
-    Progress(PrintStream out, double iterationSeconds) {
+    Progress(PrintStream out, double iterationSeconds, boolean inPlace) {
         this.out = out;
+        this.inPlace = inPlace;
         this.plannedForkSeconds = iterationSeconds + STARTUP_GUESS_S;
+        this.ticker = inPlace ? java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "inferbench-progress");
+            t.setDaemon(true);
+            return t;
+        }) : null;
+        if (inPlace) {
+            ticker.scheduleAtFixedRate(this::redraw, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    /** A line of its own (a skip, a failure), above the status line when there is one. */
+    synchronized void println(String line) {
+        out.print(inPlace ? "\r\033[K" : "");
+        out.println(line);
+        redraw();
+    }
+
+    private synchronized void redraw() {
+        if (inPlace && status != null) {
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            double etaNow = Math.max(0, remainingAtStart - (elapsed - forkStartedAt));
+            out.print("\r\033[K" + status + "; elapsed " + clock(elapsed) + ", ETA " + clock(etaNow));
+            out.flush();
+        }
+    }
+
+    private volatile double remainingAtStart;
+
+    @Override
+    public synchronized void close() {
+        if (ticker != null) {
+            ticker.shutdownNow();
+        }
+        if (inPlace && status != null) {
+            out.println();
+        }
+        status = null;
     }
 
     void plan(int cells, int forksPerCell, int remaining, int landed, int skipped, String folder) {
@@ -36,14 +80,22 @@ final class Progress {
         }
         sb.append(String.format(Locale.ROOT, "; %d fork%s to run, about %s; results in %s", remaining,
                 remaining == 1 ? "" : "s", clock(remaining * forkSeconds()), folder));
-        out.println(sb);
+        println(sb.toString());
     }
 
-    void fork(int done, int total, int cellIndex, int cells, Cell cell, int fork, int forks) {
+    synchronized void fork(int done, int total, int cellIndex, int cells, Cell cell, int fork, int forks) {
         double elapsed = (System.nanoTime() - start) / 1e9;
         int left = total - done;
-        out.printf(Locale.ROOT, "[inferbench] fork %d/%d: cell %d/%d %s, fork %d of %d; elapsed %s, ETA %s%n",
-                done + 1, total, cellIndex, cells, cell.label(), fork, forks, clock(elapsed), clock(left * forkSeconds()));
+        String line = String.format(Locale.ROOT, "[inferbench] fork %d/%d: cell %d/%d %s, fork %d of %d", done + 1,
+                total, cellIndex, cells, cell.label(), fork, forks);
+        if (inPlace) {
+            status = line;
+            forkStartedAt = elapsed;
+            remainingAtStart = left * forkSeconds();
+            redraw();
+        } else {
+            out.printf(Locale.ROOT, "%s; elapsed %s, ETA %s%n", line, clock(elapsed), clock(left * forkSeconds()));
+        }
     }
 
     void finished(double seconds) {

@@ -71,14 +71,20 @@ public final class RunLoop {
         for (Cell c : cells) {
             landed.put(c, new LinkedHashSet<>(store.landed(c).keySet()));
         }
+        boolean inPlace = System.console() != null && console == System.out && verbosity == VerboseMode.SILENT;
+        try (Progress progress = new Progress(console, iterationSeconds(), inPlace)) {
+            return run(cells, landed, progress);
+        }
+    }
+
+    private Outcome run(List<Cell> cells, Map<Cell, Set<Integer>> landed, Progress progress)
+            throws BenchException, IOException, RunStoppedException {
         int already = landed.values().stream().mapToInt(Set::size).sum();
-        int total = cells.size() * plan.forks();
-        Progress progress = new Progress(console, iterationSeconds());
         int remaining = (int) cells.stream().mapToLong(c -> plan.forks() - landed.get(c).stream()
                 .filter(f -> f <= plan.forks()).count()).sum();
         progress.plan(cells.size(), plan.forks(), remaining, already, plan.skipped().size(), store.dir().toString());
         for (Plan.Skipped s : plan.skipped()) {
-            console.println("[inferbench] skipped " + s.cell().label() + ": " + s.reason());
+            progress.println("[inferbench] skipped " + s.cell().label() + ": " + s.reason());
         }
         landedCount = already;
         Thread onInterrupt = new Thread(this::interrupted, "inferbench-interrupt");
@@ -105,7 +111,7 @@ public final class RunLoop {
                     run++;
                     if (failure.isPresent()) {
                         failed.put(cell, failure.get());
-                        console.println("[inferbench] " + cell.label() + " fork " + fork + " failed: " + failure.get()
+                        progress.println("[inferbench] " + cell.label() + " fork " + fork + " failed: " + failure.get()
                                 + "; the cell's other forks are skipped");
                     } else {
                         landed.get(cell).add(fork);
