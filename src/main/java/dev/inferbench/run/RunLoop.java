@@ -123,6 +123,7 @@ public final class RunLoop {
             finished = true;
             removeHook(onInterrupt);
         }
+        reportPrecision(cells, landed, failed, progress);
         for (Cell cell : cells) {
             if (!landed.get(cell).isEmpty()) {
                 for (ForkHook h : hooks) {
@@ -148,12 +149,33 @@ public final class RunLoop {
         if (settings.precision().isEmpty() || forks.size() < LoopSettings.MIN_FORKS_FOR_PRECISION) {
             return false;
         }
+        return relativeError(cell) <= settings.precision().getAsDouble();
+    }
+
+    /** The half-width of the cell's interval over its mean, from the run's one interval (NaN without forks). */
+    private double relativeError(Cell cell) {
         try {
             List<RunResult> merged = store.merged(List.of(cell));
-            double rel = CellSummary.of(merged.get(0)).mean().relativeError();
-            return rel <= settings.precision().getAsDouble();
+            return merged.isEmpty() ? Double.NaN : CellSummary.of(merged.get(0)).mean().relativeError();
         } catch (BenchException e) {
-            return false;
+            return Double.NaN;
+        }
+    }
+
+    private void reportPrecision(List<Cell> cells, Map<Cell, Set<Integer>> landed, Map<Cell, String> failed,
+                                 Progress progress) {
+        if (settings.precision().isEmpty()) {
+            return;
+        }
+        double goal = settings.precision().getAsDouble();
+        for (Cell cell : cells) {
+            if (failed.containsKey(cell)) {
+                continue;
+            }
+            double rel = relativeError(cell);
+            progress.println(String.format(java.util.Locale.ROOT, "[inferbench] %s: ±%.1f%% after %d fork%s (%s ±%.1f%%)",
+                    cell.label(), rel * 100, landed.get(cell).size(), landed.get(cell).size() == 1 ? "" : "s",
+                    rel <= goal ? "reached" : "did not reach", goal * 100));
         }
     }
 
