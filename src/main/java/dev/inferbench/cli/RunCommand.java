@@ -80,7 +80,7 @@ final class RunCommand {
         failed.forEach((cell, why) -> extra.append("failed  ").append(cell.label()).append(": ").append(why).append('\n'));
         console.println();
         console.println("inferbench summary (times in " + (cells.isEmpty() ? "ms" : cells.get(0).unit())
-                + "; CI from per-iteration means across forks):");
+                + "; 95% CI of the mean with forks as the unit):");
         console.print(table);
         console.print(extra);
         Files.writeString(runDir.resolve(RunFolder.SUMMARY), table + extra, StandardCharsets.UTF_8);
