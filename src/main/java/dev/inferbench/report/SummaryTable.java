@@ -73,7 +73,7 @@ public final class SummaryTable {
         return a.compareTo(b);
     }
 
-    private static String layout(List<List<String>> rows) {
+    static String layout(List<List<String>> rows) {
         int cols = rows.get(0).size();
         int[] width = new int[cols];
         for (List<String> r : rows) {

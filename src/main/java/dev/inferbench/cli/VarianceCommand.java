@@ -1,0 +1,74 @@
+package dev.inferbench.cli;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.compare.CellResults;
+import dev.inferbench.compare.ForkTimes;
+import dev.inferbench.compare.MetricSeries;
+import dev.inferbench.compare.RunReader;
+import dev.inferbench.run.RunStore;
+import dev.inferbench.stats.ForkMeans;
+import dev.inferbench.stats.Split;
+import dev.inferbench.stats.VarianceComponents;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code variance RUN [--budget 5m]}: each cell's between-fork and within-fork variance (Kalibera &amp; Jones) and
+ * the split of forks and iterations that buys the narrowest interval of the mean in the budget, with the fork cost
+ * measured from the run folder and the iteration length the run used.
+ */
+final class VarianceCommand implements Subcommand {
+    private static final int MAX_ITERATIONS = 60;
+
+    @Override
+    public String summary() {
+        return "variance RUN [--budget 5m]: variance components per cell and the best forks x iterations for a budget";
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
+        Path dir = null;
+        Duration budget = Duration.ofMinutes(5);
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i).equals("--budget") && i + 1 < args.size()) {
+                budget = RunFlags.duration(args.get(++i), "--budget");
+            } else if (args.get(i).startsWith("-") || dir != null) {
+                throw new BenchException("unexpected '" + args.get(i) + "' for variance; expected: variance RUN [--budget 5m]");
+            } else {
+                dir = Path.of(args.get(i));
+            }
+        }
+        if (dir == null) {
+            throw new BenchException("variance needs a run folder; expected: variance RUN [--budget 5m]");
+        }
+        List<CellResults> cells = RunReader.read(dir);
+        String time = RunStore.open(dir).plan().settings().time();
+        double iteration = (time != null ? TimeValue.fromString(time) : TimeValue.seconds(10))
+                .convertTo(TimeUnit.MILLISECONDS) / 1e3;
+        double forkWall = ForkTimes.medianForkSeconds(dir);
+        double perCell = budget.toMillis() / 1e3 / cells.size();
+        out.printf(Locale.ROOT, "fork wall time (median) %.1f s, iteration %.1f s, budget %s = %.0f s per cell (%d cells)%n",
+                forkWall, iteration, budget.toString().substring(2).toLowerCase(Locale.ROOT), perCell, cells.size());
+        out.println("cell | mean | sigma_fork | sigma_iter | fork share | forks x iters | ±95% now | best split in budget | ±95% then");
+        for (CellResults c : cells) {
+            MetricSeries m = c.metrics().values().iterator().next();
+            VarianceComponents vc = VarianceComponents.of(m.forks());
+            int k = m.forks().length;
+            int n = (int) Math.round(vc.iterations());
+            double forkCost = Math.max(0.5, forkWall - n * iteration);
+            Split best = Split.optimal(vc, forkCost, iteration, perCell, MAX_ITERATIONS);
+            out.printf(Locale.ROOT, "%s | %.4g %s | %.2f%% | %.2f%% | %.0f%% | %d x %d | ±%.2f%% | %d x %d (%.0f s) | ±%.2f%%%n",
+                    c.key().label(), vc.mean(), m.unit(), 100 * Math.sqrt(vc.betweenFork()) / vc.mean(),
+                    100 * Math.sqrt(vc.withinFork()) / vc.mean(), 100 * vc.forkShare(), k, n,
+                    100 * ForkMeans.interval(m.forks(), ForkMeans.DEFAULT_CONFIDENCE).relativeError(),
+                    best.forks(), best.iterations(), best.seconds(), 100 * best.relativeError());
+        }
+        return Main.OK;
+    }
+}
