@@ -7,6 +7,7 @@ import dev.inferbench.compare.MetricSeries;
 import dev.inferbench.compare.RunReader;
 import dev.inferbench.run.RunStore;
 import dev.inferbench.stats.ForkMeans;
+import dev.inferbench.stats.Power;
 import dev.inferbench.stats.Split;
 import dev.inferbench.stats.VarianceComponents;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -19,43 +20,57 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code variance RUN [--budget 5m]}: each cell's between-fork and within-fork variance (Kalibera &amp; Jones) and
- * the split of forks and iterations that buys the narrowest interval of the mean in the budget, with the fork cost
- * measured from the run folder and the iteration length the run used.
+ * {@code variance RUN [--budget 5m] [--ab] [--min-effect 3%]}: each cell's between-fork and within-fork variance
+ * (Kalibera &amp; Jones) and the split of forks and iterations that buys the narrowest interval of the mean in the
+ * budget, with the fork cost measured from the run folder and the iteration length the run used. With {@code --ab}
+ * the budget is for an interleaved A/B comparison of two builds (half the time per side) and each cell also gets
+ * the smallest slowdown {@code compare} flags with 95 % power in it ({@link Power}): what {@code tools/calibrate}
+ * prints.
  */
 final class VarianceCommand implements Subcommand {
     private static final int MAX_ITERATIONS = 60;
+    private static final int TRIALS = 500;
+    private static final String USAGE = "variance RUN [--budget 5m] [--ab] [--min-effect 3%]";
 
     @Override
     public String summary() {
-        return "variance RUN [--budget 5m]: variance components per cell and the best forks x iterations for a budget";
+        return USAGE + ": variance components per cell, the best forks x iterations for a budget; with --ab the"
+                + " smallest slowdown an A/B compare catches in it";
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
         Path dir = null;
         Duration budget = Duration.ofMinutes(5);
+        boolean ab = false;
+        double minEffect = 0.03;
         for (int i = 0; i < args.size(); i++) {
             if (args.get(i).equals("--budget") && i + 1 < args.size()) {
                 budget = RunFlags.duration(args.get(++i), "--budget");
+            } else if (args.get(i).equals("--min-effect") && i + 1 < args.size()) {
+                minEffect = RunFlags.percent(args.get(++i), "--min-effect");
+            } else if (args.get(i).equals("--ab")) {
+                ab = true;
             } else if (args.get(i).startsWith("-") || dir != null) {
-                throw new BenchException("unexpected '" + args.get(i) + "' for variance; expected: variance RUN [--budget 5m]");
+                throw new BenchException("unexpected '" + args.get(i) + "' for variance; expected: " + USAGE);
             } else {
                 dir = Path.of(args.get(i));
             }
         }
         if (dir == null) {
-            throw new BenchException("variance needs a run folder; expected: variance RUN [--budget 5m]");
+            throw new BenchException("variance needs a run folder; expected: " + USAGE);
         }
         List<CellResults> cells = RunReader.read(dir);
         String time = RunStore.open(dir).plan().settings().time();
         double iteration = (time != null ? TimeValue.fromString(time) : TimeValue.seconds(10))
                 .convertTo(TimeUnit.MILLISECONDS) / 1e3;
         double forkWall = ForkTimes.medianForkSeconds(dir);
-        double perCell = budget.toMillis() / 1e3 / cells.size();
-        out.printf(Locale.ROOT, "fork wall time (median) %.1f s, iteration %.1f s, budget %s = %.0f s per cell (%d cells)%n",
-                forkWall, iteration, budget.toString().substring(2).toLowerCase(Locale.ROOT), perCell, cells.size());
-        out.println("cell | mean | sigma_fork | sigma_iter | fork share | forks x iters | ±95% now | best split in budget | ±95% then");
+        double perCell = budget.toMillis() / 1e3 / cells.size() / (ab ? 2 : 1);
+        out.printf(Locale.ROOT, "fork wall time (median) %.1f s, iteration %.1f s, budget %s = %.0f s per cell%s (%d cells)%n",
+                forkWall, iteration, budget.toString().substring(2).toLowerCase(Locale.ROOT), perCell,
+                ab ? " and side" : "", cells.size());
+        out.println("cell | mean | sigma_fork | sigma_iter | fork share | forks x iters | ±95% now | best split in budget"
+                + " | ±95% then" + (ab ? " | smallest slowdown caught (95% power, min effect " + pct(minEffect) + ")" : ""));
         for (CellResults c : cells) {
             MetricSeries m = c.metrics().values().iterator().next();
             VarianceComponents vc = VarianceComponents.of(m.forks());
@@ -68,7 +83,17 @@ final class VarianceCommand implements Subcommand {
                     100 * Math.sqrt(vc.withinFork()) / vc.mean(), 100 * vc.forkShare(), k, n,
                     100 * ForkMeans.interval(m.forks(), ForkMeans.DEFAULT_CONFIDENCE).relativeError(),
                     best.forks(), best.iterations(), best.seconds(), 100 * best.relativeError());
+            if (ab) {
+                double smallest = Power.smallestDetected(vc, best.forks(), best.iterations(), minEffect, 0.95, TRIALS, 1);
+                out.println("  -> A/B with " + best.forks() + " forks x " + best.iterations() + " iterations per side: "
+                        + (Double.isNaN(smallest) ? "not even a 100% slowdown is caught" : "catches a " + pct(smallest)
+                        + " slowdown 95% of the time"));
+            }
         }
         return Main.OK;
+    }
+
+    private static String pct(double fraction) {
+        return String.format(Locale.ROOT, "%.1f%%", fraction * 100);
     }
 }
