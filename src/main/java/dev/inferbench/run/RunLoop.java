@@ -202,11 +202,10 @@ public final class RunLoop {
         FailureFilter output = new FailureFilter(OutputFormatFactory.createFormatInstance(forkConsole.stream(), verbosity),
                 verbose);
         Set<Path> crashLogsBefore = crashLogs();
-        watchdog.arm(forkTimeout());
         Optional<RunResult> result;
         boolean killed;
         try {
-            result = runWhenJmhIsFree(b.build(), output);
+            result = runWhenJmhIsFree(b.build(), output, watchdog);
         } finally {
             killed = watchdog.disarm();
             forkConsole.flush();
@@ -244,14 +243,17 @@ public final class RunLoop {
      * Another JMH run on this machine (JMH keeps a machine-wide lock so that two runs never measure each other)
      * delays the fork rather than failing it; after {@link #LOCK_WAIT} the run stops, resumable.
      */
-    private Optional<RunResult> runWhenJmhIsFree(Options options, FailureFilter output)
+    private Optional<RunResult> runWhenJmhIsFree(Options options, FailureFilter output, ForkWatchdog watchdog)
             throws BenchException, RunStoppedException {
         long deadline = System.nanoTime() + LOCK_WAIT.toNanos();
         boolean said = false;
         while (true) {
             try {
+                // the fork's time limit counts from the attempt that gets the lock, not from the wait
+                watchdog.arm(forkTimeout());
                 return Jmh.runFork(options, output);
             } catch (Jmh.LockBusy busy) {
+                watchdog.disarm();
                 if (System.nanoTime() > deadline) {
                     throw new RunStoppedException("another JMH run has held JMH's machine-wide lock for "
                             + Progress.clock(LOCK_WAIT.toSeconds()) + "; nothing is lost: continue with "
