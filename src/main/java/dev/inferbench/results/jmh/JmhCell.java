@@ -1,0 +1,32 @@
+package dev.inferbench.results.jmh;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One entry of a JMH result file: a benchmark method in one mode with one value per parameter, and its metrics.
+ * Files from any JMH benchmark read into this, whatever its parameters (or none).
+ *
+ * @param params    parameter values in the file's order (JMH writes them as strings)
+ * @param secondary secondary metrics by name, JMH's old {@code ·} prefix removed ({@code gc.alloc.rate})
+ * @param run       the rest of JMH's fields (jmhVersion, jvm, jvmArgs, jdkVersion, vmName, vmVersion, iteration
+ *                  settings), in the file's order and as written, so that a cell writes back unchanged
+ */
+public record JmhCell(String benchmark, String mode, int threads, int forks, Map<String, String> params,
+                      JmhMetric primary, Map<String, JmhMetric> secondary, Map<String, Object> run) {
+
+    /** {@code InferenceBenchmark.infer}: class and method. */
+    public String shortName() {
+        String[] parts = benchmark.split("\\.");
+        return parts.length < 2 ? benchmark : parts[parts.length - 2] + "." + parts[parts.length - 1];
+    }
+
+    /** Benchmark, mode and params: what identifies the same cell in two files. */
+    public String key() {
+        return benchmark + " " + mode + " " + params;
+    }
+
+    public List<String> secondaryNames() {
+        return List.copyOf(secondary.keySet());
+    }
+}

@@ -1,0 +1,69 @@
+package dev.inferbench.results.jmh;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.SortedMap;
+
+/**
+ * One metric of a cell as JMH writes it: the score with its error and confidence bounds, percentiles where JMH
+ * computed them, and the raw data per fork and iteration. Values JMH could not compute are NaN.
+ *
+ * @param rawData      per fork, per iteration: the iteration's score (all modes but SampleTime)
+ * @param histograms   per fork, per iteration: the [value, count] bins of every timed call (SampleTime only)
+ */
+public record JmhMetric(double score, double scoreError, double[] scoreConfidence, SortedMap<Double, Double> percentiles,
+                        String unit, List<List<Double>> rawData, List<List<List<double[]>>> histograms) {
+
+    /** Per fork, per iteration means: rawData as is, or each SampleTime histogram's weighted mean. */
+    public double[][] iterationMeans() {
+        if (!rawData.isEmpty()) {
+            return rawData.stream().map(f -> f.stream().mapToDouble(Double::doubleValue).toArray()).toArray(double[][]::new);
+        }
+        return histograms.stream().map(fork -> fork.stream().mapToDouble(JmhMetric::mean).toArray())
+                .toArray(double[][]::new);
+    }
+
+    /** The forks JMH recorded data for. */
+    public int forkCount() {
+        return Math.max(rawData.size(), histograms.size());
+    }
+
+    private static double mean(List<double[]> bins) {
+        double sum = 0;
+        double n = 0;
+        for (double[] b : bins) {
+            sum += b[0] * b[1];
+            n += b[1];
+        }
+        return n == 0 ? Double.NaN : sum / n;
+    }
+
+    /** A percentile as JMH computed it (keys 0.0 to 100.0); NaN when JMH gave none. */
+    public double percentile(double p) {
+        Double v = percentiles.get(p);
+        return v == null ? Double.NaN : v;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof JmhMetric m && Double.compare(score, m.score) == 0
+                && Double.compare(scoreError, m.scoreError) == 0 && Arrays.equals(scoreConfidence, m.scoreConfidence)
+                && percentiles.equals(m.percentiles) && unit.equals(m.unit) && rawData.equals(m.rawData)
+                && deepEquals(histograms, m.histograms);
+    }
+
+    private static boolean deepEquals(List<List<List<double[]>>> a, List<List<List<double[]>>> b) {
+        return Arrays.deepEquals(a.stream().map(f -> f.stream().map(List::toArray).toArray()).toArray(),
+                b.stream().map(f -> f.stream().map(List::toArray).toArray()).toArray());
+    }
+
+    @Override
+    public int hashCode() {
+        return Double.hashCode(score) * 31 + unit.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return score + " ± " + scoreError + " " + unit;
+    }
+}

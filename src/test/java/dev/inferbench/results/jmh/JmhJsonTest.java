@@ -1,0 +1,132 @@
+package dev.inferbench.results.jmh;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.run.Mutator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/** The one JMH JSON reader, on files JMH 1.37 wrote here and on a hand-written file with JMH's quirks. */
+class JmhJsonTest {
+    @TempDir
+    Path dir;
+
+    static String resource(String name) throws IOException {
+        try (InputStream in = JmhJsonTest.class.getResourceAsStream("/jmh/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    static List<JmhCell> parse(String text) throws BenchException {
+        return JmhJson.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "test.json");
+    }
+
+    @Test
+    void sampleTimeFileFromThisHarness() throws Exception {
+        List<JmhCell> cells = parse(resource("sample-time.json"));
+        assertThat(cells).hasSize(2);
+        JmhCell c = cells.get(0);
+        assertThat(c.shortName()).isEqualTo("InferenceBenchmark.infer");
+        assertThat(c.mode()).isEqualTo("sample");
+        assertThat(c.forks()).isEqualTo(2);
+        assertThat(c.params()).containsEntry("model", "resnet-tiny").containsEntry("batchSize", "1");
+        assertThat(c.primary().unit()).isEqualTo("ms/op");
+        assertThat(c.primary().percentile(50.0)).isPositive();
+        double[][] means = c.primary().iterationMeans();
+        assertThat(means).hasNumberOfRows(2);
+        assertThat(means[0]).hasSize(2);
+        // the score of a SampleTime cell is the mean of all calls: the histogram-weighted mean of the iterations
+        double sum = 0;
+        double n = 0;
+        for (List<List<double[]>> fork : c.primary().histograms()) {
+            for (List<double[]> it : fork) {
+                for (double[] bin : it) {
+                    sum += bin[0] * bin[1];
+                    n += bin[1];
+                }
+            }
+        }
+        assertThat(sum / n).isCloseTo(c.primary().score(), within(c.primary().score() * 1e-9));
+        assertThat(c.secondary()).containsKey("samples");
+        assertThat(c.secondary().get("samples").unit()).isEqualTo("samples/s");
+        assertThat(c.run()).containsEntry("jmhVersion", "1.37");
+    }
+
+    @Test
+    void averageTimeWithGcProfiler() throws Exception {
+        JmhCell c = parse(resource("average-time-gc.json")).get(0);
+        assertThat(c.params()).containsExactly(java.util.Map.entry("atIteration", "1"), java.util.Map.entry("fault", "none"));
+        assertThat(c.mode()).isEqualTo("avgt");
+        assertThat(c.primary().rawData()).hasSize(2);
+        assertThat(c.secondary()).containsKeys("gc.alloc.rate", "gc.alloc.rate.norm", "gc.count");
+    }
+
+    @Test
+    void quirksNaNInfinityOldNamesAndNoUnit() throws Exception {
+        JmhCell c = parse(resource("quirks.json")).get(0);
+        assertThat(c.primary().score()).isNaN();
+        assertThat(c.primary().scoreConfidence()).containsExactly(Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+        assertThat(c.secondary()).containsOnlyKeys("gc.alloc.rate", "async");
+        assertThat(c.secondary().get("async").unit()).isEqualTo("---");
+        assertThat(c.primary().iterationMeans()[0]).containsExactly(1.5, 2.5);
+        assertThat(c.params()).isEmpty();
+    }
+
+    @Test
+    void writesBackWhatItRead() throws Exception {
+        for (String name : List.of("sample-time.json", "average-time-gc.json", "quirks.json")) {
+            List<JmhCell> cells = parse(resource(name));
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            JmhJson.write(cells, out);
+            assertThat(parse(out.toString(StandardCharsets.UTF_8))).as(name).isEqualTo(cells);
+        }
+    }
+
+    @Test
+    void notAJmhFileIsOneClearLine() throws Exception {
+        assertThatThrownBy(() -> JmhJson.read(dir.resolve("nope.json"))).isInstanceOf(BenchException.class)
+                .hasMessage("result file not found: " + dir.resolve("nope.json") + "; expected a JMH JSON file (jmh-result.json)");
+        assertThatThrownBy(() -> parse("")).hasMessage("test.json is empty; expected a JMH result file (a JSON array of benchmarks)");
+        String real = resource("sample-time.json");
+        assertThatThrownBy(() -> parse(real.substring(0, real.length() / 2))).isInstanceOf(BenchException.class)
+                .hasMessageStartingWith("test.json is not valid JSON (").hasMessageEndingWith("expected a JMH result file, complete");
+        assertThatThrownBy(() -> parse("{\"a\": 1}")).hasMessage("test.json is not a JMH result file (a JSON object, not an array of benchmarks)");
+        assertThatThrownBy(() -> parse("[{\"name\": \"x\"}]")).hasMessage("test.json entry 0 is not a JMH benchmark result (no benchmark name or primaryMetric)");
+        assertThatThrownBy(() -> parse("[{\"benchmark\": \"a.B.c\", \"primaryMetric\": {\"score\": \"fast\"}}]"))
+                .hasMessage("test.json entry 0 primaryMetric holds 'fast' where a number was expected");
+    }
+
+    /** 1,000 seeded mutants of a real file: read, or refused with a BenchException; nothing else. */
+    @Test
+    void fuzzedFilesGiveOnlyClearErrors() throws Exception {
+        String real = resource("average-time-gc.json");
+        List<String> escapes = new ArrayList<>();
+        for (long seed = 1; seed <= 1000; seed++) {
+            String mutant = Mutator.mutate(real, seed);
+            try {
+                for (JmhCell c : parse(mutant)) {
+                    c.primary().iterationMeans();
+                    c.secondary().values().forEach(JmhMetric::iterationMeans);
+                }
+            } catch (BenchException expected) {
+                assertThat(expected.getMessage()).isNotBlank();
+            } catch (RuntimeException e) {
+                escapes.add("seed " + seed + ": " + e);
+            }
+        }
+        assertThat(escapes).isEmpty();
+    }
+}
