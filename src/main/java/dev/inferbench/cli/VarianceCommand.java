@@ -5,19 +5,16 @@ import dev.inferbench.compare.CellResults;
 import dev.inferbench.compare.ForkTimes;
 import dev.inferbench.compare.MetricSeries;
 import dev.inferbench.compare.RunReader;
-import dev.inferbench.run.RunStore;
 import dev.inferbench.stats.ForkMeans;
 import dev.inferbench.stats.Power;
 import dev.inferbench.stats.Split;
 import dev.inferbench.stats.VarianceComponents;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code variance RUN [--budget 5m] [--ab] [--min-effect 3%]}: each cell's between-fork and within-fork variance
@@ -61,9 +58,7 @@ final class VarianceCommand implements Subcommand {
             throw new BenchException("variance needs a run folder; expected: " + USAGE);
         }
         List<CellResults> cells = RunReader.read(dir);
-        String time = RunStore.open(dir).plan().settings().time();
-        double iteration = (time != null ? TimeValue.fromString(time) : TimeValue.seconds(10))
-                .convertTo(TimeUnit.MILLISECONDS) / 1e3;
+        double iteration = RunReader.iterationSeconds(dir);
         double forkWall = ForkTimes.medianForkSeconds(dir);
         double perCell = budget.toMillis() / 1e3 / cells.size() / (ab ? 2 : 1);
         out.printf(Locale.ROOT, "fork wall time (median) %.1f s, iteration %.1f s, budget %s = %.0f s per cell%s (%d cells)%n",
