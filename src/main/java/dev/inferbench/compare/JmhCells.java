@@ -12,6 +12,7 @@ import java.util.Map;
 /** A cell from the typed JMH reader as the statistics need it: every metric per fork and iteration. */
 final class JmhCells {
     private static final double[] PERCENTILES = {50, 99};
+    private static final java.util.regex.Pattern JMH_PERCENTILE = java.util.regex.Pattern.compile("p\\d\\.\\d+");
 
     private JmhCells() {
     }
@@ -33,7 +34,12 @@ final class JmhCells {
                 metrics.put(pName, new MetricSeries(pName, primary.unit(), perFork, p, forks));
             }
         }
-        cell.secondary().forEach((label, m) -> metrics.put(label, MetricSeries.mean(label, m.unit(), m.iterationMeans())));
+        cell.secondary().forEach((label, m) -> {
+            // JMH's own per-iteration percentile entries of SampleTime (p0.50 ...): p50/p99 above replace them
+            if (!JMH_PERCENTILE.matcher(label).matches()) {
+                metrics.put(label, MetricSeries.mean(label, m.unit(), m.iterationMeans()));
+            }
+        });
         return new CellResults(new CellKey(cell.benchmark(), cell.params()), cell.mode(), metrics);
     }
 }
