@@ -76,7 +76,7 @@ step() { # one fork of one side: the first call plans the run, later ones resume
        --run-dir "$out/$side" --max-forks 1 -v SILENT)
   fi >>"$out/$side.log" 2>&1 || true
 }
-landed() { find "$out/$1/forks" -name 'fork-*.ser' 2>/dev/null | wc -l; }
+landed() { { find "$out/$1/forks" -name 'fork-*.json' 2>/dev/null || true; } | wc -l; }
 compare() { java "${java_opts[@]}" -jar "$compare_jar" compare "$out/base" "$out/head" --min-effect "$min_effect" "$@"; }
 
 pairs=0 last=0

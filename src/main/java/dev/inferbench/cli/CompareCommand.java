@@ -7,7 +7,7 @@ import dev.inferbench.compare.RunReader;
 import dev.inferbench.compare.Threshold;
 import dev.inferbench.report.CompareJson;
 import dev.inferbench.report.CompareTable;
-import dev.inferbench.stats.ForkMeans;
+import dev.inferbench.stats.Verdict;
 import dev.inferbench.stats.StoppingRule;
 
 import java.io.IOException;
@@ -67,7 +67,7 @@ final class CompareCommand implements Subcommand {
         }
         var candidate = RunReader.read(runs.get(1));
         Comparer.Report report = Comparer.compare(RunReader.read(runs.get(0)), candidate, minEffect,
-                ForkMeans.DEFAULT_CONFIDENCE);
+                Verdict.CONFIDENCE);
         List<Gate.Check> checks = Gate.check(thresholds, candidate);
         switch (format) {
             case "md" -> out.print(CompareTable.markdown(report));

@@ -11,27 +11,30 @@ import java.util.Locale;
 
 /** The result of {@code compare} as a terminal table or as Markdown (one row per cell and metric). */
 public final class CompareTable {
-    private static final List<String> HEAD = List.of("cell", "metric", "unit", "baseline", "candidate", "change",
-            "ratio 95% CI", "verdict");
 
     private CompareTable() {
     }
 
     public static String text(Comparer.Report report) {
         List<List<String>> rows = new ArrayList<>();
-        rows.add(HEAD);
+        rows.add(head(report));
         report.rows().forEach(r -> rows.add(cells(r)));
         return SummaryTable.layout(rows) + footer(report, "");
     }
 
     public static String markdown(Comparer.Report report) {
         StringBuilder sb = new StringBuilder();
-        sb.append("| ").append(String.join(" | ", HEAD)).append(" |\n");
-        sb.append("|").append("---|".repeat(HEAD.size())).append('\n');
+        sb.append("| ").append(String.join(" | ", head(report))).append(" |\n");
+        sb.append("|").append("---|".repeat(head(report).size())).append('\n');
         for (Comparison r : report.rows()) {
             sb.append("| ").append(String.join(" | ", cells(r)).replace("±", "± ")).append(" |\n");
         }
         return sb.append('\n').append(footer(report, "- ")).toString();
+    }
+
+    private static List<String> head(Comparer.Report report) {
+        return List.of("cell", "metric", "unit", "baseline", "candidate", "change",
+                String.format(Locale.ROOT, "ratio %.0f%% CI", report.confidence() * 100), "verdict");
     }
 
     private static List<String> cells(Comparison r) {

@@ -6,7 +6,8 @@ import java.util.SplittableRandom;
  * How often {@code compare} flags a slowdown, by simulation of the two-level model with given variance components:
  * each side gets k forks of n iterations, fork effects and iteration noise drawn as normals, the candidate's true
  * mean multiplied by {@code 1 + slowdown}; the rate is the share of simulated comparisons whose {@link Verdict} is
- * WORSE. At slowdown 0 it is the false-alarm rate of an A/A comparison. Seeded: the same inputs give the same rate.
+ * WORSE. At slowdown 0 it is the false-alarm rate of an A/A comparison: the share flagged either way (WORSE or
+ * BETTER). Seeded: the same inputs give the same rate.
  */
 public final class Power {
     private Power() {
@@ -19,8 +20,8 @@ public final class Power {
         for (int t = 0; t < trials; t++) {
             double[][] base = simulate(vc, vc.mean(), forks, iterations, rng);
             double[][] cand = simulate(vc, vc.mean() * (1 + slowdown), forks, iterations, rng);
-            Interval r = Ratio.interval(base, cand, ForkMeans.DEFAULT_CONFIDENCE);
-            if (Verdict.of(r, Direction.LOWER_IS_BETTER, minEffect) == Verdict.WORSE) {
+            Verdict v = Verdict.of(Ratio.interval(base, cand, Verdict.CONFIDENCE), Direction.LOWER_IS_BETTER, minEffect);
+            if (v == Verdict.WORSE || (slowdown == 0 && v == Verdict.BETTER)) {
                 flagged++;
             }
         }

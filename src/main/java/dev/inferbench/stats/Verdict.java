@@ -11,11 +11,15 @@ package dev.inferbench.stats;
  *   <li>INCONCLUSIVE: none of these (too few forks to tell); UNKNOWN_DIRECTION: the metric's direction is unknown,
  *       only the ratio is reported.</li>
  * </ul>
- * Requiring both a significant difference and an estimate past the minimum effect is what keeps an A/A comparison
- * from crying wolf: a 95 % interval alone excludes 1 in 5 % of A/A cells.
+ * Verdicts use {@link #CONFIDENCE} (99 %) intervals: an A/A comparison then flags at most 1 % of cells whatever
+ * the noise (0.5 % each way), which a 95 % interval (up to 5 %) could not promise on a noisy machine; requiring an
+ * estimate past the minimum effect as well lowers it further.
  */
 public enum Verdict {
     BETTER, WORSE, SAME, INCONCLUSIVE, UNKNOWN_DIRECTION;
+
+    /** The confidence of the ratio intervals verdicts are drawn from. */
+    public static final double CONFIDENCE = 0.99;
 
     public static Verdict of(Interval ratio, Direction direction, double minEffect) {
         if (direction == Direction.UNKNOWN) {
