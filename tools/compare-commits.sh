@@ -70,7 +70,7 @@ step() { # one fork of one side: the first call plans the run, later ones resume
   local side=$1 extra=()
   [[ $side == head && -n $head_args ]] && read -r -a extra <<<"$head_args"
   if [[ -f $out/$side/plan.json ]]; then
-    (cd "$trees/$side" && java "${java_opts[@]}" -jar target/benchmarks.jar --resume "$out/$side" --max-forks 1 -v SILENT)
+    (cd "$trees/$side" && java "${java_opts[@]}" -jar target/benchmarks.jar --resume "$out/$side" --max-forks 1)
   else
     (cd "$trees/$side" && java "${java_opts[@]}" -jar target/benchmarks.jar "${jmh[@]}" "${extra[@]}" -f "$forks" \
        --run-dir "$out/$side" --max-forks 1 -v SILENT)
