@@ -48,6 +48,10 @@ final class MatrixCheck {
         ZooGenerator generator = new ZooGenerator(zooSeed, progress);
         for (String model : values(cells, "model")) {
             ModelEntry entry = config.model(model);
+            if (entry.zoo() == null && Files.isRegularFile(entry.file()) && EngineKind.isTorchScript(entry.file())) {
+                checkEngines(cells, model, entry);
+                continue;
+            }
             if (entry.zoo() != null && !Files.exists(entry.file())) {
                 generator.generate(entry.zoo().architecture(), entry.file());
             }
@@ -57,6 +61,17 @@ final class MatrixCheck {
                         + ", seed.zoo is now " + zooSeed + ": generating it again");
                 generator.generate(entry.zoo().architecture(), entry.file());
             }
+            checkEngines(cells, model, entry);
+        }
+    }
+
+    /** Each engine the model's cells use can read its file. */
+    private static void checkEngines(List<Cell> cells, String model, ModelEntry entry) throws BenchException {
+        Set<String> engines = new LinkedHashSet<>();
+        cells.stream().filter(c -> model.equals(c.params().get("model")) && c.params().containsKey("engine"))
+                .forEach(c -> engines.add(c.params().get("engine")));
+        for (String engine : engines) {
+            EngineKind.parse(engine).checkFile(entry.file());
         }
     }
 
