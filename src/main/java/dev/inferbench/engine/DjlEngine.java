@@ -13,6 +13,7 @@ import dev.inferbench.tensor.HostTensor;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A model loaded through Deep Java Library and called the way DJL users call one: a {@code Predictor<NDList,
@@ -93,7 +94,7 @@ final class DjlEngine implements InferenceEngine {
         StringBuilder sb = new StringBuilder("[");
         for (NDArray a : arrays) {
             sb.append(sb.length() > 1 ? ", " : "").append(a.getName()).append(':')
-                    .append(a.getDataType().asNumpy()).append(a.getShape());
+                    .append(a.getDataType().name().toLowerCase(Locale.ROOT)).append(a.getShape());
         }
         return sb.append(']').toString();
     }

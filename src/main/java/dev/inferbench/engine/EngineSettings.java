@@ -3,6 +3,8 @@ package dev.inferbench.engine;
 import dev.inferbench.BenchException;
 import dev.inferbench.Choices;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -25,7 +27,7 @@ public record EngineSettings(int threads, int interOpThreads, GraphOptimization 
         if (threads < 0 || interOpThreads < 0) {
             throw new IllegalArgumentException("thread counts must be >= 0");
         }
-        declaredInputs = Map.copyOf(declaredInputs);
+        declaredInputs = Collections.unmodifiableMap(new LinkedHashMap<>(declaredInputs)); // model order
     }
 
     public static EngineSettings threads(int threads) {

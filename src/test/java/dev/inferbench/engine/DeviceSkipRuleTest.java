@@ -18,7 +18,11 @@ class DeviceSkipRuleTest {
     Path dir;
 
     private GpuProbe probeWithDeviceNodes(int gpus) throws IOException {
-        Path dev = Files.createDirectories(dir.resolve("dev"));
+        Path dev = dir.resolve("dev-" + gpus);
+        if (Files.isDirectory(dev)) {
+            return new GpuProbe(dir.resolve("proc-absent"), dev);
+        }
+        Files.createDirectories(dev);
         Files.createFile(dev.resolve("nvidiactl")); // not a GPU: the control node every driver install has
         for (int i = 0; i < gpus; i++) {
             Files.createFile(dev.resolve("nvidia" + i));
@@ -39,8 +43,9 @@ class DeviceSkipRuleTest {
         assertThat(probeWithDeviceNodes(0).cudaDevices()).isZero();
         assertThat(probeWithDeviceNodes(2).cudaDevices()).isEqualTo(2);
         Path proc = Files.createDirectories(dir.resolve("proc"));
+        assertThat(new GpuProbe(proc, dir.resolve("dev-2")).cudaDevices()).as("empty in containers").isEqualTo(2);
         Files.createDirectory(proc.resolve("0000:3b:00.0"));
-        assertThat(new GpuProbe(proc, dir.resolve("dev")).cudaDevices()).isEqualTo(1);
+        assertThat(new GpuProbe(proc, dir.resolve("dev-2")).cudaDevices()).isEqualTo(1);
     }
 
     @Test
