@@ -97,7 +97,8 @@ final class RunCommand {
             console.println("inferbench: " + outcome.forksRemaining() + " forks not run yet; continue with: "
                     + "java -jar target/benchmarks.jar --resume " + runDir);
         }
-        console.println("inferbench: results in " + runDir);
+        console.println("inferbench: " + cells.size() + " cell" + (cells.size() == 1 ? "" : "s") + " measured, "
+                + failed.size() + " failed, " + plan.skipped().size() + " skipped; results in " + runDir);
         return failed.isEmpty() ? Main.OK : Main.CELLS_FAILED;
     }
 

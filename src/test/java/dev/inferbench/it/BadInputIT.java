@@ -26,14 +26,12 @@ class BadInputIT {
 
     @TempDir
     static Path cwd;
-    private static Path jar;
 
     record Row(String number, String what, String args, int exit, String message) {
     }
 
     @BeforeAll
     static void fixtures() throws Exception {
-        jar = Path.of(System.getProperty("inferbench.jar", "target/benchmarks.jar")).toAbsolutePath();
         Files.writeString(cwd.resolve("text.onnx"), "this is not a model\n");
         Files.createDirectories(cwd.resolve("not-a-run"));
         Files.createDirectories(cwd.resolve("broken-run"));
@@ -84,17 +82,15 @@ class BadInputIT {
     }
 
     private static String check(Row row) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        List<String> jvm = new ArrayList<>();
         List<String> args = new ArrayList<>(List.of(row.args().replace("SHORT", SHORT).split(" ")));
         while (!args.isEmpty() && args.get(0).startsWith("-D")) {
-            cmd.add(args.remove(0));
+            jvm.add(args.remove(0));
         }
-        cmd.addAll(List.of("-jar", jar.toString()));
-        cmd.addAll(args);
         Path results = cwd.resolve("results");
         deleteTree(results);
         Path err = cwd.resolve(".err.txt");
-        Process p = new ProcessBuilder(cmd).directory(cwd.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        Process p = Jar.command(cwd, jvm, args).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(err.toFile()).start();
         if (!p.waitFor(3, TimeUnit.MINUTES)) {
             p.destroyForcibly();

@@ -41,12 +41,10 @@ class DiskFullIT {
         assumeTrue(exec("mount", "-t", "tmpfs", "-o", "size=300k", "tmpfs", dir.toString()) == 0,
                 "cannot mount a tmpfs here");
         mount = dir;
-        Path jar = Path.of(System.getProperty("inferbench.jar", "target/benchmarks.jar")).toAbsolutePath();
         Path cwd = Files.createDirectory(work.resolve("cwd"));
         Path err = work.resolve("err.txt");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                jar.toString(), "-p", "model=mlp-tiny", "-p", "batchSize=1,2", "-f", "4", "-wi", "0", "-i", "1",
-                "-r", "100ms", "--run-dir", dir.resolve("run").toString()).directory(cwd.toFile())
+        Process p = Jar.command(cwd, "-p model=mlp-tiny -p batchSize=1,2 -f 4 -wi 0 -i 1 -r 100ms --run-dir "
+                + dir.resolve("run"))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
         assertThat(p.waitFor(3, TimeUnit.MINUTES)).isTrue();
         assertThat(p.exitValue()).isEqualTo(1);
@@ -60,8 +58,7 @@ class DiskFullIT {
         }
         assertThat(kept).isBetween(1L, 7L);
         assertThat(exec("mount", "-o", "remount,size=20m", dir.toString())).isZero();
-        Process resumed = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                jar.toString(), "--resume", dir.resolve("run").toString()).directory(cwd.toFile())
+        Process resumed = Jar.command(cwd, "--resume " + dir.resolve("run"))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         assertThat(resumed.waitFor(3, TimeUnit.MINUTES)).isTrue();
         assertThat(resumed.exitValue()).isZero();

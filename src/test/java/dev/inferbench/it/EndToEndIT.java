@@ -2,7 +2,6 @@ package dev.inferbench.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,27 +26,9 @@ class EndToEndIT {
 
     @TempDir
     static Path work;
-    private static Path jar;
 
-    record Run(int code, String out, String err) {
-    }
-
-    @BeforeAll
-    static void findJar() {
-        jar = Path.of(System.getProperty("inferbench.jar", "target/benchmarks.jar")).toAbsolutePath();
-        assertThat(jar).exists();
-    }
-
-    private static Run run(Path cwd, String args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", jar.toString()));
-        cmd.addAll(List.of(args.split(" ")));
-        Path stdout = Files.createTempFile(work, "out", ".txt");
-        Path stderr = Files.createTempFile(work, "err", ".txt");
-        Process p = new ProcessBuilder(cmd).directory(cwd.toFile())
-                .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
-        assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("jar finished").isTrue();
-        return new Run(p.exitValue(), Files.readString(stdout), Files.readString(stderr));
+    private static Jar.Run run(Path cwd, String args) throws IOException, InterruptedException {
+        return Jar.run(cwd, args);
     }
 
     private static Path onlyRunFolder(Path cwd) throws IOException {
@@ -61,7 +42,7 @@ class EndToEndIT {
     @Test
     void tinyModelRunWritesJsonWithPercentilesAndSamplesPerSecond() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("ok"));
-        Run r = run(cwd, "-p model=mlp-tiny -p batchSize=1,4 " + SHORT);
+        Jar.Run r = run(cwd, "-p model=mlp-tiny -p batchSize=1,4 " + SHORT);
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("generating zoo model mlp-tiny").contains("inferbench summary");
         assertThat(cwd.resolve("models/mlp-tiny.onnx")).exists();
@@ -112,9 +93,7 @@ class EndToEndIT {
     @Test
     void killedGenerationLeavesNoHalfWrittenModel() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("killed"));
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", jar.toString(), "-p", "model=resnet50", "-p", "batchSize=1").directory(cwd.toFile())
-                .redirectErrorStream(true).start();
+        Process p = Jar.command(cwd, "-p model=resnet50 -p batchSize=1").redirectErrorStream(true).start();
         try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()))) {
             String line;
             while ((line = lines.readLine()) != null && !line.contains("generating zoo model resnet50")) {
@@ -132,7 +111,7 @@ class EndToEndIT {
                     .isPositive();
         }
         // the next run checks (and regenerates) the model, then stops at its non-empty run folder
-        Run next = run(cwd, "-p model=resnet50 -p batchSize=1 --run-dir .");
+        Jar.Run next = run(cwd, "-p model=resnet50 -p batchSize=1 --run-dir .");
         assertThat(next.code()).isEqualTo(2);
         assertThat(next.err()).contains("is not empty");
         if (!survived) {
@@ -143,7 +122,7 @@ class EndToEndIT {
     @Test
     void badModelNameIsOneLineAndNoRun() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("bad"));
-        Run r = run(cwd, "-p model=resnet5O " + SHORT);
+        Jar.Run r = run(cwd, "-p model=resnet5O " + SHORT);
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err().lines()).hasSize(1);
         assertThat(r.err()).startsWith("inferbench: unknown model 'resnet5O'; expected one of:").contains("resnet50");
@@ -154,7 +133,7 @@ class EndToEndIT {
     @Test
     void failingCellKeepsTheMeasuredOnesAndFailsTheRun() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("partial"));
-        Run r = run(cwd, "-p model=mlp-tiny -p batchSize=1 -p device=cpu,cuda " + SHORT);
+        Jar.Run r = run(cwd, "-p model=mlp-tiny -p batchSize=1 -p device=cpu,cuda " + SHORT);
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.err()).contains("failed: device 'cuda:0' is not available to engine 'ort'");
         assertThat(r.out()).doesNotContain("\tat ").contains("--verbose");

@@ -2,7 +2,6 @@ package dev.inferbench.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,30 +27,9 @@ class RunLoopIT {
 
     @TempDir
     static Path work;
-    private static Path jar;
 
-    record Run(int code, String out, String err) {
-    }
-
-    @BeforeAll
-    static void findJar() {
-        jar = Path.of(System.getProperty("inferbench.jar", "target/benchmarks.jar")).toAbsolutePath();
-        assertThat(jar).exists();
-    }
-
-    private static ProcessBuilder command(Path cwd, String args) {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", jar.toString()));
-        cmd.addAll(List.of(args.trim().split(" +")));
-        return new ProcessBuilder(cmd).directory(cwd.toFile());
-    }
-
-    private static Run run(Path cwd, String args) throws IOException, InterruptedException {
-        Path stdout = Files.createTempFile(work, "out", ".txt");
-        Path stderr = Files.createTempFile(work, "err", ".txt");
-        Process p = command(cwd, args).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
-        assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("jar finished").isTrue();
-        return new Run(p.exitValue(), Files.readString(stdout), Files.readString(stderr));
+    private static Jar.Run run(Path cwd, String args) throws IOException, InterruptedException {
+        return Jar.run(cwd, args);
     }
 
     private static long landedForks(Path runDir) throws IOException {
@@ -84,7 +62,7 @@ class RunLoopIT {
     @Test
     void crashingForksAreRecordedAndTheRunGoesOn() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("faults"));
-        Run r = run(cwd, "FaultInjection -p fault=none,crash,exit,hang -f 2 -wi 0 -i 2 -r 100ms --fork-timeout 5s "
+        Jar.Run r = run(cwd, "FaultInjection -p fault=none,crash,exit,hang -f 2 -wi 0 -i 2 -r 100ms --fork-timeout 5s "
                 + "--run-dir run");
         assertThat(r.code()).as(r.out() + r.err()).isEqualTo(1);
         Path runDir = cwd.resolve("run");
@@ -114,7 +92,7 @@ class RunLoopIT {
         Path cwd = Files.createDirectory(work.resolve("killed"));
         String args = "-p model=mlp-tiny -p batchSize=1,2 -f 3 -wi 0 -i 2 -r 200ms --run-dir run";
         Path runDir = cwd.resolve("run");
-        Process p = command(cwd, args).redirectErrorStream(true).redirectOutput(cwd.resolve("out.txt").toFile()).start();
+        Process p = Jar.command(cwd, args).redirectErrorStream(true).redirectOutput(cwd.resolve("out.txt").toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         while (p.isAlive() && System.nanoTime() < deadline && resultCells(runDir) < 1) {
             Thread.onSpinWait();
@@ -126,7 +104,7 @@ class RunLoopIT {
         List<String> kept = cellsAndForks(runDir.resolve("jmh-result.json"));
         assertThat(kept).isNotEmpty();
 
-        Run resumed = run(cwd, "--resume run");
+        Jar.Run resumed = run(cwd, "--resume run");
         assertThat(resumed.code()).as(resumed.out() + resumed.err()).isZero();
         assertThat(resumed.out()).contains(landed + " fork" + (landed == 1 ? "" : "s") + " already landed");
         assertThat(landedForks(runDir)).isEqualTo(6);
@@ -140,13 +118,13 @@ class RunLoopIT {
         String args = "-p model=mlp-tiny -p batchSize=1,2,3,4 -p threads=1 -f 1 -wi 0 -i 1 -r 100ms";
         Set<String> seen = new HashSet<>();
         for (int i = 1; i <= 3; i++) {
-            Run r = run(cwd, args + " --shard " + i + "/3 --run-dir s" + i);
+            Jar.Run r = run(cwd, args + " --shard " + i + "/3 --run-dir s" + i);
             assertThat(r.code()).as(r.err()).isZero();
             for (String cell : cellsAndForks(cwd.resolve("s" + i + "/jmh-result.json"))) {
                 assertThat(seen.add(cell)).as("cell in one shard only: " + cell).isTrue();
             }
         }
-        Run merge = run(cwd, "merge s1 s2 s3 --run-dir whole");
+        Jar.Run merge = run(cwd, "merge s1 s2 s3 --run-dir whole");
         assertThat(merge.code()).as(merge.err()).isZero();
         List<String> merged = cellsAndForks(cwd.resolve("whole/jmh-result.json"));
         assertThat(merged).hasSize(4).containsExactlyInAnyOrderElementsOf(seen);
@@ -154,7 +132,7 @@ class RunLoopIT {
         assertThat(plan.get("cells")).hasSize(4);
         assertThat(plan.get("shard").asText()).isEqualTo("1/1");
 
-        Run mixed = run(cwd, "merge s1 s1");
+        Jar.Run mixed = run(cwd, "merge s1 s1");
         assertThat(mixed.code()).isEqualTo(2);
         assertThat(mixed.err()).contains("shard 1/3 is given twice");
     }

@@ -1,0 +1,64 @@
+package dev.inferbench.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The built target/benchmarks.jar, run as a user runs it: in a given folder, a fresh JVM per call. */
+final class Jar {
+    /** What a finished run printed. */
+    record Run(int code, String out, String err) {
+    }
+
+    private Jar() {
+    }
+
+    static Path path() {
+        Path jar = Path.of(System.getProperty("inferbench.jar", "target/benchmarks.jar")).toAbsolutePath();
+        assertThat(jar).exists();
+        return jar;
+    }
+
+    static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** {@code java [jvmArgs] -jar benchmarks.jar args} in {@code cwd}, not started. */
+    static ProcessBuilder command(Path cwd, List<String> jvmArgs, List<String> args) {
+        List<String> cmd = new ArrayList<>(List.of(java()));
+        cmd.addAll(jvmArgs);
+        cmd.addAll(List.of("-jar", path().toString()));
+        cmd.addAll(args);
+        return new ProcessBuilder(cmd).directory(cwd.toFile());
+    }
+
+    static ProcessBuilder command(Path cwd, String args) {
+        return command(cwd, List.of(), List.of(args.trim().split(" +")));
+    }
+
+    /** Runs to the end (at most 5 minutes) and returns the exit code and both outputs. */
+    static Run run(Path cwd, String args) throws IOException, InterruptedException {
+        return run(command(cwd, args), cwd);
+    }
+
+    static Run run(ProcessBuilder command, Path scratch) throws IOException, InterruptedException {
+        Path stdout = Files.createTempFile(scratch, "out", ".txt");
+        Path stderr = Files.createTempFile(scratch, "err", ".txt");
+        Process p = command.redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+        if (!p.waitFor(5, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new AssertionError("the jar did not finish in 5 minutes: " + command.command());
+        }
+        try {
+            return new Run(p.exitValue(), Files.readString(stdout), Files.readString(stderr));
+        } finally {
+            Files.delete(stdout);
+            Files.delete(stderr);
+        }
+    }
+}
