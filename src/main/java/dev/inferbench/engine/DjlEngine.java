@@ -107,6 +107,11 @@ final class DjlEngine implements InferenceEngine {
         return OrtEngine.firstLine(t.getMessage() != null ? t.getMessage() : t.toString());
     }
 
+    /** Arrays alive under the model's manager (weights, prepared inputs, anything leaked by a call). */
+    int managedArrays() {
+        return model.getNDManager().getManagedArrays().size();
+    }
+
     @Override
     public void close() {
         if (closed) {

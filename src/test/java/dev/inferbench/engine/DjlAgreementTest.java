@@ -73,6 +73,25 @@ class DjlAgreementTest {
                 max(ort));
     }
 
+    /** Each call's intermediates and outputs go when its outputs close: the array count stays flat over many calls. */
+    @ParameterizedTest
+    @MethodSource("tinyModels")
+    void callsLeaveNoArraysBehind(Architecture arch) throws Exception {
+        for (EngineKind kind : new EngineKind[]{EngineKind.DJL_ORT, EngineKind.DJL_PYTORCH}) {
+            try (InferenceEngine engine = kind.open(write(arch), Device.CPU, 1);
+                 PreparedInput in = engine.prepare(SyntheticInputs.create("m", engine.signature().inputs(), Map.of(),
+                         2, 99))) {
+                engine.run(in).close();
+                int before = ((DjlEngine) engine).managedArrays();
+                for (int i = 0; i < 50; i++) {
+                    engine.run(in).close();
+                }
+                assertThat(((DjlEngine) engine).managedArrays()).as(kind.id()).isEqualTo(before);
+                assertThat(before).isPositive();
+            }
+        }
+    }
+
     private static float max(float[] a) {
         float m = 0;
         for (float v : a) {
