@@ -6,6 +6,7 @@ import dev.inferbench.config.BenchConfig;
 import dev.inferbench.config.ModelEntry;
 import dev.inferbench.engine.Device;
 import dev.inferbench.engine.EngineKind;
+import dev.inferbench.engine.EngineSettings;
 import dev.inferbench.model.OnnxExporter;
 import dev.inferbench.model.ZooGenerator;
 import dev.inferbench.run.Cell;
@@ -43,6 +44,12 @@ final class MatrixCheck {
         }
         for (String threads : values(cells, "threads")) {
             wholeNumber("threads", threads, 0, "0 for all cores, or a thread count");
+        }
+        for (String threads : values(cells, "interOpThreads")) {
+            wholeNumber("interOpThreads", threads, 0, "0 for the engine's default, or a thread count");
+        }
+        for (String level : values(cells, "optLevel")) {
+            EngineSettings.GraphOptimization.parse(level);
         }
         long zooSeed = config.seed("zoo");
         ZooGenerator generator = new ZooGenerator(zooSeed, progress);

@@ -28,14 +28,18 @@ final class DjlEngine implements InferenceEngine {
     private final Model model;
     private final Predictor<NDList, NDList> predictor;
     private final ModelSignature signature;
+    private final boolean outputsToHost;
     private boolean closed;
 
-    DjlEngine(String engineId, Path file, Model model, Predictor<NDList, NDList> predictor, ModelSignature signature) {
+    /** @param outputsToHost copy outputs to host memory within the call (models placed on a GPU by libtorch) */
+    DjlEngine(String engineId, Path file, Model model, Predictor<NDList, NDList> predictor, ModelSignature signature,
+              boolean outputsToHost) {
         this.engineId = engineId;
         this.file = file;
         this.model = model;
         this.predictor = predictor;
         this.signature = signature;
+        this.outputsToHost = outputsToHost;
     }
 
     @Override
@@ -82,7 +86,10 @@ final class DjlEngine implements InferenceEngine {
         NDManager call = in.manager.newSubManager();
         try {
             in.arrays.tempAttach(call);
-            return new DjlOutputs(predictor.predict(in.arrays), call);
+            NDList out = predictor.predict(in.arrays);
+            // libtorch runs CUDA kernels asynchronously: copying the outputs to the host waits for them, and is what
+            // a caller reading results pays (ORT's CUDA provider returns host tensors already).
+            return new DjlOutputs(outputsToHost ? out.toDevice(ai.djl.Device.cpu(), false) : out, call);
         } catch (TranslateException | RuntimeException e) {
             call.close();
             throw new BenchException("engine '" + engineId + "' failed to run " + file + " on inputs "

@@ -50,6 +50,6 @@ final class DjlOrtEngine {
             throw new BenchException("cannot load " + model + " with engine '" + ID + "' on " + device + ": "
                     + DjlEngine.rootMessage(e) + "; expected a valid ONNX model", e);
         }
-        return new DjlEngine(ID, model, loaded, loaded.newPredictor(), signature);
+        return new DjlEngine(ID, model, loaded, loaded.newPredictor(), signature, false);
     }
 }
