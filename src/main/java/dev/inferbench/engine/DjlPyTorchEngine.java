@@ -106,11 +106,11 @@ final class DjlPyTorchEngine {
             model.setBlock(new LambdaBlock(renderer::forward, graph.name()));
             return new DjlEngine(ID, file, model, model.newPredictor(new NoopTranslator()), onnx.signature(),
                     device.kind() == Device.Kind.CUDA);
-        } catch (BenchException | RuntimeException e) {
+        } catch (BenchException e) {
             model.close();
-            if (e instanceof BenchException b) {
-                throw b;
-            }
+            throw e;
+        } catch (RuntimeException e) {
+            model.close();
             throw new BenchException("engine '" + ID + "' cannot place " + graph.name() + " on " + device + ": "
                     + DjlEngine.rootMessage(e), e);
         }
