@@ -57,13 +57,26 @@ public final class Jmh {
      * Runs what {@code options} select (one fork of one cell, as the loop builds them). Empty when the fork
      * produced no result: the output format has recorded why.
      */
-    static Optional<RunResult> runFork(Options options, OutputFormat output) throws BenchException {
+    /** JMH's machine-wide lock is held by another JMH run: no fork may start now. */
+    static final class LockBusy extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        LockBusy(RunnerException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    static Optional<RunResult> runFork(Options options, OutputFormat output) throws BenchException, LockBusy {
         try {
             Collection<RunResult> results = new Runner(options, output).run();
             return results.stream().findFirst();
         } catch (NoBenchmarksException e) {
             throw new BenchException("no benchmark matches " + options.getIncludes() + "; see -l for the list", e);
         } catch (RunnerException e) {
+            if (String.valueOf(e.getMessage()).contains("Another JMH instance might be running")) {
+                // JMH refuses to measure while another JMH run holds its machine-wide lock; that is no cell's fault
+                throw new LockBusy(e);
+            }
             output.println("<forked VM failed with exit code ?>");
             output.println(OneLine.of(e));
             return Optional.empty();

@@ -41,6 +41,8 @@ public final class RunLoop {
 
     /** The name of the result file JMH writes in a fork's folder; the loop keeps its own copy and deletes it. */
     static final String FORK_FILE = ".jmh-fork.json";
+    /** How long a fork waits for another JMH run on the machine to end. */
+    static final Duration LOCK_WAIT = Duration.ofMinutes(30);
 
     private final RunStore store;
     private final Plan plan;
@@ -204,7 +206,7 @@ public final class RunLoop {
         Optional<RunResult> result;
         boolean killed;
         try {
-            result = Jmh.runFork(b.build(), output);
+            result = runWhenJmhIsFree(b.build(), output);
         } finally {
             killed = watchdog.disarm();
             forkConsole.flush();
@@ -236,6 +238,37 @@ public final class RunLoop {
         store.saveFailure(cell, fork, FailureRecord.text(reason, output.crashTail(), newCrashLogs(crashLogsBefore),
                 store.dir().resolve("failed").resolve(cell.id())));
         return Optional.of(reason);
+    }
+
+    /**
+     * Another JMH run on this machine (JMH keeps a machine-wide lock so that two runs never measure each other)
+     * delays the fork rather than failing it; after {@link #LOCK_WAIT} the run stops, resumable.
+     */
+    private Optional<RunResult> runWhenJmhIsFree(Options options, FailureFilter output)
+            throws BenchException, RunStoppedException {
+        long deadline = System.nanoTime() + LOCK_WAIT.toNanos();
+        boolean said = false;
+        while (true) {
+            try {
+                return Jmh.runFork(options, output);
+            } catch (Jmh.LockBusy busy) {
+                if (System.nanoTime() > deadline) {
+                    throw new RunStoppedException("another JMH run has held JMH's machine-wide lock for "
+                            + Progress.clock(LOCK_WAIT.toSeconds()) + "; nothing is lost: continue with "
+                            + "java -jar target/benchmarks.jar --resume " + store.dir() + " when it ends", busy);
+                }
+                if (!said) {
+                    console.println("[inferbench] another JMH run is measuring on this machine; waiting for it to end");
+                    said = true;
+                }
+                try {
+                    Thread.sleep(2000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new RunStoppedException("interrupted while waiting for another JMH run to end", e);
+                }
+            }
+        }
     }
 
     /** JMH's settings for one fork, in seconds: warmup plus measurement. */
