@@ -60,6 +60,16 @@ class DjlBadInputTest {
     }
 
     @Test
+    void aZooFileWithoutTheZoosWeightsIsRefused() throws Exception {
+        DjlRuntime.configure(0);
+        try (ai.djl.ndarray.NDManager manager = ai.djl.ndarray.NDManager.newBaseManager("PyTorch")) {
+            assertThatThrownBy(() -> GraphRenderer.render("djl-pytorch", Mlp.tiny().build(), Map.of(), manager))
+                    .hasMessage("the ONNX file of model mlp-tiny has no float initializer 'fc1.weight'; expected the"
+                            + " zoo's weights (regenerate the file)");
+        }
+    }
+
+    @Test
     void sessionOptionsAreApplied() throws Exception {
         Path file = dir.resolve("mlp.onnx");
         try (OutputStream out = Files.newOutputStream(file)) {
