@@ -39,6 +39,7 @@ public final class Main {
         SUBCOMMANDS.put("merge", MergeCommand::new);
         SUBCOMMANDS.put("variance", VarianceCommand::new);
         SUBCOMMANDS.put("compare", CompareCommand::new);
+        SUBCOMMANDS.put("flame", FlameCommand::new);
     }
 
     private final PrintStream out;
