@@ -68,6 +68,11 @@ final class VarianceCommand implements Subcommand {
                 + " | ±95% then" + (ab ? " | smallest slowdown caught (95% power, min effect " + pct(minEffect) + ")" : ""));
         for (CellResults c : cells) {
             MetricSeries m = c.metrics().values().iterator().next();
+            if (m.forks().length < 2 || java.util.Arrays.stream(m.forks()).allMatch(f -> f.length < 2)) {
+                out.println(c.key().label() + " | too few forks or iterations: the components need at least 2 forks"
+                        + " and 2 iterations per fork (e.g. -f 5 -i 2)");
+                continue;
+            }
             VarianceComponents vc = VarianceComponents.of(m.forks());
             int k = m.forks().length;
             int n = (int) Math.round(vc.iterations());
