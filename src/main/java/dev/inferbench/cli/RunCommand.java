@@ -1,7 +1,7 @@
 package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.config.BenchConfig;
+import dev.inferbench.compare.Gate;
 import dev.inferbench.report.SummaryTable;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.RunFolder;
@@ -59,7 +59,7 @@ final class RunCommand {
             RunLoop loop = new RunLoop(prepared.store(), prepared.plan(), prepared.options(), flags.loop(), hooks,
                     console, verbosity, verbose);
             RunLoop.Outcome outcome = loop.run();
-            return report(prepared, outcome, info, console, verbosity);
+            return report(prepared, outcome, info, console, verbosity, flags.thresholds());
         } finally {
             if (console != out) {
                 console.close();
@@ -68,7 +68,7 @@ final class RunCommand {
     }
 
     private int report(RunSetup.Prepared prepared, RunLoop.Outcome outcome, RunInfo info, PrintStream console,
-                       VerboseMode verbosity) throws IOException, BenchException {
+                       VerboseMode verbosity, List<String> thresholds) throws IOException, BenchException {
         Path runDir = prepared.store().dir();
         Plan plan = prepared.plan();
         if (!outcome.results().isEmpty()) {
@@ -103,7 +103,8 @@ final class RunCommand {
         }
         console.println("inferbench: " + cells.size() + " cell" + (cells.size() == 1 ? "" : "s") + " measured, "
                 + failed.size() + " failed, " + plan.skipped().size() + " skipped; results in " + runDir);
-        return failed.isEmpty() ? Main.OK : Main.CELLS_FAILED;
+        int gate = thresholds.isEmpty() ? Main.OK : Gate.afterRun(runDir, thresholds, console);
+        return failed.isEmpty() && gate == Main.OK ? Main.OK : Main.CELLS_FAILED;
     }
 
     static CommandLineOptions parse(List<String> args) throws BenchException {

@@ -1,6 +1,7 @@
 package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.compare.Threshold;
 import dev.inferbench.profile.FlameSettings;
 import dev.inferbench.run.LoopSettings;
 import dev.inferbench.run.Shard;
@@ -17,9 +18,10 @@ import java.util.OptionalInt;
 /**
  * inferbench's own flags of a benchmark run, taken out of the argument list before the rest goes to JMH's parser:
  * {@code --resume DIR}, {@code --run-dir DIR}, {@code --shard i/n}, {@code --max-forks N}, {@code --fork-timeout D},
- * {@code --precision P}, {@code --budget D}, {@code --flame}, {@code --flame-events E}.
+ * {@code --precision P}, {@code --budget D}, {@code --flame}, {@code --flame-events E}, {@code --threshold T} (repeatable).
  */
-record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameSettings flame, List<String> jmhArgs) {
+record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameSettings flame, List<String> thresholds,
+                List<String> jmhArgs) {
 
     static RunFlags extract(List<String> args) throws BenchException {
         List<String> rest = new ArrayList<>();
@@ -31,6 +33,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameS
         OptionalDouble precision = OptionalDouble.empty();
         Duration budget = null;
         FlameSettings flame = null;
+        List<String> thresholds = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -42,6 +45,11 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameS
                 case "--precision" -> precision = OptionalDouble.of(percent(value(args, ++i, a, "a percentage, e.g. 2%"), a));
                 case "--budget" -> budget = duration(value(args, ++i, a, "a duration, e.g. 20m"), a);
                 case "--flame" -> flame = flame != null ? flame : FlameSettings.parse(FlameSettings.DEFAULT);
+                case "--threshold" -> {
+                    String t = value(args, ++i, a, "a check, e.g. 'batchSize=1:p99<100ms' or 'samples>40'");
+                    Threshold.parse(t); // a typo fails here, before any fork
+                    thresholds.add(t);
+                }
                 case "--flame-events" -> flame = FlameSettings.parse(value(args, ++i, a, "events, e.g. cpu,alloc"));
                 default -> rest.add(a);
             }
@@ -51,7 +59,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameS
                     + "or --shard with it");
         }
         return new RunFlags(resume, runDir, shard, new LoopSettings(maxForks, forkTimeout, precision, budget), flame,
-                rest);
+                List.copyOf(thresholds), rest);
     }
 
     private static String value(List<String> args, int i, String flag, String expected) throws BenchException {

@@ -11,10 +11,9 @@ import java.util.OptionalInt;
  * @param forkTimeout {@code --fork-timeout}: a fork still running after this is killed and recorded as failed;
  *                    null for the default, derived from the iteration settings
  * @param precision   {@code --precision P}: a cell needs no more forks once its interval's half-width is at most
- *                    this fraction of its mean (and it has {@link #MIN_FORKS_FOR_PRECISION} forks)
+ *                    this fraction of its mean (the rule of {@code stats.StoppingRule}, which also wants a few forks)
  * @param budget      {@code --budget}: no fork starts once this much time is spent; null for none
  */
 public record LoopSettings(OptionalInt maxForks, Duration forkTimeout, OptionalDouble precision, Duration budget) {
-    public static final int MIN_FORKS_FOR_PRECISION = 3;
     public static final LoopSettings DEFAULT = new LoopSettings(OptionalInt.empty(), null, OptionalDouble.empty(), null);
 }

@@ -2,6 +2,7 @@ package dev.inferbench.run;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.results.CellSummary;
+import dev.inferbench.stats.StoppingRule;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
@@ -148,10 +149,16 @@ public final class RunLoop {
 
     /** With --precision: the cell's interval is already narrow enough, so it needs no more forks. */
     private boolean precise(Cell cell, Set<Integer> forks) {
-        if (settings.precision().isEmpty() || forks.size() < LoopSettings.MIN_FORKS_FOR_PRECISION) {
+        if (settings.precision().isEmpty()) {
             return false;
         }
-        return relativeError(cell) <= settings.precision().getAsDouble();
+        try {
+            List<RunResult> merged = store.merged(List.of(cell));
+            return !merged.isEmpty()
+                    && StoppingRule.precise(CellSummary.of(merged.get(0)).mean(), settings.precision().getAsDouble());
+        } catch (BenchException e) {
+            return false;
+        }
     }
 
     /** The half-width of the cell's interval over its mean, from the run's one interval (NaN without forks). */
