@@ -37,6 +37,10 @@ class BadInputIT {
         Files.createDirectories(cwd.resolve("broken-run"));
         Files.writeString(cwd.resolve("broken-run/plan.json"), "{ not json");
         Files.writeString(cwd.resolve("a-file"), "a plain file\n");
+        Files.writeString(cwd.resolve("empty.json"), "");
+        Files.writeString(cwd.resolve("not-jmh.json"), "{\"a\": 1}\n");
+        String jmh = Files.readString(Path.of("src/test/resources/jmh/sample-time.json"));
+        Files.writeString(cwd.resolve("truncated.json"), jmh.substring(0, 3000));
         String base = Files.readString(Path.of("benchmarks.properties"));
         Files.writeString(cwd.resolve("benchmarks.properties"), base
                 + "\nmodel.text.file=text.onnx\nmodel.truncated.file=truncated.onnx\nmodel.gone.file=gone.onnx\n");
