@@ -6,7 +6,9 @@ import dev.inferbench.report.SummaryTable;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.RunFolder;
 import dev.inferbench.results.RunInfo;
+import dev.inferbench.profile.FlameSetup;
 import dev.inferbench.run.Cell;
+import dev.inferbench.run.ForkHook;
 import dev.inferbench.run.Plan;
 import dev.inferbench.run.RunLoop;
 import dev.inferbench.run.RunStore;
@@ -52,10 +54,13 @@ final class RunCommand {
         try {
             RunInfo info = RunInfo.start(argv, prepared.config());
             VerboseMode verbosity = cmd.verbosity().orElse(Defaults.VERBOSITY);
-            RunLoop loop = new RunLoop(prepared.store(), prepared.plan(), prepared.options(), flags.loop(), List.of(),
+            List<ForkHook> hooks = flags.flame() == null ? List.of()
+                    : FlameSetup.hook(flags.flame(), prepared.store().dir(), console).stream().toList();
+            RunLoop loop = new RunLoop(prepared.store(), prepared.plan(), prepared.options(), flags.loop(), hooks,
                     console, verbosity, verbose);
             RunLoop.Outcome outcome = loop.run();
-            return report(prepared, outcome, info, console, verbosity);
+            int code = report(prepared, outcome, info, console, verbosity);
+            return code;
         } finally {
             if (console != out) {
                 console.close();

@@ -1,6 +1,7 @@
 package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.profile.FlameSettings;
 import dev.inferbench.run.LoopSettings;
 import dev.inferbench.run.Shard;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -16,9 +17,11 @@ import java.util.OptionalInt;
 /**
  * inferbench's own flags of a benchmark run, taken out of the argument list before the rest goes to JMH's parser:
  * {@code --resume DIR}, {@code --run-dir DIR}, {@code --shard i/n}, {@code --max-forks N}, {@code --fork-timeout D},
- * {@code --precision P}, {@code --budget D}.
+ * {@code --precision P}, {@code --budget D}; and the profiling flags {@code --flame[=EVENTS]}, {@code --flame-optional},
+ * {@code --op-profile}, with JMH's {@code -prof async[:OPTIONS]} taken over so that it runs fork by fork.
  */
-record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, List<String> jmhArgs) {
+record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, List<String> jmhArgs, FlameSettings flame,
+                boolean opProfile) {
 
     static RunFlags extract(List<String> args) throws BenchException {
         List<String> rest = new ArrayList<>();
@@ -29,6 +32,10 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, List<S
         Duration forkTimeout = null;
         OptionalDouble precision = OptionalDouble.empty();
         Duration budget = null;
+        String flameEvents = null;
+        String asyncOptions = null;
+        boolean flameOptional = false;
+        boolean opProfile = false;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -39,14 +46,33 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, List<S
                 case "--fork-timeout" -> forkTimeout = duration(value(args, ++i, a, "a duration, e.g. 10m"), a);
                 case "--precision" -> precision = OptionalDouble.of(percent(value(args, ++i, a, "a percentage, e.g. 2%"), a));
                 case "--budget" -> budget = duration(value(args, ++i, a, "a duration, e.g. 20m"), a);
-                default -> rest.add(a);
+                case "--flame" -> flameEvents = "";
+                case "--flame-optional" -> flameOptional = true;
+                case "--op-profile" -> opProfile = true;
+                default -> {
+                    if (a.startsWith("--flame=")) {
+                        flameEvents = a.substring("--flame=".length());
+                    } else if (a.equals("-prof") && i + 1 < args.size() && args.get(i + 1).matches("async(:.*)?")) {
+                        // JMH's own async profiler: kept as the user wrote it, but run fork by fork like --flame
+                        String spec = args.get(++i);
+                        asyncOptions = spec.length() > "async".length() ? spec.substring("async:".length()) : "";
+                    } else {
+                        rest.add(a);
+                    }
+                }
             }
         }
         if (resume != null && (runDir != null || !shard.isWhole())) {
             throw new BenchException("--resume continues the run in its own folder and slice; expected no --run-dir "
                     + "or --shard with it");
         }
-        return new RunFlags(resume, runDir, shard, new LoopSettings(maxForks, forkTimeout, precision, budget), rest);
+        if (flameEvents != null && asyncOptions != null) {
+            throw new BenchException("--flame and -prof async both ask for async-profiler; expected one of them");
+        }
+        FlameSettings flame = asyncOptions != null ? FlameSettings.ofUser(asyncOptions, flameOptional)
+                : flameEvents != null ? FlameSettings.ofFlag(flameEvents, flameOptional) : null;
+        return new RunFlags(resume, runDir, shard, new LoopSettings(maxForks, forkTimeout, precision, budget), rest,
+                flame, opProfile);
     }
 
     private static String value(List<String> args, int i, String flag, String expected) throws BenchException {
