@@ -1,7 +1,6 @@
 package dev.inferbench.profile;
 
 import dev.inferbench.BenchException;
-import one.profiler.AsyncProfiler;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -61,23 +60,5 @@ public final class AsyncProfilerLibrary {
         } catch (IOException e) {
             throw new BenchException("cannot read async-profiler's version: " + e.getMessage(), e);
         }
-    }
-
-    /**
-     * Which engine {@code event=cpu} will use here, found by asking the profiler in this JVM: perf_events when a
-     * perf event starts, else ctimer (async-profiler's fallback on Linux), else itimer.
-     */
-    public static String cpuEngine(Path library) {
-        AsyncProfiler profiler = AsyncProfiler.getInstance(library.toString());
-        for (String engine : new String[]{"cpu-clock", "ctimer"}) {
-            try {
-                profiler.execute("start,event=" + engine + ",interval=100ms");
-                profiler.execute("stop");
-                return engine.equals("cpu-clock") ? "perf_events" : "ctimer";
-            } catch (IOException | IllegalStateException e) {
-                // not available here: try the next engine down
-            }
-        }
-        return "itimer";
     }
 }

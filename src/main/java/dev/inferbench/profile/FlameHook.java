@@ -58,7 +58,7 @@ public final class FlameHook implements ForkHook {
     public void afterFork(Cell cell, int fork, Path forkDir, boolean landed) throws BenchException {
         Path dir = forkFolder(flames, cell.id(), fork);
         try {
-            for (Path jfr : files(dir, ".jfr")) {
+            for (Path jfr : jfrFiles(dir)) {
                 for (String event : settings.events()) {
                     Path collapsed = dir.resolve(event + ".collapsed");
                     FlameGraphs.jfrToCollapsed(jfr, event, collapsed);
@@ -111,6 +111,13 @@ public final class FlameHook implements ForkHook {
             }
         }
         return events;
+    }
+
+    /** JMH writes the recording into a subfolder named after the benchmark and its params. */
+    private static List<Path> jfrFiles(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".jfr")).sorted().toList();
+        }
     }
 
     private static List<Path> files(Path dir, String suffix) throws IOException {

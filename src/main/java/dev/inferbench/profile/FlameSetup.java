@@ -2,7 +2,6 @@ package dev.inferbench.profile;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.run.ForkHook;
-import one.profiler.AsyncProfiler;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -11,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -49,18 +48,18 @@ public final class FlameSetup {
         List<String> lines = new ArrayList<>();
         lines.add("async-profiler library: " + library);
         lines.add("options per fork: -prof async:" + settings.asyncOptions(library, flames.resolve("<cell-id>/fork-N")));
+        Map<String, String> probe = ProfilerProbe.probe(library, settings.events());
         for (String event : settings.events()) {
-            String why = unavailable(library, event);
-            if (why != null) {
+            String why = probe.getOrDefault(event, "no answer from the profiler");
+            if (!why.equals(ProfilerProbe.OK)) {
                 throw new BenchException("flame event '" + event + "' is not available on this machine: " + why
                         + "; expected one of cpu, alloc, wall, lock, itimer, ctimer");
             }
         }
         if (settings.samplesCpu()) {
-            String engine = AsyncProfilerLibrary.cpuEngine(library);
+            String engine = probe.getOrDefault("cpu-engine", "unknown");
             String line = "cpu samples come from " + engine + (engine.equals("perf_events") ? ""
-                    : " (perf_events not allowed here: kernel.perf_event_paranoid=" + paranoid()
-                    + ", or a seccomp filter; ~" + (engine.equals("ctimer") ? "per-thread CPU-time timers" : "process-wide setitimer") + ")");
+                    : " (perf_events not allowed here: kernel.perf_event_paranoid=" + paranoid() + " or a seccomp filter)");
             lines.add(line);
             out.println("inferbench: flame graphs: " + line);
         }
@@ -74,19 +73,6 @@ public final class FlameSetup {
                     + "; expected a writable run folder", e);
         }
         return new FlameHook(settings, library, runDir, jvmArgs);
-    }
-
-    /** Null when {@code event} starts here, else the profiler's reason. */
-    static String unavailable(Path library, String event) {
-        AsyncProfiler profiler = AsyncProfiler.getInstance(library.toString());
-        try {
-            profiler.execute("start,event=" + event + ",interval=100ms");
-            profiler.execute("stop");
-            return null;
-        } catch (IOException | IllegalStateException | IllegalArgumentException e) {
-            String why = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
-            return why.contains("unsupported event") ? "async-profiler does not know it" : e.getMessage();
-        }
     }
 
     private static String paranoid() {
