@@ -7,6 +7,7 @@ import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.RunFolder;
 import dev.inferbench.results.RunInfo;
 import dev.inferbench.profile.FlameSetup;
+import dev.inferbench.profile.OpProfilePass;
 import dev.inferbench.run.Cell;
 import dev.inferbench.run.ForkHook;
 import dev.inferbench.run.Plan;
@@ -60,6 +61,9 @@ final class RunCommand {
                     console, verbosity, verbose);
             RunLoop.Outcome outcome = loop.run();
             int code = report(prepared, outcome, info, console, verbosity);
+            if (flags.opProfile() || flags.flame() != null) {
+                OpProfilePass.run(prepared.plan().runnableCells(), prepared.config(), prepared.store().dir(), console);
+            }
             return code;
         } finally {
             if (console != out) {
