@@ -37,6 +37,7 @@ public final class Main {
 
     static {
         SUBCOMMANDS.put("merge", MergeCommand::new);
+        SUBCOMMANDS.put("flame", FlameCommand::new);
     }
 
     private final PrintStream out;

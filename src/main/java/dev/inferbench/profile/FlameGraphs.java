@@ -61,8 +61,8 @@ public final class FlameGraphs {
     public static void diff(Path before, Path after, Path out, String title) throws IOException {
         FlameGraph base = parse(List.of(before), title, false, true);
         FlameGraph next = parse(List.of(after), title, false, true);
-        base.diff(next);
-        write(base, out);
+        next.diff(base); // as the converter's own --diff does: the second profile, set against the first
+        write(next, out);
     }
 
     private static FlameGraph parse(List<Path> inputs, String title, boolean reverse, boolean diff) throws IOException {
