@@ -43,8 +43,21 @@ public final class NativeLibraryCache {
      */
     public Path extract(String resource, String relative) throws BenchException {
         byte[] bundled = read(resource);
+        return keep(resource, bundled, sha256(bundled), root.resolve(relative));
+    }
+
+    /**
+     * The cached copy of {@code resource} under {@code folder/<first 12 hex digits of its SHA-256>/}, for libraries
+     * whose jar does not say its version once shaded.
+     */
+    public Path extractByDigest(String resource, String folder) throws BenchException {
+        byte[] bundled = read(resource);
         String digest = sha256(bundled);
-        Path target = root.resolve(relative);
+        String file = resource.substring(resource.lastIndexOf('/') + 1);
+        return keep(resource, bundled, digest, root.resolve(folder).resolve(digest.substring(0, 12)).resolve(file));
+    }
+
+    private static Path keep(String resource, byte[] bundled, String digest, Path target) throws BenchException {
         try {
             if (Files.isRegularFile(target) && digest.equals(sha256(Files.readAllBytes(target)))) {
                 return target;

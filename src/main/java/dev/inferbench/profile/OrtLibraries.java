@@ -13,8 +13,6 @@ import java.util.Locale;
  * libraries are kept in the cache instead and ORT is pointed at them ({@code onnxruntime.native.<lib>.path}).
  */
 final class OrtLibraries {
-    private static final String VERSION = "1.29.0";
-
     private OrtLibraries() {
     }
 
@@ -28,8 +26,7 @@ final class OrtLibraries {
         List<String> args = new ArrayList<>();
         for (String lib : List.of("onnxruntime", "onnxruntime4j_jni")) {
             String file = "lib" + lib + ".so";
-            Path kept = cache.extract("ai/onnxruntime/native/" + platform + "/" + file,
-                    "onnxruntime/" + VERSION + "/" + platform + "/" + file);
+            Path kept = cache.extractByDigest("ai/onnxruntime/native/" + platform + "/" + file, "onnxruntime/" + platform);
             args.add("-Donnxruntime.native." + lib + ".path=" + kept);
         }
         return args;

@@ -54,6 +54,13 @@ class NativeLibraryCacheTest {
     }
 
     @Test
+    void byDigestNamesTheFolderAfterTheBytes() throws Exception {
+        Path kept = cache.extractByDigest("linux-x64/libx.so", "x/linux-x64");
+        assertThat(kept.getParent().getFileName().toString()).isEqualTo(NativeLibraryCache.sha256(LIBRARY).substring(0, 12));
+        assertThat(kept).hasBinaryContent(LIBRARY).hasFileName("libx.so");
+    }
+
+    @Test
     void missingLibraryIsOneLine() {
         assertThatThrownBy(() -> cache.extract("macos/libx.so", "x/1.0/macos/libx.so"))
                 .isInstanceOf(BenchException.class).hasMessageContaining("macos/libx.so is not in the jar");
