@@ -51,6 +51,10 @@ public final class FlameSetup {
         Map<String, String> probe = ProfilerProbe.probe(library, settings.events());
         for (String event : settings.events()) {
             String why = probe.getOrDefault(event, "no answer from the profiler");
+            if (why.equals(ProfilerProbe.UNKNOWN)) {
+                throw new BenchException("unknown flame event '" + event + "' (async-profiler does not know it); "
+                        + "expected cpu, alloc, wall, lock, itimer, ctimer or a perf event name");
+            }
             if (!why.equals(ProfilerProbe.OK)) {
                 throw new BenchException("flame event '" + event + "' is not available on this machine: " + why
                         + "; expected one of cpu, alloc, wall, lock, itimer, ctimer");

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ProfilerProbe {
     static final String OK = "ok";
+    static final String UNKNOWN = "async-profiler does not know it";
 
     private ProfilerProbe() {
     }
@@ -68,7 +69,7 @@ public final class ProfilerProbe {
             return OK;
         } catch (IOException | RuntimeException e) {
             String why = String.valueOf(e.getMessage());
-            return why.toLowerCase(Locale.ROOT).contains("unsupported event") ? "async-profiler does not know it" : why;
+            return why.toLowerCase(Locale.ROOT).contains("unsupported event") ? UNKNOWN : why;
         }
     }
 }
