@@ -1,50 +1,139 @@
 package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.profile.FlameDiff;
+import dev.inferbench.profile.FlameGraphs;
 import dev.inferbench.profile.LatencyRatio;
+import dev.inferbench.profile.OpProfileDiff;
+import dev.inferbench.profile.OpProfilePass;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /**
- * {@code flame diff RUN_A RUN_B}: differential flame graphs per cell profiled in both runs (what got hotter in B,
- * what colder), the cells profiled in one run only, and each common cell's latency B over A (the profiler's
- * overhead when A ran without --flame and B with it).
+ * {@code flame diff RUN_A RUN_B [-o DIR]}: for every cell flame-graphed in both runs ({@code --flame}), the
+ * differential flame graph of each event: B's stacks, frames red where B spends more than A, blue where less; the
+ * same for ORT's operator profile ({@code --op-profile}); and each common cell's latency B over A (with A run
+ * without --flame and B with it, the profiler's overhead).
  */
 final class FlameCommand implements Subcommand {
 
     @Override
     public String summary() {
-        return "flame diff RUN_A RUN_B: differential flame graphs per cell (B against A) and latency B/A";
+        return "flame diff RUN_A RUN_B [-o DIR]: differential flame graphs (and ORT operator profiles) per cell, latency B/A";
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
-        if (args.size() != 3 || !args.get(0).equals("diff")) {
-            throw new BenchException("flame expects: flame diff RUN_A RUN_B (two run folders under results/); found: "
-                    + String.join(" ", args));
+        List<String> rest = new ArrayList<>(args);
+        Path target = null;
+        int o = rest.indexOf("-o");
+        if (o >= 0) {
+            if (o + 1 >= rest.size()) {
+                throw new BenchException("-o needs a folder; expected flame diff RUN_A RUN_B -o DIR");
+            }
+            target = Path.of(rest.remove(o + 1));
+            rest.remove(o);
         }
-        Path a = Path.of(args.get(1));
-        Path b = Path.of(args.get(2));
-        int graphs = FlameDiff.diff(a, b, out);
-        List<String> latency = LatencyRatio.lines(a, b);
-        latency.forEach(out::println);
-        if (!latency.isEmpty()) {
-            Path file = b.resolve(FlameDiff.FOLDER).resolve(a.toAbsolutePath().normalize().getFileName().toString())
-                    .resolve("latency.txt");
-            try {
-                Files.createDirectories(file.getParent());
-                Files.writeString(file, String.join("\n", latency) + "\n", StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new BenchException("cannot write " + file + ": " + e.getMessage(), e);
+        if (rest.size() != 3 || !rest.get(0).equals("diff")) {
+            throw new BenchException("expected: flame diff RUN_A RUN_B [-o DIR]; got: flame " + String.join(" ", args));
+        }
+        Path a = flames(Path.of(rest.get(1)));
+        Path b = flames(Path.of(rest.get(2)));
+        Path dir = target != null ? target : Path.of(rest.get(2)).resolve("flames-diff");
+        Set<String> cellsA = cells(a);
+        Set<String> cellsB = cells(b);
+        int written = 0;
+        for (String cell : cellsB) {
+            if (!cellsA.contains(cell)) {
+                out.println("only in " + rest.get(2) + ": " + cell);
+                continue;
+            }
+            for (String file : merged(b.resolve(cell))) {
+                Path base = a.resolve(cell).resolve(file);
+                if (!Files.isRegularFile(base)) {
+                    continue;
+                }
+                String event = file.substring("merged-".length(), file.length() - ".collapsed".length());
+                Path html = dir.resolve(cell).resolve("diff-" + event + ".html");
+                write(html, stream -> FlameGraphs.diff(base, b.resolve(cell).resolve(file),
+                        cell + ": " + event + ", " + rest.get(2) + " vs " + rest.get(1), stream));
+                out.println(html);
+                written++;
             }
         }
-        out.println("inferbench: " + graphs + " differential flame graph" + (graphs == 1 ? "" : "s") + " written");
-        return Main.OK;
+        for (String cell : cellsA) {
+            if (!cellsB.contains(cell)) {
+                out.println("only in " + rest.get(1) + ": " + cell);
+            }
+        }
+        written += OpProfileDiff.diff(Path.of(rest.get(1)), Path.of(rest.get(2)), dir, out);
+        List<String> latency = LatencyRatio.lines(Path.of(rest.get(1)), Path.of(rest.get(2)));
+        latency.forEach(out::println);
+        if (!latency.isEmpty()) {
+            write(dir.resolve("latency.txt"), stream -> {
+                try {
+                    stream.write((String.join("\n", latency) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                } catch (IOException e) {
+                    throw new BenchException("cannot write latency.txt: " + e.getMessage(), e);
+                }
+            });
+        }
+        out.println("inferbench: " + written + " differential flame graph" + (written == 1 ? "" : "s") + " in " + dir
+                + " (red: hotter in " + rest.get(2) + ", blue: colder)");
+        return written > 0 || !latency.isEmpty() ? Main.OK : Main.CELLS_FAILED;
+    }
+
+    private static Path flames(Path run) throws BenchException {
+        Path f = run.resolve("flames");
+        if (!Files.isDirectory(run) || !Files.isRegularFile(run.resolve("jmh-result.json")) && !Files.isDirectory(f)
+                && !Files.isDirectory(run.resolve(OpProfilePass.FOLDER))) {
+            throw new BenchException(run + " has no flame graphs, operator profile or results; expected a run folder"
+                    + " (made with --flame for flame graphs)");
+        }
+        return f;
+    }
+
+    private static Set<String> cells(Path flames) throws BenchException {
+        if (!Files.isDirectory(flames)) {
+            return Set.of();
+        }
+        try (Stream<Path> s = Files.list(flames)) {
+            return new TreeSet<>(s.filter(Files::isDirectory).map(p -> p.getFileName().toString()).toList());
+        } catch (IOException e) {
+            throw new BenchException("cannot list " + flames + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static List<String> merged(Path cellDir) throws BenchException {
+        try (Stream<Path> s = Files.list(cellDir)) {
+            return s.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("merged-") && n.endsWith(".collapsed")).sorted().toList();
+        } catch (IOException e) {
+            throw new BenchException("cannot list " + cellDir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private interface Body {
+        void write(OutputStream out) throws BenchException;
+    }
+
+    private static void write(Path file, Body body) throws BenchException {
+        try {
+            Files.createDirectories(file.getParent());
+            try (OutputStream out = Files.newOutputStream(file)) {
+                body.write(out);
+            }
+        } catch (IOException e) {
+            throw new BenchException("cannot write " + file + ": " + e.getMessage()
+                    + "; expected a writable folder (-o DIR)", e);
+        }
     }
 }

@@ -37,6 +37,8 @@ public final class Main {
 
     static {
         SUBCOMMANDS.put("merge", MergeCommand::new);
+        SUBCOMMANDS.put("variance", VarianceCommand::new);
+        SUBCOMMANDS.put("compare", CompareCommand::new);
         SUBCOMMANDS.put("flame", FlameCommand::new);
     }
 

@@ -6,6 +6,7 @@ import dev.inferbench.config.BenchConfig;
 import dev.inferbench.config.ModelEntry;
 import dev.inferbench.engine.Device;
 import dev.inferbench.engine.EngineKind;
+import dev.inferbench.engine.EngineSettings;
 import dev.inferbench.model.OnnxExporter;
 import dev.inferbench.model.ZooGenerator;
 import dev.inferbench.run.Cell;
@@ -44,10 +45,20 @@ final class MatrixCheck {
         for (String threads : values(cells, "threads")) {
             wholeNumber("threads", threads, 0, "0 for all cores, or a thread count");
         }
+        for (String threads : values(cells, "interOpThreads")) {
+            wholeNumber("interOpThreads", threads, 0, "0 for the engine's default, or a thread count");
+        }
+        for (String level : values(cells, "optLevel")) {
+            EngineSettings.GraphOptimization.parse(level);
+        }
         long zooSeed = config.seed("zoo");
         ZooGenerator generator = new ZooGenerator(zooSeed, progress);
         for (String model : values(cells, "model")) {
             ModelEntry entry = config.model(model);
+            if (entry.zoo() == null && Files.isRegularFile(entry.file()) && EngineKind.isTorchScript(entry.file())) {
+                checkEngines(cells, model, entry);
+                continue;
+            }
             if (entry.zoo() != null && !Files.exists(entry.file())) {
                 generator.generate(entry.zoo().architecture(), entry.file());
             }
@@ -57,6 +68,17 @@ final class MatrixCheck {
                         + ", seed.zoo is now " + zooSeed + ": generating it again");
                 generator.generate(entry.zoo().architecture(), entry.file());
             }
+            checkEngines(cells, model, entry);
+        }
+    }
+
+    /** Each engine the model's cells use can read its file. */
+    private static void checkEngines(List<Cell> cells, String model, ModelEntry entry) throws BenchException {
+        Set<String> engines = new LinkedHashSet<>();
+        cells.stream().filter(c -> model.equals(c.params().get("model")) && c.params().containsKey("engine"))
+                .forEach(c -> engines.add(c.params().get("engine")));
+        for (String engine : engines) {
+            EngineKind.parse(engine).checkFile(entry.file());
         }
     }
 

@@ -6,7 +6,7 @@ import dev.inferbench.report.SummaryTable;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.RunFolder;
 import dev.inferbench.results.RunInfo;
-import dev.inferbench.profile.FlameSetup;
+import dev.inferbench.profile.FlameHook;
 import dev.inferbench.profile.OpProfilePass;
 import dev.inferbench.run.Cell;
 import dev.inferbench.run.ForkHook;
@@ -56,12 +56,13 @@ final class RunCommand {
             RunInfo info = RunInfo.start(argv, prepared.config());
             VerboseMode verbosity = cmd.verbosity().orElse(Defaults.VERBOSITY);
             List<ForkHook> hooks = flags.flame() == null ? List.of()
-                    : FlameSetup.hook(flags.flame(), prepared.store().dir(), console).stream().toList();
+                    : List.of(FlameHook.create(prepared.store().dir(), flags.flame(), prepared.options(), console));
             RunLoop loop = new RunLoop(prepared.store(), prepared.plan(), prepared.options(), flags.loop(), hooks,
                     console, verbosity, verbose);
             RunLoop.Outcome outcome = loop.run();
             int code = report(prepared, outcome, info, console, verbosity);
             if (flags.opProfile() || flags.flame() != null) {
+                // after every timed fork, so that ORT's profiling cannot distort one
                 OpProfilePass.run(prepared.plan().runnableCells(), prepared.config(), prepared.store().dir(), console);
             }
             return code;
@@ -89,7 +90,7 @@ final class RunCommand {
         failed.forEach((cell, why) -> extra.append("failed  ").append(cell.label()).append(": ").append(why).append('\n'));
         console.println();
         console.println("inferbench summary (times in " + (cells.isEmpty() ? "ms" : cells.get(0).unit())
-                + "; CI from per-iteration means across forks):");
+                + "; 95% CI of the mean with forks as the unit):");
         console.print(table);
         console.print(extra);
         Files.writeString(runDir.resolve(RunFolder.SUMMARY), table + extra, StandardCharsets.UTF_8);

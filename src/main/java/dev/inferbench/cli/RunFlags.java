@@ -17,11 +17,10 @@ import java.util.OptionalInt;
 /**
  * inferbench's own flags of a benchmark run, taken out of the argument list before the rest goes to JMH's parser:
  * {@code --resume DIR}, {@code --run-dir DIR}, {@code --shard i/n}, {@code --max-forks N}, {@code --fork-timeout D},
- * {@code --precision P}, {@code --budget D}; and the profiling flags {@code --flame[=EVENTS]}, {@code --flame-optional},
- * {@code --op-profile}, with JMH's {@code -prof async[:OPTIONS]} taken over so that it runs fork by fork.
+ * {@code --precision P}, {@code --budget D}, {@code --flame}, {@code --flame-events E}, {@code --op-profile}.
  */
-record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, List<String> jmhArgs, FlameSettings flame,
-                boolean opProfile) {
+record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameSettings flame, boolean opProfile,
+                List<String> jmhArgs) {
 
     static RunFlags extract(List<String> args) throws BenchException {
         List<String> rest = new ArrayList<>();
@@ -32,9 +31,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, List<S
         Duration forkTimeout = null;
         OptionalDouble precision = OptionalDouble.empty();
         Duration budget = null;
-        String flameEvents = null;
-        String asyncOptions = null;
-        boolean flameOptional = false;
+        FlameSettings flame = null;
         boolean opProfile = false;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -46,33 +43,18 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, List<S
                 case "--fork-timeout" -> forkTimeout = duration(value(args, ++i, a, "a duration, e.g. 10m"), a);
                 case "--precision" -> precision = OptionalDouble.of(percent(value(args, ++i, a, "a percentage, e.g. 2%"), a));
                 case "--budget" -> budget = duration(value(args, ++i, a, "a duration, e.g. 20m"), a);
-                case "--flame" -> flameEvents = "";
-                case "--flame-optional" -> flameOptional = true;
+                case "--flame" -> flame = flame != null ? flame : FlameSettings.parse(FlameSettings.DEFAULT);
                 case "--op-profile" -> opProfile = true;
-                default -> {
-                    if (a.startsWith("--flame=")) {
-                        flameEvents = a.substring("--flame=".length());
-                    } else if (a.equals("-prof") && i + 1 < args.size() && args.get(i + 1).matches("async(:.*)?")) {
-                        // JMH's own async profiler: kept as the user wrote it, but run fork by fork like --flame
-                        String spec = args.get(++i);
-                        asyncOptions = spec.length() > "async".length() ? spec.substring("async:".length()) : "";
-                    } else {
-                        rest.add(a);
-                    }
-                }
+                case "--flame-events" -> flame = FlameSettings.parse(value(args, ++i, a, "events, e.g. cpu,alloc"));
+                default -> rest.add(a);
             }
         }
         if (resume != null && (runDir != null || !shard.isWhole())) {
             throw new BenchException("--resume continues the run in its own folder and slice; expected no --run-dir "
                     + "or --shard with it");
         }
-        if (flameEvents != null && asyncOptions != null) {
-            throw new BenchException("--flame and -prof async both ask for async-profiler; expected one of them");
-        }
-        FlameSettings flame = asyncOptions != null ? FlameSettings.ofUser(asyncOptions, flameOptional)
-                : flameEvents != null ? FlameSettings.ofFlag(flameEvents, flameOptional) : null;
-        return new RunFlags(resume, runDir, shard, new LoopSettings(maxForks, forkTimeout, precision, budget), rest,
-                flame, opProfile);
+        return new RunFlags(resume, runDir, shard, new LoopSettings(maxForks, forkTimeout, precision, budget), flame,
+                opProfile, rest);
     }
 
     private static String value(List<String> args, int i, String flag, String expected) throws BenchException {

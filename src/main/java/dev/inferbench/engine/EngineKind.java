@@ -7,7 +7,12 @@ import java.nio.file.Path;
 
 /** The engines inferbench can benchmark, by the name used in {@code -p engine=}. */
 public enum EngineKind {
-    ORT("ort");
+    /** ONNX Runtime's Java API, called directly. */
+    ORT("ort"),
+    /** The same ONNX Runtime behind Deep Java Library's Criteria/Predictor API: what the DJL layer costs. */
+    DJL_ORT("djl-ort"),
+    /** DJL's PyTorch engine (libtorch): TorchScript files, or zoo models rendered from their Graph. */
+    DJL_PYTORCH("djl-pytorch");
 
     private final String id;
 
@@ -20,14 +25,48 @@ public enum EngineKind {
     }
 
     /**
-     * Loads {@code model} on {@code device}.
+     * Loads {@code model} on {@code device} with default settings but {@code threads}.
      *
      * @param threads intra-op threads; 0 means all available cores
      */
     public InferenceEngine open(Path model, Device device, int threads) throws BenchException {
-        int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+        return open(model, device, EngineSettings.threads(threads));
+    }
+
+    public InferenceEngine open(Path model, Device device, EngineSettings settings) throws BenchException {
         return switch (this) {
-            case ORT -> OrtEngine.open(model, device, n);
+            case ORT -> OrtEngine.open(model, device, settings);
+            case DJL_ORT -> DjlOrtEngine.open(model, device, settings);
+            case DJL_PYTORCH -> DjlPyTorchEngine.open(model, device, settings);
+        };
+    }
+
+    /**
+     * Refuses, before anything is loaded, a model file this engine cannot read (a TorchScript file for an ONNX
+     * engine, a foreign ONNX file for libtorch), with one line naming the engine, the file and what was expected.
+     */
+    public void checkFile(Path model) throws BenchException {
+        switch (this) {
+            case ORT, DJL_ORT -> {
+                if (DjlPyTorchEngine.isTorchScript(model)) {
+                    throw new BenchException("engine '" + id + "' cannot read " + model + ": it is a TorchScript file;"
+                            + " expected an .onnx file (TorchScript runs on -p engine=djl-pytorch)");
+                }
+            }
+            case DJL_PYTORCH -> DjlPyTorchEngine.checkFile(model);
+        }
+    }
+
+    /** TorchScript by its file name (.pt, .pth, .torchscript): only djl-pytorch reads it. */
+    public static boolean isTorchScript(Path model) {
+        return DjlPyTorchEngine.isTorchScript(model);
+    }
+
+    /** Whether this engine, as built into this jar, can run on a CUDA GPU at all. */
+    public boolean hasCudaBuild() {
+        return switch (this) {
+            case ORT, DJL_ORT -> OrtEngine.hasCudaProvider();
+            case DJL_PYTORCH -> DjlPyTorchEngine.hasCudaLibrary();
         };
     }
 

@@ -36,19 +36,22 @@ final class OrtEngine implements InferenceEngine {
         this.signature = new ModelSignature(specs(session.getInputInfo()), specs(session.getOutputInfo()));
     }
 
-    static OrtEngine open(Path model, Device device, int threads) throws BenchException {
-        return open(model, device, threads, null);
+    static OrtEngine open(Path model, Device device, EngineSettings settings) throws BenchException {
+        return open(model, device, settings, null);
     }
 
     /** @param profilePrefix where ORT writes its per-operator profile (a JSON file named from it), or null for none */
-    static OrtEngine open(Path model, Device device, int threads, Path profilePrefix) throws BenchException {
+    static OrtEngine open(Path model, Device device, EngineSettings settings, Path profilePrefix) throws BenchException {
         if (!Files.isRegularFile(model)) {
             throw new BenchException("model file not found: " + model + "; expected an .onnx file");
         }
         OrtEnvironment env = OrtEnvironment.getEnvironment();
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
-            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-            options.setIntraOpNumThreads(threads);
+            options.setOptimizationLevel(optLevel(settings.optimization()));
+            options.setIntraOpNumThreads(settings.resolvedThreads());
+            if (settings.interOpThreads() > 0) {
+                options.setInterOpNumThreads(settings.interOpThreads());
+            }
             if (profilePrefix != null) {
                 options.enableProfiling(profilePrefix.toString());
             }
@@ -75,6 +78,22 @@ final class OrtEngine implements InferenceEngine {
         } catch (OrtException e) {
             throw new BenchException("engine 'ort' failed on " + model + ": " + firstLine(e.getMessage()), e);
         }
+    }
+
+    static OrtSession.SessionOptions.OptLevel optLevel(EngineSettings.GraphOptimization level) {
+        return switch (level) {
+            case ALL -> OrtSession.SessionOptions.OptLevel.ALL_OPT;
+            case EXTENDED -> OrtSession.SessionOptions.OptLevel.EXTENDED_OPT;
+            case BASIC -> OrtSession.SessionOptions.OptLevel.BASIC_OPT;
+            case NONE -> OrtSession.SessionOptions.OptLevel.NO_OPT;
+        };
+    }
+
+    /** True when the ORT on the classpath is a GPU build (onnxruntime_gpu, the cuda Maven profile). */
+    static boolean hasCudaProvider() {
+        ClassLoader cl = OrtEngine.class.getClassLoader();
+        return cl.getResource("ai/onnxruntime/native/linux-x64/libonnxruntime_providers_cuda.so") != null
+                || cl.getResource("ai/onnxruntime/native/win-x64/onnxruntime_providers_cuda.dll") != null;
     }
 
     private static void addCuda(OrtSession.SessionOptions options, Device device) throws BenchException {

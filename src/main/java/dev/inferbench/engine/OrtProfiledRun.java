@@ -23,10 +23,9 @@ public record OrtProfiledRun(long[] callNanos, Path profileJson) {
     }
 
     /** Loads {@code model}, runs {@code warmup} then {@code calls} calls on one batch, ends profiling. */
-    public static OrtProfiledRun run(Path model, Device device, int threads, Batch batch, int warmup,
+    public static OrtProfiledRun run(Path model, Device device, EngineSettings settings, Batch batch, int warmup,
                                      int calls, Path profilePrefix) throws BenchException {
-        int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
-        try (OrtEngine engine = OrtEngine.open(model, device, n, profilePrefix);
+        try (OrtEngine engine = OrtEngine.open(model, device, settings, profilePrefix);
              PreparedInput input = engine.prepare(batch.of(engine.signature()))) {
             for (int i = 0; i < warmup; i++) {
                 engine.run(input).close();

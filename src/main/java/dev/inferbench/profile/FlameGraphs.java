@@ -1,92 +1,99 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.BenchException;
 import one.convert.Arguments;
 import one.convert.FlameGraph;
 import one.convert.JfrToFlame;
+import one.jfr.JfrReader;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Reader;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * async-profiler's converter (tools.profiler:jfr-converter) as inferbench uses it: one event of a JFR recording to
- * collapsed stacks, collapsed stacks (one file or many, merged) to HTML flame graphs forward and reverse, and the
- * differential flame graph of two profiles.
+ * Flame graphs from async-profiler recordings, through async-profiler's own converter: a fork's JFR to HTML
+ * (forward: callers at the bottom; reverse: the hottest leaves at the bottom) and to collapsed stacks; collapsed
+ * stacks of several forks summed into one graph; and the differential graph of two.
  */
 public final class FlameGraphs {
     private FlameGraphs() {
     }
 
-    /** The converter's flag that selects {@code event}'s samples in a JFR file. */
-    static String jfrFlag(String event) {
-        return switch (event) {
-            case "alloc" -> "--alloc";
-            case "lock" -> "--lock";
-            case "wall" -> "--wall";
-            default -> "--cpu";
-        };
-    }
-
-    /** {@code event}'s samples in {@code jfr} as collapsed stacks (one line per stack: frames;... count). */
-    public static void jfrToCollapsed(Path jfr, String event, Path collapsed) throws IOException {
-        JfrToFlame.convert(jfr.toString(), collapsed.toString(), new Arguments("-o", "collapsed", jfrFlag(event)));
-    }
-
-    /** One HTML flame graph of all stacks in {@code inputs} (summed, so several forks make one graph). */
-    public static void html(List<Path> inputs, Path out, String title, boolean reverse) throws IOException {
-        FlameGraph graph = parse(inputs, title, reverse, false);
-        write(graph, out);
-    }
-
-    /** The stacks of {@code inputs} summed into one collapsed file. */
-    public static void mergeCollapsed(List<Path> inputs, Path out) throws IOException {
-        FlameGraph graph = new FlameGraph(new Arguments("-o", "collapsed"));
-        for (Path in : inputs) {
-            try (Reader r = Files.newBufferedReader(in, StandardCharsets.UTF_8)) {
-                graph.parseCollapsed(r);
-            }
+    /** Writes {@code <event>-forward.html}, {@code <event>-reverse.html} and {@code <event>.collapsed} next to the recording. */
+    public static void fromRecording(Path jfr, String event, String title) throws BenchException {
+        Path dir = jfr.getParent();
+        try {
+            JfrToFlame.convert(jfr.toString(), dir.resolve(event + "-forward.html").toString(),
+                    args(event, "html", title, false));
+            JfrToFlame.convert(jfr.toString(), dir.resolve(event + "-reverse.html").toString(),
+                    args(event, "html", title + " (reverse)", true));
+            JfrToFlame.convert(jfr.toString(), dir.resolve(event + ".collapsed").toString(),
+                    args(event, "collapsed", title, false));
+        } catch (IOException | RuntimeException e) {
+            throw new BenchException("cannot draw the " + event + " flame graph of " + jfr + ": " + e, e);
         }
-        write(graph, out);
+    }
+
+    /** The profiler engine the recording says it used for time samples: perf_events, ctimer, itimer, wall. */
+    public static String engine(Path jfr) throws BenchException {
+        try (JfrReader r = new JfrReader(jfr.toString())) {
+            r.readAllEvents();
+            return r.settings.getOrDefault("engine", "unknown");
+        } catch (IOException | RuntimeException e) {
+            throw new BenchException("cannot read the recording " + jfr + ": " + e, e);
+        }
+    }
+
+    /** The collapsed stacks of several forks as one graph (counts of equal stacks add up), HTML to {@code out}. */
+    public static void merge(List<Path> collapsed, String title, boolean reverse, OutputStream out) throws BenchException {
+        StringBuilder all = new StringBuilder();
+        try {
+            for (Path c : collapsed) {
+                all.append(Files.readString(c, StandardCharsets.UTF_8));
+                if (all.length() > 0 && all.charAt(all.length() - 1) != '\n') {
+                    all.append('\n');
+                }
+            }
+            FlameGraph g = new FlameGraph(args(null, "html", title, reverse));
+            g.parseCollapsed(new StringReader(all.toString()));
+            g.dump(out);
+        } catch (IOException | RuntimeException e) {
+            throw new BenchException("cannot merge the flame graphs " + collapsed + ": " + e, e);
+        }
     }
 
     /**
-     * The differential flame graph: {@code after}'s stacks, each frame coloured by how much hotter (red) or colder
-     * (blue) it is than in {@code before}.
+     * The differential graph: {@code current}'s stacks, each frame coloured by how much hotter (red) or colder
+     * (blue) it is than in {@code base}.
      */
-    public static void diff(Path before, Path after, Path out, String title) throws IOException {
-        FlameGraph base = parse(List.of(before), title, false, true);
-        FlameGraph next = parse(List.of(after), title, false, true);
-        next.diff(base); // as the converter's own --diff does: the second profile, set against the first
-        write(next, out);
+    public static void diff(Path base, Path current, String title, OutputStream out) throws BenchException {
+        try (Reader b = Files.newBufferedReader(base, StandardCharsets.UTF_8);
+             Reader c = Files.newBufferedReader(current, StandardCharsets.UTF_8)) {
+            Arguments a = args(null, "html", title, false);
+            FlameGraph before = new FlameGraph(a);
+            before.parseCollapsed(b);
+            FlameGraph after = new FlameGraph(a);
+            after.parseCollapsed(c);
+            after.diff(before);
+            after.dump(out);
+        } catch (IOException | RuntimeException e) {
+            throw new BenchException("cannot diff " + base + " and " + current + ": " + e, e);
+        }
     }
 
-    private static FlameGraph parse(List<Path> inputs, String title, boolean reverse, boolean diff) throws IOException {
-        List<String> argv = new ArrayList<>(List.of("-o", "html", "--title", title));
+    private static Arguments args(String event, String output, String title, boolean reverse) {
+        java.util.List<String> a = new java.util.ArrayList<>(List.of("-o", output, "--title", title));
+        if (event != null) {
+            a.add("--" + event);
+        }
         if (reverse) {
-            argv.add("--reverse");
+            a.add("--reverse");
         }
-        if (diff) {
-            argv.add("--diff");
-        }
-        FlameGraph graph = new FlameGraph(new Arguments(argv.toArray(String[]::new)));
-        for (Path in : inputs) {
-            try (Reader r = Files.newBufferedReader(in, StandardCharsets.UTF_8)) {
-                graph.parseCollapsed(r);
-            }
-        }
-        return graph;
-    }
-
-    private static void write(FlameGraph graph, Path out) throws IOException {
-        Path temp = out.resolveSibling(out.getFileName() + ".tmp");
-        try (OutputStream os = Files.newOutputStream(temp)) {
-            graph.dump(os);
-        }
-        Files.move(temp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        return new Arguments(a.toArray(String[]::new));
     }
 }

@@ -4,6 +4,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.config.ModelEntry;
 import dev.inferbench.engine.Device;
+import dev.inferbench.engine.EngineSettings;
 import dev.inferbench.engine.OrtProfiledRun;
 import dev.inferbench.input.SyntheticInputs;
 import dev.inferbench.run.Cell;
@@ -49,12 +50,14 @@ public final class OpProfilePass {
         String model = cell.params().get("model");
         ModelEntry entry = config.model(model);
         int batchSize = Integer.parseInt(cell.params().getOrDefault("batchSize", "1"));
-        int threads = Integer.parseInt(cell.params().getOrDefault("threads", "0"));
+        EngineSettings settings = new EngineSettings(Integer.parseInt(cell.params().getOrDefault("threads", "0")),
+                Integer.parseInt(cell.params().getOrDefault("interOpThreads", "0")),
+                EngineSettings.GraphOptimization.parse(cell.params().getOrDefault("optLevel", "all")), entry.inputs());
         long seed = config.seed("input");
         try {
             Files.createDirectories(dir);
             OrtProfiledRun run = OrtProfiledRun.run(entry.file(), Device.parse(cell.params().getOrDefault("device", "cpu")),
-                    threads, sig -> SyntheticInputs.create(model, sig.inputs(), entry.inputs(), batchSize, seed),
+                    settings, sig -> SyntheticInputs.create(model, sig.inputs(), entry.inputs(), batchSize, seed),
                     WARMUP_CALLS, MEASURED_CALLS, dir.resolve("ort"));
             Path profileFile = Files.move(run.profileJson(), dir.resolve("ort-profile.json"), StandardCopyOption.REPLACE_EXISTING);
             OrtProfile profile = OrtProfile.read(profileFile).lastRuns(MEASURED_CALLS);
@@ -69,7 +72,9 @@ public final class OpProfilePass {
             try (PrintStream c = new PrintStream(Files.newOutputStream(collapsed), true, StandardCharsets.UTF_8)) {
                 OpTable.writeCollapsed(profile, c);
             }
-            FlameGraphs.html(List.of(collapsed), dir.resolve("ops.html"), cell.label() + " ORT operators (µs)", false);
+            try (OutputStream html = Files.newOutputStream(dir.resolve("ops.html"))) {
+                FlameGraphs.merge(List.of(collapsed), cell.label() + ": ORT operators (µs)", false, html);
+            }
             return table;
         } catch (IOException e) {
             throw new BenchException("cannot write the operator profile of " + cell.label() + " to " + dir + ": "

@@ -37,6 +37,7 @@ class MainTest {
         byte[] bytes = Files.readAllBytes(good);
         Files.write(corrupt, java.util.Arrays.copyOf(bytes, bytes.length / 2));
         Files.writeString(dir.resolve("text.onnx"), "this is not a model\n");
+        Files.writeString(dir.resolve("their.pt"), "a TorchScript file by its name\n");
         results = dir.resolve("results");
         Path props = dir.resolve("test.properties");
         Files.writeString(props, String.join("\n",
@@ -49,6 +50,7 @@ class MainTest {
                 "model.corrupt.file=" + corrupt,
                 "model.text.file=" + dir.resolve("text.onnx"),
                 "model.gone.file=" + dir.resolve("gone.onnx"),
+                "model.their.file=" + dir.resolve("their.pt"),
                 ""));
         System.setProperty(BenchConfig.CONFIG_PROPERTY, props.toString());
     }
@@ -89,17 +91,28 @@ class MainTest {
 
     @Test
     void unknownModel() {
-        assertRefused("unknown model 'resnet51'; expected one of: corrupt, gone, good, text", "-p", "model=resnet51");
+        assertRefused("unknown model 'resnet51'; expected one of: corrupt, gone, good, text, their", "-p", "model=resnet51");
     }
 
     @Test
     void unknownEngine() {
-        assertRefused("unknown engine 'onnx'; expected one of: ort", "-p", "engine=onnx");
+        assertRefused("unknown engine 'onnx'; expected one of: ort, djl-ort, djl-pytorch", "-p", "engine=onnx");
     }
 
     @Test
     void unknownDevice() {
         assertRefused("unknown device 'tpu'; expected one of: cpu, cuda, cuda:N", "-p", "device=cpu,tpu");
+    }
+
+    @Test
+    void unknownOptLevel() {
+        assertRefused("unknown optLevel 'max'; expected one of: all, extended, basic, none", "-p", "optLevel=max");
+    }
+
+    @Test
+    void negativeInterOpThreads() {
+        assertRefused("interOpThreads '-1' is not a whole number >= 0; expected 0 for the engine's default, or a thread"
+                + " count", "-p", "interOpThreads=-1");
     }
 
     @Test
@@ -121,6 +134,12 @@ class MainTest {
     void truncatedModel() {
         assertRefused("model 'corrupt' file " + dir.resolve("corrupt.onnx") + " is not a valid ONNX model",
                 "-p", "model=good,corrupt");
+    }
+
+    @Test
+    void torchScriptForAnOnnxEngine() {
+        assertRefused("engine 'ort' cannot read " + dir.resolve("their.pt") + ": it is a TorchScript file; expected an"
+                + " .onnx file (TorchScript runs on -p engine=djl-pytorch)", "-p", "model=good,their");
     }
 
     @Test

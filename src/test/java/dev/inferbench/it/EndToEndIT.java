@@ -132,13 +132,17 @@ class EndToEndIT {
 
     @Test
     void failingCellKeepsTheMeasuredOnesAndFailsTheRun() throws Exception {
+        // A file that passes every check before JMH (a .pt for djl-pytorch) but is not TorchScript fails in its fork.
         Path cwd = Files.createDirectory(work.resolve("partial"));
-        Jar.Run r = run(cwd, "-p model=mlp-tiny -p batchSize=1 -p device=cpu,cuda " + SHORT);
-        assertThat(r.code()).isEqualTo(1);
-        assertThat(r.err()).contains("failed: device 'cuda:0' is not available to engine 'ort'");
+        Files.writeString(cwd.resolve("broken.pt"), "not a TorchScript archive");
+        Files.writeString(cwd.resolve("benchmarks.properties"), Files.readString(Path.of("benchmarks.properties"))
+                + "\nmodel.broken.file=broken.pt\nmodel.broken.inputs=x=4\n");
+        Jar.Run r = run(cwd, "-p model=mlp-tiny,broken -p engine=djl-pytorch -p batchSize=1 " + SHORT);
+        assertThat(r.code()).as(r.out() + r.err()).isEqualTo(1);
+        assertThat(r.err()).contains("failed: cannot load broken.pt with engine 'djl-pytorch' on cpu");
         assertThat(r.out()).doesNotContain("\tat ").contains("--verbose");
         JsonNode cells = new ObjectMapper().readTree(onlyRunFolder(cwd).resolve("jmh-result.json").toFile());
         assertThat(cells.size()).isEqualTo(1);
-        assertThat(cells.get(0).get("params").get("device").asText()).isEqualTo("cpu");
+        assertThat(cells.get(0).get("params").get("model").asText()).isEqualTo("mlp-tiny");
     }
 }

@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The diff of two recorded ORT profiles (batch 1 and batch 4 of a tiny ResNet) as two runs of one cell. */
-class FlameDiffTest {
+class OpProfileDiffTest {
     @TempDir
     Path results;
 
@@ -33,14 +33,14 @@ class FlameDiffTest {
         Path b = run("B", "ort-profile-resnet-tiny-b4.json", "common", "new");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-        int written = FlameDiff.diff(a, b, new PrintStream(out, true, StandardCharsets.UTF_8));
+        int written = OpProfileDiff.diff(a, b, results.resolve("diff"), new PrintStream(out, true, StandardCharsets.UTF_8));
 
         assertThat(written).isEqualTo(1);
-        Path html = b.resolve("flame-diff/A/common/ops-diff.html");
+        Path html = results.resolve("diff/common/diff-ops.html");
         assertThat(html).content().contains("<html").contains("Conv").contains("model_run"); // the converter prefix-compresses frame names
         assertThat(out.toString(StandardCharsets.UTF_8))
-                .contains("only in " + a + ": gone")
-                .contains("only in " + b + ": new")
-                .contains("common ops: " + html);
+                .contains("operator profile only in " + a + ": gone")
+                .contains("operator profile only in " + b + ": new")
+                .contains(html.toString());
     }
 }

@@ -1,0 +1,191 @@
+package dev.inferbench.engine;
+
+import ai.djl.Model;
+import ai.djl.inference.Predictor;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.translate.TranslateException;
+import dev.inferbench.BenchException;
+import dev.inferbench.tensor.HostTensor;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A model loaded through Deep Java Library and called the way DJL users call one: a {@code Predictor<NDList,
+ * NDList>} with DJL's NoopTranslator. Inputs become engine NDArrays once, in {@link #prepare}. Each {@link #run}
+ * opens a sub-manager and lends it the inputs, because DJL attaches every array an engine creates (intermediates
+ * and outputs) to the manager of the first input: without it memory grows with every call. Closing the outputs
+ * closes that sub-manager, which frees the call's arrays and hands the inputs back.
+ */
+final class DjlEngine implements InferenceEngine {
+    private final String engineId;
+    private final Path file;
+    private final Model model;
+    private final Predictor<NDList, NDList> predictor;
+    private final ModelSignature signature;
+    private final boolean outputsToHost;
+    private boolean closed;
+
+    /** @param outputsToHost copy outputs to host memory within the call (models placed on a GPU by libtorch) */
+    DjlEngine(String engineId, Path file, Model model, Predictor<NDList, NDList> predictor, ModelSignature signature,
+              boolean outputsToHost) {
+        this.engineId = engineId;
+        this.file = file;
+        this.model = model;
+        this.predictor = predictor;
+        this.signature = signature;
+        this.outputsToHost = outputsToHost;
+    }
+
+    @Override
+    public ModelSignature signature() {
+        return signature;
+    }
+
+    @Override
+    public PreparedInput prepare(List<HostTensor> inputs) throws BenchException {
+        checkOpen();
+        NDManager manager = model.getNDManager().newSubManager();
+        try {
+            NDList list = new NDList(inputs.size());
+            for (HostTensor t : inputs) {
+                NDArray array = manager.create(t.data().duplicate().rewind(), new Shape(t.shape()), dataType(t));
+                array.setName(t.name());
+                list.add(array);
+            }
+            return new DjlInput(manager, list);
+        } catch (RuntimeException e) {
+            manager.close();
+            throw new BenchException("engine '" + engineId + "' cannot create its input arrays for " + file + ": "
+                    + OrtEngine.firstLine(e.getMessage()), e);
+        }
+    }
+
+    private DataType dataType(HostTensor t) throws BenchException {
+        return switch (t.type()) {
+            case FLOAT32 -> DataType.FLOAT32;
+            case INT64 -> DataType.INT64;
+            case INT32 -> DataType.INT32;
+            case OTHER -> throw new BenchException("input '" + t.name() + "' of " + file
+                    + " has an unsupported type; expected float32, int64 or int32");
+        };
+    }
+
+    @Override
+    public Outputs run(PreparedInput input) throws BenchException {
+        checkOpen();
+        if (!(input instanceof DjlInput in) || in.closed) {
+            throw new BenchException("input prepared by another engine or closed; expected an open one from engine '"
+                    + engineId + "'");
+        }
+        NDManager call = in.manager.newSubManager();
+        try {
+            in.arrays.tempAttach(call);
+            NDList out = predictor.predict(in.arrays);
+            // libtorch runs CUDA kernels asynchronously: copying the outputs to the host waits for them, and is what
+            // a caller reading results pays (ORT's CUDA provider returns host tensors already).
+            return new DjlOutputs(outputsToHost ? out.toDevice(ai.djl.Device.cpu(), false) : out, call);
+        } catch (TranslateException | RuntimeException e) {
+            call.close();
+            throw new BenchException("engine '" + engineId + "' failed to run " + file + " on inputs "
+                    + describe(in.arrays) + ": " + rootMessage(e) + "; expected inputs matching the model's forward()", e);
+        }
+    }
+
+    private static String describe(NDList arrays) {
+        StringBuilder sb = new StringBuilder("[");
+        for (NDArray a : arrays) {
+            sb.append(sb.length() > 1 ? ", " : "").append(a.getName()).append(':')
+                    .append(a.getDataType().name().toLowerCase(Locale.ROOT)).append(a.getShape());
+        }
+        return sb.append(']').toString();
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return OrtEngine.firstLine(t.getMessage() != null ? t.getMessage() : t.toString());
+    }
+
+    /** Arrays alive under the model's manager (weights, prepared inputs, anything leaked by a call). */
+    int managedArrays() {
+        return model.getNDManager().getManagedArrays().size();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        predictor.close();
+        model.close();
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("engine '" + engineId + "' is closed");
+        }
+    }
+
+    private static final class DjlInput implements PreparedInput {
+        private final NDManager manager;
+        private final NDList arrays;
+        private boolean closed;
+
+        DjlInput(NDManager manager, NDList arrays) {
+            this.manager = manager;
+            this.arrays = arrays;
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                manager.close();
+            }
+        }
+    }
+
+    private static final class DjlOutputs implements Outputs {
+        private final NDList arrays;
+        private final NDManager call;
+        private boolean closed;
+
+        DjlOutputs(NDList arrays, NDManager call) {
+            this.arrays = arrays;
+            this.call = call;
+        }
+
+        @Override
+        public int count() {
+            return arrays.size();
+        }
+
+        @Override
+        public long[] shape(int index) {
+            return arrays.get(index).getShape().getShape();
+        }
+
+        @Override
+        public float[] floats(int index) {
+            NDArray a = arrays.get(index);
+            return a.getDataType() == DataType.FLOAT32 ? a.toFloatArray() : new float[0];
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                call.close();
+            }
+        }
+    }
+}

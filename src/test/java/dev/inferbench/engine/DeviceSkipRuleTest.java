@@ -1,0 +1,90 @@
+package dev.inferbench.engine;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.config.BenchConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DeviceSkipRuleTest {
+    @TempDir
+    Path dir;
+
+    private GpuProbe probeWithDeviceNodes(int gpus) throws IOException {
+        Path dev = dir.resolve("dev-" + gpus);
+        if (Files.isDirectory(dev)) {
+            return new GpuProbe(dir.resolve("proc-absent"), dev);
+        }
+        Files.createDirectories(dev);
+        Files.createFile(dev.resolve("nvidiactl")); // not a GPU: the control node every driver install has
+        for (int i = 0; i < gpus; i++) {
+            Files.createFile(dev.resolve("nvidia" + i));
+        }
+        return new GpuProbe(dir.resolve("proc-absent"), dev);
+    }
+
+    private static Map<String, String> cell(String engine, String device) {
+        return Map.of("model", "mlp-tiny", "engine", engine, "device", device, "batchSize", "1");
+    }
+
+    private static BenchConfig config() throws BenchException {
+        return BenchConfig.parse("");
+    }
+
+    @Test
+    void probeCountsGpusFromProcFirstThenDeviceNodes() throws IOException {
+        assertThat(probeWithDeviceNodes(0).cudaDevices()).isZero();
+        assertThat(probeWithDeviceNodes(2).cudaDevices()).isEqualTo(2);
+        Path proc = Files.createDirectories(dir.resolve("proc"));
+        assertThat(new GpuProbe(proc, dir.resolve("dev-2")).cudaDevices()).as("empty in containers").isEqualTo(2);
+        Files.createDirectory(proc.resolve("0000:3b:00.0"));
+        assertThat(new GpuProbe(proc, dir.resolve("dev-2")).cudaDevices()).isEqualTo(1);
+    }
+
+    @Test
+    void cudaCellsAreSkippedWithTheReasonWhenNoGpuExists() throws Exception {
+        DeviceSkipRule rule = new DeviceSkipRule(probeWithDeviceNodes(0), e -> true);
+        for (String engine : new String[]{"ort", "djl-ort", "djl-pytorch"}) {
+            assertThat(rule.skipReason(cell(engine, "cuda"), config()))
+                    .contains("device 'cuda': no NVIDIA GPU on this machine");
+            assertThat(rule.skipReason(cell(engine, "cuda:1"), config()))
+                    .contains("device 'cuda:1': no NVIDIA GPU on this machine");
+            assertThat(rule.skipReason(cell(engine, "cpu"), config())).isEmpty();
+        }
+    }
+
+    @Test
+    void cpuOnlyBuildsAreSkippedOnAGpuMachine() throws Exception {
+        DeviceSkipRule cpuBuild = new DeviceSkipRule(probeWithDeviceNodes(1), e -> false);
+        assertThat(cpuBuild.skipReason(cell("ort", "cuda"), config()))
+                .contains("device 'cuda': engine 'ort' in this jar is a CPU build; expected a jar built with mvn -Pcuda package");
+        assertThat(cpuBuild.skipReason(cell("djl-pytorch", "cuda:0"), config())).get().asString()
+                .contains("PYTORCH_LIBRARY_PATH");
+        DeviceSkipRule gpuBuild = new DeviceSkipRule(probeWithDeviceNodes(1), e -> true);
+        assertThat(gpuBuild.skipReason(cell("ort", "cuda:0"), config())).isEmpty();
+    }
+
+    @Test
+    void aDeviceIndexBeyondTheGpusIsBadInputNotASkip() throws Exception {
+        DeviceSkipRule rule = new DeviceSkipRule(probeWithDeviceNodes(2), e -> true);
+        assertThatThrownBy(() -> rule.skipReason(cell("ort", "cuda:2"), config()))
+                .isInstanceOf(BenchException.class)
+                .hasMessage("device 'cuda:2' does not exist; this machine has 2 GPU(s): expected cuda:0 to cuda:1");
+        assertThatThrownBy(() -> rule.skipReason(cell("ort", "tpu"), config()))
+                .hasMessage("unknown device 'tpu'; expected one of: cpu, cuda, cuda:N");
+    }
+
+    @Test
+    void thisJarIsACpuBuild() {
+        // The default build has no CUDA provider nor CUDA libtorch: on a GPU machine its cuda cells are skipped.
+        assertThat(EngineKind.ORT.hasCudaBuild()).isFalse();
+        assertThat(EngineKind.DJL_ORT.hasCudaBuild()).isFalse();
+    }
+}
