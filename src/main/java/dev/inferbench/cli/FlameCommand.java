@@ -2,6 +2,9 @@ package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.profile.FlameGraphs;
+import dev.inferbench.profile.LatencyRatio;
+import dev.inferbench.profile.OpProfileDiff;
+import dev.inferbench.profile.OpProfilePass;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -16,13 +19,15 @@ import java.util.stream.Stream;
 
 /**
  * {@code flame diff RUN_A RUN_B [-o DIR]}: for every cell flame-graphed in both runs ({@code --flame}), the
- * differential flame graph of each event: B's stacks, frames red where B spends more than A, blue where less.
+ * differential flame graph of each event: B's stacks, frames red where B spends more than A, blue where less; the
+ * same for ORT's operator profile ({@code --op-profile}); and each common cell's latency B over A (with A run
+ * without --flame and B with it, the profiler's overhead).
  */
 final class FlameCommand implements Subcommand {
 
     @Override
     public String summary() {
-        return "flame diff RUN_A RUN_B [-o DIR]: differential flame graphs of the cells both --flame runs profiled";
+        return "flame diff RUN_A RUN_B [-o DIR]: differential flame graphs (and ORT operator profiles) per cell, latency B/A";
     }
 
     @Override
@@ -69,20 +74,37 @@ final class FlameCommand implements Subcommand {
                 out.println("only in " + rest.get(1) + ": " + cell);
             }
         }
+        written += OpProfileDiff.diff(Path.of(rest.get(1)), Path.of(rest.get(2)), dir, out);
+        List<String> latency = LatencyRatio.lines(Path.of(rest.get(1)), Path.of(rest.get(2)));
+        latency.forEach(out::println);
+        if (!latency.isEmpty()) {
+            write(dir.resolve("latency.txt"), stream -> {
+                try {
+                    stream.write((String.join("\n", latency) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                } catch (IOException e) {
+                    throw new BenchException("cannot write latency.txt: " + e.getMessage(), e);
+                }
+            });
+        }
         out.println("inferbench: " + written + " differential flame graph" + (written == 1 ? "" : "s") + " in " + dir
                 + " (red: hotter in " + rest.get(2) + ", blue: colder)");
-        return written > 0 ? Main.OK : Main.CELLS_FAILED;
+        return written > 0 || !latency.isEmpty() ? Main.OK : Main.CELLS_FAILED;
     }
 
     private static Path flames(Path run) throws BenchException {
         Path f = run.resolve("flames");
-        if (!Files.isDirectory(f)) {
-            throw new BenchException(run + " has no flame graphs (no flames/ folder); expected a run made with --flame");
+        if (!Files.isDirectory(run) || !Files.isRegularFile(run.resolve("jmh-result.json")) && !Files.isDirectory(f)
+                && !Files.isDirectory(run.resolve(OpProfilePass.FOLDER))) {
+            throw new BenchException(run + " has no flame graphs, operator profile or results; expected a run folder"
+                    + " (made with --flame for flame graphs)");
         }
         return f;
     }
 
     private static Set<String> cells(Path flames) throws BenchException {
+        if (!Files.isDirectory(flames)) {
+            return Set.of();
+        }
         try (Stream<Path> s = Files.list(flames)) {
             return new TreeSet<>(s.filter(Files::isDirectory).map(p -> p.getFileName().toString()).toList());
         } catch (IOException e) {

@@ -7,6 +7,7 @@ import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.RunFolder;
 import dev.inferbench.results.RunInfo;
 import dev.inferbench.profile.FlameHook;
+import dev.inferbench.profile.OpProfilePass;
 import dev.inferbench.run.Cell;
 import dev.inferbench.run.ForkHook;
 import dev.inferbench.run.Plan;
@@ -59,7 +60,12 @@ final class RunCommand {
             RunLoop loop = new RunLoop(prepared.store(), prepared.plan(), prepared.options(), flags.loop(), hooks,
                     console, verbosity, verbose);
             RunLoop.Outcome outcome = loop.run();
-            return report(prepared, outcome, info, console, verbosity, flags.thresholds());
+            int code = report(prepared, outcome, info, console, verbosity, flags.thresholds());
+            if (flags.opProfile() || flags.flame() != null) {
+                // after every timed fork, so that ORT's profiling cannot distort one
+                OpProfilePass.run(prepared.plan().runnableCells(), prepared.config(), prepared.store().dir(), console);
+            }
+            return code;
         } finally {
             if (console != out) {
                 console.close();

@@ -37,6 +37,11 @@ final class OrtEngine implements InferenceEngine {
     }
 
     static OrtEngine open(Path model, Device device, EngineSettings settings) throws BenchException {
+        return open(model, device, settings, null);
+    }
+
+    /** @param profilePrefix where ORT writes its per-operator profile (a JSON file named from it), or null for none */
+    static OrtEngine open(Path model, Device device, EngineSettings settings, Path profilePrefix) throws BenchException {
         if (!Files.isRegularFile(model)) {
             throw new BenchException("model file not found: " + model + "; expected an .onnx file");
         }
@@ -46,6 +51,9 @@ final class OrtEngine implements InferenceEngine {
             options.setIntraOpNumThreads(settings.resolvedThreads());
             if (settings.interOpThreads() > 0) {
                 options.setInterOpNumThreads(settings.interOpThreads());
+            }
+            if (profilePrefix != null) {
+                options.enableProfiling(profilePrefix.toString());
             }
             if (device.kind() == Device.Kind.CUDA) {
                 addCuda(options, device);
@@ -136,6 +144,16 @@ final class OrtEngine implements InferenceEngine {
             return new OrtOutputs(session.run(in.tensors));
         } catch (OrtException e) {
             throw new BenchException("inference failed in engine 'ort': " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    /** Ends ORT's session profiling; the path of the profile JSON it wrote. */
+    Path endProfiling() throws BenchException {
+        checkOpen();
+        try {
+            return Path.of(session.endProfiling());
+        } catch (OrtException e) {
+            throw new BenchException("cannot end ORT's profiling: " + firstLine(e.getMessage()), e);
         }
     }
 

@@ -1,0 +1,43 @@
+package dev.inferbench.engine;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.tensor.HostTensor;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A batch run through ONNX Runtime with its session profiling on, each call also timed from Java, so that ORT's
+ * own per-operator and {@code model_run} times can be set beside the time a caller sees. Kept apart from the
+ * benchmarks: profiling changes what it measures, so it never runs in a timed fork.
+ *
+ * @param callNanos   Java-side wall time of each measured call (around {@link InferenceEngine#run})
+ * @param profileJson ORT's profile of the whole session; its last {@code callNanos.length} model_run events are
+ *                    the measured calls
+ */
+public record OrtProfiledRun(long[] callNanos, Path profileJson) {
+
+    /** The batch to run, made once the model's signature is known. */
+    public interface Batch {
+        List<HostTensor> of(ModelSignature signature) throws BenchException;
+    }
+
+    /** Loads {@code model}, runs {@code warmup} then {@code calls} calls on one batch, ends profiling. */
+    public static OrtProfiledRun run(Path model, Device device, EngineSettings settings, Batch batch, int warmup,
+                                     int calls, Path profilePrefix) throws BenchException {
+        try (OrtEngine engine = OrtEngine.open(model, device, settings, profilePrefix);
+             PreparedInput input = engine.prepare(batch.of(engine.signature()))) {
+            for (int i = 0; i < warmup; i++) {
+                engine.run(input).close();
+            }
+            long[] nanos = new long[calls];
+            for (int i = 0; i < calls; i++) {
+                long t0 = System.nanoTime();
+                Outputs out = engine.run(input);
+                nanos[i] = System.nanoTime() - t0;
+                out.close();
+            }
+            return new OrtProfiledRun(nanos, engine.endProfiling());
+        }
+    }
+}

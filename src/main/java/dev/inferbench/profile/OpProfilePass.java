@@ -1,0 +1,84 @@
+package dev.inferbench.profile;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.config.ModelEntry;
+import dev.inferbench.engine.Device;
+import dev.inferbench.engine.EngineSettings;
+import dev.inferbench.engine.OrtProfiledRun;
+import dev.inferbench.input.SyntheticInputs;
+import dev.inferbench.run.Cell;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+
+/**
+ * {@code --op-profile}: after the timed run, each {@code ort} cell once more in the launcher with ONNX Runtime's
+ * session profiling on (so it cannot distort a timed fork), written to {@code op-profile/<cell-id>/}: ORT's own
+ * profile, the operator types by total time and share (ops.json, ops.txt), the harness overhead, and the operator
+ * flame graph (session run -> operator type -> node) as collapsed stacks and async-profiler's HTML.
+ */
+public final class OpProfilePass {
+    public static final String FOLDER = "op-profile";
+    static final int WARMUP_CALLS = 10;
+    static final int MEASURED_CALLS = 50;
+    static final int TOP = 10;
+
+    private OpProfilePass() {
+    }
+
+    public static void run(List<Cell> cells, BenchConfig config, Path runDir, PrintStream out) throws BenchException {
+        for (Cell cell : cells) {
+            if (!"ort".equals(cell.params().get("engine")) || !cell.params().containsKey("model")) {
+                continue;
+            }
+            out.println();
+            out.println("inferbench: ORT operator profile of " + cell.label() + " (" + MEASURED_CALLS
+                    + " calls after " + WARMUP_CALLS + ", profiling on, outside the timed forks):");
+            OpTable table = profile(cell, config, runDir.resolve(FOLDER).resolve(cell.id()));
+            table.printTable(out, TOP);
+        }
+    }
+
+    static OpTable profile(Cell cell, BenchConfig config, Path dir) throws BenchException {
+        String model = cell.params().get("model");
+        ModelEntry entry = config.model(model);
+        int batchSize = Integer.parseInt(cell.params().getOrDefault("batchSize", "1"));
+        EngineSettings settings = new EngineSettings(Integer.parseInt(cell.params().getOrDefault("threads", "0")),
+                Integer.parseInt(cell.params().getOrDefault("interOpThreads", "0")),
+                EngineSettings.GraphOptimization.parse(cell.params().getOrDefault("optLevel", "all")), entry.inputs());
+        long seed = config.seed("input");
+        try {
+            Files.createDirectories(dir);
+            OrtProfiledRun run = OrtProfiledRun.run(entry.file(), Device.parse(cell.params().getOrDefault("device", "cpu")),
+                    settings, sig -> SyntheticInputs.create(model, sig.inputs(), entry.inputs(), batchSize, seed),
+                    WARMUP_CALLS, MEASURED_CALLS, dir.resolve("ort"));
+            Path profileFile = Files.move(run.profileJson(), dir.resolve("ort-profile.json"), StandardCopyOption.REPLACE_EXISTING);
+            OrtProfile profile = OrtProfile.read(profileFile).lastRuns(MEASURED_CALLS);
+            OpTable table = OpTable.of(profile, run.callNanos());
+            try (OutputStream json = Files.newOutputStream(dir.resolve("ops.json"))) {
+                table.writeJson(json);
+            }
+            try (PrintStream txt = new PrintStream(Files.newOutputStream(dir.resolve("ops.txt")), true, StandardCharsets.UTF_8)) {
+                table.printTable(txt, table.ops().size());
+            }
+            Path collapsed = dir.resolve("ops.collapsed");
+            try (PrintStream c = new PrintStream(Files.newOutputStream(collapsed), true, StandardCharsets.UTF_8)) {
+                OpTable.writeCollapsed(profile, c);
+            }
+            try (OutputStream html = Files.newOutputStream(dir.resolve("ops.html"))) {
+                FlameGraphs.merge(List.of(collapsed), cell.label() + ": ORT operators (µs)", false, html);
+            }
+            return table;
+        } catch (IOException e) {
+            throw new BenchException("cannot write the operator profile of " + cell.label() + " to " + dir + ": "
+                    + e.getMessage() + "; expected a writable run folder", e);
+        }
+    }
+}
