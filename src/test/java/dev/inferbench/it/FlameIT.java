@@ -48,6 +48,6 @@ class FlameIT {
         assertThat(cwd.resolve("d").resolve(cell.getFileName()).resolve("diff-cpu.html")).isNotEmptyFile();
         Jar.Run none = Jar.run(cwd, "flame diff a models");
         assertThat(none.code()).isEqualTo(2);
-        assertThat(none.err()).contains("models has no flame graphs (no flames/ folder); expected a run made with --flame");
+        assertThat(none.err()).contains("models has no flame graphs, operator profile or results; expected a run folder");
     }
 }
