@@ -9,7 +9,9 @@ import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.engine.PreparedInput;
 import dev.inferbench.tensor.HostTensor;
+import dev.inferbench.input.InputShapes;
 import dev.inferbench.input.SyntheticInputs;
+import dev.inferbench.model.stats.OnnxSummary;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -40,7 +42,7 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 public class InferenceBenchmark {
 
-    /** A name from the model registry in benchmarks.properties. */
+    /** A name from the model registry in benchmarks.properties, or the path of any .onnx file. */
     @Param("resnet50")
     public String model;
 
@@ -51,6 +53,10 @@ public class InferenceBenchmark {
     /** Samples per call; the model's batch dimension. */
     @Param("1")
     public int batchSize;
+
+    /** Tokens per sample: the dynamic sequence dimension of transformer inputs (ignored by image models). */
+    @Param("128")
+    public int seqLen;
 
     /** cpu, cuda or cuda:N. */
     @Param("cpu")
@@ -68,12 +74,14 @@ public class InferenceBenchmark {
         try {
             BenchConfig config = BenchConfig.load();
             ModelEntry entry = config.model(model);
-            if (batchSize <= 0) {
-                throw new BenchException("batchSize " + batchSize + " is not positive; expected a whole number >= 1");
+            if (batchSize <= 0 || seqLen <= 0) {
+                throw new BenchException("batchSize " + batchSize + " / seqLen " + seqLen
+                        + " is not positive; expected whole numbers >= 1");
             }
             loaded = EngineKind.parse(engine).open(entry.file(), Device.parse(device), threads);
-            List<HostTensor> batch = SyntheticInputs.create(model, loaded.signature().inputs(), entry.inputs(),
-                    batchSize, config.seed("input"));
+            int tokens = OnnxSummary.read(entry.file()).vocab().orElse(SyntheticInputs.TOKEN_RANGE);
+            List<HostTensor> batch = SyntheticInputs.create(model, loaded.signature().inputs(),
+                    new InputShapes(model, entry.inputs(), batchSize, seqLen), tokens, config.seed("input"));
             input = loaded.prepare(batch);
             OutputCheck.verify(model, loaded.run(input), batchSize);
         } catch (BenchException e) {
