@@ -41,6 +41,9 @@ final class MatrixCheck {
         for (String batch : values(cells, "batchSize")) {
             wholeNumber("batchSize", batch, 1, "e.g. -p batchSize=1,8");
         }
+        for (String seqLen : values(cells, "seqLen")) {
+            wholeNumber("seqLen", seqLen, 1, "tokens per sample, e.g. -p seqLen=128");
+        }
         for (String threads : values(cells, "threads")) {
             wholeNumber("threads", threads, 0, "0 for all cores, or a thread count");
         }
