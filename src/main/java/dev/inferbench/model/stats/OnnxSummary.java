@@ -28,8 +28,11 @@ public record OnnxSummary(Map<String, String> metadata, List<OnnxMl.ValueInfoPro
                           List<OnnxMl.ValueInfoProto> outputs, List<OnnxMl.NodeProto> nodes,
                           List<OnnxMl.ValueInfoProto> valueInfo, Map<String, Initializer> initializers) {
 
-    /** A weight: its element type (ONNX TensorProto.DataType number) and dimensions. */
-    public record Initializer(String name, int dataType, long[] dims) {
+    /**
+     * A weight: its element type (ONNX TensorProto.DataType number) and dimensions; {@code ints} holds the values
+     * of small integer tensors (shapes, axes, indices), which shape inference needs, and is null otherwise.
+     */
+    public record Initializer(String name, int dataType, long[] dims, long[] ints) {
         public long elements() {
             long n = 1;
             for (long d : dims) {
@@ -49,7 +52,12 @@ public record OnnxSummary(Map<String, String> metadata, List<OnnxMl.ValueInfoPro
     private static final int GRAPH_VALUE_INFO = 13;
     private static final int TENSOR_DIMS = 1;
     private static final int TENSOR_DATA_TYPE = 2;
+    private static final int TENSOR_INT32_DATA = 5;
+    private static final int TENSOR_INT64_DATA = 7;
     private static final int TENSOR_NAME = 8;
+    private static final int TENSOR_RAW_DATA = 9;
+    /** Integer tensors up to this many bytes keep their values. */
+    private static final int SMALL = 4096;
 
     public static OnnxSummary read(Path file) throws BenchException {
         if (!Files.isRegularFile(file)) {
@@ -112,18 +120,30 @@ public record OnnxSummary(Map<String, String> metadata, List<OnnxMl.ValueInfoPro
 
     private static Initializer initializer(CodedInputStream in) throws IOException {
         List<Long> dims = new ArrayList<>();
+        List<Long> ints = new ArrayList<>();
+        byte[] raw = null;
         int type = 0;
         String name = "";
         for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
             int field = WireFormat.getTagFieldNumber(tag);
-            if (field == TENSOR_DIMS && lengthDelimited(tag)) {
-                int limit = in.pushLimit(in.readRawVarint32());
-                while (in.getBytesUntilLimit() > 0) {
-                    dims.add(in.readInt64());
+            if (field == TENSOR_DIMS || field == TENSOR_INT64_DATA || field == TENSOR_INT32_DATA) {
+                List<Long> into = field == TENSOR_DIMS ? dims : ints;
+                if (lengthDelimited(tag)) {
+                    int limit = in.pushLimit(in.readRawVarint32());
+                    while (in.getBytesUntilLimit() > 0) {
+                        into.add(in.readInt64());
+                    }
+                    in.popLimit(limit);
+                } else {
+                    into.add(in.readInt64());
                 }
-                in.popLimit(limit);
-            } else if (field == TENSOR_DIMS) {
-                dims.add(in.readInt64());
+            } else if (field == TENSOR_RAW_DATA && lengthDelimited(tag)) {
+                int length = in.readRawVarint32();
+                if (length <= SMALL) {
+                    raw = in.readRawBytes(length);
+                } else {
+                    in.skipRawBytes(length);
+                }
             } else if (field == TENSOR_DATA_TYPE) {
                 type = in.readInt32();
             } else if (field == TENSOR_NAME) {
@@ -132,7 +152,19 @@ public record OnnxSummary(Map<String, String> metadata, List<OnnxMl.ValueInfoPro
                 break;
             }
         }
-        return new Initializer(name, type, dims.stream().mapToLong(Long::longValue).toArray());
+        long[] values = null;
+        boolean integer = type == OnnxMl.TensorProto.DataType.INT64_VALUE || type == OnnxMl.TensorProto.DataType.INT32_VALUE;
+        if (integer && raw != null) {
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(raw).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            int width = type == OnnxMl.TensorProto.DataType.INT64_VALUE ? 8 : 4;
+            values = new long[raw.length / width];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = width == 8 ? b.getLong() : b.getInt();
+            }
+        } else if (integer && !ints.isEmpty()) {
+            values = ints.stream().mapToLong(Long::longValue).toArray();
+        }
+        return new Initializer(name, type, dims.stream().mapToLong(Long::longValue).toArray(), values);
     }
 
     private static boolean lengthDelimited(int tag) {
