@@ -69,7 +69,7 @@ public record ModelStats(String name, Path file, long bytes, long params, long m
         return sorted;
     }
 
-    static TensorSpec spec(OnnxMl.ValueInfoProto v) {
+    public static TensorSpec spec(OnnxMl.ValueInfoProto v) {
         OnnxMl.TensorProto.DataType elem = OnnxMl.TensorProto.DataType.forNumber(v.getType().getTensorType().getElemType());
         DType type = elem == null ? DType.OTHER : switch (elem) {
             case FLOAT -> DType.FLOAT32;
