@@ -41,7 +41,7 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 public class InferenceBenchmark {
 
-    /** A name from the model registry in benchmarks.properties. */
+    /** A name from the model registry in benchmarks.properties, or the path of any .onnx file. */
     @Param("resnet50")
     public String model;
 
@@ -52,6 +52,10 @@ public class InferenceBenchmark {
     /** Samples per call; the model's batch dimension. */
     @Param("1")
     public int batchSize;
+
+    /** Tokens per sample: the dynamic sequence dimension of transformer inputs (ignored by image models). */
+    @Param("128")
+    public int seqLen;
 
     /** cpu, cuda or cuda:N. */
     @Param("cpu")
@@ -78,14 +82,15 @@ public class InferenceBenchmark {
         try {
             BenchConfig config = BenchConfig.load();
             ModelEntry entry = config.model(model);
-            if (batchSize <= 0) {
-                throw new BenchException("batchSize " + batchSize + " is not positive; expected a whole number >= 1");
+            if (batchSize <= 0 || seqLen <= 0) {
+                throw new BenchException("batchSize " + batchSize + " / seqLen " + seqLen
+                        + " is not positive; expected whole numbers >= 1");
             }
             EngineSettings settings = new EngineSettings(threads, interOpThreads,
                     EngineSettings.GraphOptimization.parse(optLevel), entry.inputs());
             loaded = EngineKind.parse(engine).open(entry.file(), Device.parse(device), settings);
-            List<HostTensor> batch = SyntheticInputs.create(model, loaded.signature().inputs(), entry.inputs(),
-                    batchSize, config.seed("input"));
+            List<HostTensor> batch = SyntheticInputs.forModel(model, entry.file(), loaded.signature().inputs(),
+                    entry.inputs(), batchSize, seqLen, config.seed("input"));
             input = loaded.prepare(batch);
             OutputCheck.verify(model, loaded.run(input), batchSize);
             slowdownTokens = InjectedSlowdown.tokens(InjectedSlowdown.percent(), this::callOnce);

@@ -40,6 +40,7 @@ public final class Main {
         SUBCOMMANDS.put("variance", VarianceCommand::new);
         SUBCOMMANDS.put("compare", CompareCommand::new);
         SUBCOMMANDS.put("flame", FlameCommand::new);
+        SUBCOMMANDS.put("models", ModelsCommand::new);
     }
 
     private final PrintStream out;

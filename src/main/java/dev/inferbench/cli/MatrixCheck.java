@@ -9,11 +9,12 @@ import dev.inferbench.engine.EngineKind;
 import dev.inferbench.engine.EngineSettings;
 import dev.inferbench.model.OnnxExporter;
 import dev.inferbench.model.ZooGenerator;
+import dev.inferbench.model.stats.ModelStats;
+import dev.inferbench.model.stats.OnnxSummary;
+import dev.inferbench.input.InputShapes;
+import dev.inferbench.tensor.TensorSpec;
 import dev.inferbench.run.Cell;
 
-import java.io.BufferedInputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +43,9 @@ final class MatrixCheck {
         for (String batch : values(cells, "batchSize")) {
             wholeNumber("batchSize", batch, 1, "e.g. -p batchSize=1,8");
         }
+        for (String seqLen : values(cells, "seqLen")) {
+            wholeNumber("seqLen", seqLen, 1, "tokens per sample, e.g. -p seqLen=128");
+        }
         for (String threads : values(cells, "threads")) {
             wholeNumber("threads", threads, 0, "0 for all cores, or a thread count");
         }
@@ -62,7 +66,7 @@ final class MatrixCheck {
             if (entry.zoo() != null && !Files.exists(entry.file())) {
                 generator.generate(entry.zoo().architecture(), entry.file());
             }
-            Optional<Long> fileSeed = OnnxExporter.seedOf(checkOnnx(entry));
+            Optional<Long> fileSeed = seedOf(checkOnnx(entry, values(cells, "seqLen")));
             if (entry.zoo() != null && fileSeed.isPresent() && fileSeed.get() != zooSeed) {
                 progress.println("[inferbench] " + entry.file() + " was generated with seed " + fileSeed.get()
                         + ", seed.zoo is now " + zooSeed + ": generating it again");
@@ -79,6 +83,14 @@ final class MatrixCheck {
                 .forEach(c -> engines.add(c.params().get("engine")));
         for (String engine : engines) {
             EngineKind.parse(engine).checkFile(entry.file());
+        }
+    }
+
+    private static Optional<Long> seedOf(OnnxSummary summary) {
+        try {
+            return Optional.ofNullable(summary.metadata().get(OnnxExporter.META_SEED)).map(Long::parseLong);
+        } catch (NumberFormatException e) {
+            return Optional.empty();
         }
     }
 
@@ -103,26 +115,30 @@ final class MatrixCheck {
         throw new BenchException(param + " '" + value + "' is not a whole number >= " + min + "; expected " + hint);
     }
 
-    /** A parse of the protobuf: catches missing, truncated and non-ONNX files without loading an engine. */
-    private static OnnxMl.ModelProto checkOnnx(ModelEntry entry) throws BenchException {
+    /**
+     * A read of the file without its weights: catches missing, truncated and non-ONNX files, and inputs whose
+     * dimensions nothing resolves, without loading an engine.
+     */
+    private static OnnxSummary checkOnnx(ModelEntry entry, Collection<String> seqLens) throws BenchException {
         Path file = entry.file();
         if (!Files.isRegularFile(file)) {
             throw new BenchException("model file not found: " + file + " (model '" + entry.name()
                     + "' in " + BenchConfig.FILE_NAME + "); expected an .onnx file");
         }
-        OnnxMl.ModelProto model;
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 20)) {
-            model = OnnxMl.ModelProto.parseFrom(in);
-        } catch (IOException e) {
-            throw new BenchException("model '" + entry.name() + "' file " + file + " is not a valid ONNX model ("
-                    + e.getMessage() + ")" + regenerateHint(entry), e);
+        OnnxSummary summary;
+        try {
+            summary = OnnxSummary.read(file);
+        } catch (BenchException e) {
+            throw new BenchException("model '" + entry.name() + "' file " + e.getMessage() + regenerateHint(entry), e);
         }
-        if (!model.hasGraph() || model.getGraph().getNodeCount() == 0 || model.getGraph().getInputCount() == 0
-                || model.getGraph().getOutputCount() == 0) {
-            throw new BenchException("model '" + entry.name() + "' file " + file
-                    + " is not a valid ONNX model (no graph with inputs, nodes and outputs)" + regenerateHint(entry));
+        for (OnnxMl.ValueInfoProto input : summary.inputs()) {
+            TensorSpec spec = ModelStats.spec(input);
+            int batch = spec.shape().length > 0 && spec.shape()[0] > 0 ? (int) spec.shape()[0] : 1;
+            for (String seqLen : seqLens.isEmpty() ? List.of("128") : seqLens) {
+                new InputShapes(entry.name(), entry.inputs(), batch, Integer.parseInt(seqLen.trim())).resolve(spec);
+            }
         }
-        return model;
+        return summary;
     }
 
     private static String regenerateHint(ModelEntry entry) {

@@ -148,13 +148,28 @@ public final class BenchConfig {
         return models;
     }
 
+    /**
+     * A registered model, or any model by path: a value ending in .onnx or naming an existing file is that file,
+     * with no registration (its inputs come from the file; dynamic non-sequence dims then need registering).
+     */
     public ModelEntry model(String name) throws BenchException {
         ModelEntry e = models.get(name);
+        if (e == null && (name.toLowerCase(java.util.Locale.ROOT).endsWith(".onnx") || isFile(name))) {
+            return new ModelEntry(name, path("model", name), null, Map.of());
+        }
         if (e == null) {
             throw new BenchException("unknown model '" + name + "'; expected one of: " + String.join(", ", models.keySet())
-                    + " (or add model." + name + ".file=... to " + FILE_NAME + ")");
+                    + " (or the path of an .onnx file, or add model." + name + ".file=... to " + FILE_NAME + ")");
         }
         return e;
+    }
+
+    private static boolean isFile(String name) {
+        try {
+            return Files.isRegularFile(Path.of(name));
+        } catch (java.nio.file.InvalidPathException e) {
+            return false;
+        }
     }
 
     private void checkKeys() throws BenchException {

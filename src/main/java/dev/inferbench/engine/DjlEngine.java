@@ -71,8 +71,11 @@ final class DjlEngine implements InferenceEngine {
             case FLOAT32 -> DataType.FLOAT32;
             case INT64 -> DataType.INT64;
             case INT32 -> DataType.INT32;
+            case FLOAT16 -> DataType.FLOAT16;
+            case BOOL -> DataType.BOOLEAN;
+            case UINT8 -> DataType.UINT8;
             case OTHER -> throw new BenchException("input '" + t.name() + "' of " + file
-                    + " has an unsupported type; expected float32, int64 or int32");
+                    + " has an unsupported type; expected float32, float16, int64, int32, bool or uint8");
         };
     }
 

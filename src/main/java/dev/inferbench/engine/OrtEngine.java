@@ -13,9 +13,11 @@ import dev.inferbench.BenchException;
 import dev.inferbench.tensor.TensorSpec.DType;
 import dev.inferbench.tensor.HostTensor;
 
+import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -120,8 +122,11 @@ final class OrtEngine implements InferenceEngine {
                     case FLOAT32 -> OnnxTensor.createTensor(env, (FloatBuffer) t.data(), t.shape());
                     case INT64 -> OnnxTensor.createTensor(env, (LongBuffer) t.data(), t.shape());
                     case INT32 -> OnnxTensor.createTensor(env, (IntBuffer) t.data(), t.shape());
-                    case OTHER -> throw new BenchException("input '" + t.name()
-                            + "' has an unsupported type; expected float32, int64 or int32");
+                    case FLOAT16 -> OnnxTensor.createTensor(env, (ShortBuffer) t.data(), t.shape(), OnnxJavaType.FLOAT16);
+                    case BOOL -> OnnxTensor.createTensor(env, (ByteBuffer) t.data(), t.shape(), OnnxJavaType.BOOL);
+                    case UINT8 -> OnnxTensor.createTensor(env, (ByteBuffer) t.data(), t.shape(), OnnxJavaType.UINT8);
+                    case OTHER -> throw new BenchException("input '" + t.name() + "' has an unsupported type;"
+                            + " expected float32, float16, int64, int32, bool or uint8");
                 });
             }
             return new OrtInput(tensors);
@@ -193,6 +198,9 @@ final class OrtEngine implements InferenceEngine {
             case FLOAT -> DType.FLOAT32;
             case INT64 -> DType.INT64;
             case INT32 -> DType.INT32;
+            case FLOAT16 -> DType.FLOAT16;
+            case BOOL -> DType.BOOL;
+            case UINT8 -> DType.UINT8;
             default -> DType.OTHER;
         };
     }

@@ -1,14 +1,12 @@
 package dev.inferbench.input;
 
-import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.BenchException;
+import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.tensor.TensorSpec;
+import dev.inferbench.tensor.TensorSpec.DType;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.FloatBuffer;
-import java.nio.IntBuffer;
-import java.nio.LongBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,54 +15,83 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * Seeded synthetic inputs shaped from a model's signature: floats uniform in [-1, 1), integers (token ids) uniform
- * in [0, {@value #TOKEN_RANGE}). The same seed gives the same batch on every engine.
+ * Seeded synthetic inputs shaped from a model's signature; the same seed gives the same batch on every engine.
+ * By element type: float32 and float16 uniform in [-1, 1); uint8 uniform in [0, 256) (pixels); bool all true
+ * (masks). Integer inputs: those named like a mask all 1, those named like token types or segments all 0, the
+ * rest (token ids) uniform in [0, tokenRange): the model's vocabulary, or {@value #TOKEN_RANGE} when the file does
+ * not record one (every vocabulary is at least that large).
  */
 public final class SyntheticInputs {
-    static final int TOKEN_RANGE = 100;
+    public static final int TOKEN_RANGE = 100;
 
     private SyntheticInputs() {
     }
 
     /**
-     * @param perSample shapes without the batch dimension, by input name; needed where the model leaves a
-     *                  non-batch dimension dynamic
+     * The inputs a cell measures: shapes from the model's signature, batch and seqLen, and {@code model.NAME.inputs};
+     * token ids within the vocabulary the file records. The benchmark and the operator profile pass both use this.
      */
+    public static List<HostTensor> forModel(String model, java.nio.file.Path file, List<TensorSpec> inputs,
+                                            Map<String, long[]> perSample, int batch, int seqLen, long seed)
+            throws BenchException {
+        int tokens = dev.inferbench.model.stats.OnnxSummary.read(file).vocab().orElse(TOKEN_RANGE);
+        return create(model, inputs, new InputShapes(model, perSample, batch, seqLen), tokens, seed);
+    }
+
+    /** With the fallback token range. */
     public static List<HostTensor> create(String model, List<TensorSpec> inputs, Map<String, long[]> perSample,
-                                          int batch, long seed) throws BenchException {
+                                          int batch, int seqLen, long seed) throws BenchException {
+        return create(model, inputs, new InputShapes(model, perSample, batch, seqLen), TOKEN_RANGE, seed);
+    }
+
+    public static List<HostTensor> create(String model, List<TensorSpec> inputs, InputShapes shapes, int tokenRange,
+                                          long seed) throws BenchException {
         List<HostTensor> out = new ArrayList<>();
         SplittableRandom rnd = new SplittableRandom(seed);
         for (TensorSpec spec : inputs) {
-            long[] shape = shape(model, spec, perSample.get(spec.name()), batch);
+            long[] shape = shapes.resolve(spec);
             int n = elements(model, spec, shape);
-            ByteBuffer bytes;
+            ByteBuffer bytes = ByteBuffer.allocateDirect(n * Math.max(1, spec.type().bytes())).order(ByteOrder.nativeOrder());
+            String lower = spec.name().toLowerCase(Locale.ROOT);
+            long fixed = lower.contains("mask") ? 1 : lower.contains("token_type") || lower.contains("segment") ? 0 : -1;
             switch (spec.type()) {
                 case FLOAT32 -> {
-                    bytes = ByteBuffer.allocateDirect(n * Float.BYTES).order(ByteOrder.nativeOrder());
-                    FloatBuffer f = bytes.asFloatBuffer();
+                    var f = bytes.asFloatBuffer();
                     for (int i = 0; i < n; i++) {
                         f.put(i, (float) (rnd.nextDouble() * 2 - 1));
                     }
                     out.add(new HostTensor(spec.name(), spec.type(), shape, f));
                 }
-                case INT64 -> {
-                    bytes = ByteBuffer.allocateDirect(n * Long.BYTES).order(ByteOrder.nativeOrder());
-                    LongBuffer l = bytes.asLongBuffer();
+                case FLOAT16 -> {
+                    var h = bytes.asShortBuffer();
                     for (int i = 0; i < n; i++) {
-                        l.put(i, rnd.nextInt(TOKEN_RANGE));
+                        h.put(i, Half.fromFloat((float) (rnd.nextDouble() * 2 - 1)));
+                    }
+                    out.add(new HostTensor(spec.name(), spec.type(), shape, h));
+                }
+                case INT64 -> {
+                    var l = bytes.asLongBuffer();
+                    for (int i = 0; i < n; i++) {
+                        l.put(i, fixed >= 0 ? fixed : rnd.nextInt(tokenRange));
                     }
                     out.add(new HostTensor(spec.name(), spec.type(), shape, l));
                 }
                 case INT32 -> {
-                    bytes = ByteBuffer.allocateDirect(n * Integer.BYTES).order(ByteOrder.nativeOrder());
-                    IntBuffer b = bytes.asIntBuffer();
+                    var b = bytes.asIntBuffer();
                     for (int i = 0; i < n; i++) {
-                        b.put(i, rnd.nextInt(TOKEN_RANGE));
+                        b.put(i, fixed >= 0 ? (int) fixed : rnd.nextInt(tokenRange));
                     }
                     out.add(new HostTensor(spec.name(), spec.type(), shape, b));
                 }
+                case BOOL, UINT8 -> {
+                    for (int i = 0; i < n; i++) {
+                        bytes.put(i, (byte) (spec.type() == DType.BOOL ? 1 : rnd.nextInt(256)));
+                    }
+                    out.add(new HostTensor(spec.name(), spec.type(), shape, bytes));
+                }
                 default -> throw new BenchException("model '" + model + "' input '" + spec.name()
-                        + "' has a type inferbench cannot synthesize; expected float32, int64 or int32");
+                        + "' has a type inferbench cannot synthesize; expected float32, float16, int64, int32, bool"
+                        + " or uint8");
             }
         }
         return out;
@@ -76,33 +103,12 @@ public final class SyntheticInputs {
         for (long d : shape) {
             count *= d;
         }
-        double bytes = count * (spec.type() == TensorSpec.DType.INT64 ? Long.BYTES : Float.BYTES);
+        double bytes = count * Math.max(1, spec.type().bytes());
         if (bytes > Integer.MAX_VALUE) {
             throw new BenchException(String.format(Locale.ROOT,
                     "model '%s' input '%s' of shape %s needs %.1f GB; expected at most 2 GB per input (smaller batchSize)",
                     model, spec.name(), Arrays.toString(shape), bytes / 1e9));
         }
         return (int) count;
-    }
-
-    private static long[] shape(String model, TensorSpec spec, long[] override, int batch) throws BenchException {
-        long[] declared = spec.shape();
-        if (declared.length == 0) {
-            throw new BenchException("model '" + model + "' input '" + spec.name() + "' is a scalar; expected a batched tensor");
-        }
-        if (declared[0] > 0 && declared[0] != batch) {
-            throw new BenchException("model '" + model + "' input '" + spec.name() + "' has a fixed batch of "
-                    + declared[0] + ", so batchSize " + batch + " cannot run; expected batchSize=" + declared[0]);
-        }
-        long[] sample = override != null ? override : Arrays.copyOfRange(declared, 1, declared.length);
-        if (override == null && Arrays.stream(sample).anyMatch(d -> d <= 0)) {
-            throw new BenchException("model '" + model + "' input '" + spec.name() + "' has a dynamic dimension "
-                    + Arrays.toString(declared) + "; set its per-sample shape in benchmarks.properties, e.g. model."
-                    + model + ".inputs=" + spec.name() + "=1x128");
-        }
-        long[] full = new long[sample.length + 1];
-        full[0] = batch;
-        System.arraycopy(sample, 0, full, 1, sample.length);
-        return full;
     }
 }

@@ -1,5 +1,7 @@
 package dev.inferbench.model;
 
+import dev.inferbench.tensor.TensorSpec.DType;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -10,12 +12,24 @@ import java.util.Map;
 /**
  * A small graph-building API: each zoo architecture is written once against it, and every backend (ONNX writer,
  * parameter counter, later other engines) renders the same list of nodes with the same named parameters.
- * Shapes are per sample: the batch dimension is implicit and always first.
+ * Shapes are per sample: the batch dimension is implicit and always first. A dimension of {@value #SEQ} is the
+ * sequence length, left dynamic in the written file so one file serves every {@code seqLen}. Convolutional ops
+ * live here; sequence ops (attention, embeddings, layer norm) in {@link SequenceOps}.
  */
 public final class Graph {
+    /** The dynamic sequence dimension in a per-sample shape. */
+    public static final long SEQ = -1;
 
     /** A tensor flowing between nodes; {@code shape} excludes the batch dimension. */
     public record Value(int id, long[] shape) {
+        public int rank() {
+            return shape.length;
+        }
+
+        public long dim(int axis) {
+            return shape[axis < 0 ? shape.length + axis : axis];
+        }
+
         public long elements() {
             return Arrays.stream(shape).reduce(1, Math::multiplyExact);
         }
@@ -44,10 +58,23 @@ public final class Graph {
                        List<Param> params) {
     }
 
-    public enum Op { CONV, BATCH_NORM, RELU, MAX_POOL, ADD, GLOBAL_AVG_POOL, FLATTEN, LINEAR, SOFTMAX }
+    /** A named model input; {@code type} is the element type of the tensor fed to it. */
+    public record Input(String name, DType type, Value value) {
+    }
+
+    /**
+     * The operations; most map to one ONNX operator, a few (GELU, POSITIONS, CLASS_TOKEN, MASK_BIAS) to a short
+     * fixed sequence of them. {@link OnnxNodes} renders each; {@code stats} counts their cost from the ONNX file.
+     */
+    public enum Op {
+        CONV, BATCH_NORM, RELU, CLIP, MAX_POOL, ADD, MUL, SCALE, GLOBAL_AVG_POOL, FLATTEN, LINEAR, SOFTMAX,
+        MATMUL, DENSE, LAYER_NORM, GELU, TANH, RESHAPE, TRANSPOSE, EMBEDDING, POSITIONS, ADD_ROW, CLASS_TOKEN,
+        SELECT, MASK_BIAS
+    }
 
     private final String name;
-    private final List<Value> inputs = new ArrayList<>();
+    private final List<Input> inputs = new ArrayList<>();
+    private final Map<String, String> metadata = new LinkedHashMap<>();
     private final List<Node> nodes = new ArrayList<>();
     private final Map<String, Value> outputs = new LinkedHashMap<>();
     private int nextId;
@@ -61,7 +88,20 @@ public final class Graph {
     }
 
     public List<Value> inputs() {
+        return inputs.stream().map(Input::value).toList();
+    }
+
+    public List<Input> inputSpecs() {
         return Collections.unmodifiableList(inputs);
+    }
+
+    /** Facts about the model written into the file's metadata (e.g. the token vocabulary), in insertion order. */
+    public Map<String, String> metadata() {
+        return Collections.unmodifiableMap(metadata);
+    }
+
+    public void metadata(String key, String value) {
+        metadata.put(key, value);
     }
 
     public List<Node> nodes() {
@@ -77,12 +117,17 @@ public final class Graph {
         return nodes.stream().flatMap(n -> n.params().stream()).filter(Param::trainable).mapToLong(Param::elements).sum();
     }
 
+    /** The single float input of an image or feature model, named {@code input}. */
     public Value input(long... shape) {
-        if (!inputs.isEmpty()) {
-            throw new IllegalStateException("zoo graphs take one input");
+        return input("input", DType.FLOAT32, shape);
+    }
+
+    public Value input(String inputName, DType type, long... shape) {
+        if (inputs.stream().anyMatch(i -> i.name().equals(inputName))) {
+            throw new IllegalArgumentException("duplicate input " + inputName);
         }
         Value v = value(shape);
-        inputs.add(v);
+        inputs.add(new Input(inputName, type, v));
         return v;
     }
 
@@ -91,12 +136,28 @@ public final class Graph {
     }
 
     public Value conv(String layer, Value x, int outChannels, int kernel, int stride, int pad) {
+        return conv(layer, x, outChannels, kernel, stride, pad, 1, false);
+    }
+
+    /** A convolution of {@code groups} groups (depthwise when groups equals the channels), with a bias or not. */
+    public Value conv(String layer, Value x, int outChannels, int kernel, int stride, int pad, int groups,
+                      boolean bias) {
         long inChannels = x.shape()[0];
-        double bound = Math.sqrt(6.0 / (inChannels * kernel * kernel)); // He-uniform: keeps activations O(1) through ReLU
-        Param weight = new Param(layer + ".weight", new long[]{outChannels, inChannels, kernel, kernel},
-                Init.uniform(bound), true);
-        return add(Op.CONV, layer, List.of(x), windowed(x, outChannels, kernel, stride, pad),
-                window(kernel, stride, pad), List.of(weight));
+        if (inChannels % groups != 0 || outChannels % groups != 0) {
+            throw new IllegalArgumentException(layer + ": " + inChannels + " -> " + outChannels
+                    + " channels do not split into " + groups + " groups");
+        }
+        long fanIn = inChannels / groups * kernel * kernel;
+        double bound = Math.sqrt(6.0 / fanIn); // He-uniform: keeps activations O(1) through ReLU
+        List<Param> params = new ArrayList<>();
+        params.add(new Param(layer + ".weight", new long[]{outChannels, inChannels / groups, kernel, kernel},
+                Init.uniform(bound), true));
+        if (bias) {
+            params.add(new Param(layer + ".bias", new long[]{outChannels}, Init.uniform(1 / Math.sqrt(fanIn)), true));
+        }
+        Map<String, Object> attrs = window(kernel, stride, pad);
+        attrs.put("group", groups);
+        return add(Op.CONV, layer, List.of(x), windowed(x, outChannels, kernel, stride, pad), attrs, params);
     }
 
     /** Batch norm with identity statistics; {@code gamma} below 1 damps a residual branch so deep nets stay finite. */
@@ -112,6 +173,14 @@ public final class Graph {
 
     public Value relu(Value x) {
         return add(Op.RELU, "relu", List.of(x), value(x.shape()), Map.of(), List.of());
+    }
+
+    /** ReLU6 and other clamps. */
+    public Value clip(Value x, double min, double max) {
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("min", (float) min);
+        attrs.put("max", (float) max);
+        return add(Op.CLIP, "clip", List.of(x), value(x.shape()), attrs, List.of());
     }
 
     public Value maxPool(Value x, int kernel, int stride, int pad) {
@@ -134,11 +203,33 @@ public final class Graph {
         return attrs;
     }
 
+    /** Element-wise sum with numpy broadcasting over the per-sample shapes. */
     public Value add(Value a, Value b) {
-        if (!Arrays.equals(a.shape(), b.shape())) {
-            throw new IllegalArgumentException("add of " + Arrays.toString(a.shape()) + " and " + Arrays.toString(b.shape()));
+        return add(Op.ADD, "add", List.of(a, b), value(broadcast(a.shape(), b.shape())), Map.of(), List.of());
+    }
+
+    public Value mul(Value a, Value b) {
+        return add(Op.MUL, "mul", List.of(a, b), value(broadcast(a.shape(), b.shape())), Map.of(), List.of());
+    }
+
+    /** Adds a learned tensor of {@code shape}, broadcast over the batch (and any leading size-1 dims). */
+    public Value addParam(String paramName, Value x, long[] shape, Init init) {
+        Param p = new Param(paramName, shape, init, true);
+        return add(Op.ADD, paramName, List.of(x), value(broadcast(x.shape(), shape)), Map.of(), List.of(p));
+    }
+
+    static long[] broadcast(long[] a, long[] b) {
+        int rank = Math.max(a.length, b.length);
+        long[] out = new long[rank];
+        for (int i = 0; i < rank; i++) {
+            long da = i < rank - a.length ? 1 : a[i - (rank - a.length)];
+            long db = i < rank - b.length ? 1 : b[i - (rank - b.length)];
+            if (da != db && da != 1 && db != 1) {
+                throw new IllegalArgumentException("cannot broadcast " + Arrays.toString(a) + " with " + Arrays.toString(b));
+            }
+            out[i] = da == 1 ? db : da;
         }
-        return add(Op.ADD, "add", List.of(a, b), value(a.shape()), Map.of(), List.of());
+        return out;
     }
 
     public Value globalAvgPool(Value x) {
@@ -159,15 +250,22 @@ public final class Graph {
     }
 
     public Value softmax(Value x) {
-        return add(Op.SOFTMAX, "softmax", List.of(x), value(x.shape()), Map.of(), List.of());
+        return softmax(x, -1);
     }
 
-    private Value add(Op op, String layer, List<Value> in, Value out, Map<String, Object> attrs, List<Param> params) {
+    /** Softmax over one per-sample axis (negative counts from the end). */
+    public Value softmax(Value x, int axis) {
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("axis", axis);
+        return add(Op.SOFTMAX, "softmax", List.of(x), value(x.shape()), attrs, List.of());
+    }
+
+    Value add(Op op, String layer, List<Value> in, Value out, Map<String, Object> attrs, List<Param> params) {
         nodes.add(new Node(op, layer, in, out, attrs, params));
         return out;
     }
 
-    private Value value(long... shape) {
+    Value value(long... shape) {
         return new Value(nextId++, shape.clone());
     }
 }

@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
-/** The convolutional-network operators Tribuo's {@link ONNXOperators} lacks, at the same opset. */
+/** The operators Tribuo's {@link ONNXOperators} lacks, as defined at opset {@value #OPSET}. */
 enum OnnxOps implements ONNXOperator {
     CONV("Conv", 2, 1, attrs("kernel_shape", AttributeType.INTS, "strides", AttributeType.INTS,
             "pads", AttributeType.INTS, "group", AttributeType.INT)),
@@ -19,7 +19,20 @@ enum OnnxOps implements ONNXOperator {
     MAX_POOL("MaxPool", 1, 0, attrs("kernel_shape", AttributeType.INTS, "strides", AttributeType.INTS,
             "pads", AttributeType.INTS)),
     GLOBAL_AVERAGE_POOL("GlobalAveragePool", 1, 0, Map.of()),
-    FLATTEN("Flatten", 1, 0, attrs("axis", AttributeType.INT));
+    FLATTEN("Flatten", 1, 0, attrs("axis", AttributeType.INT)),
+    CLIP("Clip", 1, 2, Map.of()),
+    MAT_MUL("MatMul", 2, 0, Map.of()),
+    LAYER_NORMALIZATION("LayerNormalization", 2, 1, attrs("axis", AttributeType.INT, "epsilon", AttributeType.FLOAT)),
+    ERF("Erf", 1, 0, Map.of()),
+    TANH("Tanh", 1, 0, Map.of()),
+    RESHAPE("Reshape", 2, 0, Map.of()),
+    TRANSPOSE("Transpose", 1, 0, attrs("perm", AttributeType.INTS)),
+    SHAPE("Shape", 1, 0, Map.of()),
+    SLICE("Slice", 3, 2, Map.of()),
+    EXPAND("Expand", 2, 0, Map.of());
+
+    /** LayerNormalization needs 17; ONNX Runtime 1.29 reads up to 21+. */
+    static final int OPSET = 17;
 
     private final String opName;
     private final int inputs;
@@ -75,7 +88,7 @@ enum OnnxOps implements ONNXOperator {
 
     @Override
     public int getOpVersion() {
-        return ONNXOperators.getOpsetVersion();
+        return OPSET;
     }
 
     @Override

@@ -9,6 +9,12 @@ import java.util.function.Supplier;
 public enum Zoo {
     RESNET50("resnet50", ResNet::resnet50),
     RESNET_TINY("resnet-tiny", ResNet::tiny),
+    MOBILENET_V2("mobilenet_v2", MobileNetV2::mobilenetV2),
+    VIT_B_16("vit_b_16", VisionTransformer::vitB16),
+    BERT_BASE("bert_base", Bert::base),
+    MOBILENET_TINY("mobilenet-tiny", MobileNetV2::tiny),
+    VIT_TINY("vit-tiny", VisionTransformer::tiny),
+    BERT_TINY("bert-tiny", Bert::tiny),
     MLP_TINY("mlp-tiny", Mlp::tiny);
 
     private final String id;

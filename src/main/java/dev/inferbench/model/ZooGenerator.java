@@ -64,7 +64,7 @@ public final class ZooGenerator {
         }
     }
 
-    static String size(long bytes) {
+    public static String size(long bytes) {
         return bytes >= 1_000_000 ? String.format(Locale.ROOT, "%.1f MB", bytes / 1e6)
                 : String.format(Locale.ROOT, "%.1f kB", bytes / 1e3);
     }

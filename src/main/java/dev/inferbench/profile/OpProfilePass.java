@@ -50,6 +50,7 @@ public final class OpProfilePass {
         String model = cell.params().get("model");
         ModelEntry entry = config.model(model);
         int batchSize = Integer.parseInt(cell.params().getOrDefault("batchSize", "1"));
+        int seqLen = Integer.parseInt(cell.params().getOrDefault("seqLen", "128"));
         EngineSettings settings = new EngineSettings(Integer.parseInt(cell.params().getOrDefault("threads", "0")),
                 Integer.parseInt(cell.params().getOrDefault("interOpThreads", "0")),
                 EngineSettings.GraphOptimization.parse(cell.params().getOrDefault("optLevel", "all")), entry.inputs());
@@ -57,7 +58,7 @@ public final class OpProfilePass {
         try {
             Files.createDirectories(dir);
             OrtProfiledRun run = OrtProfiledRun.run(entry.file(), Device.parse(cell.params().getOrDefault("device", "cpu")),
-                    settings, sig -> SyntheticInputs.create(model, sig.inputs(), entry.inputs(), batchSize, seed),
+                    settings, sig -> SyntheticInputs.forModel(model, entry.file(), sig.inputs(), entry.inputs(), batchSize, seqLen, seed),
                     WARMUP_CALLS, MEASURED_CALLS, dir.resolve("ort"));
             Path profileFile = Files.move(run.profileJson(), dir.resolve("ort-profile.json"), StandardCopyOption.REPLACE_EXISTING);
             OrtProfile profile = OrtProfile.read(profileFile).lastRuns(MEASURED_CALLS);

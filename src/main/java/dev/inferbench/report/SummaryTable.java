@@ -12,8 +12,8 @@ import java.util.Set;
 
 /** The compact table printed after a run and saved as summary.txt. */
 public final class SummaryTable {
-    private static final List<String> PARAM_ORDER = List.of("model", "engine", "batchSize", "device", "threads");
-    private static final Map<String, String> HEADINGS = Map.of("batchSize", "batch");
+    private static final List<String> PARAM_ORDER = List.of("model", "engine", "batchSize", "seqLen", "device", "threads");
+    private static final Map<String, String> HEADINGS = Map.of("batchSize", "batch", "seqLen", "seq");
 
     private SummaryTable() {
     }

@@ -3,13 +3,14 @@ package dev.inferbench.run;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.DeviceSkipRule;
+import dev.inferbench.input.FixedBatchRule;
 
 import java.util.List;
 import java.util.Optional;
 
 /** Every {@link SkipRule} the planner asks, in order; the first reason given wins. Add a rule here to add one. */
 public final class SkipRules {
-    public static final List<SkipRule> ALL = List.of(new DeviceSkipRule());
+    public static final List<SkipRule> ALL = List.of(new DeviceSkipRule(), new FixedBatchRule());
 
     private SkipRules() {
     }

@@ -1,14 +1,33 @@
 package dev.inferbench.tensor;
 
 import java.util.Arrays;
+import java.util.Locale;
 
 /** A model input or output as the model declares it; {@code -1} marks a dynamic dimension (usually the batch). */
 public record TensorSpec(String name, DType type, long[] shape) {
 
-    public enum DType { FLOAT32, INT64, INT32, OTHER }
+    /** Element types inferbench can create inputs of; OTHER is any other (strings, sequences, maps...). */
+    public enum DType {
+        FLOAT32(4), FLOAT16(2), INT64(8), INT32(4), BOOL(1), UINT8(1), OTHER(0);
+
+        private final int bytes;
+
+        DType(int bytes) {
+            this.bytes = bytes;
+        }
+
+        /** Bytes per element; 0 for OTHER. */
+        public int bytes() {
+            return bytes;
+        }
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
 
     @Override
     public String toString() {
-        return name + ":" + type.name().toLowerCase(java.util.Locale.ROOT) + Arrays.toString(shape);
+        return name + ":" + type.label() + Arrays.toString(shape);
     }
 }

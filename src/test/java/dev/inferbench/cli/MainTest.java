@@ -193,4 +193,35 @@ class MainTest {
         assertThat(runOk("-h")).contains("-rff").contains("-prof");
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("inferbench adds: --verbose");
     }
+
+    @Test
+    void modelsCommandPrintsStatisticsOfAFileByPath() {
+        assertThat(run("models", dir.resolve("good.onnx").toString())).isEqualTo(Main.OK);
+        assertThat(out.toString()).contains("2,410").contains("input:float32[-1, 64]").contains("Gemm 2");
+        out.reset();
+        assertThat(run("models", "good", "--json")).isEqualTo(Main.OK);
+        assertThat(out.toString()).contains("\"params\" : 2410").contains("\"macsPerSample\" : 2368");
+    }
+
+    @Test
+    void modelsCommandRefusesANonOnnxFile() {
+        assertRefused(dir.resolve("text.onnx") + " is not a valid ONNX model", "models", dir.resolve("text.onnx").toString());
+    }
+
+    @Test
+    void modelByPathThatDoesNotExist() {
+        assertRefused("model file not found: /nowhere/my model.onnx", "-p", "model=/nowhere/my model.onnx");
+    }
+
+    @Test
+    void unresolvableInputDimensionIsRefusedBeforeJmh() throws IOException {
+        OnnxMl.ModelProto.Builder m = new OnnxExporter(1).export(Mlp.tiny().build()).toBuilder();
+        m.getGraphBuilder().getInputBuilder(0).getTypeBuilder().getTensorTypeBuilder().getShapeBuilder()
+                .setDim(1, OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimParam("features"))
+                .addDim(OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimParam("width"));
+        Path file = dir.resolve("dynamic.onnx");
+        Files.write(file, m.build().toByteArray());
+        assertRefused("input 'input' dimension 1 of [-1, -1, -1] is dynamic and not a sequence; set the per-sample"
+                + " shape with model.<name>.inputs=input=NxN", "-p", "model=" + file);
+    }
 }

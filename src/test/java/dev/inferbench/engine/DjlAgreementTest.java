@@ -80,7 +80,7 @@ class DjlAgreementTest {
         for (EngineKind kind : new EngineKind[]{EngineKind.DJL_ORT, EngineKind.DJL_PYTORCH}) {
             try (InferenceEngine engine = kind.open(write(arch), Device.CPU, 1);
                  PreparedInput in = engine.prepare(SyntheticInputs.create("m", engine.signature().inputs(), Map.of(),
-                         2, 99))) {
+                         2, 128, 99))) {
                 engine.run(in).close();
                 int before = ((DjlEngine) engine).managedArrays();
                 for (int i = 0; i < 50; i++) {
@@ -113,7 +113,7 @@ class DjlAgreementTest {
     static float[] run(EngineKind kind, Path model, int batch) throws BenchException {
         try (InferenceEngine engine = kind.open(model, Device.CPU, 1);
              PreparedInput in = engine.prepare(SyntheticInputs.create("m", engine.signature().inputs(), Map.of(),
-                     batch, 99));
+                     batch, 128, 99));
              Outputs out = engine.run(in)) {
             assertThat(out.shape(0)[0]).isEqualTo(batch);
             return out.floats(0);

@@ -25,7 +25,7 @@ class DjlTorchScriptTest {
         try (InferenceEngine engine = EngineKind.DJL_PYTORCH.open(pt, Device.CPU, inputs(Map.of("x", new long[]{6})))) {
             assertThat(engine.signature().inputs()).hasSize(1);
             assertThat(engine.signature().inputs().get(0).shape()).containsExactly(-1, 6);
-            var batch = SyntheticInputs.create("relu", engine.signature().inputs(), Map.of(), 2, 3);
+            var batch = SyntheticInputs.create("relu", engine.signature().inputs(), Map.of(), 2, 128, 3);
             try (PreparedInput in = engine.prepare(batch);
                  Outputs out = engine.run(in)) {
                 assertThat(out.shape(0)).containsExactly(2, 6);
@@ -45,7 +45,7 @@ class DjlTorchScriptTest {
         two.put("a", new long[]{4});
         two.put("b", new long[]{4});
         try (InferenceEngine engine = EngineKind.DJL_PYTORCH.open(pt, Device.CPU, inputs(two));
-             PreparedInput in = engine.prepare(SyntheticInputs.create("relu", engine.signature().inputs(), Map.of(), 1, 3))) {
+             PreparedInput in = engine.prepare(SyntheticInputs.create("relu", engine.signature().inputs(), Map.of(), 1, 128, 3))) {
             assertThatThrownBy(() -> engine.run(in))
                     .hasMessageStartingWith("engine 'djl-pytorch' failed to run " + pt + " on inputs [a:float32(1, 4),"
                             + " b:float32(1, 4)]: ")

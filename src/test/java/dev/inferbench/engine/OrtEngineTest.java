@@ -35,7 +35,7 @@ class OrtEngineTest {
     private float[] run(Path model, int batch, long seed, long[] expectedShape) throws BenchException {
         try (InferenceEngine engine = EngineKind.ORT.open(model, Device.CPU, 1);
              PreparedInput in = engine.prepare(SyntheticInputs.create("m", engine.signature().inputs(), Map.of(),
-                     batch, seed));
+                     batch, 128, seed));
              Outputs out = engine.run(in)) {
             assertThat(out.count()).isEqualTo(1);
             assertThat(out.shape(0)).containsExactly(expectedShape);

@@ -31,9 +31,12 @@ class OnnxExporterTest {
     @Test
     void filesMatchGoldenDigests() throws Exception {
         assertThat(sha256(bytes(Mlp.tiny(), 7)))
-                .isEqualTo("96bfdd933e7956e630877ec31fd2451e796a105f03fb88d9632e54ae4136bc87");
+                .isEqualTo("a0ed1a1ba0d4213c64f8c0bb2e5516bb9ad20ea66db9638223fdd64989977716");
         assertThat(sha256(bytes(ResNet.tiny(), 7)))
-                .isEqualTo("b2ece6234dbdd48aafd9a271969b04dcc4b28740f067cccf93b70ef358d239ae");
+                .isEqualTo("3ef74aac7b172979cf1a21450757e2f5f3aa737d301c0d96deba80c6912ca42c");
+        assertThat(sha256(bytes(MobileNetV2.tiny(), 7))).isEqualTo("c0b2277e9b1ddc9e10b6b27438b66cf3be002ebe716565dc9719dcfe0566a2b0");
+        assertThat(sha256(bytes(VisionTransformer.tiny(), 7))).isEqualTo("90a24da27d4498f907376dba1bc9feb135470ad3d920a38bb38bb6f2ffd12eb1");
+        assertThat(sha256(bytes(Bert.tiny(), 7))).isEqualTo("9745bc0253f1fc7ad01b48185ab4542a418f76303b7818868cbbdc3cbdd386be");
     }
 
     private static String sha256(byte[] b) throws Exception {
@@ -68,6 +71,6 @@ class OnnxExporterTest {
         assertThat(dims.get(0).getDimParam()).isEqualTo("batch");
         assertThat(dims.subList(1, 4)).extracting(OnnxMl.TensorShapeProto.Dimension::getDimValue)
                 .containsExactly(3L, 32L, 32L);
-        assertThat(m.getOpsetImport(0).getVersion()).isEqualTo(13);
+        assertThat(m.getOpsetImport(0).getVersion()).isEqualTo(17);
     }
 }

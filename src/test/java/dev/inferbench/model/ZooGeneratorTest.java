@@ -34,7 +34,7 @@ class ZooGeneratorTest {
         assertThat(progress.toString()).contains("generated resnet50: 25,557,032 parameters").contains(" s");
         try (InferenceEngine engine = EngineKind.ORT.open(file, Device.CPU, 0);
              PreparedInput in = engine.prepare(SyntheticInputs.create("resnet50", engine.signature().inputs(),
-                     Map.of(), 1, 3));
+                     Map.of(), 1, 128, 3));
              Outputs out = engine.run(in)) {
             assertThat(out.shape(0)).containsExactly(1, 1000);
             double sum = 0;

@@ -1,0 +1,130 @@
+package dev.inferbench.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.inferbench.BenchException;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.config.ModelEntry;
+import dev.inferbench.model.ZooGenerator;
+import dev.inferbench.model.stats.ModelStats;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * {@code models [NAME|FILE ...] [--seq-len N] [--json]}: size, parameters, MACs per sample, operators and
+ * signature of registered models (all of them when none is named) or of any .onnx file. Zoo models that are
+ * missing are generated first, and the generation time is shown.
+ */
+final class ModelsCommand implements Subcommand {
+
+    @Override
+    public String summary() {
+        return "models [NAME|FILE ...] [--seq-len N] [--json]: parameters, MACs, size, operators and inputs of models";
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
+        BenchConfig config = BenchConfig.load();
+        boolean json = false;
+        int seqLen = config.defaultParam("seqLen").stream().findFirst().map(Integer::parseInt).orElse(128);
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("--json")) {
+                json = true;
+            } else if (a.equals("--seq-len") && i + 1 < args.size()) {
+                seqLen = positive(args.get(++i));
+            } else if (a.startsWith("-")) {
+                throw new BenchException("unknown option '" + a + "' for models; expected model names, .onnx files,"
+                        + " --seq-len N and --json");
+            } else {
+                names.add(a);
+            }
+        }
+        if (names.isEmpty()) {
+            names.addAll(config.models().keySet());
+        }
+        ZooGenerator generator = new ZooGenerator(config.seed("zoo"), err);
+        List<ModelStats> stats = new ArrayList<>();
+        Map<String, Long> generatedMillis = new LinkedHashMap<>();
+        for (String name : names) {
+            ModelEntry entry = config.model(name);
+            if (entry.zoo() != null && !Files.exists(entry.file())) {
+                generatedMillis.put(name, generator.generate(entry.zoo().architecture(), entry.file()).millis());
+            }
+            stats.add(ModelStats.of(entry, seqLen));
+        }
+        if (json) {
+            json(stats, generatedMillis, seqLen, out);
+        } else {
+            table(stats, generatedMillis, seqLen, out);
+        }
+        return Main.OK;
+    }
+
+    private static void table(List<ModelStats> stats, Map<String, Long> generated, int seqLen, PrintStream out) {
+        String format = "%-16s %13s %10s %10s  %-9s %-44s %s%n";
+        out.printf(Locale.ROOT, format, "model", "params", "GMAC", "size", "generated", "inputs", "top operators");
+        for (ModelStats s : stats) {
+            String macs = String.format(Locale.ROOT, "%.4g%s", s.macsPerSample() / 1e9, s.uncounted() > 0 ? "+" : "");
+            String gen = generated.containsKey(s.name())
+                    ? String.format(Locale.ROOT, "%.1f s", generated.get(s.name()) / 1e3) : "";
+            String ops = s.operators().entrySet().stream().limit(4).map(e -> e.getKey() + " " + e.getValue())
+                    .collect(Collectors.joining(", "));
+            out.printf(Locale.ROOT, format, s.name(), String.format(Locale.ROOT, "%,d", s.params()), macs,
+                    ZooGenerator.size(s.bytes()), gen, String.join(" ", s.inputs()), ops);
+        }
+        out.printf(Locale.ROOT, "GMAC: multiply-accumulates per sample (Conv, Gemm, MatMul) at seqLen %d;"
+                + " '+' marks a lower bound (some shapes unknown)%n", seqLen);
+    }
+
+    private static void json(List<ModelStats> stats, Map<String, Long> generated, int seqLen, PrintStream out)
+            throws BenchException {
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ArrayNode models = mapper.createArrayNode();
+        for (ModelStats s : stats) {
+            ObjectNode m = models.addObject();
+            m.put("name", s.name());
+            m.put("file", s.file().toString());
+            m.put("bytes", s.bytes());
+            m.put("params", s.params());
+            m.put("macsPerSample", s.macsPerSample());
+            m.put("seqLen", seqLen);
+            m.put("uncountedNodes", s.uncounted());
+            if (generated.containsKey(s.name())) {
+                m.put("generationMillis", generated.get(s.name()));
+            }
+            s.inputs().forEach(m.putArray("inputs")::add);
+            s.outputs().forEach(m.putArray("outputs")::add);
+            ObjectNode ops = m.putObject("operators");
+            s.operators().forEach(ops::put);
+        }
+        try {
+            out.println(mapper.writeValueAsString(models));
+        } catch (IOException e) {
+            throw new BenchException("cannot write JSON: " + e.getMessage(), e);
+        }
+    }
+
+    private static int positive(String v) throws BenchException {
+        try {
+            int n = Integer.parseInt(v);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new BenchException("--seq-len '" + v + "' is not a whole number >= 1; expected tokens per sample");
+    }
+}

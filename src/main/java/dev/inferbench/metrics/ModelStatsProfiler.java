@@ -1,0 +1,80 @@
+package dev.inferbench.metrics;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.model.stats.ModelStats;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.profile.InternalProfiler;
+import org.openjdk.jmh.results.AggregationPolicy;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.ScalarResult;
+
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Each cell's model statistics and achieved compute rate as JMH secondary metrics: {@value #PARAMS} (parameters),
+ * {@value #MACS} (GMAC per sample at the cell's seqLen) and {@value #GMACS} (GMAC/s: batchSize x MACs per sample
+ * / mean call time), so reports can compare models of different size by work done, not only by latency.
+ * The statistics are read once per fork from the model file (without its weights). Benchmarks without a
+ * {@code model} parameter, and models whose file cannot be read, get nothing.
+ */
+public final class ModelStatsProfiler implements InternalProfiler {
+    public static final String PARAMS = "model.params";
+    public static final String MACS = "model.macs";
+    public static final String GMACS = "gmacs";
+
+    private String statsKey;
+    private ModelStats stats;
+
+    @Override
+    public String getDescription() {
+        return "model parameters, GMAC per sample and achieved GMAC/s";
+    }
+
+    @Override
+    public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
+        // statistics are read lazily after the first iteration, outside any measurement
+    }
+
+    @Override
+    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
+                                                       IterationResult result) {
+        String model = benchmarkParams.getParam("model");
+        if (model == null) {
+            return List.of();
+        }
+        String seq = benchmarkParams.getParam("seqLen");
+        ModelStats s = stats(model, seq == null ? 128 : Integer.parseInt(seq));
+        if (s == null) {
+            return List.of();
+        }
+        double gmac = s.macsPerSample() / 1e9;
+        List<Result> out = new java.util.ArrayList<>(List.of(
+                new ScalarResult(PARAMS, s.params(), "params", AggregationPolicy.AVG),
+                new ScalarResult(MACS, gmac, "GMAC/sample", AggregationPolicy.AVG)));
+        String batch = benchmarkParams.getParam("batchSize");
+        double perCall = result.getRawPrimaryResults().isEmpty() ? Double.NaN : result.getPrimaryResult().getScore();
+        if (batch != null && perCall > 0 && benchmarkParams.getMode().name().endsWith("Time")) {
+            double secondsPerCall = perCall * benchmarkParams.getTimeUnit().toNanos(1) / 1e9;
+            out.add(new ScalarResult(GMACS, Integer.parseInt(batch) * gmac / secondsPerCall, "GMAC/s",
+                    AggregationPolicy.AVG));
+        }
+        return out;
+    }
+
+    private ModelStats stats(String model, int seqLen) {
+        String key = model + "@" + seqLen;
+        if (!key.equals(statsKey)) {
+            statsKey = key;
+            try {
+                stats = ModelStats.of(BenchConfig.load().model(model), seqLen);
+            } catch (BenchException | RuntimeException unreadable) {
+                stats = null; // the benchmark's own setup reports a bad model; the metrics are simply absent
+            }
+        }
+        return stats;
+    }
+}

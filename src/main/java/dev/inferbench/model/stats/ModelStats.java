@@ -1,0 +1,93 @@
+package dev.inferbench.model.stats;
+
+import ai.onnx.proto.OnnxMl;
+import dev.inferbench.BenchException;
+import dev.inferbench.config.ModelEntry;
+import dev.inferbench.input.InputShapes;
+import dev.inferbench.model.Graph;
+import dev.inferbench.tensor.TensorSpec;
+import dev.inferbench.tensor.TensorSpec.DType;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a model file costs: size on disk, parameters, MACs per sample at a sequence length, its operators and its
+ * signature. Parameters are the trainable count of the zoo graph for zoo models (the published figure) and the
+ * elements of all initializers for other files. MACs come from the file itself, read without its weights.
+ *
+ * @param macsPerSample multiply-accumulates of one sample (batch 1)
+ * @param uncounted     Conv/Gemm/MatMul nodes whose shapes could not be inferred (then MACs are a lower bound)
+ */
+public record ModelStats(String name, Path file, long bytes, long params, long macsPerSample, int uncounted,
+                         Map<String, Integer> operators, List<String> inputs, List<String> outputs) {
+
+    /** Statistics of a registered (or by-path) model. */
+    public static ModelStats of(ModelEntry entry, int seqLen) throws BenchException {
+        Graph graph = entry.zoo() != null ? entry.zoo().architecture().build() : null;
+        return of(entry.name(), entry.file(), graph, entry.inputs(), seqLen);
+    }
+
+    public static ModelStats of(String name, Path file, Graph zooGraph, Map<String, long[]> perSample, int seqLen)
+            throws BenchException {
+        OnnxSummary summary = OnnxSummary.read(file);
+        Map<String, long[]> inputShapes = new LinkedHashMap<>();
+        long batch = 1;
+        List<String> inputs = new ArrayList<>();
+        for (OnnxMl.ValueInfoProto in : summary.inputs()) {
+            TensorSpec spec = spec(in);
+            inputs.add(spec.toString());
+            long declaredBatch = spec.shape().length > 0 && spec.shape()[0] > 0 ? spec.shape()[0] : 1;
+            batch = Math.max(batch, declaredBatch);
+            try {
+                inputShapes.put(in.getName(), new InputShapes(name, perSample, (int) declaredBatch, seqLen).resolve(spec));
+            } catch (BenchException unresolved) {
+                // its dependents stay unknown and are reported as uncounted
+            }
+        }
+        MacCounter counter = new MacCounter(summary, new ShapeInference(summary, inputShapes));
+        long params = zooGraph != null ? zooGraph.parameterCount()
+                : summary.initializers().values().stream().mapToLong(OnnxSummary.Initializer::elements).sum();
+        List<String> outputs = summary.outputs().stream().map(o -> spec(o).toString()).toList();
+        return new ModelStats(name, file, size(file), params, counter.macs() / batch, counter.uncounted(),
+                histogram(summary), inputs, outputs);
+    }
+
+    private static Map<String, Integer> histogram(OnnxSummary summary) {
+        Map<String, Integer> counts = new TreeMap<>();
+        summary.nodes().forEach(n -> counts.merge(n.getOpType(), 1, Integer::sum));
+        Map<String, Integer> sorted = new LinkedHashMap<>();
+        counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder())
+                .thenComparing(Map.Entry.comparingByKey())).forEach(e -> sorted.put(e.getKey(), e.getValue()));
+        return sorted;
+    }
+
+    public static TensorSpec spec(OnnxMl.ValueInfoProto v) {
+        OnnxMl.TensorProto.DataType elem = OnnxMl.TensorProto.DataType.forNumber(v.getType().getTensorType().getElemType());
+        DType type = elem == null ? DType.OTHER : switch (elem) {
+            case FLOAT -> DType.FLOAT32;
+            case FLOAT16 -> DType.FLOAT16;
+            case INT64 -> DType.INT64;
+            case INT32 -> DType.INT32;
+            case BOOL -> DType.BOOL;
+            case UINT8 -> DType.UINT8;
+            default -> DType.OTHER;
+        };
+        return new TensorSpec(v.getName(), type, OnnxSummary.dims(v, null));
+    }
+
+    private static long size(Path file) throws BenchException {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new BenchException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

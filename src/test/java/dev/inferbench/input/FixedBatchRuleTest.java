@@ -1,0 +1,35 @@
+package dev.inferbench.input;
+
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.model.Mlp;
+import dev.inferbench.model.OnnxExporter;
+import ai.onnx.proto.OnnxMl;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class FixedBatchRuleTest {
+
+    @Test
+    void otherBatchSizesOfAFixedBatchFileAreSkipped(@TempDir Path dir) throws Exception {
+        OnnxMl.ModelProto.Builder m = new OnnxExporter(1).export(Mlp.tiny().build()).toBuilder();
+        var input = m.getGraphBuilder().getInputBuilder(0).getTypeBuilder().getTensorTypeBuilder().getShapeBuilder();
+        input.setDim(0, OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimValue(1));
+        Path file = dir.resolve("fixed batch.onnx");
+        Files.write(file, m.build().toByteArray());
+        BenchConfig config = BenchConfig.parse("");
+        FixedBatchRule rule = new FixedBatchRule();
+
+        assertThat(rule.skipReason(Map.of("model", file.toString(), "batchSize", "1"), config)).isEmpty();
+        assertThat(rule.skipReason(Map.of("model", file.toString(), "batchSize", "8"), config)).contains(
+                "model '" + file + "' input 'input' fixes the batch at 1; batchSize 8 cannot run (batchSize=1 does)");
+        Path dynamic = dir.resolve("dynamic.onnx");
+        Files.write(dynamic, new OnnxExporter(1).export(Mlp.tiny().build()).toByteArray());
+        assertThat(rule.skipReason(Map.of("model", dynamic.toString(), "batchSize", "8"), config)).isEmpty();
+    }
+}
