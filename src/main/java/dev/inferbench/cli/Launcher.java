@@ -2,6 +2,7 @@ package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
+import dev.inferbench.metrics.QualityProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
@@ -50,6 +51,7 @@ final class Launcher {
             }
         }
         b.addProfiler(SamplesProfiler.class);
+        b.addProfiler(QualityProfiler.class);
         config.file().ifPresent(file -> {
             // Forks inherit the launcher's -D flags only when -jvmArgs is not given: pass the config explicitly.
             List<String> append = new ArrayList<>(cmd.getJvmArgsAppend().orElse(List.of()));

@@ -35,6 +35,14 @@ public final class Variants {
     private Variants() {
     }
 
+    /**
+     * The seed of the calibration batch: next to, not equal to, the seed of the measured inputs, so fidelity is
+     * measured on inputs the int8 scales were not fitted to.
+     */
+    public static long calibrationSeed(long inputSeed) {
+        return inputSeed + 1;
+    }
+
     /** Where the variant of {@code source} lives; fp32 is the source itself. */
     public static Path file(Path source, Precision precision) {
         if (precision == Precision.FP32) {
