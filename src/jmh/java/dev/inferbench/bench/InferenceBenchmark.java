@@ -10,7 +10,9 @@ import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.engine.PreparedInput;
 import dev.inferbench.tensor.HostTensor;
-import dev.inferbench.input.SyntheticInputs;
+import dev.inferbench.input.data.DataSource;
+import dev.inferbench.input.data.ImageFolder;
+import dev.inferbench.quality.AccuracyProbe;
 import dev.inferbench.model.variant.Precision;
 import dev.inferbench.model.variant.Variants;
 import dev.inferbench.quality.CellQuality;
@@ -82,6 +84,13 @@ public class InferenceBenchmark {
     @Param("fp32")
     public String precision;
 
+    /**
+     * Where the input batch comes from: synthetic (seeded), or a path: an ONNX test set, a .npy file or folder of
+     * them, an image folder with one sub-folder per class (then accuracy.top1/top5 are recorded too).
+     */
+    @Param("synthetic")
+    public String data;
+
     private InferenceEngine loaded;
     private PreparedInput input;
 
@@ -103,8 +112,11 @@ public class InferenceBenchmark {
                 CellQuality.record(FidelityProbe.measure(loaded, entry.file(), model, entry.inputs(),
                         config.seed("input")));
             }
-            List<HostTensor> batch = SyntheticInputs.create(model, loaded.signature().inputs(), entry.inputs(),
+            List<HostTensor> batch = DataSource.batch(data, model, loaded.signature().inputs(), entry.inputs(),
                     batchSize, config.seed("input"));
+            if (!data.equals(DataSource.SYNTHETIC) && ImageFolder.looksLike(Path.of(data))) {
+                CellQuality.record(AccuracyProbe.measure(loaded, ImageFolder.read(Path.of(data)), model, batchSize));
+            }
             input = loaded.prepare(batch);
             OutputCheck.verify(model, loaded.run(input), batchSize);
         } catch (BenchException e) {

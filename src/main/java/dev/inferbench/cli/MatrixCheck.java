@@ -78,6 +78,7 @@ final class MatrixCheck {
                 Variants.ensure(model, entry.file(), precision, entry.inputs(),
                         Variants.calibrationSeed(config.seed("input")), progress);
             }
+            DataCheck.check(cells, model, entry, config.seed("input"));
         }
     }
 
