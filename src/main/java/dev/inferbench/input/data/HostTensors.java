@@ -8,7 +8,7 @@ import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 
 /** Host tensors made from little-endian bytes read off disk, in the direct native-order buffers engines take. */
-final class HostTensors {
+public final class HostTensors {
     private HostTensors() {
     }
 
@@ -30,7 +30,7 @@ final class HostTensors {
     }
 
     /** The values of a float32 host tensor, for comparisons outside any measurement. */
-    static float[] toFloats(HostTensor t) {
+    public static float[] toFloats(HostTensor t) {
         FloatBuffer f = ((FloatBuffer) t.data()).duplicate();
         f.rewind();
         float[] out = new float[f.remaining()];
