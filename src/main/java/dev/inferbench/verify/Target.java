@@ -26,14 +26,15 @@ public record Target(String name, Path file, Map<String, long[]> perSample, List
         if (Files.isDirectory(path)) {
             if (TestSet.looksLike(path)) {
                 Path parent = path.toAbsolutePath().getParent();
-                return new Target(arg, onnxIn(parent, arg), Map.of(), List.of(path));
+                return new Target(parent.getFileName().toString(), onnxIn(parent, arg), Map.of(), List.of(path));
             }
             List<Path> sets = TestSet.setsIn(path);
             if (sets.isEmpty()) {
                 throw new BenchException("folder " + arg + " has no test_data_set_N folders; expected a model folder"
                         + " (model.onnx and test_data_set_0/...) or a test_data_set_N folder");
             }
-            return new Target(arg, onnxIn(path, arg), Map.of(), sets);
+            return new Target(path.toAbsolutePath().normalize().getFileName().toString(), onnxIn(path, arg), Map.of(),
+                    sets);
         }
         if (arg.endsWith(".onnx")) {
             if (!Files.isRegularFile(path)) {
