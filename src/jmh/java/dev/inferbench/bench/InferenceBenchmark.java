@@ -10,7 +10,13 @@ import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.engine.PreparedInput;
 import dev.inferbench.tensor.HostTensor;
-import dev.inferbench.input.SyntheticInputs;
+import dev.inferbench.input.data.DataSource;
+import dev.inferbench.input.data.ImageFolder;
+import dev.inferbench.quality.AccuracyProbe;
+import dev.inferbench.model.variant.Precision;
+import dev.inferbench.model.variant.Variants;
+import dev.inferbench.quality.CellQuality;
+import dev.inferbench.quality.FidelityProbe;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -23,13 +29,15 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The latency of one inference call: a batch of seeded synthetic inputs, prepared once as engine tensors, run
  * through one model on one engine and device. Everything but the call itself (loading, input creation, a
- * correctness check of the outputs) happens in the trial setup, outside the measurement.
+ * correctness check of the outputs, the fidelity of the cell's outputs to the fp32 reference) happens in the trial
+ * setup, outside the measurement.
  *
  * <p>The matrix is the cross product of the parameters below; benchmarks.properties holds the defaults the
  * inferbench launcher passes, and {@code -p name=v1,v2} on the command line overrides them.
@@ -73,6 +81,20 @@ public class InferenceBenchmark {
     @Param("all")
     public String optLevel;
 
+    /**
+     * fp32 (the model file as is), fp16 or int8: a variant made from the fp32 file before JMH starts. Every cell
+     * records its fidelity to ONNX Runtime fp32 on the CPU (fidelity.top1, fidelity.maxabs, fidelity.cosine).
+     */
+    @Param("fp32")
+    public String precision;
+
+    /**
+     * Where the input batch comes from: synthetic (seeded), or a path: an ONNX test set, a .npy file or folder of
+     * them, an image folder with one sub-folder per class (then accuracy.top1/top5 are recorded too).
+     */
+    @Param("synthetic")
+    public String data;
+
     private InferenceEngine loaded;
     private PreparedInput input;
     private long slowdownTokens;
@@ -88,9 +110,19 @@ public class InferenceBenchmark {
             }
             EngineSettings settings = new EngineSettings(threads, interOpThreads,
                     EngineSettings.GraphOptimization.parse(optLevel), entry.inputs());
-            loaded = EngineKind.parse(engine).open(entry.file(), Device.parse(device), settings);
-            List<HostTensor> batch = SyntheticInputs.forModel(model, entry.file(), loaded.signature().inputs(),
+            CellQuality.clear();
+            Path file = Variants.ensure(model, entry.file(), Precision.parse(precision), entry.inputs(),
+                    Variants.calibrationSeed(config.seed("input")), System.out);
+            loaded = EngineKind.parse(engine).open(file, Device.parse(device), settings);
+            if (!EngineKind.isTorchScript(entry.file())) {
+                CellQuality.record(FidelityProbe.measure(loaded, entry.file(), model, entry.inputs(),
+                        seqLen, config.seed("input")));
+            }
+            List<HostTensor> batch = DataSource.batch(data, model, entry.file(), loaded.signature().inputs(),
                     entry.inputs(), batchSize, seqLen, config.seed("input"));
+            if (!data.equals(DataSource.SYNTHETIC) && ImageFolder.looksLike(Path.of(data))) {
+                CellQuality.record(AccuracyProbe.measure(loaded, ImageFolder.read(Path.of(data)), model, batchSize));
+            }
             input = loaded.prepare(batch);
             OutputCheck.verify(model, loaded.run(input), batchSize);
             slowdownTokens = InjectedSlowdown.tokens(InjectedSlowdown.percent(), this::callOnce);

@@ -3,6 +3,7 @@ package dev.inferbench.cli;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.ModelStatsProfiler;
+import dev.inferbench.metrics.QualityProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
@@ -52,6 +53,7 @@ final class Launcher {
         }
         b.addProfiler(SamplesProfiler.class);
         b.addProfiler(ModelStatsProfiler.class);
+        b.addProfiler(QualityProfiler.class);
         config.file().ifPresent(file -> {
             // Forks inherit the launcher's -D flags only when -jvmArgs is not given: pass the config explicitly.
             List<String> append = new ArrayList<>(cmd.getJvmArgsAppend().orElse(List.of()));

@@ -41,6 +41,7 @@ public final class Main {
         SUBCOMMANDS.put("compare", CompareCommand::new);
         SUBCOMMANDS.put("flame", FlameCommand::new);
         SUBCOMMANDS.put("models", ModelsCommand::new);
+        SUBCOMMANDS.put("verify", VerifyCommand::new);
     }
 
     private final PrintStream out;

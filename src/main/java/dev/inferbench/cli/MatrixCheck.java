@@ -13,6 +13,8 @@ import dev.inferbench.model.stats.ModelStats;
 import dev.inferbench.model.stats.OnnxSummary;
 import dev.inferbench.input.InputShapes;
 import dev.inferbench.tensor.TensorSpec;
+import dev.inferbench.model.variant.Precision;
+import dev.inferbench.model.variant.Variants;
 import dev.inferbench.run.Cell;
 
 import java.io.PrintStream;
@@ -36,6 +38,9 @@ final class MatrixCheck {
     static void prepare(List<Cell> cells, BenchConfig config, PrintStream progress) throws BenchException {
         for (String engine : values(cells, "engine")) {
             EngineKind.parse(engine);
+        }
+        for (String precision : values(cells, "precision")) {
+            Precision.parse(precision);
         }
         for (String device : values(cells, "device")) {
             Device.parse(device);
@@ -73,7 +78,24 @@ final class MatrixCheck {
                 generator.generate(entry.zoo().architecture(), entry.file());
             }
             checkEngines(cells, model, entry);
+            for (Precision precision : precisions(cells, model)) {
+                Variants.ensure(model, entry.file(), precision, entry.inputs(),
+                        Variants.calibrationSeed(config.seed("input")), progress);
+            }
+            DataCheck.check(cells, model, entry, config.seed("input"));
         }
+    }
+
+    /** The precisions the model's cells use, each checked (an unknown one stops the run before any fork). */
+    private static Collection<Precision> precisions(List<Cell> cells, String model) throws BenchException {
+        Set<Precision> out = new LinkedHashSet<>();
+        for (Cell c : cells) {
+            String p = c.params().get("precision");
+            if (p != null && model.equals(c.params().get("model"))) {
+                out.add(Precision.parse(p));
+            }
+        }
+        return out;
     }
 
     /** Each engine the model's cells use can read its file. */

@@ -16,6 +16,9 @@ import java.util.Map;
  * @param perSample shapes from {@code model.NAME.inputs}, by input name
  */
 public record InputShapes(String model, Map<String, long[]> perSample, int batch, int seqLen) {
+    /** The seqLen @Param's default, used where no cell gives one (calibration, verify). */
+    public static final int DEFAULT_SEQ_LEN = 128;
+
 
     public long[] resolve(TensorSpec spec) throws BenchException {
         long[] declared = spec.shape();

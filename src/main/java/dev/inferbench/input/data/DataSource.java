@@ -1,0 +1,114 @@
+package dev.inferbench.input.data;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.input.SyntheticInputs;
+import dev.inferbench.tensor.HostTensor;
+import dev.inferbench.tensor.TensorSpec;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Where a cell's input batch comes from ({@code -p data=}): {@code synthetic} (seeded random values), an ONNX test
+ * set folder ({@code test_data_set_N} or a model folder holding them: its first set), a {@code .npy} file (a model
+ * with one input) or a folder of {@code <input name>.npy} files, or a labelled image folder (one sub-folder per
+ * class; the batch is the first batchSize images, repeated if there are fewer). Read once, in the trial setup.
+ */
+public final class DataSource {
+    public static final String SYNTHETIC = "synthetic";
+
+    private DataSource() {
+    }
+
+    public static List<HostTensor> batch(String data, String model, Path file, List<TensorSpec> specs,
+                                         Map<String, long[]> perSample, int batch, int seqLen, long seed)
+            throws BenchException {
+        if (data == null || data.equals(SYNTHETIC)) {
+            return SyntheticInputs.forModel(model, file, specs, perSample, batch, seqLen, seed);
+        }
+        Path path = Path.of(data);
+        List<HostTensor> tensors;
+        if (data.endsWith(".npy")) {
+            tensors = List.of(NpyFile.read(path, specs.get(0).name()));
+        } else if (!Files.isDirectory(path)) {
+            throw new BenchException("data '" + data + "' is neither 'synthetic', a .npy file nor a folder; expected "
+                    + "synthetic, a .npy file, a folder of .npy files, an ONNX test set or an image folder");
+        } else if (TestSet.looksLike(path)) {
+            tensors = TestSet.read(path).inputs();
+        } else if (!TestSet.setsIn(path).isEmpty()) {
+            tensors = TestSet.read(TestSet.setsIn(path).get(0)).inputs();
+        } else if (!npyFiles(path).isEmpty()) {
+            tensors = new ArrayList<>();
+            for (TensorSpec spec : specs) {
+                Path f = path.resolve(spec.name().replace('/', '_') + ".npy");
+                if (!Files.isRegularFile(f)) {
+                    throw new BenchException("data folder " + path + " has no " + f.getFileName() + " for input '"
+                            + spec.name() + "' of model '" + model + "'; expected one <input name>.npy per input");
+                }
+                tensors.add(NpyFile.read(f, spec.name()));
+            }
+        } else if (ImageFolder.looksLike(path)) {
+            return List.of(images(ImageFolder.read(path), model, specs, batch, 0));
+        } else {
+            throw new BenchException("data folder " + path + " holds no test set, .npy files or class sub-folders"
+                    + " with images; expected one of those");
+        }
+        return matched(tensors, model, specs, batch, data);
+    }
+
+    /** Images {@code first ...} of the folder as one batch for a model with one {@code [N, 3, H, W]} input. */
+    public static HostTensor images(ImageFolder folder, String model, List<TensorSpec> specs, int batch, int first)
+            throws BenchException {
+        long[] s = specs.get(0).shape();
+        if (specs.size() != 1 || s.length != 4 || s[1] != 3 || s[2] <= 0 || s[2] != s[3]) {
+            throw new BenchException("model '" + model + "' takes " + specs + "; an image folder needs one input of"
+                    + " shape [batch, 3, H, H]");
+        }
+        int size = (int) s[2];
+        float[] all = new float[batch * 3 * size * size];
+        for (int i = 0; i < batch; i++) {
+            float[] px = ImageFolder.pixels(folder.images().get((first + i) % folder.images().size()), size);
+            System.arraycopy(px, 0, all, i * px.length, px.length);
+        }
+        return HostTensors.floats(specs.get(0).name(), new long[]{batch, 3, size, size}, all);
+    }
+
+    private static List<Path> npyFiles(Path dir) throws BenchException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".npy")).toList();
+        } catch (IOException e) {
+            throw new BenchException("cannot list " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Named as the model names its inputs, after checking count, dtype and shape against the model. */
+    static List<HostTensor> matched(List<HostTensor> tensors, String model, List<TensorSpec> specs, int batch,
+                                    String data) throws BenchException {
+        if (tensors.size() != specs.size()) {
+            throw new BenchException("data '" + data + "' has " + tensors.size() + " input tensors; model '" + model
+                    + "' takes " + specs.size() + " " + specs);
+        }
+        List<HostTensor> out = new ArrayList<>();
+        for (int i = 0; i < specs.size(); i++) {
+            TensorSpec spec = specs.get(i);
+            HostTensor t = tensors.get(i);
+            boolean shapeOk = t.shape().length == spec.shape().length && t.shape().length > 0 && t.shape()[0] == batch;
+            for (int d = 1; shapeOk && d < spec.shape().length; d++) {
+                shapeOk = spec.shape()[d] <= 0 || spec.shape()[d] == t.shape()[d];
+            }
+            if (t.type() != spec.type() || !shapeOk) {
+                throw new BenchException("data '" + data + "' input " + i + " is " + t.type().name().toLowerCase()
+                        + Arrays.toString(t.shape()) + "; model '" + model + "' input '" + spec.name() + "' expects "
+                        + spec.type().name().toLowerCase() + Arrays.toString(spec.shape()) + " with batch " + batch);
+            }
+            out.add(new HostTensor(spec.name(), t.type(), t.shape(), t.data()));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,39 @@
+package dev.inferbench.quality;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What a trial's setup measured about output quality (fidelity to fp32, accuracy on labelled data), left here for
+ * the profiler that records it in the JMH result. One cell per fork JVM, so one static holder suffices; the setup
+ * clears it before measuring so a cell never reports another's figures.
+ */
+public final class CellQuality {
+    /** A figure with its unit, in the order it was recorded. */
+    public record Figure(double value, String unit) {
+    }
+
+    private static final Map<String, Figure> FIGURES = new LinkedHashMap<>();
+
+    private CellQuality() {
+    }
+
+    public static synchronized void clear() {
+        FIGURES.clear();
+    }
+
+    public static synchronized void record(Fidelity f) {
+        FIGURES.put("fidelity.top1", new Figure(f.top1Agreement(), "%"));
+        FIGURES.put("fidelity.maxabs", new Figure(f.maxAbsError(), "abs"));
+        FIGURES.put("fidelity.cosine", new Figure(f.cosine(), "cos"));
+    }
+
+    public static synchronized void record(Accuracy a) {
+        FIGURES.put("accuracy.top1", new Figure(a.top1(), "%"));
+        FIGURES.put("accuracy.top5", new Figure(a.top5(), "%"));
+    }
+
+    public static synchronized Map<String, Figure> figures() {
+        return Map.copyOf(FIGURES);
+    }
+}

@@ -1,0 +1,28 @@
+package dev.inferbench.verify;
+
+import java.util.Locale;
+
+/** One cell of the compatibility matrix: a model on one engine and device. */
+public record Verdict(String model, String engine, String device, Status status, String detail) {
+
+    public enum Status {
+        /** Ran, and every output is within tolerance of what was expected. */
+        AGREES,
+        /** Ran, but some output is outside the tolerance. */
+        DISAGREES,
+        /** Did not load or did not run. */
+        FAILED,
+        /** The device is not there, or this build of the engine cannot use it: not a failure. */
+        UNAVAILABLE,
+        /** The engine does not read this kind of model file: not a failure. */
+        UNSUPPORTED;
+
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        public boolean isProblem() {
+            return this == DISAGREES || this == FAILED;
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package dev.inferbench.cli;
+
+import ai.onnx.proto.OnnxMl;
+import ai.onnx.proto.OnnxMl.TensorProto;
+import com.google.protobuf.ByteString;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** verify's exit codes on a model folder in the ONNX model zoo's layout: a Relu model with one test set. */
+class VerifyCommandTest {
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int verify(String... args) {
+        String[] all = new String[args.length + 1];
+        all[0] = "verify";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return new Main(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)).run(all);
+    }
+
+    private Path reluModel(float[] input, float[] expected) throws IOException {
+        Path model = Files.createDirectories(dir.resolve("relu"));
+        OnnxMl.TypeProto type = OnnxMl.TypeProto.newBuilder().setTensorType(OnnxMl.TypeProto.Tensor.newBuilder()
+                .setElemType(TensorProto.DataType.FLOAT.getNumber()).setShape(OnnxMl.TensorShapeProto.newBuilder()
+                        .addDim(OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimParam("batch"))
+                        .addDim(OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimValue(input.length)))).build();
+        OnnxMl.GraphProto graph = OnnxMl.GraphProto.newBuilder().setName("relu")
+                .addInput(OnnxMl.ValueInfoProto.newBuilder().setName("x").setType(type))
+                .addNode(OnnxMl.NodeProto.newBuilder().setOpType("Relu").addInput("x").addOutput("y"))
+                .addOutput(OnnxMl.ValueInfoProto.newBuilder().setName("y").setType(type)).build();
+        Files.write(model.resolve("model.onnx"), OnnxMl.ModelProto.newBuilder().setIrVersion(8).setGraph(graph)
+                .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setVersion(13)).build().toByteArray());
+        Path set = Files.createDirectories(model.resolve("test_data_set_0"));
+        Files.write(set.resolve("input_0.pb"), tensor(input).toByteArray());
+        Files.write(set.resolve("output_0.pb"), tensor(expected).toByteArray());
+        return model;
+    }
+
+    private static TensorProto tensor(float[] v) {
+        ByteBuffer raw = ByteBuffer.allocate(v.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        raw.asFloatBuffer().put(v);
+        return TensorProto.newBuilder().setDataType(TensorProto.DataType.FLOAT.getNumber()).addDims(1)
+                .addDims(v.length).setRawData(ByteString.copyFrom(raw)).build();
+    }
+
+    @Test
+    void agreeingOutputsExitZeroAndWriteBothFiles() throws Exception {
+        Path model = reluModel(new float[]{-1, 0.5f, 2}, new float[]{0, 0.5f, 2});
+        assertThat(verify(model.toString(), "--out", dir.resolve("m").toString())).isEqualTo(0);
+        assertThat(out.toString()).contains("| relu | ort | cpu | agrees |").contains("| relu | ort | cuda | unavailable |")
+                .contains("Everything that could run agrees.");
+        assertThat(Files.readString(dir.resolve("m/verify.json"))).contains("\"allAgree\" : true");
+        assertThat(Files.readString(dir.resolve("m/verify.md"))).contains("| relu | ort | cpu | agrees |");
+    }
+
+    @Test
+    void anOutputOutsideTheToleranceExitsOne() throws Exception {
+        Path model = reluModel(new float[]{-1, 0.5f, 2}, new float[]{0, 0.5f, 2.01f});
+        assertThat(verify(model.resolve("test_data_set_0").toString(), "--out", dir.resolve("m").toString()))
+                .isEqualTo(1);
+        assertThat(out.toString()).contains("| relu | ort | cpu | disagrees | test_data_set_0 output 0: 1 of 3 values off");
+        assertThat(verify(model.toString(), "--rtol", "0.01", "--out", dir.resolve("m").toString())).isEqualTo(0);
+    }
+
+    @Test
+    void aTestSetWithMissingFilesOrAnUnknownModelExitsTwoInOneLine() throws Exception {
+        Path model = reluModel(new float[]{1}, new float[]{1});
+        Files.delete(model.resolve("test_data_set_0/input_0.pb"));
+        Files.write(model.resolve("test_data_set_0/input_1.pb"), tensor(new float[]{1}).toByteArray());
+        assertThat(verify(model.toString(), "--out", dir.resolve("m").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("has no input_0.pb but has input_1.pb");
+        err.reset();
+        assertThat(verify("no-such-model")).isEqualTo(2);
+        assertThat(err.toString()).contains("no-such-model");
+    }
+}

@@ -1,0 +1,153 @@
+package dev.inferbench.input.data;
+
+import ai.onnx.proto.OnnxMl.TensorProto;
+import dev.inferbench.BenchException;
+import dev.inferbench.tensor.HostTensor;
+import dev.inferbench.tensor.TensorSpec;
+import dev.inferbench.tensor.TensorSpec.DType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.LongBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DataFilesTest {
+    @TempDir
+    Path dir;
+
+    static void writePb(Path file, String name, long[] shape, float[] values) throws IOException {
+        TensorProto.Builder t = TensorProto.newBuilder().setName(name).setDataType(TensorProto.DataType.FLOAT.getNumber());
+        for (long d : shape) {
+            t.addDims(d);
+        }
+        ByteBuffer raw = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        raw.asFloatBuffer().put(values);
+        t.setRawData(com.google.protobuf.ByteString.copyFrom(raw));
+        Files.write(file, t.build().toByteArray());
+    }
+
+    static void writeNpy(Path file, String descr, long[] shape, byte[] data) throws IOException {
+        StringBuilder dims = new StringBuilder();
+        for (long d : shape) {
+            dims.append(d).append(", ");
+        }
+        String header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
+        int pad = 64 - (10 + header.length() + 1) % 64;
+        header = header + " ".repeat(pad) + "\n";
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(new byte[]{(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0});
+        out.write(header.length() & 0xFF);
+        out.write(header.length() >> 8);
+        out.write(header.getBytes(StandardCharsets.ISO_8859_1));
+        out.write(data);
+        Files.write(file, out.toByteArray());
+    }
+
+    private static byte[] floatBytes(float... v) {
+        ByteBuffer b = ByteBuffer.allocate(v.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        b.asFloatBuffer().put(v);
+        return b.array();
+    }
+
+    @Test
+    void aTensorProtoFileReadsBackItsShapeAndValues() throws Exception {
+        writePb(dir.resolve("input_0.pb"), "x", new long[]{2, 3}, new float[]{1, 2, 3, 4, 5, 6});
+        HostTensor t = TensorProtoFile.read(dir.resolve("input_0.pb"));
+        assertThat(t.name()).isEqualTo("x");
+        assertThat(t.shape()).containsExactly(2, 3);
+        assertThat(HostTensors.toFloats(t)).containsExactly(1, 2, 3, 4, 5, 6);
+    }
+
+    @Test
+    void int64TensorsInTheTypedFieldAreReadToo() throws Exception {
+        Files.write(dir.resolve("ids.pb"), TensorProto.newBuilder().setDataType(TensorProto.DataType.INT64.getNumber())
+                .addDims(3).addInt64Data(7).addInt64Data(8).addInt64Data(9).build().toByteArray());
+        HostTensor t = TensorProtoFile.read(dir.resolve("ids.pb"));
+        LongBuffer l = (LongBuffer) t.data();
+        assertThat(t.type()).isEqualTo(DType.INT64);
+        assertThat(new long[]{l.get(0), l.get(1), l.get(2)}).containsExactly(7, 8, 9);
+    }
+
+    @Test
+    void aTestSetWithAGapOrNoInputsIsRefusedInOneLine() throws Exception {
+        Path set = Files.createDirectories(dir.resolve("test_data_set_0"));
+        writePb(set.resolve("input_0.pb"), "x", new long[]{1}, new float[]{1});
+        writePb(set.resolve("output_1.pb"), "y", new long[]{1}, new float[]{1});
+        assertThatThrownBy(() -> TestSet.read(set)).isInstanceOf(BenchException.class)
+                .hasMessageContaining("has no output_0.pb but has output_1.pb");
+        Path empty = Files.createDirectories(dir.resolve("test_data_set_1"));
+        assertThatThrownBy(() -> TestSet.read(empty)).hasMessageContaining("has no input_0.pb");
+        Files.write(set.resolve("output_0.pb"), new byte[]{1, 2, 3});
+        assertThatThrownBy(() -> TestSet.read(set)).hasMessageContaining("is not a serialized ONNX TensorProto");
+    }
+
+    @Test
+    void aNpyFileReadsBackAndAWrongDtypeOrShapeIsRefused() throws Exception {
+        Path f = dir.resolve("x.npy");
+        writeNpy(f, "<f4", new long[]{1, 4}, floatBytes(0.5f, -1, 2, 3));
+        HostTensor t = NpyFile.read(f, "input");
+        assertThat(t.shape()).containsExactly(1, 4);
+        assertThat(HostTensors.toFloats(t)).containsExactly(0.5f, -1, 2, 3);
+        List<TensorSpec> spec = List.of(new TensorSpec("input", DType.FLOAT32, new long[]{-1, 4}));
+        assertThat(DataSource.batch(f.toString(), "m", f, spec, Map.of(), 1, 128, 1)).hasSize(1);
+        assertThatThrownBy(() -> DataSource.batch(f.toString(), "m", f,
+                List.of(new TensorSpec("input", DType.FLOAT32, new long[]{-1, 5})), Map.of(), 1, 128, 1))
+                .isInstanceOf(BenchException.class)
+                .hasMessage("data '" + f + "' input 0 is float32[1, 4]; model 'm' input 'input' expects float32[-1, 5]"
+                        + " with batch 1");
+        Path f64 = dir.resolve("d.npy");
+        writeNpy(f64, "<f8", new long[]{1}, new byte[8]);
+        assertThatThrownBy(() -> NpyFile.read(f64, "x")).hasMessageContaining("its dtype is '<f8'");
+        Path shortData = dir.resolve("s.npy");
+        writeNpy(shortData, "<f4", new long[]{2, 2}, floatBytes(1, 2, 3));
+        assertThatThrownBy(() -> NpyFile.read(shortData, "x")).hasMessageContaining("needs 16 bytes of data, the file has 12");
+    }
+
+    /** Solid-colour images: after ImageNet normalization the brightest channel is the image's class. */
+    static Path colourFolder(Path root, boolean oneMislabelled) throws IOException {
+        int[] colours = {0xFF0000, 0x00FF00, 0x0000FF};
+        String[] names = {"0-red", "1-green", "2-blue"};
+        for (int c = 0; c < 3; c++) {
+            Path d = Files.createDirectories(root.resolve(names[c]));
+            ImageIO.write(solid(colours[c], 40, 30), "png", d.resolve("a.png").toFile());
+        }
+        if (oneMislabelled) {
+            ImageIO.write(solid(colours[0], 30, 40), "png", root.resolve(names[1]).resolve("b.png").toFile());
+        }
+        return root;
+    }
+
+    private static BufferedImage solid(int rgb, int w, int h) {
+        BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                img.setRGB(x, y, rgb);
+            }
+        }
+        return img;
+    }
+
+    @Test
+    void imagesAreCroppedAndNormalizedWithImageNetStatistics() throws Exception {
+        ImageFolder f = ImageFolder.read(colourFolder(dir, true));
+        assertThat(f.classes()).containsExactly("0-red", "1-green", "2-blue");
+        assertThat(f.labels()).containsExactly(0, 1, 1, 2);
+        float[] px = ImageFolder.pixels(f.images().get(0), 8);
+        assertThat(px).hasSize(3 * 8 * 8);
+        assertThat(px[0]).isCloseTo((1 - 0.485f) / 0.229f, org.assertj.core.data.Offset.offset(1e-4f));
+        assertThat(px[64]).isCloseTo(-0.456f / 0.224f, org.assertj.core.data.Offset.offset(1e-4f));
+    }
+}
