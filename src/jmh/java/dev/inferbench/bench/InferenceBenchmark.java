@@ -11,6 +11,7 @@ import dev.inferbench.engine.Outputs;
 import dev.inferbench.engine.PreparedInput;
 import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.input.SyntheticInputs;
+import dev.inferbench.metrics.SetupRecord;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -82,11 +83,16 @@ public class InferenceBenchmark {
             }
             EngineSettings settings = new EngineSettings(threads, interOpThreads,
                     EngineSettings.GraphOptimization.parse(optLevel), entry.inputs());
+            SetupRecord.loadStarting();
             loaded = EngineKind.parse(engine).open(entry.file(), Device.parse(device), settings);
+            SetupRecord.loaded();
             List<HostTensor> batch = SyntheticInputs.create(model, loaded.signature().inputs(), entry.inputs(),
                     batchSize, config.seed("input"));
             input = loaded.prepare(batch);
-            OutputCheck.verify(model, loaded.run(input), batchSize);
+            long first = System.nanoTime();
+            Outputs firstOutputs = loaded.run(input);
+            SetupRecord.firstInference(first);
+            OutputCheck.verify(model, firstOutputs, batchSize);
         } catch (BenchException e) {
             tearDown();
             throw new CellFailure(e);

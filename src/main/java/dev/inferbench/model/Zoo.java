@@ -9,7 +9,8 @@ import java.util.function.Supplier;
 public enum Zoo {
     RESNET50("resnet50", ResNet::resnet50),
     RESNET_TINY("resnet-tiny", ResNet::tiny),
-    MLP_TINY("mlp-tiny", Mlp::tiny);
+    MLP_TINY("mlp-tiny", Mlp::tiny),
+    ADD_ONE("add-one", AddOne::floor);
 
     private final String id;
     private final Supplier<Architecture> factory;

@@ -2,6 +2,7 @@ package dev.inferbench.results;
 
 import dev.inferbench.compare.MeanInterval;
 import dev.inferbench.metrics.SamplesProfiler;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
@@ -16,10 +17,17 @@ import java.util.Map;
 
 /**
  * The figures of one benchmark cell: percentiles of all timed calls, the mean with a confidence interval from
- * per-iteration means across forks, and batch-aware samples/s.
+ * per-iteration means across forks, batch-aware samples/s, and {@code extras}: the secondary metrics by label (in
+ * their own units: memory MB, load time ms, gc.alloc.rate.norm B/op), plus {@code p90} and {@code max} of the
+ * primary score (its unit) for single-shot cells, whose samples are one per fork.
  */
 public record CellSummary(String benchmark, Map<String, String> params, String unit, double p50, double p99,
-                          MeanInterval mean, double samplesPerSecond) {
+                          MeanInterval mean, double samplesPerSecond, Map<String, Double> extras) {
+
+    public CellSummary(String benchmark, Map<String, String> params, String unit, double p50, double p99,
+                       MeanInterval mean, double samplesPerSecond) {
+        this(benchmark, params, unit, p50, p99, mean, samplesPerSecond, Map.of());
+    }
 
     public static CellSummary of(RunResult run) {
         BenchmarkParams bp = run.getParams();
@@ -35,11 +43,20 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
         }
         double[] m = means.stream().mapToDouble(Double::doubleValue).toArray();
         Result<?> samples = run.getSecondaryResults().get(SamplesProfiler.LABEL);
+        Map<String, Double> extras = new LinkedHashMap<>();
+        run.getSecondaryResults().forEach((label, r) -> extras.put(label, r.getScore()));
+        if (bp.getMode() == Mode.SingleShotTime) {
+            extras.put(P90, stats.getPercentile(90));
+            extras.put(MAX, stats.getMax());
+        }
         return new CellSummary(shortName(bp.getBenchmark()), params, primary.getScoreUnit(),
                 stats.getPercentile(50), stats.getPercentile(99),
                 MeanInterval.of(m, MeanInterval.DEFAULT_CONFIDENCE),
-                samples == null ? Double.NaN : samples.getScore());
+                samples == null ? Double.NaN : samples.getScore(), extras);
     }
+
+    public static final String P90 = "p90";
+    public static final String MAX = "max";
 
     /** "dev.inferbench.bench.InferenceBenchmark.infer" becomes "InferenceBenchmark.infer". */
     static String shortName(String benchmark) {
