@@ -17,6 +17,7 @@ import dev.inferbench.model.variant.Precision;
 import dev.inferbench.model.variant.Variants;
 import dev.inferbench.quality.CellQuality;
 import dev.inferbench.quality.FidelityProbe;
+import dev.inferbench.metrics.SetupRecord;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -113,18 +114,23 @@ public class InferenceBenchmark {
             CellQuality.clear();
             Path file = Variants.ensure(model, entry.file(), Precision.parse(precision), entry.inputs(),
                     Variants.calibrationSeed(config.seed("input")), System.out);
+            SetupRecord.loadStarting();
             loaded = EngineKind.parse(engine).open(file, Device.parse(device), settings);
+            SetupRecord.loaded();
+            List<HostTensor> batch = DataSource.batch(data, model, entry.file(), loaded.signature().inputs(),
+                    entry.inputs(), batchSize, seqLen, config.seed("input"));
+            input = loaded.prepare(batch);
+            long first = System.nanoTime();
+            Outputs firstOutputs = loaded.run(input);
+            SetupRecord.firstInference(first);
+            OutputCheck.verify(model, firstOutputs, batchSize);
             if (!EngineKind.isTorchScript(entry.file())) {
                 CellQuality.record(FidelityProbe.measure(loaded, entry.file(), model, entry.inputs(),
                         seqLen, config.seed("input")));
             }
-            List<HostTensor> batch = DataSource.batch(data, model, entry.file(), loaded.signature().inputs(),
-                    entry.inputs(), batchSize, seqLen, config.seed("input"));
             if (!data.equals(DataSource.SYNTHETIC) && ImageFolder.looksLike(Path.of(data))) {
                 CellQuality.record(AccuracyProbe.measure(loaded, ImageFolder.read(Path.of(data)), model, batchSize));
             }
-            input = loaded.prepare(batch);
-            OutputCheck.verify(model, loaded.run(input), batchSize);
             slowdownTokens = InjectedSlowdown.tokens(InjectedSlowdown.percent(), this::callOnce);
         } catch (BenchException e) {
             tearDown();

@@ -4,7 +4,9 @@ import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.ModelStatsProfiler;
 import dev.inferbench.metrics.QualityProfiler;
+import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
+import dev.inferbench.metrics.SetupProfiler;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
@@ -34,17 +36,19 @@ final class Launcher {
         if (!cmd.getForkCount().hasValue()) {
             config.getInt("run.forks").ifPresent(b::forks);
         }
-        if (!cmd.getWarmupIterations().hasValue()) {
-            config.getInt("run.warmupIterations").ifPresent(b::warmupIterations);
-        }
-        if (!cmd.getMeasurementIterations().hasValue()) {
-            config.getInt("run.iterations").ifPresent(b::measurementIterations);
-        }
-        if (!cmd.getWarmupTime().hasValue()) {
-            time(config, "run.warmupTime").ifPresent(b::warmupTime);
-        }
-        if (!cmd.getMeasurementTime().hasValue()) {
-            time(config, "run.time").ifPresent(b::measurementTime);
+        if (!singleShotOnly(cmd)) {
+            if (!cmd.getWarmupIterations().hasValue()) {
+                config.getInt("run.warmupIterations").ifPresent(b::warmupIterations);
+            }
+            if (!cmd.getMeasurementIterations().hasValue()) {
+                config.getInt("run.iterations").ifPresent(b::measurementIterations);
+            }
+            if (!cmd.getWarmupTime().hasValue()) {
+                time(config, "run.warmupTime").ifPresent(b::warmupTime);
+            }
+            if (!cmd.getMeasurementTime().hasValue()) {
+                time(config, "run.time").ifPresent(b::measurementTime);
+            }
         }
         for (String param : config.defaultParamNames()) {
             if (!cmd.getParameter(param).hasValue()) {
@@ -54,6 +58,8 @@ final class Launcher {
         b.addProfiler(SamplesProfiler.class);
         b.addProfiler(ModelStatsProfiler.class);
         b.addProfiler(QualityProfiler.class);
+        b.addProfiler(SetupProfiler.class);
+        b.addProfiler(MemoryProfiler.class);
         config.file().ifPresent(file -> {
             // Forks inherit the launcher's -D flags only when -jvmArgs is not given: pass the config explicitly.
             List<String> append = new ArrayList<>(cmd.getJvmArgsAppend().orElse(List.of()));
@@ -65,6 +71,15 @@ final class Launcher {
             b.resultFormat(resultFormat(cmd));
         }
         return b;
+    }
+
+    /**
+     * True when the run selects only ColdStartBenchmark, whose annotations fix 0 warmup and 1 measurement iteration
+     * (a second call in a JVM is no longer cold): the run.* iteration defaults are for steady-state benchmarks and
+     * would override them. The command line's own -wi/-i still win.
+     */
+    static boolean singleShotOnly(CommandLineOptions cmd) {
+        return !cmd.getIncludes().isEmpty() && cmd.getIncludes().stream().allMatch(i -> i.contains("ColdStart"));
     }
 
     static ResultFormatType resultFormat(CommandLineOptions cmd) {

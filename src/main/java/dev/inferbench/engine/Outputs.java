@@ -1,6 +1,9 @@
 package dev.inferbench.engine;
 
-/** The results of one inference; holds native memory until closed. */
+/**
+ * The results of one inference; holds native memory until closed. Read them before the next run of the same
+ * prepared input: an engine may write every run's results into the same memory (ort does, from the third run on).
+ */
 public interface Outputs extends AutoCloseable {
     int count();
 

@@ -15,7 +15,8 @@ public enum Zoo {
     MOBILENET_TINY("mobilenet-tiny", MobileNetV2::tiny),
     VIT_TINY("vit-tiny", VisionTransformer::tiny),
     BERT_TINY("bert-tiny", Bert::tiny),
-    MLP_TINY("mlp-tiny", Mlp::tiny);
+    MLP_TINY("mlp-tiny", Mlp::tiny),
+    ADD_ONE("add-one", AddOne::floor);
 
     private final String id;
     private final Supplier<Architecture> factory;

@@ -4,16 +4,28 @@ import dev.inferbench.results.CellSummary;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-/** The compact table printed after a run and saved as summary.txt. */
+/**
+ * The compact table printed after a run and saved as summary.txt. Times are shown in one unit per model (the
+ * largest in which the model's fastest cell is at least 1: µs for mlp-tiny, ms for resnet50), named in each cell;
+ * the JSON keeps JMH's unit. Secondary metrics that some cell has get a column each, in their own unit. When a run
+ * has EndToEndBenchmark cells and the matching InferenceBenchmark cells, a second table gives the gap.
+ */
 public final class SummaryTable {
     private static final List<String> PARAM_ORDER = List.of("model", "engine", "batchSize", "seqLen", "device", "threads");
     private static final Map<String, String> HEADINGS = Map.of("batchSize", "batch", "seqLen", "seq");
+    /** Secondary metrics shown, in this order, with their column headings (units included). */
+    private static final List<List<String>> EXTRAS = List.of(
+            List.of("load.time", "load ms"), List.of("first.inference", "first ms"),
+            List.of("coldstart.process", "process->first ms"), List.of("mem.rss.peak", "rss peak MB"),
+            List.of("mem.native.model", "model native MB"), List.of("mem.heap.used", "heap MB"),
+            List.of("gc.alloc.rate.norm", "alloc B/op"));
 
     private SummaryTable() {
     }
@@ -37,14 +49,26 @@ public final class SummaryTable {
             return 0;
         }));
         boolean manyBenchmarks = cells.stream().map(CellSummary::benchmark).distinct().count() > 1;
-        String unit = cells.get(0).unit();
 
         List<String> head = new ArrayList<>();
         if (manyBenchmarks) {
             head.add("benchmark");
         }
         paramKeys.forEach(k -> head.add(HEADINGS.getOrDefault(k, k)));
-        head.addAll(List.of("p50 " + unit, "p99 " + unit, "mean ± 95% CI", "±%", "forks", "samples/s"));
+        boolean singleShot = cells.stream().anyMatch(c -> c.extras().containsKey(CellSummary.P90));
+        List<List<String>> extras = EXTRAS.stream()
+                .filter(e -> cells.stream().anyMatch(c -> c.extras().containsKey(e.get(0)))).toList();
+        Map<String, DisplayUnit> units = units(cells);
+        head.add("p50");
+        if (singleShot) {
+            head.add("p90");
+        }
+        head.addAll(List.of("p99", "mean ± 95% CI", "±%", "forks"));
+        if (singleShot) {
+            head.add("max");
+        }
+        head.add("samples/s");
+        extras.forEach(e -> head.add(e.get(1)));
 
         List<List<String>> rows = new ArrayList<>();
         rows.add(head);
@@ -54,16 +78,48 @@ public final class SummaryTable {
                 row.add(c.benchmark());
             }
             paramKeys.forEach(k -> row.add(c.params().getOrDefault(k, "")));
-            row.add(num(c.p50()));
-            row.add(num(c.p99()));
-            row.add(num(c.mean().estimate()) + " ± " + num(c.mean().halfWidth()));
+            DisplayUnit u = units.get(groupOf(c));
+            row.add(time(c.p50(), u));
+            if (singleShot) {
+                row.add(time(c.extras().getOrDefault(CellSummary.P90, Double.NaN), u));
+            }
+            row.add(time(c.p99(), u));
+            row.add(num(u.convert(c.mean().estimate())) + " ± " + time(c.mean().halfWidth(), u));
             double rel = c.mean().relativeError();
             row.add(Double.isNaN(rel) ? "n/a" : String.format(Locale.ROOT, "%.1f%%", rel * 100));
             row.add(Integer.toString(c.mean().forks()));
+            if (singleShot) {
+                row.add(time(c.extras().getOrDefault(CellSummary.MAX, Double.NaN), u));
+            }
             row.add(num(c.samplesPerSecond()));
+            extras.forEach(e -> row.add(num(c.extras().getOrDefault(e.get(0), Double.NaN))));
             rows.add(row);
         }
-        return layout(rows);
+        return layout(rows) + EndToEndGap.render(cells, units);
+    }
+
+    /** The cells a unit is chosen for together: one model (the benchmark when a cell has no model). */
+    static String groupOf(CellSummary c) {
+        return c.params().getOrDefault("model", c.benchmark()) + "\u0000" + c.unit();
+    }
+
+    private static Map<String, DisplayUnit> units(List<CellSummary> cells) {
+        Map<String, Double> smallest = new LinkedHashMap<>();
+        for (CellSummary c : cells) {
+            double v = Double.isNaN(c.p50()) ? c.mean().estimate() : c.p50();
+            if (!Double.isNaN(v)) {
+                smallest.merge(groupOf(c), v, Math::min);
+            }
+        }
+        Map<String, DisplayUnit> units = new LinkedHashMap<>();
+        for (CellSummary c : cells) {
+            units.computeIfAbsent(groupOf(c), g -> DisplayUnit.choose(c.unit(), smallest.getOrDefault(g, 1.0)));
+        }
+        return units;
+    }
+
+    static String time(double v, DisplayUnit u) {
+        return Double.isNaN(v) ? "n/a" : num(u.convert(v)) + " " + u.label();
     }
 
     private static int compareValues(String a, String b) {

@@ -1,0 +1,113 @@
+package dev.inferbench.engine;
+
+import ai.onnxruntime.OnnxJavaType;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OnnxValue;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.TensorInfo;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Output tensors that ONNX Runtime writes into on every run of one prepared input (ORT Java's
+ * {@code run(inputs, pinnedOutputs)}), so a steady-state call creates no output tensors, shape arrays or result
+ * wrappers on the Java heap. Made from the outputs of the input's second run (shapes known, the input evidently
+ * reused); owned by the prepared input and closed with it. The {@link Outputs} view it hands out is the same
+ * object every call: its contents are those of the latest run and its {@code close()} frees nothing.
+ */
+final class PinnedOutputs implements Outputs {
+    private final OnnxTensor[] tensors;
+    private final Map<String, OnnxTensor> byName;
+    private boolean closed;
+
+    private PinnedOutputs(OnnxTensor[] tensors, Map<String, OnnxTensor> byName) {
+        this.tensors = tensors;
+        this.byName = byName;
+    }
+
+    /**
+     * Tensors shaped and typed like {@code first}'s outputs, or null when one of them cannot be pinned (not a tensor,
+     * strings, or an unknown type): such models keep ORT's allocating run.
+     */
+    static PinnedOutputs like(OrtEnvironment env, OrtSession.Result first) throws OrtException {
+        OnnxTensor[] tensors = new OnnxTensor[first.size()];
+        Map<String, OnnxTensor> byName = new LinkedHashMap<>();
+        try {
+            int i = 0;
+            for (Map.Entry<String, OnnxValue> e : first) {
+                if (!(e.getValue() instanceof OnnxTensor t) || !pinnable(t.getInfo().type)) {
+                    closeAll(tensors);
+                    return null;
+                }
+                TensorInfo info = t.getInfo();
+                ByteBuffer buffer = ByteBuffer.allocateDirect(Math.toIntExact(info.getNumElements() * info.type.size))
+                        .order(ByteOrder.nativeOrder());
+                tensors[i] = OnnxTensor.createTensor(env, buffer, info.getShape(), info.type);
+                byName.put(e.getKey(), tensors[i]);
+                i++;
+            }
+            return new PinnedOutputs(tensors, byName);
+        } catch (OrtException | RuntimeException e) {
+            closeAll(tensors);
+            throw e;
+        }
+    }
+
+    private static boolean pinnable(OnnxJavaType type) {
+        return type != OnnxJavaType.STRING && type != OnnxJavaType.UNKNOWN;
+    }
+
+    /** The name-to-tensor map ORT's run takes; built once. */
+    Map<String, OnnxTensor> byName() {
+        return byName;
+    }
+
+    @Override
+    public int count() {
+        return tensors.length;
+    }
+
+    @Override
+    public long[] shape(int index) {
+        return tensors[index].getInfo().getShape();
+    }
+
+    @Override
+    public float[] floats(int index) {
+        OnnxTensor t = tensors[index];
+        if (t.getInfo().type != OnnxJavaType.FLOAT) {
+            return new float[0];
+        }
+        FloatBuffer b = t.getFloatBuffer();
+        float[] out = new float[b.remaining()];
+        b.get(out);
+        return out;
+    }
+
+    /** Nothing to free per call: the tensors live as long as the prepared input. */
+    @Override
+    public void close() {
+    }
+
+    /** Frees the tensors; called by the prepared input that owns them. Idempotent. */
+    void release() {
+        if (!closed) {
+            closed = true;
+            closeAll(tensors);
+        }
+    }
+
+    private static void closeAll(OnnxTensor[] tensors) {
+        for (OnnxTensor t : tensors) {
+            if (t != null) {
+                t.close();
+            }
+        }
+    }
+}

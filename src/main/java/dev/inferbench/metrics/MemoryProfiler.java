@@ -1,0 +1,62 @@
+package dev.inferbench.metrics;
+
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.profile.InternalProfiler;
+import org.openjdk.jmh.results.AggregationPolicy;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.ScalarResult;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Memory of the fork, sampled after each iteration, outside the measured calls (one read of /proc/self/status and
+ * one of the heap's usage: microseconds, between iterations):
+ * <ul>
+ *   <li>{@value #RSS_PEAK}: the fork's peak resident set (VmHWM), MB; the largest across iterations and forks;</li>
+ *   <li>{@value #NATIVE_MODEL}: RSS growth across the model load in the trial setup (see {@link SetupRecord}), MB:
+ *       what the engine holds for the loaded model, mostly native (weights, arenas), plus whatever else the JVM
+ *       touched during the load;</li>
+ *   <li>{@value #HEAP_USED}: Java heap in use at the end of the iteration, MB (includes garbage not yet
+ *       collected).</li>
+ * </ul>
+ * Not reported: GPU memory (no GPU build runs here; ORT's Java API has no query for it). Where /proc is missing
+ * (not Linux) the RSS figures are left out.
+ */
+public final class MemoryProfiler implements InternalProfiler {
+    public static final String RSS_PEAK = "mem.rss.peak";
+    public static final String NATIVE_MODEL = "mem.native.model";
+    public static final String HEAP_USED = "mem.heap.used";
+    public static final String MB = "MB";
+
+    @Override
+    public String getDescription() {
+        return "peak RSS, native memory held after the model load, Java heap in use (MB)";
+    }
+
+    @Override
+    public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
+        // sampled at the end of each iteration only: nothing runs between the iteration's calls
+    }
+
+    @Override
+    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
+                                                       IterationResult result) {
+        List<Result> out = new ArrayList<>();
+        ProcStatus status = ProcStatus.read();
+        if (status.peakRssKb() >= 0) {
+            out.add(new ScalarResult(RSS_PEAK, status.peakRssKb() / 1024.0, MB, AggregationPolicy.MAX));
+        }
+        long model = SetupRecord.modelNativeKb();
+        if (model != Long.MIN_VALUE) {
+            out.add(new ScalarResult(NATIVE_MODEL, model / 1024.0, MB, AggregationPolicy.AVG));
+        }
+        long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        out.add(new ScalarResult(HEAP_USED, heap / (1024.0 * 1024.0), MB, AggregationPolicy.AVG));
+        return out;
+    }
+}

@@ -1,0 +1,53 @@
+package dev.inferbench.report;
+
+import dev.inferbench.results.CellSummary;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * End-to-end vs inference-only: for each EndToEndBenchmark cell, the InferenceBenchmark cell with the same
+ * params, both means, and the gap (Java pre- and post-processing) in the model's unit and as a share of the
+ * end-to-end time. Empty when a run has no such pair.
+ */
+final class EndToEndGap {
+    private EndToEndGap() {
+    }
+
+    static String render(List<CellSummary> cells, Map<String, DisplayUnit> units) {
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("model", "engine", "batch", "end-to-end", "inference", "gap", "gap %"));
+        for (CellSummary e2e : cells) {
+            if (!e2e.benchmark().startsWith("EndToEndBenchmark.")) {
+                continue;
+            }
+            cells.stream()
+                    .filter(c -> c.benchmark().startsWith("InferenceBenchmark.") && sameShared(e2e, c))
+                    .findFirst()
+                    .ifPresent(inf -> {
+                        DisplayUnit u = units.get(SummaryTable.groupOf(e2e));
+                        double a = e2e.mean().estimate();
+                        double b = inf.mean().estimate();
+                        rows.add(List.of(e2e.params().getOrDefault("model", ""),
+                                e2e.params().getOrDefault("engine", ""), e2e.params().getOrDefault("batchSize", ""),
+                                SummaryTable.time(a, u), SummaryTable.time(b, u), SummaryTable.time(a - b, u),
+                                String.format(Locale.ROOT, "%.1f%%", 100 * (a - b) / a)));
+                    });
+        }
+        if (rows.size() == 1) {
+            return "";
+        }
+        return "\nend-to-end (pre-processing + inference + post-processing) vs inference only, means:\n"
+                + SummaryTable.layout(rows);
+    }
+
+    /** Same value for every param both cells have (the inference cell has more: threads, optLevel...). */
+    private static boolean sameShared(CellSummary a, CellSummary b) {
+        return a.unit().equals(b.unit()) && a.params().entrySet().stream()
+                .allMatch(p -> !b.params().containsKey(p.getKey())
+                        || Objects.equals(b.params().get(p.getKey()), p.getValue()));
+    }
+}
