@@ -37,6 +37,7 @@ public final class Main {
 
     static {
         SUBCOMMANDS.put("merge", MergeCommand::new);
+        SUBCOMMANDS.put("report", ReportCommand::new);
     }
 
     private final PrintStream out;
