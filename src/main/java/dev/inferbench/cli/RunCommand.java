@@ -4,6 +4,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.report.SummaryTable;
 import dev.inferbench.results.CellSummary;
+import dev.inferbench.results.Fingerprint;
 import dev.inferbench.results.RunFolder;
 import dev.inferbench.results.RunInfo;
 import dev.inferbench.run.Cell;
@@ -44,6 +45,7 @@ final class RunCommand {
     int run(RunFlags flags, String[] argv) throws BenchException, IOException, RunStoppedException {
         RunSetup.Prepared prepared = flags.resume() != null ? RunSetup.resume(flags.resume(), flags.jmhArgs(), out)
                 : RunSetup.create(flags.jmhArgs(), flags.runDir(), flags.shard(), LocalDateTime.now(), out);
+        Fingerprint.write(prepared.store().dir());
         CommandLineOptions cmd = prepared.cmd();
         // JMH honours -o only in Runner(Options); with our own output format it is ours to open.
         PrintStream console = cmd.getOutput().hasValue()

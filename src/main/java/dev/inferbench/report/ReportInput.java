@@ -2,6 +2,7 @@ package dev.inferbench.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.inferbench.BenchException;
+import dev.inferbench.results.Fingerprint;
 import dev.inferbench.results.RunFolder;
 import dev.inferbench.results.RunInfo;
 import dev.inferbench.results.jmh.JmhCell;
@@ -27,7 +28,6 @@ import java.util.TreeMap;
  * @param runs in the order given; the first run's folder is where the report goes by default
  */
 public record ReportInput(List<Run> runs) {
-    public static final String ENVIRONMENT = "environment.json";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
@@ -82,7 +82,7 @@ public record ReportInput(List<Run> runs) {
     /** run.properties then environment.json (nested keys joined with dots); missing files give nothing. */
     static Map<String, String> environment(Path runDir) throws BenchException {
         Map<String, String> env = new LinkedHashMap<>();
-        Path env1 = runDir.resolve(ENVIRONMENT);
+        Path env1 = runDir.resolve(Fingerprint.FILE);
         if (Files.isRegularFile(env1)) {
             try {
                 flatten("", JSON.readTree(env1.toFile()), env);
