@@ -38,11 +38,18 @@ final class HtmlReport {
                 + ". Mean &plusmn; half-width of the 99.9% interval from per-iteration means across forks; bold: best in"
                 + " its group; &#9888;: unstable (hover the row).</p>");
         out.println("<p><input id=\"filter\" type=\"search\" placeholder=\"filter rows (e.g. ort, batchSize=8)\"></p>");
+        Map<ReportRow, String> flames = new HashMap<>();
+        for (ReportRow r : rows) {
+            String links = flameLinks(runDirs.get(r.run()), r.cellId(), reportDir);
+            if (!links.isEmpty()) {
+                flames.put(r, links);
+            }
+        }
         for (ReportTable g : ReportTable.of(rows)) {
             out.println("<h2>" + escape(g.name()) + "</h2>");
             out.println("<table class=\"cells\"><thead><tr>");
             g.header().forEach(h -> out.print("<th>" + escape(h) + "</th>"));
-            out.println("<th>flame graphs</th></tr></thead><tbody>");
+            out.println(flames.isEmpty() ? "</tr></thead><tbody>" : "<th>flame graphs</th></tr></thead><tbody>");
             for (ReportRow r : g.rows()) {
                 out.print(r.warnings().isEmpty() ? "<tr>" : "<tr class=\"unstable\" title=\""
                         + escape(String.join("; ", r.warnings())) + "\">");
@@ -51,7 +58,7 @@ final class HtmlReport {
                     out.print(cls.isEmpty() ? "<td>" : "<td class=\"" + cls.strip() + "\">");
                     out.print(escape(v.text()) + "</td>");
                 }
-                out.println("<td>" + flameLinks(runDirs.get(r.run()), r.cellId(), reportDir) + "</td></tr>");
+                out.println(flames.isEmpty() ? "</tr>" : "<td>" + flames.getOrDefault(r, "") + "</td></tr>");
             }
             out.println("</tbody></table>");
         }

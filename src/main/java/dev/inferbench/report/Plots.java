@@ -85,8 +85,7 @@ final class Plots {
         }
         series.forEach((s, points) -> chart.addSeries(unique(chart, s),
                 new ArrayList<>(points.keySet()), new ArrayList<>(points.values())));
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        return new Plot(name, title, chart);
+        return new Plot(name, title, styled(chart));
     }
 
     private static Plot bars(String name, ReportTable g, boolean multiRun) {
@@ -105,7 +104,7 @@ final class Plots {
         chart.addSeries("mean", labels, means, errors);
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisLabelRotation(labels.size() > 4 ? 45 : 0);
-        return new Plot(name, title, chart);
+        return new Plot(name, title, styled(chart));
     }
 
     private static Plot percentiles(String name, ReportTable g, boolean multiRun) {
@@ -125,8 +124,17 @@ final class Plots {
                 chart.addSeries(unique(chart, seriesName(r, multiRun, true)), xs, ys);
             }
         });
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        return new Plot(name, title, chart);
+        return new Plot(name, title, styled(chart));
+    }
+
+    /** The same look in every locale: a plain number format, the legend under the plot. */
+    private static <C extends Chart<?, ?>> C styled(C chart) {
+        Styler st = chart.getStyler();
+        st.setLocale(java.util.Locale.ROOT);
+        st.setDecimalPattern("#,##0.###");
+        st.setLegendPosition(Styler.LegendPosition.OutsideS);
+        st.setChartBackgroundColor(java.awt.Color.WHITE);
+        return chart;
     }
 
     /** XChart refuses two series of one name. */
