@@ -61,6 +61,9 @@ final class HtmlReport {
                 out.println(flames.isEmpty() ? "</tr>" : "<td>" + flames.getOrDefault(r, "") + "</td></tr>");
             }
             out.println("</tbody></table>");
+            if (SideBySide.applies(input)) {
+                sideBySide(out, new SideBySide(g, input.runs()));
+            }
         }
         if (!plots.isEmpty()) {
             out.println("<h2>Plots</h2>");
@@ -76,6 +79,19 @@ final class HtmlReport {
         }
         out.println("<script>\n" + resource("report.js") + "</script>\n</body></html>");
         out.flush();
+    }
+
+    private static void sideBySide(PrintWriter out, SideBySide side) {
+        out.println("<p>Side by side:</p><table class=\"cells\"><thead><tr>");
+        side.header().forEach(h -> out.print("<th>" + escape(h) + "</th>"));
+        out.println("</tr></thead><tbody>");
+        for (List<ReportTable.Value> row : side.rows()) {
+            out.print("<tr>");
+            row.forEach(v -> out.print((v.best() ? "<td class=\"num best\">" : v.numeric() ? "<td class=\"num\">" : "<td>")
+                    + escape(v.text()) + "</td>"));
+            out.println("</tr>");
+        }
+        out.println("</tbody></table>");
     }
 
     /** Links to files under forks/&lt;cell-id&gt;/fork-N/ (flame graphs), relative to the report's folder. */

@@ -24,20 +24,13 @@ final class MarkdownReport {
             out.println();
             out.println("## " + escape(g.name()));
             out.println();
-            List<String> header = g.header();
-            out.println("| " + String.join(" | ", header.stream().map(MarkdownReport::escape).toList()) + " |");
-            StringBuilder rule = new StringBuilder("|");
-            for (ReportTable.Value v : g.values(g.rows().get(0))) {
-                rule.append(v.numeric() ? " ---: |" : " --- |");
-            }
-            out.println(rule);
-            for (ReportRow r : g.rows()) {
-                StringBuilder line = new StringBuilder("|");
-                for (ReportTable.Value v : g.values(r)) {
-                    String text = escape(v.text());
-                    line.append(' ').append(v.best() && !text.isEmpty() ? "**" + text + "**" : text).append(" |");
-                }
-                out.println(line);
+            table(out, g.header(), g.rows().stream().map(g::values).toList());
+            if (SideBySide.applies(input)) {
+                SideBySide side = new SideBySide(g, input.runs());
+                out.println();
+                out.println("Side by side:");
+                out.println();
+                table(out, side.header(), side.rows());
             }
         }
         for (ReportInput.Run run : input.runs()) {
@@ -55,6 +48,21 @@ final class MarkdownReport {
             }
         }
         out.flush();
+    }
+
+    private static void table(PrintWriter out, List<String> header, List<List<ReportTable.Value>> rows) {
+        out.println("| " + String.join(" | ", header.stream().map(MarkdownReport::escape).toList()) + " |");
+        StringBuilder rule = new StringBuilder("|");
+        rows.get(0).forEach(v -> rule.append(v.numeric() ? " ---: |" : " --- |"));
+        out.println(rule);
+        for (List<ReportTable.Value> row : rows) {
+            StringBuilder line = new StringBuilder("|");
+            for (ReportTable.Value v : row) {
+                String text = escape(v.text());
+                line.append(' ').append(v.best() && !text.isEmpty() ? "**" + text + "**" : text).append(" |");
+            }
+            out.println(line);
+        }
     }
 
     /** Inert in a GitHub table: HTML metacharacters as entities, Markdown's as escapes, newlines as line breaks. */

@@ -77,6 +77,11 @@ final class ReportTable {
         return rows;
     }
 
+    /** The param columns, usual matrix params first. */
+    List<String> params() {
+        return params;
+    }
+
     List<String> header() {
         List<String> h = new ArrayList<>();
         if (multiRun) {
