@@ -134,15 +134,21 @@ final class HtmlReport {
         StringBuilder sb = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            switch (c) {
-                case '<' -> sb.append("&lt;");
-                case '>' -> sb.append("&gt;");
-                case '&' -> sb.append("&amp;");
-                case '"' -> sb.append("&quot;");
-                case '\'' -> sb.append("&#39;");
-                default -> sb.append(c);
-            }
+            String e = entity(c, true);
+            sb.append(e != null ? e : String.valueOf(c));
         }
         return sb.toString();
+    }
+
+    /** The entity for an HTML metacharacter, else null; quotes only where they could end an attribute value. */
+    static String entity(char c, boolean quotes) {
+        return switch (c) {
+            case '<' -> "&lt;";
+            case '>' -> "&gt;";
+            case '&' -> "&amp;";
+            case '"' -> quotes ? "&quot;" : null;
+            case '\'' -> quotes ? "&#39;" : null;
+            default -> null;
+        };
     }
 }

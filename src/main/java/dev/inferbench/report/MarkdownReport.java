@@ -70,15 +70,15 @@ final class MarkdownReport {
         StringBuilder sb = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            switch (c) {
-                case '<' -> sb.append("&lt;");
-                case '>' -> sb.append("&gt;");
-                case '&' -> sb.append("&amp;");
-                case '\r' -> {
-                }
-                case '\n' -> sb.append("<br>");
-                case '|', '\\', '*', '_', '`', '[', ']', '#' -> sb.append('\\').append(c);
-                default -> sb.append(c);
+            String entity = HtmlReport.entity(c, false);
+            if (entity != null) {
+                sb.append(entity);
+            } else if (c == '\n') {
+                sb.append("<br>");
+            } else if ("|\\*_`[]#".indexOf(c) >= 0) {
+                sb.append('\\').append(c);
+            } else if (c != '\r') {
+                sb.append(c);
             }
         }
         return sb.toString();
