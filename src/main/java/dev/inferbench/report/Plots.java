@@ -53,6 +53,11 @@ final class Plots {
                 }
             }
             plots.add(bars(slug + "-means", g, multiRun));
+            String quality = g.rows().stream().flatMap(r -> r.extra().keySet().stream())
+                    .filter(m -> m.startsWith("accuracy") || m.startsWith("fidelity")).findFirst().orElse(null);
+            if (quality != null) {
+                plots.add(quality(slug + "-" + quality.replace('.', '-') + "-vs-latency", g, quality, multiRun));
+            }
             if (g.rows().stream().anyMatch(r -> r.source().primary().percentiles().size() > 2)) {
                 plots.add(percentiles(slug + "-percentiles", g, multiRun));
             }
@@ -104,6 +109,22 @@ final class Plots {
         chart.addSeries("mean", labels, means, errors);
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisLabelRotation(labels.size() > 4 ? 45 : 0);
+        return new Plot(name, title, styled(chart));
+    }
+
+    /** Accuracy (or fidelity) against mean latency, a point per cell: what a variant (fp16, int8) costs. */
+    private static Plot quality(String name, ReportTable g, String metric, boolean multiRun) {
+        String title = g.name() + ": " + metric + " vs latency";
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+                .xAxisTitle("mean (" + g.unit() + ")").yAxisTitle(metric).build();
+        chart.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
+        for (ReportRow r : g.rows()) {
+            ReportRow.Figure q = r.extra().get(metric);
+            if (q != null && !Double.isNaN(q.value()) && !Double.isNaN(r.mean())) {
+                chart.addSeries(unique(chart, seriesName(r, multiRun, true)),
+                        new double[]{Units.convert(r.mean(), r.unit(), g.unit())}, new double[]{q.value()});
+            }
+        }
         return new Plot(name, title, styled(chart));
     }
 

@@ -32,4 +32,19 @@ class HtmlReportTest {
         assertThat(run.resolve("report/plots/resnet-tiny-means.png")).isNotEmptyFile();
         assertThat(run.resolve("report/plots/resnet-tiny-means.svg")).isNotEmptyFile();
     }
+
+    @Test
+    void accuracyAgainstLatencyWhenCellsHaveAnAccuracyMetric() throws Exception {
+        Path run = Files.createDirectories(dir.resolve("acc"));
+        String json = Files.readString(ReportsTest.runA().resolve("jmh-result.json"))
+                .replace("\"secondaryMetrics\": {", "\"secondaryMetrics\": { \"accuracy.top1\" : {\"score\" : 0.75,"
+                        + " \"scoreError\" : \"NaN\", \"scoreConfidence\" : [0.75, 0.75], \"scoreUnit\" : \"%\","
+                        + " \"rawData\" : [[0.75]]},");
+        Files.writeString(run.resolve("jmh-result.json"), json);
+        List<String> names = Plots.of(ReportInput.load(List.of(run)).rows()).stream().map(Plots.Plot::name).toList();
+        assertThat(names).contains("resnet-tiny-accuracy-top1-vs-latency", "resnet-tiny-latency-vs-batch",
+                "resnet-tiny-throughput-vs-batch", "resnet-tiny-means", "resnet-tiny-percentiles");
+        Reports.write(List.of(run), run.resolve("report"), EnumSet.of(Reports.Format.PLOTS));
+        assertThat(run.resolve("report/plots/resnet-tiny-accuracy-top1-vs-latency.png")).isNotEmptyFile();
+    }
 }

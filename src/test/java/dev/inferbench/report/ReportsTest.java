@@ -22,10 +22,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Golden files for every text format of the report of one run folder (two InferenceBenchmark cells in SampleTime,
- * one avgt cell with gc metrics and no model param), the same bytes under a German default locale.
+ * one avgt cell with gc metrics and no model param), the same bytes under a German default locale. The HTML golden
+ * file is the page without plots (XChart's SVG is checked in the browser test).
  */
 class ReportsTest {
-    static final String[] GOLDEN = {"report.md", "report.csv", "gab-smaller-is-better.json",
+    static final String[] GOLDEN = {"report.md", "report.html", "report.csv", "gab-smaller-is-better.json",
             "gab-bigger-is-better.json", "bencher.json"};
 
     @TempDir
@@ -41,7 +42,7 @@ class ReportsTest {
         Locale before = Locale.getDefault();
         Locale.setDefault(Locale.forLanguageTag(locale));
         try {
-            Reports.write(List.of(runA()), out, EnumSet.complementOf(EnumSet.of(Reports.Format.PLOTS, Reports.Format.HTML)));
+            Reports.write(List.of(runA()), out, EnumSet.complementOf(EnumSet.of(Reports.Format.PLOTS)));
         } finally {
             Locale.setDefault(before);
         }
