@@ -37,6 +37,9 @@ public final class Main {
 
     static {
         SUBCOMMANDS.put("merge", MergeCommand::new);
+        SUBCOMMANDS.put("variance", VarianceCommand::new);
+        SUBCOMMANDS.put("compare", CompareCommand::new);
+        SUBCOMMANDS.put("flame", FlameCommand::new);
         SUBCOMMANDS.put("report", ReportCommand::new);
     }
 

@@ -7,7 +7,9 @@ import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.Fingerprint;
 import dev.inferbench.results.RunFolder;
 import dev.inferbench.results.RunInfo;
+import dev.inferbench.profile.FlameHook;
 import dev.inferbench.run.Cell;
+import dev.inferbench.run.ForkHook;
 import dev.inferbench.run.Plan;
 import dev.inferbench.run.RunLoop;
 import dev.inferbench.run.RunStore;
@@ -54,7 +56,9 @@ final class RunCommand {
         try {
             RunInfo info = RunInfo.start(argv, prepared.config());
             VerboseMode verbosity = cmd.verbosity().orElse(Defaults.VERBOSITY);
-            RunLoop loop = new RunLoop(prepared.store(), prepared.plan(), prepared.options(), flags.loop(), List.of(),
+            List<ForkHook> hooks = flags.flame() == null ? List.of()
+                    : List.of(FlameHook.create(prepared.store().dir(), flags.flame(), prepared.options(), console));
+            RunLoop loop = new RunLoop(prepared.store(), prepared.plan(), prepared.options(), flags.loop(), hooks,
                     console, verbosity, verbose);
             RunLoop.Outcome outcome = loop.run();
             return report(prepared, outcome, info, console, verbosity);
@@ -82,7 +86,7 @@ final class RunCommand {
         failed.forEach((cell, why) -> extra.append("failed  ").append(cell.label()).append(": ").append(why).append('\n'));
         console.println();
         console.println("inferbench summary (times in " + (cells.isEmpty() ? "ms" : cells.get(0).unit())
-                + "; CI from per-iteration means across forks):");
+                + "; 95% CI of the mean with forks as the unit):");
         console.print(table);
         console.print(extra);
         Files.writeString(runDir.resolve(RunFolder.SUMMARY), table + extra, StandardCharsets.UTF_8);

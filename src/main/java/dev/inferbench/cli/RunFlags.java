@@ -1,6 +1,7 @@
 package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.profile.FlameSettings;
 import dev.inferbench.run.LoopSettings;
 import dev.inferbench.run.Shard;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -16,9 +17,9 @@ import java.util.OptionalInt;
 /**
  * inferbench's own flags of a benchmark run, taken out of the argument list before the rest goes to JMH's parser:
  * {@code --resume DIR}, {@code --run-dir DIR}, {@code --shard i/n}, {@code --max-forks N}, {@code --fork-timeout D},
- * {@code --precision P}, {@code --budget D}.
+ * {@code --precision P}, {@code --budget D}, {@code --flame}, {@code --flame-events E}.
  */
-record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, List<String> jmhArgs) {
+record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameSettings flame, List<String> jmhArgs) {
 
     static RunFlags extract(List<String> args) throws BenchException {
         List<String> rest = new ArrayList<>();
@@ -29,6 +30,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, List<S
         Duration forkTimeout = null;
         OptionalDouble precision = OptionalDouble.empty();
         Duration budget = null;
+        FlameSettings flame = null;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -39,6 +41,8 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, List<S
                 case "--fork-timeout" -> forkTimeout = duration(value(args, ++i, a, "a duration, e.g. 10m"), a);
                 case "--precision" -> precision = OptionalDouble.of(percent(value(args, ++i, a, "a percentage, e.g. 2%"), a));
                 case "--budget" -> budget = duration(value(args, ++i, a, "a duration, e.g. 20m"), a);
+                case "--flame" -> flame = flame != null ? flame : FlameSettings.parse(FlameSettings.DEFAULT);
+                case "--flame-events" -> flame = FlameSettings.parse(value(args, ++i, a, "events, e.g. cpu,alloc"));
                 default -> rest.add(a);
             }
         }
@@ -46,7 +50,8 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, List<S
             throw new BenchException("--resume continues the run in its own folder and slice; expected no --run-dir "
                     + "or --shard with it");
         }
-        return new RunFlags(resume, runDir, shard, new LoopSettings(maxForks, forkTimeout, precision, budget), rest);
+        return new RunFlags(resume, runDir, shard, new LoopSettings(maxForks, forkTimeout, precision, budget), flame,
+                rest);
     }
 
     private static String value(List<String> args, int i, String flag, String expected) throws BenchException {

@@ -2,6 +2,7 @@ package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
+import dev.inferbench.profile.FlameHook;
 import dev.inferbench.results.RunFolder;
 import dev.inferbench.run.Cell;
 import dev.inferbench.run.Plan;
@@ -32,8 +33,9 @@ final class RunSetup {
     record Prepared(CommandLineOptions cmd, BenchConfig config, Options options, Plan plan, RunStore store) {
     }
 
-    static Prepared create(List<String> args, Path runDir, Shard shard, LocalDateTime now, PrintStream progress)
+    static Prepared create(List<String> userArgs, Path runDir, Shard shard, LocalDateTime now, PrintStream progress)
             throws BenchException, IOException {
+        List<String> args = FlameHook.withLibraryPath(userArgs);
         CommandLineOptions cmd = RunCommand.parse(args);
         BenchConfig config = BenchConfig.load();
         Options options = Launcher.options(cmd, config, null).build();

@@ -1,6 +1,7 @@
 package dev.inferbench.engine;
 
 import ai.djl.MalformedModelException;
+import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDList;
 import ai.djl.repository.zoo.Criteria;
 import ai.djl.repository.zoo.ModelNotFoundException;
@@ -33,6 +34,7 @@ final class DjlOrtEngine {
         }
         ModelSignature signature = OnnxFile.read(model, false).signature();
         DjlRuntime.configure(0);
+        start();
         Criteria<NDList, NDList> criteria = Criteria.builder()
                 .setTypes(NDList.class, NDList.class)
                 .optEngine("OnnxRuntime")
@@ -51,5 +53,20 @@ final class DjlOrtEngine {
                     + DjlEngine.rootMessage(e) + "; expected a valid ONNX model", e);
         }
         return new DjlEngine(ID, model, loaded, loaded.newPredictor(), signature, false);
+    }
+
+    /**
+     * DJL's OnnxRuntime engine creates ONNX Runtime's process-wide environment itself, with thread options, and
+     * cannot start once plain ORT has created it: a benchmark fork runs one engine, but a JVM that opened {@code ort}
+     * first (a test, a tool running several engines) must hear why, in one line.
+     */
+    private static void start() throws BenchException {
+        try {
+            Engine.getEngine("OnnxRuntime");
+        } catch (RuntimeException | LinkageError e) {
+            throw new BenchException("engine '" + ID + "' cannot start DJL's OnnxRuntime engine: "
+                    + DjlEngine.rootMessage(e) + "; expected a JVM where engine 'ort' has not yet created ONNX Runtime's"
+                    + " environment (open djl-ort first)", e);
+        }
     }
 }

@@ -83,7 +83,7 @@ final class DjlPyTorchEngine {
         try {
             Engine.getEngine(ENGINE);
             JniUtils.setNumThreads(settings.resolvedThreads());
-        } catch (RuntimeException | UnsatisfiedLinkError e) {
+        } catch (RuntimeException | LinkageError e) {
             throw new BenchException("engine '" + ID + "' cannot start libtorch: " + DjlEngine.rootMessage(e)
                     + "; expected the pytorch-native jar of this build in the classpath", e);
         }

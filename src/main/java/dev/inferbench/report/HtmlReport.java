@@ -35,7 +35,7 @@ final class HtmlReport {
         out.println("<style>\n" + resource("report.css") + "</style></head><body>");
         out.println("<h1>inferbench report</h1>");
         out.println("<p>Runs: " + escape(String.join(", ", input.runs().stream().map(ReportInput.Run::label).toList()))
-                + ". Mean &plusmn; half-width of the 99.9% interval from per-iteration means across forks; bold: best in"
+                + ". Mean &plusmn; half-width of the " + ReportRows.intervalLegend() + "; bold: best in"
                 + " its group; &#9888;: unstable (hover the row).</p>");
         out.println("<p><input id=\"filter\" type=\"search\" placeholder=\"filter rows (e.g. ort, batchSize=8)\"></p>");
         Map<ReportRow, String> flames = new HashMap<>();

@@ -18,7 +18,7 @@ final class MarkdownReport {
                 out.println("# inferbench report");
         out.println();
         out.println("Runs: " + String.join(", ", input.runs().stream().map(r -> escape(r.label())).toList())
-                + ". Mean ± half-width of the " + "99.9% interval from per-iteration means across forks;"
+                + ". Mean ± half-width of the " + ReportRows.intervalLegend() + ";"
                 + " **bold**: best in its group.");
         for (ReportTable g : ReportTable.of(rows)) {
             out.println();

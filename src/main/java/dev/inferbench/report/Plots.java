@@ -94,7 +94,7 @@ final class Plots {
     }
 
     private static Plot bars(String name, ReportTable g, boolean multiRun) {
-        String title = g.name() + ": mean per cell with " + "99.9% interval";
+        String title = g.name() + ": mean per cell, " + ReportRows.intervalLegend();
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .yAxisTitle("mean (" + g.unit() + ")").build();
         List<String> labels = new ArrayList<>();

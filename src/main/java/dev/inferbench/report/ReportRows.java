@@ -1,9 +1,10 @@
 package dev.inferbench.report;
 
-import dev.inferbench.compare.MeanInterval;
 import dev.inferbench.results.jmh.JmhCell;
 import dev.inferbench.results.jmh.JmhMetric;
 import dev.inferbench.run.Cell;
+import dev.inferbench.stats.ForkMeans;
+import dev.inferbench.stats.Interval;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,6 +21,7 @@ public final class ReportRows {
     /** SampleTime's percentiles repeated as secondary metrics (p0.50 = p50): shown once, from the primary metric. */
     private static final java.util.regex.Pattern JMH_PERCENTILE = java.util.regex.Pattern.compile("p[01]\\.\\d+");
     static final int MIN_FORKS = 3;
+    static final double CONFIDENCE = ForkMeans.DEFAULT_CONFIDENCE;
     static final double MAX_FORK_SPREAD = 0.10;
 
     private ReportRows() {
@@ -27,7 +29,7 @@ public final class ReportRows {
 
     public static ReportRow of(String run, JmhCell c) {
         JmhMetric p = c.primary();
-        MeanInterval interval = interval(p);
+        Interval interval = interval(p);
         Map<String, ReportRow.Figure> extra = new LinkedHashMap<>();
         c.secondary().forEach((name, m) -> {
             if (!JMH_PERCENTILE.matcher(name).matches()) {
@@ -38,17 +40,18 @@ public final class ReportRows {
         int forks = p.forkCount();
         return new ReportRow(run, c.shortName(), c.mode(), new Cell(c.benchmark(), c.mode(), c.params()).id(),
                 c.params(), p.unit(), p.percentile(50.0), p.percentile(90.0), p.percentile(99.0),
-                Double.isNaN(interval.mean()) ? p.score() : interval.mean(), interval.halfWidth(), extra, forks,
+                Double.isNaN(interval.estimate()) ? p.score() : interval.estimate(), interval.halfWidth(), extra, forks,
                 samples, warnings(p, samples, forks), c);
     }
 
-    /**
-     * The one place the report's interval comes from: per-iteration means across forks through compare's
-     * MeanInterval until the fork-aware interval of the stats package replaces it here.
-     */
-    static MeanInterval interval(JmhMetric m) {
-        double[] means = Arrays.stream(m.iterationMeans()).flatMapToDouble(Arrays::stream).toArray();
-        return MeanInterval.of(means, MeanInterval.DEFAULT_CONFIDENCE);
+    /** The one place the report's interval comes from: the stats package's interval over fork means. */
+    static Interval interval(JmhMetric m) {
+        return ForkMeans.interval(m.iterationMeans(), CONFIDENCE);
+    }
+
+    /** "95% interval over fork means", for the reports' legends. */
+    static String intervalLegend() {
+        return String.format(Locale.ROOT, "%.0f%% interval over fork means", CONFIDENCE * 100);
     }
 
     private static long sampleCount(JmhMetric m) {
@@ -83,8 +86,7 @@ public final class ReportRows {
 
     /** (max - min) / mean of the fork means; 0 with fewer than two forks. */
     static double forkSpread(JmhMetric m) {
-        double[] forkMeans = Arrays.stream(m.iterationMeans()).filter(f -> f.length > 0)
-                .mapToDouble(f -> Arrays.stream(f).average().orElse(Double.NaN)).toArray();
+        double[] forkMeans = Arrays.stream(ForkMeans.of(m.iterationMeans())).filter(d -> !Double.isNaN(d)).toArray();
         if (forkMeans.length < 2) {
             return 0;
         }

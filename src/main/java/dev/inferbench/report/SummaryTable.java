@@ -44,7 +44,7 @@ public final class SummaryTable {
             head.add("benchmark");
         }
         paramKeys.forEach(k -> head.add(HEADINGS.getOrDefault(k, k)));
-        head.addAll(List.of("p50 " + unit, "p99 " + unit, "mean ± 99.9% CI", "±%", "n", "samples/s"));
+        head.addAll(List.of("p50 " + unit, "p99 " + unit, "mean ± 95% CI", "±%", "forks", "samples/s"));
 
         List<List<String>> rows = new ArrayList<>();
         rows.add(head);
@@ -56,10 +56,10 @@ public final class SummaryTable {
             paramKeys.forEach(k -> row.add(c.params().getOrDefault(k, "")));
             row.add(num(c.p50()));
             row.add(num(c.p99()));
-            row.add(num(c.mean().mean()) + " ± " + num(c.mean().halfWidth()));
+            row.add(num(c.mean().estimate()) + " ± " + num(c.mean().halfWidth()));
             double rel = c.mean().relativeError();
             row.add(Double.isNaN(rel) ? "n/a" : String.format(Locale.ROOT, "%.1f%%", rel * 100));
-            row.add(Integer.toString(c.mean().n()));
+            row.add(Integer.toString(c.mean().forks()));
             row.add(num(c.samplesPerSecond()));
             rows.add(row);
         }
@@ -73,7 +73,7 @@ public final class SummaryTable {
         return a.compareTo(b);
     }
 
-    private static String layout(List<List<String>> rows) {
+    static String layout(List<List<String>> rows) {
         int cols = rows.get(0).size();
         int[] width = new int[cols];
         for (List<String> r : rows) {

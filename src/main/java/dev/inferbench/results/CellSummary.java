@@ -1,10 +1,10 @@
 package dev.inferbench.results;
 
-import dev.inferbench.compare.MeanInterval;
 import dev.inferbench.metrics.SamplesProfiler;
+import dev.inferbench.stats.ForkMeans;
+import dev.inferbench.stats.Interval;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.BenchmarkResult;
-import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.util.Statistics;
@@ -15,11 +15,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The figures of one benchmark cell: percentiles of all timed calls, the mean with a confidence interval from
- * per-iteration means across forks, and batch-aware samples/s.
+ * The figures of one benchmark cell: percentiles of all timed calls, the mean with its fork-level confidence
+ * interval ({@link ForkMeans}: forks are the unit, not iterations), and batch-aware samples/s.
  */
 public record CellSummary(String benchmark, Map<String, String> params, String unit, double p50, double p99,
-                          MeanInterval mean, double samplesPerSecond) {
+                          Interval mean, double samplesPerSecond) {
 
     public static CellSummary of(RunResult run) {
         BenchmarkParams bp = run.getParams();
@@ -27,17 +27,14 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
         bp.getParamsKeys().forEach(k -> params.put(k, bp.getParam(k)));
         Result<?> primary = run.getPrimaryResult();
         Statistics stats = primary.getStatistics();
-        List<Double> means = new ArrayList<>();
+        List<double[]> forks = new ArrayList<>();
         for (BenchmarkResult fork : run.getBenchmarkResults()) {
-            for (IterationResult it : fork.getIterationResults()) {
-                means.add(it.getPrimaryResult().getScore());
-            }
+            forks.add(fork.getIterationResults().stream().mapToDouble(it -> it.getPrimaryResult().getScore()).toArray());
         }
-        double[] m = means.stream().mapToDouble(Double::doubleValue).toArray();
         Result<?> samples = run.getSecondaryResults().get(SamplesProfiler.LABEL);
         return new CellSummary(shortName(bp.getBenchmark()), params, primary.getScoreUnit(),
                 stats.getPercentile(50), stats.getPercentile(99),
-                MeanInterval.of(m, MeanInterval.DEFAULT_CONFIDENCE),
+                ForkMeans.interval(forks.toArray(double[][]::new), ForkMeans.DEFAULT_CONFIDENCE),
                 samples == null ? Double.NaN : samples.getScore());
     }
 

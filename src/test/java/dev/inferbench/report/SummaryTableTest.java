@@ -1,6 +1,6 @@
 package dev.inferbench.report;
 
-import dev.inferbench.compare.MeanInterval;
+import dev.inferbench.stats.Interval;
 import dev.inferbench.results.CellSummary;
 import org.junit.jupiter.api.Test;
 
@@ -29,11 +29,11 @@ class SummaryTableTest {
     void matchesGoldenFile() throws IOException {
         List<CellSummary> cells = List.of(
                 new CellSummary("InferenceBenchmark.infer", params("resnet50", "1"), "ms/op", 22.97, 28.86,
-                        new MeanInterval(23.1234, 0.3456, 15, 0.999), 43.27),
+                        new Interval(23.1234, 23.1234 - 0.3456, 23.1234 + 0.3456, 0.95, 5), 43.27),
                 new CellSummary("InferenceBenchmark.infer", params("resnet50", "8"), "ms/op", 171.2, 190.44,
-                        new MeanInterval(172.55, 2.1, 15, 0.999), 46.36),
+                        new Interval(172.55, 172.55 - 2.1, 172.55 + 2.1, 0.95, 5), 46.36),
                 new CellSummary("InferenceBenchmark.infer", params("mlp-tiny", "1"), "ms/op", 0.0037, 0.0204,
-                        new MeanInterval(0.0061, Double.NaN, 1, 0.999), Double.NaN));
+                        new Interval(0.0061, Double.NaN, Double.NaN, 0.95, 1), Double.NaN));
         String golden;
         try (InputStream in = getClass().getResourceAsStream("/golden/summary.txt")) {
             golden = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -43,8 +43,8 @@ class SummaryTableTest {
 
     @Test
     void benchmarkColumnOnlyWhenSeveral() {
-        CellSummary a = new CellSummary("A.x", Map.of("model", "m"), "ms/op", 1, 2, new MeanInterval(1, 0.1, 3, 0.999), 5);
-        CellSummary b = new CellSummary("B.y", Map.of("model", "m"), "ms/op", 1, 2, new MeanInterval(1, 0.1, 3, 0.999), 5);
+        CellSummary a = new CellSummary("A.x", Map.of("model", "m"), "ms/op", 1, 2, new Interval(1, 0.9, 1.1, 0.95, 3), 5);
+        CellSummary b = new CellSummary("B.y", Map.of("model", "m"), "ms/op", 1, 2, new Interval(1, 0.9, 1.1, 0.95, 3), 5);
         assertThat(SummaryTable.render(List.of(a))).doesNotContain("benchmark");
         assertThat(SummaryTable.render(List.of(a, b))).startsWith("benchmark").contains("A.x").contains("B.y");
         assertThat(SummaryTable.render(List.of())).isEqualTo("no results\n");

@@ -1,0 +1,120 @@
+package dev.inferbench.cli;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.compare.Comparer;
+import dev.inferbench.compare.Gate;
+import dev.inferbench.compare.RunReader;
+import dev.inferbench.compare.Threshold;
+import dev.inferbench.report.CompareJson;
+import dev.inferbench.report.CompareTable;
+import dev.inferbench.stats.Verdict;
+import dev.inferbench.stats.StoppingRule;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code compare BASE HEAD [--min-effect 3%] [--fail-on-regression] [--threshold T]... [--precision P]
+ * [--format table|md|json]}: every cell both runs have, every metric, direction-aware, with the ratio's interval
+ * and a verdict. Exit code 0 pass, 1 a regression (with --fail-on-regression) or a failed threshold, 2 bad input.
+ * With {@code --precision P} it ends with one line saying how many cells are settled ({@link StoppingRule}: the
+ * primary metric's ratio interval narrower than P, or its verdict certain): what tools/compare-commits.sh reads to
+ * decide whether to run another pair of forks.
+ */
+final class CompareCommand implements Subcommand {
+    private static final String USAGE = "compare BASE HEAD [--min-effect 3%] [--fail-on-regression] "
+            + "[--threshold T]... [--precision P] [--format table|md|json]";
+
+    @Override
+    public String summary() {
+        return USAGE + ": two runs cell by cell, ratio intervals with forks as the unit, verdicts and CI gates";
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
+        List<Path> runs = new ArrayList<>();
+        double minEffect = 0.03;
+        boolean failOnRegression = false;
+        String format = "table";
+        List<Threshold> thresholds = new ArrayList<>();
+        double precision = Double.NaN;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            switch (a) {
+                case "--min-effect" -> minEffect = RunFlags.percent(value(args, ++i, a), a);
+                case "--fail-on-regression" -> failOnRegression = true;
+                case "--threshold" -> thresholds.add(Threshold.parse(value(args, ++i, a)));
+                case "--precision" -> precision = RunFlags.percent(value(args, ++i, a), a);
+                case "--format" -> {
+                    format = value(args, ++i, a);
+                    if (!List.of("table", "md", "json").contains(format)) {
+                        throw new BenchException("unknown format '" + format + "'; expected one of: table, md, json");
+                    }
+                }
+                default -> {
+                    if (a.startsWith("-")) {
+                        throw new BenchException("unknown option '" + a + "' for compare; expected: " + USAGE);
+                    }
+                    runs.add(Path.of(a));
+                }
+            }
+        }
+        if (runs.size() != 2) {
+            throw new BenchException("compare needs two run folders, got " + runs.size() + "; expected: " + USAGE);
+        }
+        var candidate = RunReader.read(runs.get(1));
+        Comparer.Report report = Comparer.compare(RunReader.read(runs.get(0)), candidate, minEffect,
+                Verdict.CONFIDENCE);
+        List<Gate.Check> checks = Gate.check(thresholds, candidate);
+        switch (format) {
+            case "md" -> out.print(CompareTable.markdown(report));
+            case "json" -> {
+                try {
+                    CompareJson.write(report, out);
+                } catch (IOException e) {
+                    throw new BenchException("cannot write JSON: " + e.getMessage(), e);
+                }
+            }
+            default -> out.print(CompareTable.text(report));
+        }
+        PrintStream notes = format.equals("json") ? err : out;
+        checks.forEach(c -> notes.println("threshold " + c.line()));
+        if (!Double.isNaN(precision)) {
+            notes.println(settled(report, precision));
+        }
+        boolean regression = failOnRegression && report.anyWorse();
+        if (regression) {
+            notes.println("inferbench: regression beyond " + Math.round(minEffect * 1000) / 10.0 + "% (--fail-on-regression)");
+        }
+        return regression || checks.stream().anyMatch(c -> !c.passed()) ? Main.CELLS_FAILED : Main.OK;
+    }
+
+    /** "settled 3 of 4 cells; unsettled: ..." over each cell's primary metric (its first row). */
+    private static String settled(Comparer.Report report, double precision) {
+        List<String> unsettled = new ArrayList<>();
+        int cells = 0;
+        String last = null;
+        for (var row : report.rows()) {
+            if (row.cell().label().equals(last)) {
+                continue;
+            }
+            last = row.cell().label();
+            cells++;
+            if (!StoppingRule.settled(row.ratio(), row.direction(), precision, report.minEffect())) {
+                unsettled.add(row.cell().label());
+            }
+        }
+        return "settled " + (cells - unsettled.size()) + " of " + cells + " cells"
+                + (unsettled.isEmpty() ? "" : "; unsettled: " + String.join("; ", unsettled));
+    }
+
+    private static String value(List<String> args, int i, String flag) throws BenchException {
+        if (i >= args.size()) {
+            throw new BenchException(flag + " needs a value; expected: " + USAGE);
+        }
+        return args.get(i);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.inferbench.cli;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.compare.CellResults;
+import dev.inferbench.compare.ForkTimes;
+import dev.inferbench.compare.MetricSeries;
+import dev.inferbench.compare.RunReader;
+import dev.inferbench.stats.ForkMeans;
+import dev.inferbench.stats.Power;
+import dev.inferbench.stats.Split;
+import dev.inferbench.stats.VarianceComponents;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code variance RUN [--budget 5m] [--ab] [--min-effect 3%]}: each cell's between-fork and within-fork variance
+ * (Kalibera &amp; Jones) and the split of forks and iterations that buys the narrowest interval of the mean in the
+ * budget, with the fork cost measured from the run folder and the iteration length the run used. With {@code --ab}
+ * the budget is for an interleaved A/B comparison of two builds (half the time per side) and each cell also gets
+ * the smallest slowdown {@code compare} flags with 95 % power in it ({@link Power}): what {@code tools/calibrate}
+ * prints.
+ */
+final class VarianceCommand implements Subcommand {
+    private static final int MAX_ITERATIONS = 60;
+    private static final int TRIALS = 500;
+    private static final String USAGE = "variance RUN [--budget 5m] [--ab] [--min-effect 3%]";
+
+    @Override
+    public String summary() {
+        return USAGE + ": variance components per cell, the best forks x iterations for a budget; with --ab the"
+                + " smallest slowdown an A/B compare catches in it";
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
+        Path dir = null;
+        Duration budget = Duration.ofMinutes(5);
+        boolean ab = false;
+        double minEffect = 0.03;
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i).equals("--budget") && i + 1 < args.size()) {
+                budget = RunFlags.duration(args.get(++i), "--budget");
+            } else if (args.get(i).equals("--min-effect") && i + 1 < args.size()) {
+                minEffect = RunFlags.percent(args.get(++i), "--min-effect");
+            } else if (args.get(i).equals("--ab")) {
+                ab = true;
+            } else if (args.get(i).startsWith("-") || dir != null) {
+                throw new BenchException("unexpected '" + args.get(i) + "' for variance; expected: " + USAGE);
+            } else {
+                dir = Path.of(args.get(i));
+            }
+        }
+        if (dir == null) {
+            throw new BenchException("variance needs a run folder; expected: " + USAGE);
+        }
+        List<CellResults> cells = RunReader.read(dir);
+        double iteration = RunReader.iterationSeconds(dir);
+        double forkWall = ForkTimes.medianForkSeconds(dir);
+        double perCell = budget.toMillis() / 1e3 / cells.size() / (ab ? 2 : 1);
+        out.printf(Locale.ROOT, "fork wall time (median) %.1f s, iteration %.1f s, budget %s = %.0f s per cell%s (%d cells)%n",
+                forkWall, iteration, budget.toString().substring(2).toLowerCase(Locale.ROOT), perCell,
+                ab ? " and side" : "", cells.size());
+        out.println("cell | mean | sigma_fork | sigma_iter | fork share | forks x iters | ±95% now | best split in budget"
+                + " | ±95% then" + (ab ? " | smallest slowdown caught (95% power, min effect " + pct(minEffect) + ")" : ""));
+        for (CellResults c : cells) {
+            MetricSeries m = c.metrics().values().iterator().next();
+            if (m.forks().length < 2 || java.util.Arrays.stream(m.forks()).allMatch(f -> f.length < 2)) {
+                out.println(c.key().label() + " | too few forks or iterations: the components need at least 2 forks"
+                        + " and 2 iterations per fork (e.g. -f 5 -i 2)");
+                continue;
+            }
+            VarianceComponents vc = VarianceComponents.of(m.forks());
+            int k = m.forks().length;
+            int n = (int) Math.round(vc.iterations());
+            double forkCost = Math.max(0.5, forkWall - n * iteration);
+            Split best = Split.optimal(vc, forkCost, iteration, perCell, MAX_ITERATIONS);
+            out.printf(Locale.ROOT, "%s | %.4g %s | %.2f%% | %.2f%% | %.0f%% | %d x %d | ±%.2f%% | %d x %d (%.0f s) | ±%.2f%%%n",
+                    c.key().label(), vc.mean(), m.unit(), 100 * Math.sqrt(vc.betweenFork()) / vc.mean(),
+                    100 * Math.sqrt(vc.withinFork()) / vc.mean(), 100 * vc.forkShare(), k, n,
+                    100 * ForkMeans.interval(m.forks(), ForkMeans.DEFAULT_CONFIDENCE).relativeError(),
+                    best.forks(), best.iterations(), best.seconds(), 100 * best.relativeError());
+            if (ab) {
+                double smallest = Power.smallestDetected(vc, best.forks(), best.iterations(), minEffect, 0.95, TRIALS, 1);
+                out.println("  -> A/B with " + best.forks() + " forks x " + best.iterations() + " iterations per side: "
+                        + (Double.isNaN(smallest) ? "not even a 100% slowdown is caught" : "catches a " + pct(smallest)
+                        + " slowdown 95% of the time"));
+            }
+        }
+        return Main.OK;
+    }
+
+    private static String pct(double fraction) {
+        return String.format(Locale.ROOT, "%.1f%%", fraction * 100);
+    }
+}

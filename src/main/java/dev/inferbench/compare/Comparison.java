@@ -1,0 +1,15 @@
+package dev.inferbench.compare;
+
+import dev.inferbench.stats.Direction;
+import dev.inferbench.stats.Interval;
+import dev.inferbench.stats.Verdict;
+
+/** One metric of one cell in both runs: each side's estimate with its interval, their ratio and the verdict. */
+public record Comparison(CellKey cell, String metric, String unit, Direction direction, boolean time,
+                         Interval baseline, Interval candidate, Interval ratio, Verdict verdict) {
+
+    /** The verdict as a table prints it: faster/slower for time metrics, better/worse for others. */
+    public String verdictWord() {
+        return verdict.word(time);
+    }
+}

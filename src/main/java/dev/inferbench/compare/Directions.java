@@ -1,0 +1,38 @@
+package dev.inferbench.compare;
+
+import dev.inferbench.stats.Direction;
+
+import java.util.Locale;
+
+/** Which way each metric improves, by its name and then its unit; anything else is UNKNOWN and compared by ratio only. */
+public final class Directions {
+    private Directions() {
+    }
+
+    public static Direction of(String name, String unit) {
+        String n = name.toLowerCase(Locale.ROOT);
+        String u = unit == null ? "" : unit.toLowerCase(Locale.ROOT);
+        if (n.equals("samples") || n.equals("throughput") || n.startsWith("accuracy") || n.startsWith("top1")
+                || n.startsWith("top5") || n.endsWith(".accuracy")) {
+            return Direction.HIGHER_IS_BETTER;
+        }
+        if (n.equals("time") || n.matches("p\\d+(\\.\\d+)?") || n.startsWith("mem.") || n.endsWith(".time")
+                || n.contains("alloc") || n.contains("latency")) {
+            return Direction.LOWER_IS_BETTER;
+        }
+        if (u.endsWith("/op")) {
+            return Direction.LOWER_IS_BETTER;
+        }
+        if (u.startsWith("ops/") || u.endsWith("/s") && !u.startsWith("mb")) {
+            return Direction.HIGHER_IS_BETTER;
+        }
+        return Direction.UNKNOWN;
+    }
+
+    /** Time metrics say faster/slower; others better/worse. */
+    public static boolean isTime(String name, String unit) {
+        String u = unit == null ? "" : unit;
+        return name.equals("time") || name.equals("throughput") || name.matches("p\\d+(\\.\\d+)?")
+                || u.matches("(ns|us|ms|s)/op") || u.matches("ops/(ns|us|ms|s|min|hr)");
+    }
+}

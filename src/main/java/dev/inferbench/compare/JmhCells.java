@@ -1,0 +1,45 @@
+package dev.inferbench.compare;
+
+import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.JmhMetric;
+import dev.inferbench.stats.Percentiles;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A cell from the typed JMH reader as the statistics need it: every metric per fork and iteration. */
+final class JmhCells {
+    private static final double[] PERCENTILES = {50, 99};
+    private static final java.util.regex.Pattern JMH_PERCENTILE = java.util.regex.Pattern.compile("p\\d\\.\\d+");
+
+    private JmhCells() {
+    }
+
+    static CellResults of(JmhCell cell) {
+        Map<String, MetricSeries> metrics = new LinkedHashMap<>();
+        JmhMetric primary = cell.primary();
+        String name = cell.mode().equals("thrpt") ? "throughput" : "time";
+        metrics.put(name, MetricSeries.mean(name, primary.unit(), primary.iterationMeans()));
+        if (!primary.histograms().isEmpty()) {
+            List<double[][]> forks = new ArrayList<>();
+            for (List<List<double[]>> fork : primary.histograms()) {
+                forks.add(fork.stream().flatMap(List::stream).toArray(double[][]::new));
+            }
+            for (double p : PERCENTILES) {
+                double[][] perFork = forks.stream()
+                        .map(h -> new double[]{new Percentiles(List.<double[][]>of(h)).estimate(p)}).toArray(double[][]::new);
+                String pName = "p" + (int) p;
+                metrics.put(pName, new MetricSeries(pName, primary.unit(), perFork, p, forks));
+            }
+        }
+        cell.secondary().forEach((label, m) -> {
+            // JMH's own per-iteration percentile entries of SampleTime (p0.50 ...): p50/p99 above replace them
+            if (!JMH_PERCENTILE.matcher(label).matches()) {
+                metrics.put(label, MetricSeries.mean(label, m.unit(), m.iterationMeans()));
+            }
+        });
+        return new CellResults(new CellKey(cell.benchmark(), cell.params()), cell.mode(), metrics);
+    }
+}

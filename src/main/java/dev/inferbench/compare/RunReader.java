@@ -1,0 +1,55 @@
+package dev.inferbench.compare;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.JmhJson;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The cells of a run, every fork kept apart: a run folder (its jmh-result.json) or any JMH JSON result file, read
+ * through the one typed reader ({@link JmhJson}).
+ */
+public final class RunReader {
+    public static final String RESULT = "jmh-result.json";
+
+    private RunReader() {
+    }
+
+    public static List<CellResults> read(Path runOrFile) throws BenchException {
+        Path file = Files.isDirectory(runOrFile) ? runOrFile.resolve(RESULT) : runOrFile;
+        if (!Files.exists(file)) {
+            throw new BenchException(runOrFile + (Files.isDirectory(runOrFile) ? " has no " + RESULT : " does not exist")
+                    + "; expected a run folder (results/<run>) or a JMH JSON result file");
+        }
+        List<CellResults> cells = new ArrayList<>();
+        for (JmhCell c : JmhJson.read(file)) {
+            cells.add(JmhCells.of(c));
+        }
+        if (cells.isEmpty()) {
+            throw new BenchException(file + " holds no measured cell; expected a run with at least one landed fork");
+        }
+        return cells;
+    }
+
+    /** JMH's measurement time per iteration in seconds ("1 s", "500 ms"), from the file's run settings; NaN if absent. */
+    public static double iterationSeconds(Path runOrFile) throws BenchException {
+        Path file = Files.isDirectory(runOrFile) ? runOrFile.resolve(RESULT) : runOrFile;
+        Object t = JmhJson.read(file).get(0).run().get("measurementTime");
+        if (t == null) {
+            return Double.NaN;
+        }
+        String[] parts = t.toString().trim().split("\\s+");
+        double v = Double.parseDouble(parts[0]);
+        return switch (parts.length > 1 ? parts[1] : "s") {
+            case "ms" -> v / 1e3;
+            case "us" -> v / 1e6;
+            case "ns" -> v / 1e9;
+            case "min" -> v * 60;
+            default -> v;
+        };
+    }
+}

@@ -1,0 +1,115 @@
+package dev.inferbench.compare;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.stats.Direction;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An absolute limit on a metric, for CI gates: {@code [param=value[,param=value]:]metric OP value[unit]} with OP one of
+ * {@code < <= > >=}, or the seeds' style {@code metric:value[unit]} where the metric's direction gives the OP
+ * ({@code latency:100ms} means at most 100 ms, {@code throughput:1000samples/s} at least 1000). {@code latency} is
+ * an alias of {@code time} (the mean call time) and {@code throughput} of {@code samples}. Examples:
+ * {@code batchSize=1:p99<100ms}, {@code samples>40}, {@code model=resnet50,batchSize=8:mem.rss.peak<2000MB}.
+ */
+public record Threshold(String text, Map<String, String> selector, String metric, String op, double value, String unit) {
+    private static final Pattern LIMIT = Pattern.compile("([A-Za-z0-9_.·]+)\\s*(<=|>=|<|>)\\s*(.+)");
+    private static final Pattern VALUE = Pattern.compile("([0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)\\s*(\\S*)");
+    private static final Map<String, String> ALIASES = Map.of("latency", "time", "throughput", "samples");
+
+    public static Threshold parse(String text) throws BenchException {
+        String rest = text.trim();
+        Map<String, String> selector = new LinkedHashMap<>();
+        int colon = rest.indexOf(':');
+        String head = colon < 0 ? "" : rest.substring(0, colon);
+        if (head.contains("=") && !head.contains("<") && !head.contains(">")) {
+            for (String pair : head.split(",")) {
+                String[] kv = pair.split("=", 2);
+                if (kv.length != 2 || kv[0].isBlank() || kv[1].isBlank()) {
+                    throw bad(text);
+                }
+                selector.put(kv[0].trim(), kv[1].trim());
+            }
+            rest = rest.substring(colon + 1).trim();
+        }
+        Matcher m = LIMIT.matcher(rest);
+        String metric;
+        String op;
+        String limit;
+        if (m.matches()) {
+            metric = m.group(1);
+            op = m.group(2);
+            limit = m.group(3);
+        } else {
+            String[] seed = rest.split(":", 2);
+            if (seed.length != 2) {
+                throw bad(text);
+            }
+            metric = seed[0].trim();
+            limit = seed[1];
+            op = null;
+        }
+        metric = ALIASES.getOrDefault(metric, metric);
+        Matcher v = VALUE.matcher(limit.trim());
+        if (!v.matches()) {
+            throw bad(text);
+        }
+        String unit = v.group(2);
+        if (op == null) {
+            Direction d = Directions.of(metric, unit);
+            if (d == Direction.UNKNOWN) {
+                throw new BenchException("threshold '" + text + "': the direction of '" + metric + "' is unknown; "
+                        + "expected an explicit limit, e.g. '" + metric + "<" + limit.trim() + "'");
+            }
+            op = d == Direction.LOWER_IS_BETTER ? "<=" : ">=";
+        }
+        return new Threshold(text, selector, metric, op, Double.parseDouble(v.group(1)), unit);
+    }
+
+    private static BenchException bad(String text) {
+        return new BenchException("threshold '" + text + "' is not understood; expected [param=value[,...]:]metric"
+                + " OP value[unit] with OP one of < <= > >=, e.g. 'batchSize=1:p99<100ms', 'samples>40', or 'latency:100ms'");
+    }
+
+    public boolean selects(CellKey cell) {
+        return selector.entrySet().stream().allMatch(e -> e.getValue().equals(cell.params().get(e.getKey())));
+    }
+
+    /** @param limit the threshold's value in the metric's unit ({@link #limitIn}) */
+    public boolean passes(double actual, double limit) {
+        return switch (op) {
+            case "<" -> actual < limit;
+            case "<=" -> actual <= limit;
+            case ">" -> actual > limit;
+            default -> actual >= limit;
+        };
+    }
+
+    /** The limit in the metric's own unit: time units convert (100ms against us/op), others must match. */
+    public double limitIn(String metricUnit) throws BenchException {
+        if (unit.isEmpty() || unit.equalsIgnoreCase(metricUnit)) {
+            return value;
+        }
+        Double from = seconds(unit);
+        Double to = metricUnit.endsWith("/op") ? seconds(metricUnit.substring(0, metricUnit.length() - 3)) : null;
+        if (from == null || to == null) {
+            throw new BenchException("threshold '" + text + "' is in " + unit + " but " + metric + " is in "
+                    + metricUnit + "; expected a value in " + metricUnit + " or no unit");
+        }
+        return value * from / to;
+    }
+
+    private static Double seconds(String unit) {
+        return switch (unit.toLowerCase(Locale.ROOT)) {
+            case "ns" -> 1e-9;
+            case "us", "µs" -> 1e-6;
+            case "ms" -> 1e-3;
+            case "s" -> 1.0;
+            default -> null;
+        };
+    }
+}

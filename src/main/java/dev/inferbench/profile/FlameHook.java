@@ -1,0 +1,207 @@
+package dev.inferbench.profile;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.run.Cell;
+import dev.inferbench.run.ForkHook;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.Options;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * {@code --flame}: async-profiler in every fork, one recording per fork kept in
+ * {@code flames/<cell>/fork-N/profile.jfr} with its flame graphs beside it (forward and reverse HTML per event),
+ * and per cell the graphs of all forks merged ({@code flames/<cell>/merged-<event>-forward.html}). JMH's own
+ * {@code -prof async} writes every fork of a cell to the same file; running one fork at a time keeps each.
+ * ONNX Runtime's native library is kept on disk for the run, so its frames keep their (few exported) names.
+ */
+public final class FlameHook implements ForkHook {
+    private static final String ENGINE_FILE = "profiler.properties";
+
+    private final Path flamesDir;
+    private final FlameSettings settings;
+    private final Path profilerLibrary;
+    private final List<String> jvmArgsAppend;
+    private final PrintStream console;
+
+    private FlameHook(Path flamesDir, FlameSettings settings, Path profilerLibrary, List<String> jvmArgsAppend,
+                      PrintStream console) {
+        this.flamesDir = flamesDir;
+        this.settings = settings;
+        this.profilerLibrary = profilerLibrary;
+        this.jvmArgsAppend = jvmArgsAppend;
+        this.console = console;
+    }
+
+    /** async-profiler's library for this machine, kept in the user's cache. */
+    public static Path profilerLibrary() throws BenchException {
+        return NativeLibrary.extract(NativeLibrary.platform() + "/libasyncProfiler.so",
+                NativeLibrary.cacheRoot().resolve("async-profiler"));
+    }
+
+    /**
+     * {@code -prof async[:opts]} as the user wrote it, with {@code libPath} filled in when missing: JMH's loader
+     * would otherwise look on java.library.path, where nothing is.
+     */
+    public static List<String> withLibraryPath(List<String> args) throws BenchException {
+        List<String> out = new ArrayList<>(args);
+        for (int i = 0; i + 1 < out.size(); i++) {
+            String v = out.get(i + 1);
+            if (out.get(i).equals("-prof") && (v.equals("async") || v.startsWith("async:")) && !v.contains("libPath=")) {
+                out.set(i + 1, v.equals("async") ? "async:libPath=" + profilerLibrary()
+                        : v + ";libPath=" + profilerLibrary());
+            }
+        }
+        return out;
+    }
+
+    /** Extracts the libraries (once per machine) and checks the output folder before any fork starts. */
+    public static FlameHook create(Path runDir, FlameSettings settings, Options base, PrintStream console)
+            throws BenchException {
+        String platform = NativeLibrary.platform();
+        Path lib = profilerLibrary();
+        Path ortDir = NativeLibrary.cacheRoot().resolve("onnxruntime");
+        NativeLibrary.extract("ai/onnxruntime/native/" + platform + "/libonnxruntime.so", ortDir);
+        NativeLibrary.extract("ai/onnxruntime/native/" + platform + "/libonnxruntime4j_jni.so", ortDir);
+        Path flames = runDir.resolve("flames");
+        try {
+            Files.createDirectories(flames);
+        } catch (IOException e) {
+            throw new BenchException("cannot create " + flames + " for the flame graphs: " + e.getMessage()
+                    + "; expected a writable run folder", e);
+        }
+        List<String> append = new ArrayList<>(base.getJvmArgsAppend().orElse(List.of()));
+        append.add("-Donnxruntime.native.path=" + ortDir);
+        console.println("[inferbench] flame graphs of " + String.join(" + ", settings.events()) + " for every fork in "
+                + flames + " (async-profiler " + lib + ")");
+        return new FlameHook(flames, settings, lib, append, console);
+    }
+
+    private Path dir(Cell cell, int fork) {
+        return flamesDir.resolve(cell.id()).resolve("fork-" + fork);
+    }
+
+    @Override
+    public void beforeFork(Cell cell, int fork, Path forkDir, ChainedOptionsBuilder options) throws BenchException {
+        Path dir = dir(cell, fork);
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new BenchException("cannot create " + dir + ": " + e.getMessage(), e);
+        }
+        options.addProfiler("async", settings.jmhOptions(profilerLibrary, dir.resolve("jmh")));
+        options.jvmArgsAppend(jvmArgsAppend.toArray(String[]::new));
+    }
+
+    @Override
+    public void afterFork(Cell cell, int fork, Path forkDir, boolean landed) throws BenchException {
+        Path dir = dir(cell, fork);
+        try {
+            Path jfr = dir.resolve("profile.jfr");
+            Path jmh = dir.resolve("jmh");
+            try (Stream<Path> s = Files.isDirectory(jmh) ? Files.walk(jmh) : Stream.empty()) {
+                for (Path f : s.filter(p -> p.toString().endsWith(".jfr")).toList()) {
+                    Files.move(f, jfr, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            deleteTree(jmh);
+            if (!landed || !Files.isRegularFile(jfr)) {
+                return;
+            }
+            String engine = FlameGraphs.engine(jfr);
+            for (String event : settings.events()) {
+                FlameGraphs.fromRecording(jfr, converterEvent(event), cell.label() + " fork " + fork + ": " + event);
+            }
+            Files.writeString(dir.resolve(ENGINE_FILE), "events=" + String.join(",", settings.events())
+                    + "\nengine=" + engine + "\n" + "engine.meaning=" + meaning(engine) + "\n", StandardCharsets.UTF_8);
+            if (settings.timeEvent() != null) {
+                console.println("[inferbench] flame graphs in " + dir + "; " + settings.timeEvent() + " samples taken by "
+                        + engine + " (" + meaning(engine) + ")");
+            }
+        } catch (IOException e) {
+            throw new BenchException("cannot keep the flame graphs of " + cell.label() + " fork " + fork + ": " + e, e);
+        }
+    }
+
+    @Override
+    public void afterCell(Cell cell, Path cellDir) throws BenchException {
+        Path dir = flamesDir.resolve(cell.id());
+        for (String event : settings.events()) {
+            String e = converterEvent(event);
+            List<Path> forks;
+            try (Stream<Path> s = Files.isDirectory(dir) ? Files.list(dir) : Stream.empty()) {
+                forks = s.map(f -> f.resolve(e + ".collapsed")).filter(Files::isRegularFile)
+                        .sorted(Comparator.naturalOrder()).toList();
+            } catch (IOException ex) {
+                throw new BenchException("cannot list " + dir + ": " + ex.getMessage(), ex);
+            }
+            if (forks.isEmpty()) {
+                continue;
+            }
+            String title = cell.label() + ": " + event + ", " + forks.size() + " forks merged";
+            write(dir.resolve("merged-" + e + "-forward.html"), out -> FlameGraphs.merge(forks, title, false, out));
+            write(dir.resolve("merged-" + e + "-reverse.html"), out -> FlameGraphs.merge(forks, title + " (reverse)", true, out));
+            write(dir.resolve("merged-" + e + ".collapsed"), out -> {
+                for (Path f : forks) {
+                    try {
+                        out.write(Files.readAllBytes(f));
+                    } catch (IOException ex) {
+                        throw new BenchException("cannot read " + f + ": " + ex.getMessage(), ex);
+                    }
+                }
+            });
+        }
+    }
+
+    /** The converter's name for a recorded event: itimer and ctimer samples are CPU samples. */
+    static String converterEvent(String event) {
+        return switch (event) {
+            case "itimer", "ctimer" -> "cpu";
+            default -> event;
+        };
+    }
+
+    /** What the engine async-profiler used for time samples means for the user. */
+    static String meaning(String engine) {
+        return switch (engine) {
+            case "perf_events" -> "Linux perf events: precise CPU samples, kernel frames included";
+            case "ctimer" -> "the kernel forbids perf events here (perf_event_paranoid or a container), so CPU time is "
+                    + "sampled by a POSIX timer: no kernel frames";
+            case "itimer" -> "setitimer CPU sampling: coarse, one process-wide timer, no kernel frames";
+            case "wall" -> "wall-clock sampling of all threads, running or not";
+            default -> "as reported by async-profiler";
+        };
+    }
+
+    private interface Writer {
+        void write(OutputStream out) throws BenchException, IOException;
+    }
+
+    private static void write(Path file, Writer writer) throws BenchException {
+        try (OutputStream out = Files.newOutputStream(file)) {
+            writer.write(out);
+        } catch (IOException e) {
+            throw new BenchException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.inferbench.profile;
+
+import dev.inferbench.BenchException;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What {@code --flame} records: at most one time-based event ({@code cpu}, {@code wall}, {@code itimer},
+ * {@code ctimer}) plus {@code alloc} and/or {@code lock}, all in one JFR recording per fork (JMH's async profiler
+ * records several events at once only as JFR), from which the flame graphs are drawn.
+ */
+public record FlameSettings(String timeEvent, boolean alloc, boolean lock) {
+    public static final String DEFAULT = "cpu,alloc";
+    private static final List<String> TIME_EVENTS = List.of("cpu", "wall", "itimer", "ctimer");
+
+    public static FlameSettings parse(String events) throws BenchException {
+        String time = null;
+        boolean alloc = false;
+        boolean lock = false;
+        for (String raw : events.split(",")) {
+            String e = raw.trim().toLowerCase(Locale.ROOT);
+            if (e.equals("alloc")) {
+                alloc = true;
+            } else if (e.equals("lock")) {
+                lock = true;
+            } else if (TIME_EVENTS.contains(e)) {
+                if (time != null && !time.equals(e)) {
+                    throw new BenchException("flame events '" + time + "' and '" + e + "' cannot be recorded together; "
+                            + "expected one of " + TIME_EVENTS + ", plus alloc and/or lock");
+                }
+                time = e;
+            } else {
+                throw new BenchException("unknown flame event '" + raw.trim() + "'; expected some of: cpu, wall, itimer, "
+                        + "ctimer, alloc, lock (e.g. --flame-events cpu,alloc)");
+            }
+        }
+        if (time == null && !alloc && !lock) {
+            throw new BenchException("--flame-events is empty; expected e.g. cpu,alloc");
+        }
+        return new FlameSettings(time, alloc, lock);
+    }
+
+    /** The events in the recording, in the converter's terms: {@code cpu}, {@code alloc}, ... */
+    public List<String> events() {
+        List<String> out = new ArrayList<>();
+        if (timeEvent != null) {
+            out.add(timeEvent);
+        }
+        if (alloc) {
+            out.add("alloc");
+        }
+        if (lock) {
+            out.add("lock");
+        }
+        return out;
+    }
+
+    /** The option string of JMH's async profiler ({@code -prof async:...}) for one fork. */
+    public String jmhOptions(Path library, Path dir) {
+        StringBuilder sb = new StringBuilder("libPath=").append(library).append(";output=jfr;dir=").append(dir);
+        if (timeEvent != null) {
+            sb.append(";event=").append(timeEvent);
+        }
+        if (alloc) {
+            sb.append(";alloc");
+        }
+        if (lock) {
+            sb.append(";lock");
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,95 @@
+package dev.inferbench.profile;
+
+import dev.inferbench.BenchException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
+
+/**
+ * A native library shipped inside a jar on the classpath, kept on disk in the user's cache so that it outlives the
+ * process: async-profiler must be loaded from a file that stays (its own loader deletes its copy), and ONNX Runtime's
+ * library must stay for the profiler to name its frames. Extracted once, atomically (temp file + rename), and
+ * checked against the jar's bytes by SHA-256 every time; a damaged or different cached copy is replaced.
+ */
+public final class NativeLibrary {
+    private NativeLibrary() {
+    }
+
+    /** {@code linux-x64}, {@code linux-arm64}: the folder name both async-profiler's and ORT's jars use. */
+    public static String platform() throws BenchException {
+        String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
+        String cpu = switch (arch) {
+            case "amd64", "x86_64" -> "x64";
+            case "aarch64", "arm64" -> "arm64";
+            default -> arch;
+        };
+        if (!os.contains("linux") || !(cpu.equals("x64") || cpu.equals("arm64"))) {
+            throw new BenchException("no bundled profiler library for " + os + "/" + arch
+                    + "; expected linux on x86_64 or aarch64 (or give -prof async:libPath=... yourself)");
+        }
+        return "linux-" + cpu;
+    }
+
+    /** The user's cache for inferbench: $XDG_CACHE_HOME/inferbench or ~/.cache/inferbench. */
+    public static Path cacheRoot() {
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        return base.resolve("inferbench");
+    }
+
+    /**
+     * The library at {@code resource} in the classpath, as a file under {@code cacheDir}.
+     *
+     * @return the path of the kept copy
+     */
+    public static Path extract(String resource, Path cacheDir) throws BenchException {
+        byte[] bytes;
+        try (InputStream in = NativeLibrary.class.getResourceAsStream("/" + resource)) {
+            if (in == null) {
+                throw new BenchException("the jar has no " + resource + "; expected it from the bundled library's jar");
+            }
+            bytes = in.readAllBytes();
+        } catch (IOException e) {
+            throw new BenchException("cannot read " + resource + " from the jar: " + e.getMessage(), e);
+        }
+        Path target = cacheDir.resolve(Path.of(resource).getFileName().toString());
+        try {
+            if (Files.isRegularFile(target) && sha256(Files.readAllBytes(target)).equals(sha256(bytes))) {
+                return target;
+            }
+            Files.createDirectories(cacheDir);
+            Path tmp = Files.createTempFile(cacheDir, "." + target.getFileName(), ".part");
+            try {
+                Files.write(tmp, bytes);
+                try {
+                    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                } catch (AtomicMoveNotSupportedException e) {
+                    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+            return target;
+        } catch (IOException e) {
+            throw new BenchException("cannot keep " + resource + " in " + cacheDir + ": " + e.getMessage()
+                    + "; expected a writable cache folder (set XDG_CACHE_HOME)", e);
+        }
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+}

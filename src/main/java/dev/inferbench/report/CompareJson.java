@@ -1,0 +1,72 @@
+package dev.inferbench.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.inferbench.compare.CellKey;
+import dev.inferbench.compare.Comparer;
+import dev.inferbench.compare.Comparison;
+import dev.inferbench.stats.Interval;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.Locale;
+
+/** The result of {@code compare} as JSON, for CI tools: every row with its intervals, and the one-sided cells. */
+public final class CompareJson {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private CompareJson() {
+    }
+
+    public static void write(Comparer.Report report, OutputStream out) throws IOException {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("minEffect", report.minEffect());
+        root.put("confidence", report.confidence());
+        ArrayNode rows = root.putArray("comparisons");
+        for (Comparison r : report.rows()) {
+            ObjectNode n = rows.addObject();
+            cell(n, r.cell());
+            n.put("metric", r.metric());
+            n.put("unit", r.unit());
+            n.put("direction", r.direction().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+            interval(n.putObject("baseline"), r.baseline());
+            interval(n.putObject("candidate"), r.candidate());
+            interval(n.putObject("ratio"), r.ratio());
+            n.put("verdict", r.verdictWord());
+        }
+        keys(root.putArray("onlyBaseline"), report.onlyBaseline());
+        keys(root.putArray("onlyCandidate"), report.onlyCandidate());
+        out.write(JSON.writeValueAsBytes(root));
+        out.write('\n');
+        out.flush();
+    }
+
+    private static void cell(ObjectNode n, CellKey k) {
+        n.put("benchmark", k.benchmark());
+        ObjectNode p = n.putObject("params");
+        k.params().forEach(p::put);
+    }
+
+    private static void keys(ArrayNode a, List<CellKey> keys) {
+        keys.forEach(k -> cell(a.addObject(), k));
+    }
+
+    /** NaN bounds (too few forks) are written as null: JSON has no NaN. */
+    private static void interval(ObjectNode n, Interval i) {
+        number(n, "estimate", i.estimate());
+        number(n, "lower", i.lower());
+        number(n, "upper", i.upper());
+        n.put("forks", i.forks());
+    }
+
+    private static void number(ObjectNode n, String name, double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            n.putNull(name);
+        } else {
+            n.put(name, v);
+        }
+    }
+}

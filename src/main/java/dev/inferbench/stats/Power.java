@@ -1,0 +1,59 @@
+package dev.inferbench.stats;
+
+import java.util.SplittableRandom;
+
+/**
+ * How often {@code compare} flags a slowdown, by simulation of the two-level model with given variance components:
+ * each side gets k forks of n iterations, fork effects and iteration noise drawn as normals, the candidate's true
+ * mean multiplied by {@code 1 + slowdown}; the rate is the share of simulated comparisons whose {@link Verdict} is
+ * WORSE. At slowdown 0 it is the false-alarm rate of an A/A comparison: the share flagged either way (WORSE or
+ * BETTER). Seeded: the same inputs give the same rate.
+ */
+public final class Power {
+    private Power() {
+    }
+
+    public static double rate(VarianceComponents vc, int forks, int iterations, double slowdown, double minEffect,
+                              int trials, long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        int flagged = 0;
+        for (int t = 0; t < trials; t++) {
+            double[][] base = simulate(vc, vc.mean(), forks, iterations, rng);
+            double[][] cand = simulate(vc, vc.mean() * (1 + slowdown), forks, iterations, rng);
+            Verdict v = Verdict.of(Ratio.interval(base, cand, Verdict.CONFIDENCE), Direction.LOWER_IS_BETTER, minEffect);
+            if (v == Verdict.WORSE || (slowdown == 0 && v == Verdict.BETTER)) {
+                flagged++;
+            }
+        }
+        return (double) flagged / trials;
+    }
+
+    /**
+     * The smallest slowdown (in steps of 0.5 %, up to 100 %) flagged with at least {@code power}; NaN when even 100 %
+     * is not.
+     */
+    public static double smallestDetected(VarianceComponents vc, int forks, int iterations, double minEffect,
+                                          double power, int trials, long seed) {
+        for (int step = 1; step <= 200; step++) {
+            double s = step * 0.005;
+            if (rate(vc, forks, iterations, s, minEffect, trials, seed) >= power) {
+                return s;
+            }
+        }
+        return Double.NaN;
+    }
+
+    /** k forks of n iteration means around {@code mean}, with the components' spreads (absolute, not relative). */
+    public static double[][] simulate(VarianceComponents vc, double mean, int forks, int iterations,
+                                      SplittableRandom rng) {
+        double scale = mean / vc.mean();
+        double[][] out = new double[forks][iterations];
+        for (int f = 0; f < forks; f++) {
+            double forkMean = mean + scale * Math.sqrt(vc.betweenFork()) * rng.nextGaussian();
+            for (int i = 0; i < iterations; i++) {
+                out[f][i] = forkMean + scale * Math.sqrt(vc.withinFork()) * rng.nextGaussian();
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,69 @@
+package dev.inferbench.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The compare subcommand's exit codes and one-line errors, on a real JMH SampleTime file (2 forks, 2 cells). */
+class CompareCommandTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(args);
+    }
+
+    private static Path runFolder(Path dir, String name) throws IOException {
+        Path run = Files.createDirectories(dir.resolve(name));
+        Files.copy(Path.of("src/test/resources/jmh/sample-time.json"), run.resolve("jmh-result.json"));
+        return run;
+    }
+
+    @Test
+    void sameRunTwicePassesEvenWithFailOnRegression(@TempDir Path dir) throws IOException {
+        Path a = runFolder(dir, "a");
+        Path b = runFolder(dir, "b");
+        assertThat(run("compare", a.toString(), b.toString(), "--fail-on-regression")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("ratio 99% CI").contains("+0.0%")
+                .doesNotContain("slower");
+    }
+
+    @Test
+    void failedThresholdExitsOne(@TempDir Path dir) throws IOException {
+        Path a = runFolder(dir, "a");
+        assertThat(run("compare", a.toString(), a.toString(), "--threshold", "p99<1ns")).isEqualTo(1);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("threshold FAIL p99<1ns");
+    }
+
+    @Test
+    void badInputIsOneLineAndExitTwo(@TempDir Path dir) throws IOException {
+        Path a = runFolder(dir, "a");
+        assertThat(run("compare", a.toString())).isEqualTo(2);
+        assertThat(run("compare", a.toString(), dir.resolve("missing").toString())).isEqualTo(2);
+        assertThat(run("compare", a.toString(), a.toString(), "--format", "xml")).isEqualTo(2);
+        assertThat(run("compare", a.toString(), a.toString(), "--threshold", "p99")).isEqualTo(2);
+        assertThat(run("compare", a.toString(), a.toString(), "--min-effect", "300%")).isEqualTo(2);
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertThat(e.lines().count()).isEqualTo(5);
+        assertThat(e).contains("compare needs two run folders").contains("does not exist").contains("unknown format 'xml'");
+    }
+
+    @Test
+    void jsonAndMarkdownFormats(@TempDir Path dir) throws IOException {
+        Path a = runFolder(dir, "a");
+        assertThat(run("compare", a.toString(), a.toString(), "--format", "json")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("{").contains("\"verdict\"");
+        out.reset();
+        assertThat(run("compare", a.toString(), a.toString(), "--format", "md", "--precision", "50%")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("| cell |").contains("settled ");
+    }
+}

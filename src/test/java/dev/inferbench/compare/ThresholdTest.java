@@ -1,0 +1,65 @@
+package dev.inferbench.compare;
+
+import dev.inferbench.BenchException;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ThresholdTest {
+
+    static CellResults cell(String batch, double ms, double samples) {
+        double[][] time = {{ms, ms}, {ms, ms}, {ms, ms}};
+        double[][] s = {{samples}, {samples}, {samples}};
+        List<double[][]> hist = List.of(new double[][]{{ms, 10}}, new double[][]{{ms * 2, 1}});
+        return new CellResults(new CellKey("b.Bench.infer", Map.of("batchSize", batch, "model", "m")), "sample",
+                Map.of("time", MetricSeries.mean("time", "ms/op", time),
+                        "p99", new MetricSeries("p99", "ms/op", time, 99, hist),
+                        "samples", MetricSeries.mean("samples", "samples/s", s)));
+    }
+
+    @Test
+    void parsesSelectorsOperatorsAndSeedStyle() throws BenchException {
+        Threshold t = Threshold.parse("batchSize=1:p99<100ms");
+        assertThat(t.selector()).isEqualTo(Map.of("batchSize", "1"));
+        assertThat(t.metric()).isEqualTo("p99");
+        assertThat(t.op()).isEqualTo("<");
+        assertThat(t.value()).isEqualTo(100.0);
+        assertThat(t.unit()).isEqualTo("ms");
+        assertThat(Threshold.parse("samples>40").op()).isEqualTo(">");
+        assertThat(Threshold.parse("latency:100ms").op()).isEqualTo("<=");
+        assertThat(Threshold.parse("latency:100ms").metric()).isEqualTo("time");
+        assertThat(Threshold.parse("throughput:1000samples/s").op()).isEqualTo(">=");
+        assertThat(Threshold.parse("model=m,batchSize=8:p99<=0.2s").selector()).hasSize(2);
+    }
+
+    @Test
+    void badThresholdsSayWhatIsExpected() {
+        assertThatThrownBy(() -> Threshold.parse("p99")).hasMessageContaining("expected [param=value");
+        assertThatThrownBy(() -> Threshold.parse("p99<fast")).hasMessageContaining("not understood");
+        assertThatThrownBy(() -> Threshold.parse("weird.metric:3")).hasMessageContaining("direction of 'weird.metric' is unknown");
+    }
+
+    @Test
+    void convertsTimeUnitsAndChecksSelectedCells() throws BenchException {
+        List<CellResults> cells = List.of(cell("1", 20, 50), cell("8", 150, 53));
+        List<Gate.Check> checks = Gate.check(List.of(Threshold.parse("batchSize=1:p99<0.05s"),
+                Threshold.parse("samples>51"), Threshold.parse("latency:100ms")), cells);
+        // p99 of batch 1: nearest rank 99% of 11 calls is the fork-2 call at 40 ms
+        assertThat(checks).extracting(Gate.Check::passed).containsExactly(true, false, true, true, false);
+        assertThat(checks.get(0).limit()).isEqualTo(50.0);
+        assertThat(checks.get(0).actual()).isEqualTo(40.0);
+        assertThat(checks.get(0).line()).startsWith("pass batchSize=1:p99<0.05s: infer batchSize=1 model=m = 40.00 ms/op");
+    }
+
+    @Test
+    void aThresholdThatSelectsNothingIsBadInput() {
+        assertThatThrownBy(() -> Gate.check(List.of(Threshold.parse("batchSize=2:p99<1ms")), List.of(cell("1", 1, 1))))
+                .isInstanceOf(BenchException.class).hasMessageContaining("selects no cell");
+        assertThatThrownBy(() -> Gate.check(List.of(Threshold.parse("samples>1MB")), List.of(cell("1", 1, 1))))
+                .hasMessageContaining("is in MB but samples is in samples/s");
+    }
+}

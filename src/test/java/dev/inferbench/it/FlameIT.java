@@ -1,0 +1,53 @@
+package dev.inferbench.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** --flame on the built jar: a recording and flame graphs per fork, merged graphs per cell, and flame diff. */
+class FlameIT {
+    @TempDir
+    static Path cwd;
+
+    @Test
+    void everyForkKeepsItsFlameGraphsAndTwoRunsDiff() throws Exception {
+        String args = "-p model=mlp-tiny -p batchSize=1 -f 2 -wi 0 -i 1 -r 300ms --flame --run-dir ";
+        Jar.Run a = Jar.run(cwd, args + "a");
+        assertThat(a.code()).as(a.out() + a.err()).isZero();
+        Path cell;
+        try (Stream<Path> s = Files.list(cwd.resolve("a/flames"))) {
+            cell = s.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        for (int fork = 1; fork <= 2; fork++) {
+            Path d = cell.resolve("fork-" + fork);
+            assertThat(d.resolve("profile.jfr")).isNotEmptyFile();
+            for (String f : new String[]{"cpu-forward.html", "cpu-reverse.html", "alloc-forward.html", "cpu.collapsed"}) {
+                assertThat(d.resolve(f)).as(f).isNotEmptyFile();
+            }
+            Properties p = new Properties();
+            try (var in = Files.newInputStream(d.resolve("profiler.properties"))) {
+                p.load(in);
+            }
+            assertThat(p.getProperty("engine")).isIn("perf_events", "ctimer", "itimer");
+            assertThat(a.out()).contains("cpu samples taken by " + p.getProperty("engine"));
+        }
+        assertThat(cell.resolve("merged-cpu-forward.html")).isNotEmptyFile();
+        assertThat(Files.readString(cell.resolve("merged-cpu.collapsed")))
+                .contains("dev/inferbench/engine/OrtEngine.run");
+
+        Jar.Run b = Jar.run(cwd, args + "b");
+        assertThat(b.code()).isZero();
+        Jar.Run diff = Jar.run(cwd, "flame diff a b -o d");
+        assertThat(diff.code()).as(diff.err()).isZero();
+        assertThat(cwd.resolve("d").resolve(cell.getFileName()).resolve("diff-cpu.html")).isNotEmptyFile();
+        Jar.Run none = Jar.run(cwd, "flame diff a models");
+        assertThat(none.code()).isEqualTo(2);
+        assertThat(none.err()).contains("models has no flame graphs (no flames/ folder); expected a run made with --flame");
+    }
+}

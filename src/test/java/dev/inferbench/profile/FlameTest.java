@@ -1,0 +1,90 @@
+package dev.inferbench.profile;
+
+import dev.inferbench.BenchException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The pieces of --flame that need no fork: library cache, option assembly, merging and diffing stacks. */
+class FlameTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void libraryIsExtractedOnceReusedAndRepaired() throws Exception {
+        String resource = NativeLibrary.platform() + "/libasyncProfiler.so";
+        Path lib = NativeLibrary.extract(resource, dir);
+        byte[] original = Files.readAllBytes(lib);
+        assertThat(original.length).isGreaterThan(100_000);
+        FileTime first = FileTime.fromMillis(1_000_000);
+        Files.setLastModifiedTime(lib, first);
+        assertThat(NativeLibrary.extract(resource, dir)).isEqualTo(lib);
+        assertThat(Files.getLastModifiedTime(lib)).as("an intact copy is reused, not rewritten").isEqualTo(first);
+        Files.write(lib, new byte[]{1, 2, 3});
+        NativeLibrary.extract(resource, dir);
+        assertThat(Files.readAllBytes(lib)).as("a damaged copy is replaced").isEqualTo(original);
+        try (var s = Files.list(dir)) {
+            assertThat(s.map(p -> p.getFileName().toString())).containsExactly("libasyncProfiler.so");
+        }
+    }
+
+    @Test
+    void missingResourceAndUnwritableCacheAreOneLine() throws Exception {
+        assertThatThrownBy(() -> NativeLibrary.extract("no/such/lib.so", dir)).isInstanceOf(BenchException.class)
+                .hasMessage("the jar has no no/such/lib.so; expected it from the bundled library's jar");
+        Path file = Files.writeString(dir.resolve("plain"), "x");
+        assertThatThrownBy(() -> NativeLibrary.extract(NativeLibrary.platform() + "/libasyncProfiler.so", file.resolve("cache")))
+                .hasMessageStartingWith("cannot keep ").hasMessageEndingWith("expected a writable cache folder (set XDG_CACHE_HOME)");
+    }
+
+    @Test
+    void eventsBecomeJmhOptions() throws BenchException {
+        FlameSettings s = FlameSettings.parse(FlameSettings.DEFAULT);
+        assertThat(s.events()).containsExactly("cpu", "alloc");
+        assertThat(s.jmhOptions(Path.of("/c/lib.so"), Path.of("/r/f"))).isEqualTo("libPath=/c/lib.so;output=jfr;dir=/r/f;event=cpu;alloc");
+        assertThat(FlameSettings.parse("wall,lock").jmhOptions(Path.of("/l"), Path.of("/d")))
+                .isEqualTo("libPath=/l;output=jfr;dir=/d;event=wall;lock");
+        assertThat(FlameSettings.parse("alloc").events()).containsExactly("alloc");
+        assertThatThrownBy(() -> FlameSettings.parse("cpu,wall")).hasMessageContaining("cannot be recorded together");
+        assertThatThrownBy(() -> FlameSettings.parse("cpu,cycles"))
+                .hasMessage("unknown flame event 'cycles'; expected some of: cpu, wall, itimer, ctimer, alloc, lock (e.g. --flame-events cpu,alloc)");
+    }
+
+    @Test
+    void userProfilerGetsTheLibraryPathOnlyWhenMissing() throws BenchException {
+        List<String> given = List.of("-p", "model=x", "-prof", "async:output=flamegraph", "-prof", "gc");
+        List<String> filled = FlameHook.withLibraryPath(given);
+        assertThat(filled.get(3)).startsWith("async:output=flamegraph;libPath=").endsWith("libasyncProfiler.so");
+        assertThat(filled.get(5)).isEqualTo("gc");
+        assertThat(FlameHook.withLibraryPath(List.of("-prof", "async")).get(1)).startsWith("async:libPath=");
+        List<String> own = List.of("-prof", "async:libPath=/mine.so");
+        assertThat(FlameHook.withLibraryPath(own)).isEqualTo(own);
+    }
+
+    @Test
+    void forksMergeByAddingStacksAndDiffColoursChanges() throws Exception {
+        Path a = Files.writeString(dir.resolve("a.collapsed"), "main;infer;conv 60\nmain;infer;gemm 40\n");
+        Path b = Files.writeString(dir.resolve("b.collapsed"), "main;infer;conv 30\nmain;infer;relu 10\n");
+        ByteArrayOutputStream merged = new ByteArrayOutputStream();
+        FlameGraphs.merge(List.of(a, b), "two forks", false, merged);
+        String html = merged.toString(StandardCharsets.UTF_8);
+        assertThat(html).contains("two forks").contains("conv").contains("gemm").contains("relu");
+        // the converter's frame records (pinned converter 4.5): 140 samples at the root, conv 60 + 30 = 90
+        assertThat(html).contains(",140)").contains(",90)").contains(",40)").contains(",10)");
+
+        ByteArrayOutputStream diff = new ByteArrayOutputStream();
+        FlameGraphs.diff(a, b, "b vs a", diff);
+        assertThat(diff.toString(StandardCharsets.UTF_8)).contains("b vs a").contains("relu").contains("conv");
+        assertThat(FlameHook.converterEvent("ctimer")).isEqualTo("cpu");
+        assertThat(FlameHook.meaning("ctimer")).contains("forbids perf events");
+    }
+}

@@ -1,0 +1,44 @@
+package dev.inferbench.stats;
+
+import org.junit.jupiter.api.Test;
+
+import static dev.inferbench.stats.Direction.HIGHER_IS_BETTER;
+import static dev.inferbench.stats.Direction.LOWER_IS_BETTER;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class VerdictTest {
+    static Interval ratio(double est, double lo, double hi) {
+        return new Interval(est, lo, hi, 0.95, 5);
+    }
+
+    @Test
+    void directionAware() {
+        assertThat(Verdict.of(ratio(1.10, 1.05, 1.15), LOWER_IS_BETTER, 0.03)).isEqualTo(Verdict.WORSE);
+        assertThat(Verdict.of(ratio(1.10, 1.05, 1.15), HIGHER_IS_BETTER, 0.03)).isEqualTo(Verdict.BETTER);
+        assertThat(Verdict.of(ratio(0.90, 0.85, 0.95), LOWER_IS_BETTER, 0.03)).isEqualTo(Verdict.BETTER);
+        assertThat(Verdict.of(ratio(0.90, 0.85, 0.95), HIGHER_IS_BETTER, 0.03)).isEqualTo(Verdict.WORSE);
+        assertThat(Verdict.of(ratio(0.90, 0.85, 0.95), Direction.UNKNOWN, 0.03)).isEqualTo(Verdict.UNKNOWN_DIRECTION);
+    }
+
+    @Test
+    void smallButSignificantIsSameAndWideIsInconclusive() {
+        assertThat(Verdict.of(ratio(1.01, 1.005, 1.015), LOWER_IS_BETTER, 0.03)).isEqualTo(Verdict.SAME);
+        assertThat(Verdict.of(ratio(1.00, 0.9, 1.1), LOWER_IS_BETTER, 0.03)).isEqualTo(Verdict.INCONCLUSIVE);
+        // significant, but the estimate is under the minimum effect while the interval reaches past it
+        assertThat(Verdict.of(ratio(1.02, 1.01, 1.05), LOWER_IS_BETTER, 0.03)).isEqualTo(Verdict.INCONCLUSIVE);
+        assertThat(Verdict.of(new Interval(1.2, Double.NaN, Double.NaN, 0.95, 1), LOWER_IS_BETTER, 0.03))
+                .isEqualTo(Verdict.INCONCLUSIVE);
+        assertThat(Verdict.WORSE.word(true)).isEqualTo("slower");
+        assertThat(Verdict.WORSE.word(false)).isEqualTo("worse");
+    }
+
+    @Test
+    void stoppingRule() {
+        assertThat(StoppingRule.precise(new Interval(10, 9.9, 10.1, 0.95, 3), 0.02)).isTrue();
+        assertThat(StoppingRule.precise(new Interval(10, 9.9, 10.1, 0.95, 2), 0.02)).isFalse();
+        assertThat(StoppingRule.precise(new Interval(10, 9, 11, 0.95, 9), 0.02)).isFalse();
+        assertThat(StoppingRule.settled(ratio(1.2, 1.1, 1.3), LOWER_IS_BETTER, 0.01, 0.03)).isTrue();
+        assertThat(StoppingRule.settled(ratio(1.0, 0.95, 1.05), LOWER_IS_BETTER, 0.01, 0.03)).isFalse();
+        assertThat(StoppingRule.settled(ratio(1.0, 0.95, 1.05), LOWER_IS_BETTER, 0.06, 0.03)).isTrue();
+    }
+}
