@@ -18,8 +18,6 @@ public final class ReportRows {
     /** The batch-aware throughput metric (samples/s) of InferenceBenchmark. */
     public static final String SAMPLES = "samples";
     static final int MIN_SAMPLES_FOR_P99 = 100;
-    /** SampleTime's percentiles repeated as secondary metrics (p0.50 = p50): shown once, from the primary metric. */
-    private static final java.util.regex.Pattern JMH_PERCENTILE = java.util.regex.Pattern.compile("p[01]\\.\\d+");
     static final int MIN_FORKS = 3;
     static final double CONFIDENCE = ForkMeans.DEFAULT_CONFIDENCE;
     static final double MAX_FORK_SPREAD = 0.10;
@@ -32,7 +30,7 @@ public final class ReportRows {
         Interval interval = interval(p);
         Map<String, ReportRow.Figure> extra = new LinkedHashMap<>();
         c.secondary().forEach((name, m) -> {
-            if (!JMH_PERCENTILE.matcher(name).matches()) {
+            if (!JmhCell.isPercentileEntry(name)) {
                 extra.put(name, new ReportRow.Figure(m.score(), m.unit()));
             }
         });
