@@ -47,7 +47,7 @@ final class RunCommand {
     int run(RunFlags flags, String[] argv) throws BenchException, IOException, RunStoppedException {
         RunSetup.Prepared prepared = flags.resume() != null ? RunSetup.resume(flags.resume(), flags.jmhArgs(), out)
                 : RunSetup.create(flags.jmhArgs(), flags.runDir(), flags.shard(), LocalDateTime.now(), out);
-        Fingerprint.write(prepared.store().dir());
+        Fingerprint.write(prepared.store().dir(), modelFiles(prepared));
         CommandLineOptions cmd = prepared.cmd();
         // JMH honours -o only in Runner(Options); with our own output format it is ours to open.
         PrintStream console = cmd.getOutput().hasValue()
@@ -106,6 +106,18 @@ final class RunCommand {
         console.println("inferbench: " + cells.size() + " cell" + (cells.size() == 1 ? "" : "s") + " measured, "
                 + failed.size() + " failed, " + plan.skipped().size() + " skipped; results in " + runDir);
         return failed.isEmpty() ? Main.OK : Main.CELLS_FAILED;
+    }
+
+    /** The registered files of the models the plan measures, for their digests in environment.json. */
+    private static Map<String, Path> modelFiles(RunSetup.Prepared prepared) {
+        Map<String, Path> files = new java.util.TreeMap<>();
+        for (Cell cell : prepared.plan().cells()) {
+            String model = cell.params().get("model");
+            if (model != null && prepared.config().models().containsKey(model)) {
+                files.put(model, prepared.config().models().get(model).file());
+            }
+        }
+        return files;
     }
 
     static CommandLineOptions parse(List<String> args) throws BenchException {

@@ -34,13 +34,34 @@ public final class Fingerprint {
     /**
      * Writes environment.json into the run folder; a resumed run keeps the one its first start wrote (a report
      * that mixes machines is made from several run folders, not by resuming on another machine).
+     *
+     * @param models the model files the run measures, by model name: their sha256 tells two "resnet50" apart
      */
-    public static Path write(Path runDir) throws IOException {
+    public static Path write(Path runDir, Map<String, Path> models) throws IOException {
         Path file = runDir.resolve(FILE);
         if (!Files.exists(file)) {
-            JSON.writeValue(file.toFile(), capture());
+            Map<String, Object> env = capture();
+            Map<String, String> digests = new java.util.TreeMap<>();
+            for (Map.Entry<String, Path> m : models.entrySet()) {
+                digests.put(m.getKey(), Files.isRegularFile(m.getValue()) ? sha256(m.getValue()) : "no file at start");
+            }
+            env.put("models.sha256", digests);
+            JSON.writeValue(file.toFile(), env);
         }
         return file;
+    }
+
+    static String sha256(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+            byte[] buffer = new byte[1 << 16];
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                md.update(buffer, 0, n);
+            }
+            return java.util.HexFormat.of().formatHex(md.digest());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
     }
 
     public static Map<String, Object> capture() {

@@ -17,7 +17,8 @@ class FingerprintTest {
 
     @Test
     void writesWhatTheReportShows() throws Exception {
-        Path file = Fingerprint.write(dir);
+        Path model = Files.writeString(dir.resolve("m.onnx"), "abc");
+        Path file = Fingerprint.write(dir, java.util.Map.of("m", model, "gone", dir.resolve("gone.onnx")));
         JsonNode env = new ObjectMapper().readTree(file.toFile());
         assertThat(env.path("cpu").path("cores").asInt()).isEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(env.path("cpu").path("model").asText()).isNotBlank();
@@ -30,6 +31,9 @@ class FingerprintTest {
         assertThat(env.path("engines").path("djl").asText()).isEqualTo("0.35.1");
         assertThat(env.path("os").path("kernel").asText()).isEqualTo(System.getProperty("os.version"));
         assertThat(env.path("date").asText()).isNotBlank();
+        assertThat(env.path("models.sha256").path("m").asText())
+                .isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assertThat(env.path("models.sha256").path("gone").asText()).isEqualTo("no file at start");
         // the build bakes the commit in; a build outside git says so
         assertThat(env.path("git").path("commit").asText()).matches("[0-9a-f]{40}|unknown");
     }
@@ -37,7 +41,7 @@ class FingerprintTest {
     @Test
     void aResumedRunKeepsItsFirstFingerprint() throws Exception {
         Files.writeString(dir.resolve(Fingerprint.FILE), "{\"date\":\"first\"}");
-        Fingerprint.write(dir);
+        Fingerprint.write(dir, java.util.Map.of());
         assertThat(Files.readString(dir.resolve(Fingerprint.FILE))).isEqualTo("{\"date\":\"first\"}");
     }
 }
