@@ -42,6 +42,7 @@ public final class Main {
         SUBCOMMANDS.put("flame", FlameCommand::new);
         SUBCOMMANDS.put("models", ModelsCommand::new);
         SUBCOMMANDS.put("verify", VerifyCommand::new);
+        SUBCOMMANDS.put("report", ReportCommand::new);
     }
 
     private final PrintStream out;

@@ -4,6 +4,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.compare.Gate;
 import dev.inferbench.report.SummaryTable;
 import dev.inferbench.results.CellSummary;
+import dev.inferbench.results.Fingerprint;
 import dev.inferbench.results.RunFolder;
 import dev.inferbench.results.RunInfo;
 import dev.inferbench.profile.FlameHook;
@@ -47,6 +48,7 @@ final class RunCommand {
     int run(RunFlags flags, String[] argv) throws BenchException, IOException, RunStoppedException {
         RunSetup.Prepared prepared = flags.resume() != null ? RunSetup.resume(flags.resume(), flags.jmhArgs(), out)
                 : RunSetup.create(flags.jmhArgs(), flags.runDir(), flags.shard(), LocalDateTime.now(), out);
+        Fingerprint.write(prepared.store().dir(), modelFiles(prepared));
         CommandLineOptions cmd = prepared.cmd();
         // JMH honours -o only in Runner(Options); with our own output format it is ours to open.
         PrintStream console = cmd.getOutput().hasValue()
@@ -111,6 +113,18 @@ final class RunCommand {
                 + failed.size() + " failed, " + plan.skipped().size() + " skipped; results in " + runDir);
         int gate = thresholds.isEmpty() ? Main.OK : Gate.afterRun(runDir, thresholds, console);
         return failed.isEmpty() && gate == Main.OK ? Main.OK : Main.CELLS_FAILED;
+    }
+
+    /** The registered files of the models the plan measures, for their digests in environment.json. */
+    private static Map<String, Path> modelFiles(RunSetup.Prepared prepared) {
+        Map<String, Path> files = new java.util.TreeMap<>();
+        for (Cell cell : prepared.plan().cells()) {
+            String model = cell.params().get("model");
+            if (model != null && prepared.config().models().containsKey(model)) {
+                files.put(model, prepared.config().models().get(model).file());
+            }
+        }
+        return files;
     }
 
     static CommandLineOptions parse(List<String> args) throws BenchException {

@@ -12,7 +12,6 @@ import java.util.Map;
 /** A cell from the typed JMH reader as the statistics need it: every metric per fork and iteration. */
 final class JmhCells {
     private static final double[] PERCENTILES = {50, 99};
-    private static final java.util.regex.Pattern JMH_PERCENTILE = java.util.regex.Pattern.compile("p\\d\\.\\d+");
 
     private JmhCells() {
     }
@@ -36,7 +35,7 @@ final class JmhCells {
         }
         cell.secondary().forEach((label, m) -> {
             // JMH's own per-iteration percentile entries of SampleTime (p0.50 ...): p50/p99 above replace them
-            if (!JMH_PERCENTILE.matcher(label).matches()) {
+            if (!JmhCell.isPercentileEntry(label)) {
                 metrics.put(label, MetricSeries.mean(label, m.unit(), m.iterationMeans()));
             }
         });

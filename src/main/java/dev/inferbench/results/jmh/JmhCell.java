@@ -14,6 +14,7 @@ import java.util.Map;
  */
 public record JmhCell(String benchmark, String mode, int threads, int forks, Map<String, String> params,
                       JmhMetric primary, Map<String, JmhMetric> secondary, Map<String, Object> run) {
+    private static final java.util.regex.Pattern PERCENTILE_ENTRY = java.util.regex.Pattern.compile("p\\d\\.\\d+");
 
     /** {@code InferenceBenchmark.infer}: class and method. */
     public String shortName() {
@@ -24,6 +25,14 @@ public record JmhCell(String benchmark, String mode, int threads, int forks, Map
     /** Benchmark, mode and params: what identifies the same cell in two files. */
     public String key() {
         return benchmark + " " + mode + " " + params;
+    }
+
+    /**
+     * Whether a secondary metric is one of SampleTime's percentiles that JMH repeats as secondary entries
+     * ({@code p0.50}, {@code p0.999}): the primary metric's percentiles and histograms already hold them.
+     */
+    public static boolean isPercentileEntry(String secondaryName) {
+        return PERCENTILE_ENTRY.matcher(secondaryName).matches();
     }
 
     public List<String> secondaryNames() {

@@ -1,0 +1,54 @@
+package dev.inferbench.cli;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.report.Reports;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/** {@code report RUN... [-o DIR] [--format md,html,...]}: the report of one or more run folders. */
+final class ReportCommand implements Subcommand {
+
+    @Override
+    public String summary() {
+        return "report RUN... [-o DIR] [--format md,html,csv,gab,bmf,jmh,plots]: Markdown/HTML/CSV report, plots and"
+                + " exports of run folders (default: all, into RUN/report/)";
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
+        List<Path> runs = new ArrayList<>();
+        Path target = null;
+        Set<Reports.Format> formats = EnumSet.allOf(Reports.Format.class);
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("-o") || a.equals("--format")) {
+                if (i + 1 >= args.size()) {
+                    throw new BenchException(a + " needs a value; expected " + (a.equals("-o") ? "a folder" : "formats such as md,html"));
+                }
+                String v = args.get(++i);
+                if (a.equals("-o")) {
+                    target = Path.of(v);
+                } else {
+                    formats = Reports.parseFormats(v);
+                }
+            } else if (a.startsWith("-")) {
+                throw new BenchException("unknown option '" + a + "' for report; expected run folders, -o DIR, --format LIST");
+            } else {
+                runs.add(Path.of(a));
+            }
+        }
+        if (runs.isEmpty()) {
+            throw new BenchException("report needs a run folder; expected e.g. report results/20261122-171500-abc1234");
+        }
+        Path dir = target != null ? target : runs.get(0).resolve(Reports.FOLDER);
+        List<Path> written = Reports.write(runs, dir, formats);
+        out.println("inferbench: report of " + runs.size() + " run folder" + (runs.size() == 1 ? "" : "s") + " in "
+                + dir + " (" + written.size() + " files)");
+        return Main.OK;
+    }
+}

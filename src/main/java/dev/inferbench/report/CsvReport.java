@@ -1,0 +1,71 @@
+package dev.inferbench.report;
+
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * report.csv: one row per cell, one column per param and per metric, in the primary metric's own unit (a unit
+ * column says which), RFC 4180 quoting and CRLF line ends; empty where a cell lacks a value.
+ */
+final class CsvReport {
+    private CsvReport() {
+    }
+
+    static void write(List<ReportRow> rows, Writer w) {
+        PrintWriter out = new PrintWriter(w);
+        Set<String> params = new LinkedHashSet<>();
+        Set<String> metrics = new LinkedHashSet<>();
+        rows.forEach(r -> {
+            params.addAll(r.params().keySet());
+            metrics.addAll(r.extra().keySet());
+        });
+        List<String> header = new ArrayList<>(List.of("run", "benchmark", "mode"));
+        header.addAll(params);
+        header.addAll(List.of("unit", "p50", "p90", "p99", "mean", "mean.error", "forks", "samples"));
+        metrics.forEach(m -> header.add(m.equals(ReportRows.SAMPLES) ? "samples/s" : m));
+        header.add("warnings");
+        line(out, header);
+        for (ReportRow r : rows) {
+            List<String> f = new ArrayList<>(List.of(r.run(), r.benchmark(), r.mode()));
+            params.forEach(p -> f.add(r.params().getOrDefault(p, "")));
+            f.add(r.unit());
+            for (double d : new double[]{r.p50(), r.p90(), r.p99(), r.mean(), r.halfWidth()}) {
+                f.add(plain(d));
+            }
+            f.add(Integer.toString(r.forks()));
+            f.add(Long.toString(r.samples()));
+            metrics.forEach(m -> f.add(r.extra().containsKey(m) ? plain(r.extra().get(m).value()) : ""));
+            f.add(String.join("; ", r.warnings()));
+            line(out, f);
+        }
+        out.flush();
+    }
+
+    /** Full precision for machines, locale-independent; NaN as an empty field. */
+    private static String plain(double d) {
+        return Double.isNaN(d) ? "" : Double.toString(d);
+    }
+
+    private static void line(PrintWriter out, List<String> fields) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < fields.size(); i++) {
+            if (i > 0) {
+                sb.append(',');
+            }
+            sb.append(field(fields.get(i)));
+        }
+        out.print(sb.append("\r\n"));
+    }
+
+    /** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
+    static String field(String s) {
+        if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
+            return s;
+        }
+        return '"' + s.replace("\"", "\"\"") + '"';
+    }
+}

@@ -1,0 +1,154 @@
+package dev.inferbench.report;
+
+import org.knowm.xchart.VectorGraphicsEncoder;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * report.html: one self-contained page that works offline (CSS, script and SVG plots inline, nothing fetched):
+ * the tables of the Markdown report, sortable and filterable, the plots, links to each cell's flame graphs, and
+ * each run's environment. Every text from the results is escaped.
+ */
+final class HtmlReport {
+    private HtmlReport() {
+    }
+
+    static void write(ReportInput input, List<ReportRow> rows, List<Plots.Plot> plots, Path reportDir, Writer w)
+            throws IOException {
+        PrintWriter out = new PrintWriter(w);
+                Map<String, Path> runDirs = new HashMap<>();
+        input.runs().forEach(r -> runDirs.put(r.label(), r.dir()));
+        out.println("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>inferbench report</title>");
+        out.println("<style>\n" + resource("report.css") + "</style></head><body>");
+        out.println("<h1>inferbench report</h1>");
+        out.println("<p>Runs: " + escape(String.join(", ", input.runs().stream().map(ReportInput.Run::label).toList()))
+                + ". Mean &plusmn; half-width of the " + ReportRows.intervalLegend() + "; bold: best in"
+                + " its group; &#9888;: unstable (hover the row).</p>");
+        out.println("<p><input id=\"filter\" type=\"search\" placeholder=\"filter rows (e.g. ort, batchSize=8)\"></p>");
+        Map<ReportRow, String> flames = new HashMap<>();
+        for (ReportRow r : rows) {
+            String links = flameLinks(runDirs.get(r.run()), r.cellId(), reportDir);
+            if (!links.isEmpty()) {
+                flames.put(r, links);
+            }
+        }
+        for (ReportTable g : ReportTable.of(rows)) {
+            out.println("<h2>" + escape(g.name()) + "</h2>");
+            out.println("<table class=\"cells\"><thead><tr>");
+            g.header().forEach(h -> out.print("<th>" + escape(h) + "</th>"));
+            out.println(flames.isEmpty() ? "</tr></thead><tbody>" : "<th>flame graphs</th></tr></thead><tbody>");
+            for (ReportRow r : g.rows()) {
+                out.print(r.warnings().isEmpty() ? "<tr>" : "<tr class=\"unstable\" title=\""
+                        + escape(String.join("; ", r.warnings())) + "\">");
+                for (ReportTable.Value v : g.values(r)) {
+                    String cls = (v.numeric() ? "num" : "") + (v.best() ? " best" : "");
+                    out.print(cls.isEmpty() ? "<td>" : "<td class=\"" + cls.strip() + "\">");
+                    out.print(escape(v.text()) + "</td>");
+                }
+                out.println(flames.isEmpty() ? "</tr>" : "<td>" + flames.getOrDefault(r, "") + "</td></tr>");
+            }
+            out.println("</tbody></table>");
+            if (SideBySide.applies(input)) {
+                sideBySide(out, new SideBySide(g, input.runs()));
+            }
+        }
+        if (!plots.isEmpty()) {
+            out.println("<h2>Plots</h2>");
+            int i = 0;
+            for (Plots.Plot p : plots) {
+                out.println("<figure id=\"plot-" + escape(p.name()) + "\">" + inlineSvg(p, "p" + i++ + "-") + "</figure>");
+            }
+        }
+        for (ReportInput.Run run : input.runs()) {
+            out.println("<h2>Environment: " + escape(run.label()) + "</h2><table class=\"env\"><tbody>");
+            run.environment().forEach((k, v) -> out.println("<tr><td>" + escape(k) + "</td><td>" + escape(v) + "</td></tr>"));
+            out.println("</tbody></table>");
+        }
+        out.println("<script>\n" + resource("report.js") + "</script>\n</body></html>");
+        out.flush();
+    }
+
+    private static void sideBySide(PrintWriter out, SideBySide side) {
+        out.println("<p>Side by side:</p><table class=\"cells\"><thead><tr>");
+        side.header().forEach(h -> out.print("<th>" + escape(h) + "</th>"));
+        out.println("</tr></thead><tbody>");
+        for (List<ReportTable.Value> row : side.rows()) {
+            out.print("<tr>");
+            row.forEach(v -> out.print((v.best() ? "<td class=\"num best\">" : v.numeric() ? "<td class=\"num\">" : "<td>")
+                    + escape(v.text()) + "</td>"));
+            out.println("</tr>");
+        }
+        out.println("</tbody></table>");
+    }
+
+    /** Links to files under forks/&lt;cell-id&gt;/fork-N/ (flame graphs), relative to the report's folder. */
+    private static String flameLinks(Path runDir, String cellId, Path reportDir) throws IOException {
+        Path cellDir = runDir == null ? null : runDir.resolve("forks").resolve(cellId);
+        if (cellDir == null || !Files.isDirectory(cellDir)) {
+            return "";
+        }
+        List<String> links = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(cellDir, 2)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().endsWith(".html")).sorted().toList()) {
+                String href = reportDir.toAbsolutePath().normalize().relativize(f.toAbsolutePath().normalize())
+                        .toString().replace('\\', '/');
+                String name = cellDir.relativize(f).toString();
+                links.add("<a href=\"" + escape(href) + "\">" + escape(name) + "</a>");
+            }
+        }
+        return String.join(" ", links);
+    }
+
+    /** The chart as an SVG element; ids prefixed so that the clip paths of several inline charts don't collide. */
+    private static String inlineSvg(Plots.Plot p, String idPrefix) throws IOException {
+        ByteArrayOutputStream svg = new ByteArrayOutputStream();
+        VectorGraphicsEncoder.saveVectorGraphic(p.chart(), svg, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+        String s = svg.toString(StandardCharsets.UTF_8);
+        s = s.substring(s.indexOf("<svg"));
+        return s.replace("id=\"", "id=\"" + idPrefix).replace("url(#", "url(#" + idPrefix)
+                .replace("href=\"#", "href=\"#" + idPrefix);
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = HtmlReport.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("report resource " + name + " missing from the jar", e);
+        }
+    }
+
+    static String escape(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            String e = entity(c, true);
+            sb.append(e != null ? e : String.valueOf(c));
+        }
+        return sb.toString();
+    }
+
+    /** The entity for an HTML metacharacter, else null; quotes only where they could end an attribute value. */
+    static String entity(char c, boolean quotes) {
+        return switch (c) {
+            case '<' -> "&lt;";
+            case '>' -> "&gt;";
+            case '&' -> "&amp;";
+            case '"' -> quotes ? "&quot;" : null;
+            case '\'' -> quotes ? "&#39;" : null;
+            default -> null;
+        };
+    }
+}

@@ -1,0 +1,86 @@
+package dev.inferbench.report;
+
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * report.md: one table per model (best value per column in bold), stability warnings, then each run's
+ * environment. Text from the results (names, params, paths) is escaped so it shows as written and stays inert.
+ */
+final class MarkdownReport {
+    private MarkdownReport() {
+    }
+
+    static void write(ReportInput input, List<ReportRow> rows, Writer w) {
+        PrintWriter out = new PrintWriter(w);
+                out.println("# inferbench report");
+        out.println();
+        out.println("Runs: " + String.join(", ", input.runs().stream().map(r -> escape(r.label())).toList())
+                + ". Mean ± half-width of the " + ReportRows.intervalLegend() + ";"
+                + " **bold**: best in its group.");
+        for (ReportTable g : ReportTable.of(rows)) {
+            out.println();
+            out.println("## " + escape(g.name()));
+            out.println();
+            table(out, g.header(), g.rows().stream().map(g::values).toList());
+            if (SideBySide.applies(input)) {
+                SideBySide side = new SideBySide(g, input.runs());
+                out.println();
+                out.println("Side by side:");
+                out.println();
+                table(out, side.header(), side.rows());
+            }
+        }
+        for (ReportInput.Run run : input.runs()) {
+            out.println();
+            out.println("## Environment: " + escape(run.label()));
+            out.println();
+            if (run.environment().isEmpty()) {
+                out.println("No environment.json or run.properties in " + escape(String.valueOf(run.dir())) + ".");
+                continue;
+            }
+            out.println("| key | value |");
+            out.println("| --- | --- |");
+            for (Map.Entry<String, String> e : run.environment().entrySet()) {
+                out.println("| " + escape(e.getKey()) + " | " + escape(e.getValue()) + " |");
+            }
+        }
+        out.flush();
+    }
+
+    private static void table(PrintWriter out, List<String> header, List<List<ReportTable.Value>> rows) {
+        out.println("| " + String.join(" | ", header.stream().map(MarkdownReport::escape).toList()) + " |");
+        StringBuilder rule = new StringBuilder("|");
+        rows.get(0).forEach(v -> rule.append(v.numeric() ? " ---: |" : " --- |"));
+        out.println(rule);
+        for (List<ReportTable.Value> row : rows) {
+            StringBuilder line = new StringBuilder("|");
+            for (ReportTable.Value v : row) {
+                String text = escape(v.text());
+                line.append(' ').append(v.best() && !text.isEmpty() ? "**" + text + "**" : text).append(" |");
+            }
+            out.println(line);
+        }
+    }
+
+    /** Inert in a GitHub table: HTML metacharacters as entities, Markdown's as escapes, newlines as line breaks. */
+    static String escape(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            String entity = HtmlReport.entity(c, false);
+            if (entity != null) {
+                sb.append(entity);
+            } else if (c == '\n') {
+                sb.append("<br>");
+            } else if ("|\\*_`[]#".indexOf(c) >= 0) {
+                sb.append('\\').append(c);
+            } else if (c != '\r') {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+}

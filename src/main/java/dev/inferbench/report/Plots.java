@@ -1,0 +1,202 @@
+package dev.inferbench.report;
+
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.Styler;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The report's charts, per model: latency and samples/s against batch size (a line per engine and other
+ * settings), the cells' means as bars with their intervals, and the latency percentile curve of each cell.
+ * Written as SVG (inlined in the HTML) and high-DPI PNG.
+ */
+final class Plots {
+    static final String FOLDER = "plots";
+    private static final int WIDTH = 720;
+    private static final int HEIGHT = 420;
+    private static final int PNG_DPI = 192;
+    private static final int MAX_CURVES = 12;
+
+    /** A chart and the file name it is written under (without extension). */
+    record Plot(String name, String title, Chart<?, ?> chart) {
+    }
+
+    private Plots() {
+    }
+
+    static List<Plot> of(List<ReportRow> rows) {
+        List<Plot> plots = new ArrayList<>();
+        boolean multiRun = rows.stream().map(ReportRow::run).distinct().count() > 1;
+        for (ReportTable g : ReportTable.of(rows)) {
+            String slug = g.name().replaceAll("[^A-Za-z0-9._-]", "_");
+            String unit = g.unit();
+            if (g.rows().stream().map(r -> r.params().get("batchSize")).distinct().count() > 1) {
+                plots.add(byBatch(slug + "-latency-vs-batch", g.name() + ": mean latency vs batch size",
+                        "mean (" + unit + ")", g.rows(), r -> Units.convert(r.mean(), r.unit(), unit), multiRun));
+                if (g.rows().stream().anyMatch(r -> !Double.isNaN(r.samplesPerSecond()))) {
+                    plots.add(byBatch(slug + "-throughput-vs-batch", g.name() + ": throughput vs batch size",
+                            "samples/s", g.rows(), ReportRow::samplesPerSecond, multiRun));
+                }
+            }
+            plots.add(bars(slug + "-means", g, multiRun));
+            String quality = g.rows().stream().flatMap(r -> r.extra().keySet().stream())
+                    .filter(m -> m.startsWith("accuracy") || m.startsWith("fidelity")).findFirst().orElse(null);
+            if (quality != null) {
+                plots.add(quality(slug + "-" + quality.replace('.', '-') + "-vs-latency", g, quality, multiRun));
+            }
+            if (g.rows().stream().anyMatch(r -> r.source().primary().percentiles().size() > 2)) {
+                plots.add(percentiles(slug + "-percentiles", g, multiRun));
+            }
+        }
+        return plots;
+    }
+
+    /** What tells cells of one group apart, batch size and model left out: "ort threads=0". */
+    private static String seriesName(ReportRow r, boolean multiRun, boolean withBatch) {
+        StringBuilder sb = new StringBuilder(multiRun ? r.run() + " " : "");
+        r.params().forEach((k, v) -> {
+            if (!k.equals("model") && (withBatch || !k.equals("batchSize"))) {
+                sb.append(k.equals("engine") ? v : k + "=" + v).append(' ');
+            }
+        });
+        String s = sb.toString().strip();
+        return s.isEmpty() ? r.benchmark() : s;
+    }
+
+    private static Plot byBatch(String name, String title, String yTitle, List<ReportRow> rows,
+                                ToDoubleFunction<ReportRow> y, boolean multiRun) {
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("batch size")
+                .yAxisTitle(yTitle).build();
+        Map<String, TreeMap<Double, Double>> series = new LinkedHashMap<>();
+        for (ReportRow r : rows) {
+            double batch = parse(r.params().get("batchSize"));
+            if (!Double.isNaN(batch) && !Double.isNaN(y.applyAsDouble(r))) {
+                series.computeIfAbsent(seriesName(r, multiRun, false), k -> new TreeMap<>()).put(batch, y.applyAsDouble(r));
+            }
+        }
+        series.forEach((s, points) -> chart.addSeries(unique(chart, s),
+                new ArrayList<>(points.keySet()), new ArrayList<>(points.values())));
+        return new Plot(name, title, styled(chart));
+    }
+
+    private static Plot bars(String name, ReportTable g, boolean multiRun) {
+        String title = g.name() + ": mean per cell, " + ReportRows.intervalLegend();
+        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+                .yAxisTitle("mean (" + g.unit() + ")").build();
+        List<String> labels = new ArrayList<>();
+        List<Double> means = new ArrayList<>();
+        List<Double> errors = new ArrayList<>();
+        for (ReportRow r : g.rows()) {
+            labels.add(unique(labels, seriesName(r, multiRun, true)));
+            means.add(Units.convert(r.mean(), r.unit(), g.unit()));
+            double e = Units.convert(r.halfWidth(), r.unit(), g.unit());
+            errors.add(Double.isNaN(e) ? 0 : e);
+        }
+        chart.addSeries("mean", labels, means, errors);
+        chart.getStyler().setLegendVisible(false);
+        chart.getStyler().setXAxisLabelRotation(labels.size() > 4 ? 45 : 0);
+        return new Plot(name, title, styled(chart));
+    }
+
+    /** Accuracy (or fidelity) against mean latency, a point per cell: what a variant (fp16, int8) costs. */
+    private static Plot quality(String name, ReportTable g, String metric, boolean multiRun) {
+        String title = g.name() + ": " + metric + " vs latency";
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+                .xAxisTitle("mean (" + g.unit() + ")").yAxisTitle(metric).build();
+        chart.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
+        for (ReportRow r : g.rows()) {
+            ReportRow.Figure q = r.extra().get(metric);
+            if (q != null && !Double.isNaN(q.value()) && !Double.isNaN(r.mean())) {
+                chart.addSeries(unique(chart, seriesName(r, multiRun, true)),
+                        new double[]{Units.convert(r.mean(), r.unit(), g.unit())}, new double[]{q.value()});
+            }
+        }
+        return new Plot(name, title, styled(chart));
+    }
+
+    private static Plot percentiles(String name, ReportTable g, boolean multiRun) {
+        String title = g.name() + ": latency percentiles";
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("percentile")
+                .yAxisTitle("latency (" + g.unit() + ")").build();
+        g.rows().stream().filter(r -> r.source().primary().percentiles().size() > 2).limit(MAX_CURVES).forEach(r -> {
+            List<Double> xs = new ArrayList<>();
+            List<Double> ys = new ArrayList<>();
+            r.source().primary().percentiles().forEach((p, v) -> {
+                if (p < 100.0 && !Double.isNaN(v)) {
+                    xs.add(p);
+                    ys.add(Units.convert(v, r.unit(), g.unit()));
+                }
+            });
+            if (!xs.isEmpty()) {
+                chart.addSeries(unique(chart, seriesName(r, multiRun, true)), xs, ys);
+            }
+        });
+        return new Plot(name, title, styled(chart));
+    }
+
+    /** The same look in every locale: a plain number format, the legend under the plot. */
+    private static <C extends Chart<?, ?>> C styled(C chart) {
+        Styler st = chart.getStyler();
+        st.setLocale(java.util.Locale.ROOT);
+        st.setDecimalPattern("#,##0.###");
+        st.setLegendPosition(Styler.LegendPosition.OutsideS);
+        st.setChartBackgroundColor(java.awt.Color.WHITE);
+        return chart;
+    }
+
+    /** XChart refuses two series of one name. */
+    private static String unique(Chart<?, ?> chart, String name) {
+        String n = name;
+        for (int i = 2; chart.getSeries(n) != null; i++) {
+            n = name + " #" + i;
+        }
+        return n;
+    }
+
+    private static String unique(java.util.Collection<String> taken, String name) {
+        String n = name;
+        for (int i = 2; taken.contains(n); i++) {
+            n = name + " #" + i;
+        }
+        return n;
+    }
+
+    private static double parse(String s) {
+        try {
+            return s == null ? Double.NaN : Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** Each plot as name.svg and name.png (high DPI) in folder. */
+    static List<Path> writeFiles(List<Plot> plots, Path folder) throws IOException {
+        Files.createDirectories(folder);
+        List<Path> files = new ArrayList<>();
+        for (Plot p : plots) {
+            Path svg = folder.resolve(p.name() + ".svg");
+            try (var out = Files.newOutputStream(svg)) {
+                VectorGraphicsEncoder.saveVectorGraphic(p.chart(), out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+            }
+            Path png = folder.resolve(p.name() + ".png");
+            BitmapEncoder.saveBitmapWithDPI(p.chart(), png.toString(), BitmapEncoder.BitmapFormat.PNG, PNG_DPI);
+            files.add(svg);
+            files.add(png);
+        }
+        return files;
+    }
+}

@@ -1,0 +1,119 @@
+package dev.inferbench.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.inferbench.BenchException;
+import dev.inferbench.results.Fingerprint;
+import dev.inferbench.results.RunFolder;
+import dev.inferbench.results.RunInfo;
+import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.JmhJson;
+import dev.inferbench.run.RunStore;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * What a report shows: one or more runs, each with its cells and its environment. Run folders that are shards of
+ * one plan (same plan id in plan.json) become one run, as if one machine had run the whole plan.
+ *
+ * @param runs in the order given; the first run's folder is where the report goes by default
+ */
+public record ReportInput(List<Run> runs) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * @param environment run.properties and environment.json flattened to key/value pairs, in a stable order
+     */
+    public record Run(String label, Path dir, List<JmhCell> cells, Map<String, String> environment) {
+    }
+
+    public static ReportInput load(List<Path> dirs) throws BenchException {
+        if (dirs.isEmpty()) {
+            throw new BenchException("report needs a run folder; expected e.g. report results/20261122-171500-abc1234");
+        }
+        Map<String, Run> byPlan = new LinkedHashMap<>();
+        for (Path dir : dirs) {
+            Path json = Files.isDirectory(dir) ? dir.resolve(RunFolder.JMH_JSON) : dir;
+            Path runDir = Files.isDirectory(dir) ? dir : dir.toAbsolutePath().getParent();
+            List<JmhCell> cells = JmhJson.read(json);
+            String key = planId(runDir).orElse(runDir.toAbsolutePath().normalize().toString());
+            Run earlier = byPlan.get(key);
+            if (earlier == null) {
+                byPlan.put(key, new Run(String.valueOf(runDir.getFileName()), runDir, new ArrayList<>(cells),
+                        environment(runDir)));
+            } else {
+                earlier.cells().addAll(cells);
+            }
+        }
+        return new ReportInput(List.copyOf(byPlan.values()));
+    }
+
+    public List<ReportRow> rows() {
+        List<ReportRow> rows = new ArrayList<>();
+        for (Run run : runs) {
+            for (JmhCell c : run.cells()) {
+                rows.add(ReportRows.of(run.label(), c));
+            }
+        }
+        return rows;
+    }
+
+    private static java.util.Optional<String> planId(Path runDir) {
+        Path plan = runDir.resolve(RunStore.PLAN);
+        if (!Files.isRegularFile(plan)) {
+            return java.util.Optional.empty();
+        }
+        try {
+            return java.util.Optional.ofNullable(JSON.readTree(plan.toFile()).path("id").textValue());
+        } catch (IOException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    /** run.properties then environment.json (nested keys joined with dots); missing files give nothing. */
+    static Map<String, String> environment(Path runDir) throws BenchException {
+        Map<String, String> env = new LinkedHashMap<>();
+        Path env1 = runDir.resolve(Fingerprint.FILE);
+        if (Files.isRegularFile(env1)) {
+            try {
+                flatten("", JSON.readTree(env1.toFile()), env);
+            } catch (IOException e) {
+                throw new BenchException(env1 + " is not valid JSON (" + e.getMessage().lines().findFirst().orElse("")
+                        + "); expected the environment fingerprint written at the start of the run", e);
+            }
+        }
+        Path props = runDir.resolve(RunInfo.FILE);
+        if (Files.isRegularFile(props)) {
+            Properties p = new Properties();
+            try (Reader r = Files.newBufferedReader(props, StandardCharsets.ISO_8859_1)) {
+                p.load(r);
+            } catch (IOException e) {
+                throw new BenchException("cannot read " + props + ": " + e.getMessage(), e);
+            }
+            new TreeMap<>(p).forEach((k, v) -> env.putIfAbsent("run." + k, String.valueOf(v)));
+        }
+        return env;
+    }
+
+    private static void flatten(String prefix, com.fasterxml.jackson.databind.JsonNode n, Map<String, String> out) {
+        if (n.isObject()) {
+            n.fields().forEachRemaining(e -> flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(),
+                    e.getValue(), out));
+        } else if (n.isArray()) {
+            List<String> items = new ArrayList<>();
+            n.forEach(i -> items.add(i.isValueNode() ? i.asText() : i.toString()));
+            out.put(prefix, String.join(" ", items));
+        } else {
+            out.put(prefix, n.asText());
+        }
+    }
+}

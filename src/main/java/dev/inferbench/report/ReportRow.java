@@ -1,0 +1,47 @@
+package dev.inferbench.report;
+
+import dev.inferbench.results.jmh.JmhCell;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One cell of a report as every format shows it: its run, its params, the latency figures in the primary metric's
+ * unit, the mean with its interval, samples/s and every secondary metric, and why its figures may not be trusted.
+ *
+ * @param run      the label of the run (or merged shards) the cell comes from
+ * @param cellId   the cell's folder name under {@code forks/} (flame graphs live there)
+ * @param extra    secondary metrics by name ({@code samples}, {@code mem.rss.peak}, ...)
+ * @param samples  timed calls behind the percentiles (SampleTime), else iterations
+ * @param warnings stability warnings, each a short reason
+ */
+public record ReportRow(String run, String benchmark, String mode, String cellId, Map<String, String> params,
+                        String unit, double p50, double p90, double p99, double mean, double halfWidth,
+                        Map<String, Figure> extra, int forks, long samples, List<String> warnings, JmhCell source) {
+
+    /** A secondary metric's value and unit. */
+    public record Figure(double value, String unit) {
+    }
+
+    /** What groups rows in a table: the model, or the benchmark when there is no model param. */
+    public String group() {
+        return params.getOrDefault("model", benchmark);
+    }
+
+    /** Whether the primary metric is a time per call (smaller is better) rather than a rate. */
+    public boolean isTime() {
+        return unit.endsWith("/op");
+    }
+
+    public double samplesPerSecond() {
+        Figure f = extra.get(ReportRows.SAMPLES);
+        return f == null ? Double.NaN : f.value();
+    }
+
+    /** Benchmark and params, for names in exports: {@code InferenceBenchmark.infer model=resnet50 batchSize=1}. */
+    public String label() {
+        StringBuilder sb = new StringBuilder(benchmark);
+        params.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+        return sb.toString();
+    }
+}

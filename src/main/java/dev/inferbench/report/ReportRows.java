@@ -1,0 +1,96 @@
+package dev.inferbench.report;
+
+import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.JmhMetric;
+import dev.inferbench.run.Cell;
+import dev.inferbench.stats.ForkMeans;
+import dev.inferbench.stats.Interval;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Turns JMH cells into report rows: the interval, the sample count and the stability warnings. */
+public final class ReportRows {
+    /** The batch-aware throughput metric (samples/s) of InferenceBenchmark. */
+    public static final String SAMPLES = "samples";
+    static final int MIN_SAMPLES_FOR_P99 = 100;
+    static final int MIN_FORKS = 3;
+    static final double CONFIDENCE = ForkMeans.DEFAULT_CONFIDENCE;
+    static final double MAX_FORK_SPREAD = 0.10;
+
+    private ReportRows() {
+    }
+
+    public static ReportRow of(String run, JmhCell c) {
+        JmhMetric p = c.primary();
+        Interval interval = interval(p);
+        Map<String, ReportRow.Figure> extra = new LinkedHashMap<>();
+        c.secondary().forEach((name, m) -> {
+            if (!JmhCell.isPercentileEntry(name)) {
+                extra.put(name, new ReportRow.Figure(m.score(), m.unit()));
+            }
+        });
+        long samples = sampleCount(p);
+        int forks = p.forkCount();
+        return new ReportRow(run, c.shortName(), c.mode(), new Cell(c.benchmark(), c.mode(), c.params()).id(),
+                c.params(), p.unit(), p.percentile(50.0), p.percentile(90.0), p.percentile(99.0),
+                Double.isNaN(interval.estimate()) ? p.score() : interval.estimate(), interval.halfWidth(), extra, forks,
+                samples, warnings(p, samples, forks), c);
+    }
+
+    /** The one place the report's interval comes from: the stats package's interval over fork means. */
+    static Interval interval(JmhMetric m) {
+        return ForkMeans.interval(m.iterationMeans(), CONFIDENCE);
+    }
+
+    /** "95% interval over fork means", for the reports' legends. */
+    static String intervalLegend() {
+        return String.format(Locale.ROOT, "%.0f%% interval over fork means", CONFIDENCE * 100);
+    }
+
+    private static long sampleCount(JmhMetric m) {
+        if (!m.histograms().isEmpty()) {
+            double n = 0;
+            for (var fork : m.histograms()) {
+                for (var iteration : fork) {
+                    for (double[] bin : iteration) {
+                        n += bin[1];
+                    }
+                }
+            }
+            return (long) n;
+        }
+        return m.rawData().stream().mapToLong(List::size).sum();
+    }
+
+    private static List<String> warnings(JmhMetric m, long samples, int forks) {
+        List<String> w = new ArrayList<>();
+        if (samples < MIN_SAMPLES_FOR_P99 && !Double.isNaN(m.percentile(99.0))) {
+            w.add(samples + " samples for a p99 (want " + MIN_SAMPLES_FOR_P99 + "+)");
+        }
+        if (forks < MIN_FORKS) {
+            w.add(forks + (forks == 1 ? " fork" : " forks") + " (want " + MIN_FORKS + "+)");
+        }
+        double spread = forkSpread(m);
+        if (spread > MAX_FORK_SPREAD) {
+            w.add(String.format(Locale.ROOT, "fork means spread %.0f%% (over %.0f%%)", spread * 100, MAX_FORK_SPREAD * 100));
+        }
+        return List.copyOf(w);
+    }
+
+    /** (max - min) / mean of the fork means; 0 with fewer than two forks. */
+    static double forkSpread(JmhMetric m) {
+        double[] forkMeans = Arrays.stream(ForkMeans.of(m.iterationMeans())).filter(d -> !Double.isNaN(d)).toArray();
+        if (forkMeans.length < 2) {
+            return 0;
+        }
+        double min = Arrays.stream(forkMeans).min().orElse(0);
+        double max = Arrays.stream(forkMeans).max().orElse(0);
+        double mean = Arrays.stream(forkMeans).average().orElse(1);
+        return (max - min) / mean;
+    }
+}

@@ -1,0 +1,163 @@
+package dev.inferbench.report;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The table every human-readable format shows: which columns exist (only those some cell has), rows grouped by
+ * model, a time unit per group chosen so that values read well, and the best value per group. Formats render its
+ * {@link Value}s; they decide nothing about content.
+ */
+final class ReportTable {
+    /** The usual matrix params first, in this order; any others follow in the order cells name them. */
+    static final List<String> PREFERRED = List.of("model", "precision", "engine", "batchSize", "seqLen", "device",
+            "threads");
+    static final String WARNINGS = "stability";
+
+    /** A rendered cell: its text (never null) and whether it is the group's best in its column. */
+    record Value(String text, boolean best, boolean numeric) {
+    }
+
+    private final String name;
+    private final String unit;
+    private final List<ReportRow> rows;
+    private final boolean multiRun;
+    private final List<String> params;
+    private final boolean percentiles;
+    private final boolean p90;
+    private final boolean samples;
+    private final boolean warnings;
+    private final List<String> secondary;
+
+    private ReportTable(String name, List<ReportRow> rows, boolean multiRun) {
+        this.name = name;
+        this.rows = List.copyOf(rows);
+        this.multiRun = multiRun;
+        unit = Units.choose(rows);
+        Set<String> names = new LinkedHashSet<>();
+        rows.forEach(r -> names.addAll(r.params().keySet()));
+        List<String> ordered = new ArrayList<>(PREFERRED.stream().filter(names::contains).toList());
+        names.stream().filter(n -> !ordered.contains(n)).forEach(ordered::add);
+        params = List.copyOf(ordered);
+        percentiles = rows.stream().anyMatch(r -> !Double.isNaN(r.p50()));
+        p90 = rows.stream().anyMatch(r -> !Double.isNaN(r.p90()));
+        samples = rows.stream().anyMatch(r -> !Double.isNaN(r.samplesPerSecond()));
+        warnings = rows.stream().anyMatch(r -> !r.warnings().isEmpty());
+        Set<String> sec = new LinkedHashSet<>();
+        rows.forEach(r -> sec.addAll(r.extra().keySet()));
+        sec.remove(ReportRows.SAMPLES);
+        secondary = List.copyOf(sec);
+    }
+
+    /** One table per model (or per benchmark without a model param), in the order rows first name them. */
+    static List<ReportTable> of(List<ReportRow> rows) {
+        boolean multiRun = rows.stream().map(ReportRow::run).distinct().count() > 1;
+        Map<String, List<ReportRow>> byGroup = new LinkedHashMap<>();
+        rows.forEach(r -> byGroup.computeIfAbsent(r.group(), k -> new ArrayList<>()).add(r));
+        List<ReportTable> tables = new ArrayList<>();
+        byGroup.forEach((name, rs) -> tables.add(new ReportTable(name, rs, multiRun)));
+        return tables;
+    }
+
+    String name() {
+        return name;
+    }
+
+    /** The time unit of this table's latency columns (µs, ms, ...). */
+    String unit() {
+        return unit;
+    }
+
+    List<ReportRow> rows() {
+        return rows;
+    }
+
+    /** The param columns, usual matrix params first. */
+    List<String> params() {
+        return params;
+    }
+
+    List<String> header() {
+        List<String> h = new ArrayList<>();
+        if (multiRun) {
+            h.add("run");
+        }
+        h.addAll(params);
+        if (percentiles) {
+            h.add("p50 (" + unit + ")");
+            if (p90) {
+                h.add("p90 (" + unit + ")");
+            }
+            h.add("p99 (" + unit + ")");
+        }
+        h.add("mean (" + unit + ")");
+        h.add("± (" + unit + ")");
+        if (samples) {
+            h.add("samples/s");
+        }
+        for (String s : secondary) {
+            String unit = rows.stream().map(r -> r.extra().get(s)).filter(f -> f != null).map(ReportRow.Figure::unit)
+                    .findFirst().orElse("");
+            h.add(unit.isEmpty() || unit.equals("---") ? s : s + " (" + unit + ")");
+        }
+        if (warnings) {
+            h.add(WARNINGS);
+        }
+        return h;
+    }
+
+    List<Value> values(ReportRow r) {
+        List<Value> v = new ArrayList<>();
+        if (multiRun) {
+            v.add(text(r.run()));
+        }
+        params.forEach(p -> v.add(text(r.params().getOrDefault(p, ""))));
+        if (percentiles) {
+            v.add(time(r, ReportRow::p50, true));
+            if (p90) {
+                v.add(time(r, ReportRow::p90, true));
+            }
+            v.add(time(r, ReportRow::p99, true));
+        }
+        v.add(time(r, ReportRow::mean, true));
+        v.add(number(Units.convert(r.halfWidth(), r.unit(), unit), false));
+        if (samples) {
+            v.add(best(r, ReportRow::samplesPerSecond, false));
+        }
+        for (String s : secondary) {
+            ReportRow.Figure f = r.extra().get(s);
+            v.add(number(f == null ? Double.NaN : f.value(), false));
+        }
+        if (warnings) {
+            v.add(text(String.join("; ", r.warnings())));
+        }
+        return v;
+    }
+
+    private Value time(ReportRow r, java.util.function.ToDoubleFunction<ReportRow> f, boolean lower) {
+        Value b = best(r, f, r.isTime() == lower);
+        return new Value(Units.format(Units.convert(f.applyAsDouble(r), r.unit(), unit)), b.best(), true);
+    }
+
+    /** Marks the value when it is the group's best (lowest or highest) and the group has more than one value. */
+    private Value best(ReportRow r, java.util.function.ToDoubleFunction<ReportRow> f, boolean lowest) {
+        double mine = f.applyAsDouble(r);
+        double[] all = rows.stream().mapToDouble(f).filter(d -> !Double.isNaN(d)).toArray();
+        boolean isBest = all.length > 1 && !Double.isNaN(mine)
+                && mine == (lowest ? Arrays.stream(all).min().getAsDouble() : Arrays.stream(all).max().getAsDouble());
+        return new Value(Units.format(mine), isBest, true);
+    }
+
+    private static Value number(double d, boolean best) {
+        return new Value(Units.format(d), best, true);
+    }
+
+    private static Value text(String s) {
+        return new Value(s, false, false);
+    }
+}

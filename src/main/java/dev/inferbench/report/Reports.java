@@ -1,0 +1,119 @@
+package dev.inferbench.report;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.Choices;
+import dev.inferbench.results.jmh.JmhJson;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Writes the report of one or more run folders: {@code report.md}, {@code report.html} (with the plots inlined),
+ * {@code report.csv}, {@code plots/*.png|svg}, and the exports {@code jmh-visualizer.json},
+ * {@code gab-smaller-is-better.json}, {@code gab-bigger-is-better.json}, {@code bencher.json}.
+ */
+public final class Reports {
+    /** The folder inside a run folder that the report goes to by default. */
+    public static final String FOLDER = "report";
+
+    /** What can be written; {@code plots} are the PNG/SVG files and the HTML report's figures. */
+    public enum Format {
+        MD, HTML, CSV, GAB, BMF, JMH, PLOTS;
+
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private Reports() {
+    }
+
+    /** The whole report of a finished run into {@code runDir/report/}: what the run loop calls at its end. */
+    public static Path writeAll(Path runDir) throws BenchException {
+        Path out = runDir.resolve(FOLDER);
+        write(List.of(runDir), out, EnumSet.allOf(Format.class));
+        return out;
+    }
+
+    /** {@code md,html} to formats; one line naming the choices for an unknown one. */
+    public static Set<Format> parseFormats(String list) throws BenchException {
+        Set<Format> formats = EnumSet.noneOf(Format.class);
+        for (String name : list.split(",")) {
+            Format f = Choices.parse(Format.values(), Format::label, "report format", name.strip().toLowerCase(Locale.ROOT));
+            formats.add(f);
+        }
+        return formats;
+    }
+
+    /** @return the files written, in the order written */
+    public static List<Path> write(List<Path> runDirs, Path out, Set<Format> formats) throws BenchException {
+        ReportInput input = ReportInput.load(runDirs);
+        List<ReportRow> rows = input.rows();
+        List<Path> written = new ArrayList<>();
+        try {
+            Files.createDirectories(out);
+            List<Plots.Plot> plots = formats.contains(Format.PLOTS) ? Plots.of(rows) : List.of();
+            if (!plots.isEmpty()) {
+                written.addAll(Plots.writeFiles(plots, out.resolve(Plots.FOLDER)));
+            }
+            if (formats.contains(Format.MD)) {
+                written.add(text(out.resolve("report.md"), w -> MarkdownReport.write(input, rows, w)));
+            }
+            if (formats.contains(Format.HTML)) {
+                written.add(text(out.resolve("report.html"), w -> HtmlReport.write(input, rows, plots, out, w)));
+            }
+            if (formats.contains(Format.CSV)) {
+                written.add(text(out.resolve("report.csv"), w -> CsvReport.write(rows, w)));
+            }
+            if (formats.contains(Format.GAB)) {
+                written.add(bytes(out.resolve("gab-smaller-is-better.json"), o -> Exports.githubActionBenchmark(rows, false, o)));
+                written.add(bytes(out.resolve("gab-bigger-is-better.json"), o -> Exports.githubActionBenchmark(rows, true, o)));
+            }
+            if (formats.contains(Format.BMF)) {
+                written.add(bytes(out.resolve("bencher.json"), o -> Exports.bencher(rows, o)));
+            }
+            if (formats.contains(Format.JMH)) {
+                for (ReportInput.Run run : input.runs()) {
+                    String name = input.runs().size() == 1 ? "jmh-visualizer.json"
+                            : "jmh-visualizer-" + run.label().replaceAll("[^A-Za-z0-9._-]", "_") + ".json";
+                    written.add(bytes(out.resolve(name), o -> JmhJson.write(run.cells(), o)));
+                }
+            }
+        } catch (IOException e) {
+            throw new BenchException("cannot write the report to " + out + ": " + e.getMessage()
+                    + "; expected a writable folder (-o DIR)", e);
+        }
+        return written;
+    }
+
+    private interface TextBody {
+        void write(Writer w) throws IOException;
+    }
+
+    private interface ByteBody {
+        void write(OutputStream o) throws IOException;
+    }
+
+    private static Path text(Path file, TextBody body) throws IOException {
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            body.write(w);
+        }
+        return file;
+    }
+
+    private static Path bytes(Path file, ByteBody body) throws IOException {
+        try (OutputStream o = new java.io.BufferedOutputStream(Files.newOutputStream(file))) {
+            body.write(o);
+        }
+        return file;
+    }
+}

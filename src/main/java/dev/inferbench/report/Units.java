@@ -1,0 +1,53 @@
+package dev.inferbench.report;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Time units for a group of rows (the one that makes its typical mean read between 1 and 1000), conversion, and
+ * the one number format of every report: locale-independent, about four significant digits.
+ */
+final class Units {
+    private static final Map<String, Double> SECONDS = Map.of("ns", 1e-9, "us", 1e-6, "µs", 1e-6, "ms", 1e-3,
+            "s", 1.0, "min", 60.0);
+
+    private Units() {
+    }
+
+    /** The display unit for times in rows (by their lower median mean); a rate unit (ops/s) stays as it is. */
+    static String choose(List<ReportRow> rows) {
+        double[] secs = rows.stream().filter(ReportRow::isTime)
+                .mapToDouble(r -> r.mean() * seconds(r.unit())).filter(d -> !Double.isNaN(d)).sorted().toArray();
+        if (secs.length == 0) {
+            return rows.isEmpty() ? "" : rows.get(0).unit();
+        }
+        double median = secs[(secs.length - 1) / 2];
+        return median < 1e-6 ? "ns" : median < 1e-3 ? "µs" : median < 1 ? "ms" : "s";
+    }
+
+    /** v in {@code from} ("ms/op" or "ms") expressed in {@code to} ("µs"); unchanged where either is not a time. */
+    static double convert(double v, String from, String to) {
+        double f = seconds(from);
+        double t = seconds(to);
+        return Double.isNaN(f) || Double.isNaN(t) ? v : v * f / t;
+    }
+
+    static double seconds(String unit) {
+        String u = unit.endsWith("/op") ? unit.substring(0, unit.length() - 3) : unit;
+        Double s = SECONDS.get(u);
+        return s == null ? Double.NaN : s;
+    }
+
+    static String format(double v) {
+        if (Double.isNaN(v)) {
+            return "";
+        }
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "inf" : "-inf";
+        }
+        double a = Math.abs(v);
+        String pattern = a >= 1000 ? "%.0f" : a >= 100 ? "%.1f" : a >= 10 ? "%.2f" : a >= 0.01 || a == 0 ? "%.3f" : "%.3g";
+        return String.format(Locale.ROOT, pattern, v);
+    }
+}

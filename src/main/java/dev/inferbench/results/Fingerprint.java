@@ -1,0 +1,157 @@
+package dev.inferbench.results;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * environment.json: what a run ran on, captured when it starts, shown in every report. Absolute times do not carry
+ * from one machine to another (an EPYC without AVX-512 ran ResNet-50 2.3x slower than a Xeon with it), so the CPU
+ * model and its vector extensions come first. The commit is the one the jar was built from (git.properties,
+ * written at build time), not whatever the working directory holds now.
+ */
+public final class Fingerprint {
+    public static final String FILE = "environment.json";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** The cpuinfo flags that decide which kernels ORT and libtorch pick. */
+    private static final List<String> VECTOR_FLAGS = List.of("sse4_2", "avx", "avx2", "fma", "f16c", "avx_vnni");
+
+    private Fingerprint() {
+    }
+
+    /**
+     * Writes environment.json into the run folder; a resumed run keeps the one its first start wrote (a report
+     * that mixes machines is made from several run folders, not by resuming on another machine).
+     *
+     * @param models the model files the run measures, by model name: their sha256 tells two "resnet50" apart
+     */
+    public static Path write(Path runDir, Map<String, Path> models) throws IOException {
+        Path file = runDir.resolve(FILE);
+        if (!Files.exists(file)) {
+            Map<String, Object> env = capture();
+            Map<String, String> digests = new java.util.TreeMap<>();
+            for (Map.Entry<String, Path> m : models.entrySet()) {
+                digests.put(m.getKey(), Files.isRegularFile(m.getValue()) ? sha256(m.getValue()) : "no file at start");
+            }
+            env.put("models.sha256", digests);
+            JSON.writeValue(file.toFile(), env);
+        }
+        return file;
+    }
+
+    static String sha256(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+            byte[] buffer = new byte[1 << 16];
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                md.update(buffer, 0, n);
+            }
+            return java.util.HexFormat.of().formatHex(md.digest());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+
+    public static Map<String, Object> capture() {
+        Map<String, Object> env = new LinkedHashMap<>();
+        Map<String, String> cpuinfo = cpuinfo();
+        Map<String, Object> cpu = new LinkedHashMap<>();
+        cpu.put("model", cpuinfo.getOrDefault("model name", System.getProperty("os.arch")));
+        cpu.put("flags", Arrays.stream(cpuinfo.getOrDefault("flags", "").split("\\s+"))
+                .filter(f -> VECTOR_FLAGS.contains(f) || f.startsWith("avx512") || f.startsWith("amx")).sorted().toList());
+        cpu.put("cores", Runtime.getRuntime().availableProcessors());
+        env.put("cpu", cpu);
+        memoryMb().ifPresent(mb -> env.put("memory.total.mb", mb));
+        env.put("os", Map.of("name", System.getProperty("os.name"), "kernel", System.getProperty("os.version"),
+                "arch", System.getProperty("os.arch")));
+        Map<String, Object> jdk = new LinkedHashMap<>();
+        jdk.put("version", System.getProperty("java.version"));
+        jdk.put("vm", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"));
+        jdk.put("flags", ManagementFactory.getRuntimeMXBean().getInputArguments());
+        env.put("jdk", jdk);
+        env.put("engines", engines());
+        env.put("git", git());
+        env.put("date", Instant.now().toString());
+        return env;
+    }
+
+    /** The first processor's fields of /proc/cpuinfo; empty off Linux. */
+    static Map<String, String> cpuinfo() {
+        Map<String, String> fields = new LinkedHashMap<>();
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.isBlank() && !fields.isEmpty()) {
+                    break;
+                }
+                int colon = line.indexOf(':');
+                if (colon > 0) {
+                    fields.putIfAbsent(line.substring(0, colon).strip(), line.substring(colon + 1).strip());
+                }
+            }
+        } catch (IOException e) {
+            return Map.of();
+        }
+        return fields;
+    }
+
+    private static Optional<Long> memoryMb() {
+        try {
+            return Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith("MemTotal:"))
+                    .map(l -> Long.parseLong(l.replaceAll("\\D", "")) / 1024).findFirst();
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The engine versions on the classpath: ONNX Runtime as its native library reports it, DJL and libtorch from
+     * the properties files DJL ships; an engine that cannot be asked is left out.
+     */
+    static Map<String, String> engines() {
+        Map<String, String> v = new LinkedHashMap<>();
+        try {
+            v.put("onnxruntime", ai.onnxruntime.OrtEnvironment.getEnvironment().getVersion());
+        } catch (Exception | LinkageError e) {
+            v.put("onnxruntime", "unavailable: " + e.getMessage());
+        }
+        Properties djl = properties("/ai/djl/engine/api.properties");
+        Optional.ofNullable(djl.getProperty("djl_version")).ifPresent(s -> v.put("djl", s));
+        Properties torch = properties("/pytorch-engine.properties");
+        Optional.ofNullable(torch.getProperty("pytorch_version")).ifPresent(s -> v.put("pytorch", s));
+        return v;
+    }
+
+    /** Baked in by git-commit-id-maven-plugin at build time; "unknown" for a build outside git. */
+    static Map<String, String> git() {
+        Properties p = properties("/dev/inferbench/git.properties");
+        Map<String, String> git = new LinkedHashMap<>();
+        git.put("commit", p.getProperty("git.commit.id.full", "unknown"));
+        git.put("dirty", p.getProperty("git.dirty", "unknown"));
+        git.put("commit.time", p.getProperty("git.commit.time", "unknown"));
+        return git;
+    }
+
+    private static Properties properties(String resource) {
+        Properties p = new Properties();
+        try (InputStream in = Fingerprint.class.getResourceAsStream(resource)) {
+            if (in != null) {
+                p.load(in);
+            }
+        } catch (IOException e) {
+            return p;
+        }
+        return p;
+    }
+}

@@ -1,0 +1,68 @@
+package dev.inferbench.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Runs from two machines side by side; shards of one plan joined into one run. */
+class MultiRunTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private Path run(String name, String cpu, String planId, int... entries) throws Exception {
+        Path run = Files.createDirectories(dir.resolve(name));
+        JsonNode all = JSON.readTree(ReportsTest.runA().resolve("jmh-result.json").toFile());
+        ArrayNode some = JSON.createArrayNode();
+        for (int e : entries) {
+            some.add(all.get(e));
+        }
+        JSON.writeValue(run.resolve("jmh-result.json").toFile(), some);
+        if (cpu != null) {
+            Files.writeString(run.resolve("environment.json"), "{\"cpu\":{\"model\":\"" + cpu + "\"}}");
+        }
+        if (planId != null) {
+            Files.writeString(run.resolve("plan.json"), "{\"format\":1,\"id\":\"" + planId + "\"}");
+        }
+        return run;
+    }
+
+    @Test
+    void twoHostsSideBySide() throws Exception {
+        Path xeon = run("20261122-100000-aaa", "Xeon 8375C", "p1", 0, 1);
+        Path epyc = run("20261122-110000-aaa", "AMD EPYC", "p2", 0, 1, 2);
+        Path out = dir.resolve("out");
+        Reports.write(List.of(xeon, epyc), out, EnumSet.of(Reports.Format.MD, Reports.Format.CSV));
+        String md = Files.readString(out.resolve("report.md"));
+        assertThat(md).contains("| run | model |", "Side by side:",
+                "20261122-100000-aaa (Xeon 8375C) mean (µs)", "20261122-110000-aaa (AMD EPYC) mean (µs)",
+                "## Environment: 20261122-100000-aaa", "## Environment: 20261122-110000-aaa");
+        // the same figures in both runs: both are the best of their row
+        assertThat(md).contains("| InferenceBenchmark.infer | resnet-tiny | ort | 1 | cpu | 0 | **411.2** | **411.2** |");
+        // a cell only one run has leaves the other's column empty
+        assertThat(md).contains("| FaultInjectionBenchmark.call | 1 | none |  | 0.959 |");
+        assertThat(Files.readAllLines(out.resolve("report.csv"))).hasSize(1 + 5);
+    }
+
+    @Test
+    void shardsOfOnePlanAreOneRun() throws Exception {
+        Path one = run("20261122-100000-aaa-shard-1-of-2", "Xeon", "same", 0);
+        Path two = run("20261122-100500-aaa-shard-2-of-2", "Xeon", "same", 1, 2);
+        ReportInput input = ReportInput.load(List.of(one, two));
+        assertThat(input.runs()).hasSize(1);
+        assertThat(input.rows()).hasSize(3).allSatisfy(r -> assertThat(r.run()).isEqualTo("20261122-100000-aaa-shard-1-of-2"));
+        Path out = dir.resolve("out");
+        Reports.write(List.of(one, two), out, EnumSet.of(Reports.Format.MD));
+        assertThat(Files.readString(out.resolve("report.md"))).doesNotContain("Side by side", "| run |");
+    }
+}

@@ -1,0 +1,90 @@
+package dev.inferbench.report;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.results.jmh.JmhJson;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Golden files for every text format of the report of one run folder (two InferenceBenchmark cells in SampleTime,
+ * one avgt cell with gc metrics and no model param), the same bytes under a German default locale. The HTML golden
+ * file is the page without plots (XChart's SVG is checked in the browser test).
+ */
+class ReportsTest {
+    static final String[] GOLDEN = {"report.md", "report.html", "report.csv", "gab-smaller-is-better.json",
+            "gab-bigger-is-better.json", "bencher.json"};
+
+    @TempDir
+    Path out;
+
+    static Path runA() throws URISyntaxException {
+        return Path.of(ReportsTest.class.getResource("/report/run-a").toURI());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"en-US", "de-DE"})
+    void everyFormatMatchesItsGoldenFile(String locale) throws Exception {
+        Locale before = Locale.getDefault();
+        Locale.setDefault(Locale.forLanguageTag(locale));
+        try {
+            Reports.write(List.of(runA()), out, EnumSet.complementOf(EnumSet.of(Reports.Format.PLOTS)));
+        } finally {
+            Locale.setDefault(before);
+        }
+        for (String name : GOLDEN) {
+            assertThat(Files.readString(out.resolve(name))).as(name).isEqualTo(golden(name));
+        }
+    }
+
+    @Test
+    void jmhExportIsTheSameJmhFile() throws Exception {
+        Reports.write(List.of(runA()), out, EnumSet.of(Reports.Format.JMH));
+        assertThat(JmhJson.read(out.resolve("jmh-visualizer.json")))
+                .isEqualTo(JmhJson.read(runA().resolve("jmh-result.json")));
+    }
+
+    @Test
+    void markdownGroupsByModelMarksTheBestAndLeavesOutColumnsNoCellHas() throws Exception {
+        Reports.write(List.of(runA()), out, EnumSet.of(Reports.Format.MD));
+        String md = Files.readString(out.resolve("report.md"));
+        assertThat(md).contains("## resnet-tiny", "## FaultInjectionBenchmark.call", "p50 (µs)", "mean (ns)",
+                "| **165.1** |", "| **4212** |", "gc.alloc.rate.norm (B/op)", "cpu.flags | avx2 avx512f");
+        String resnetTable = md.substring(md.indexOf("## resnet-tiny"), md.indexOf("## FaultInjection"));
+        assertThat(resnetTable).doesNotContain("gc.alloc", "fault", "atIteration");
+    }
+
+    @Test
+    void unknownFormatIsOneLine() {
+        assertThatThrownBy(() -> Reports.parseFormats("md,pdf")).isInstanceOf(BenchException.class)
+                .hasMessage("unknown report format 'pdf'; expected one of: md, html, csv, gab, bmf, jmh, plots");
+    }
+
+    @Test
+    void unwritableOutputIsOneLine() throws Exception {
+        Path file = Files.writeString(out.resolve("a-file"), "x");
+        assertThatThrownBy(() -> Reports.write(List.of(runA()), file.resolve("report"), EnumSet.of(Reports.Format.MD)))
+                .isInstanceOf(BenchException.class).hasMessageStartingWith("cannot write the report to ");
+    }
+
+    static String golden(String name) throws IOException {
+        try (InputStream in = ReportsTest.class.getResourceAsStream("/report/golden/" + name)) {
+            assertThat(in).as("golden file " + name).isNotNull();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package dev.inferbench.results;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** environment.json names the CPU and its vector flags, the JDK, the engines loaded and the commit built. */
+class FingerprintTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void writesWhatTheReportShows() throws Exception {
+        Path model = Files.writeString(dir.resolve("m.onnx"), "abc");
+        Path file = Fingerprint.write(dir, java.util.Map.of("m", model, "gone", dir.resolve("gone.onnx")));
+        JsonNode env = new ObjectMapper().readTree(file.toFile());
+        assertThat(env.path("cpu").path("cores").asInt()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(env.path("cpu").path("model").asText()).isNotBlank();
+        String cpuFlags = Fingerprint.cpuinfo().getOrDefault("flags", "");
+        if (cpuFlags.contains(" avx2")) {
+            assertThat(env.path("cpu").path("flags").toString()).contains("\"avx2\"").doesNotContain("\"fpu\"");
+        }
+        assertThat(env.path("jdk").path("version").asText()).isEqualTo(System.getProperty("java.version"));
+        assertThat(env.path("engines").path("onnxruntime").asText()).matches("\\d+\\.\\d+\\.\\d+");
+        assertThat(env.path("engines").path("djl").asText()).isEqualTo("0.35.1");
+        assertThat(env.path("os").path("kernel").asText()).isEqualTo(System.getProperty("os.version"));
+        assertThat(env.path("date").asText()).isNotBlank();
+        assertThat(env.path("models.sha256").path("m").asText())
+                .isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assertThat(env.path("models.sha256").path("gone").asText()).isEqualTo("no file at start");
+        // the build bakes the commit in; a build outside git says so
+        assertThat(env.path("git").path("commit").asText()).matches("[0-9a-f]{40}|unknown");
+    }
+
+    @Test
+    void aResumedRunKeepsItsFirstFingerprint() throws Exception {
+        Files.writeString(dir.resolve(Fingerprint.FILE), "{\"date\":\"first\"}");
+        Fingerprint.write(dir, java.util.Map.of());
+        assertThat(Files.readString(dir.resolve(Fingerprint.FILE))).isEqualTo("{\"date\":\"first\"}");
+    }
+}
