@@ -91,8 +91,8 @@ final class RunCommand {
         Map<Cell, String> failed = prepared.store().failures(plan.runnableCells());
         failed.forEach((cell, why) -> extra.append("failed  ").append(cell.label()).append(": ").append(why).append('\n'));
         console.println();
-        console.println("inferbench summary (times in " + (cells.isEmpty() ? "ms" : cells.get(0).unit())
-                + "; 95% CI of the mean with forks as the unit):");
+        console.println("inferbench summary (times per call in each model's unit; 95% CI of the mean with forks as"
+                + " the unit):");
         console.print(table);
         console.print(extra);
         Files.writeString(runDir.resolve(RunFolder.SUMMARY), table + extra, StandardCharsets.UTF_8);

@@ -174,7 +174,7 @@ public final class BenchConfig {
 
     private void checkKeys() throws BenchException {
         for (String key : new TreeSet<>(props.stringPropertyNames())) {
-            String[] parts = key.split("\\.");
+            String[] parts = key.split("\\.", -1);
             boolean known = switch (parts[0]) {
                 case "run" -> parts.length == 2 && RUN_KEYS.contains(parts[1]);
                 case "seed" -> parts.length == 2 && SEED_KEYS.contains(parts[1]);

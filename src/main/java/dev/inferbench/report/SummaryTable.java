@@ -84,7 +84,9 @@ public final class SummaryTable {
                 row.add(time(c.extras().getOrDefault(CellSummary.P90, Double.NaN), u));
             }
             row.add(time(c.p99(), u));
-            row.add(num(u.convert(c.mean().estimate())) + " ± " + time(c.mean().halfWidth(), u));
+            double hw = c.mean().halfWidth();
+            row.add(num(u.convert(c.mean().estimate())) + " ± " + (Double.isNaN(hw) ? "n/a" : num(u.convert(hw)))
+                    + " " + u.label());
             double rel = c.mean().relativeError();
             row.add(Double.isNaN(rel) ? "n/a" : String.format(Locale.ROOT, "%.1f%%", rel * 100));
             row.add(Integer.toString(c.mean().forks()));

@@ -61,7 +61,7 @@ class VerifyCommandTest {
     @Test
     void agreeingOutputsExitZeroAndWriteBothFiles() throws Exception {
         Path model = reluModel(new float[]{-1, 0.5f, 2}, new float[]{0, 0.5f, 2});
-        assertThat(verify(model.toString(), "--out", dir.resolve("m").toString())).isEqualTo(0);
+        assertThat(verify(model.toString(), "--out", dir.resolve("m").toString())).as("%s%s", out, err).isEqualTo(0);
         assertThat(out.toString()).contains("| relu | ort | cpu | agrees |").contains("| relu | ort | cuda | unavailable |")
                 .contains("Everything that could run agrees.");
         assertThat(Files.readString(dir.resolve("m/verify.json"))).contains("\"allAgree\" : true");
@@ -74,7 +74,7 @@ class VerifyCommandTest {
         assertThat(verify(model.resolve("test_data_set_0").toString(), "--out", dir.resolve("m").toString()))
                 .isEqualTo(1);
         assertThat(out.toString()).contains("| relu | ort | cpu | disagrees | test_data_set_0 output 0: 1 of 3 values off");
-        assertThat(verify(model.toString(), "--rtol", "0.01", "--out", dir.resolve("m").toString())).isEqualTo(0);
+        assertThat(verify(model.toString(), "--rtol", "0.01", "--out", dir.resolve("m").toString())).as("%s%s", out, err).isEqualTo(0);
     }
 
     @Test
