@@ -2,6 +2,7 @@ package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.Gate;
+import dev.inferbench.report.Reports;
 import dev.inferbench.report.SummaryTable;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.Fingerprint;
@@ -101,6 +102,9 @@ final class RunCommand {
             console.println("inferbench: " + Launcher.resultFormat(prepared.cmd()) + " result also in " + prepared.cmd().getResult().get());
         }
         info.finish(runDir, cells.size(), failed.size(), plan.skipped().size());
+        if (!cells.isEmpty()) {
+            writeReport(runDir, console);
+        }
         for (Map.Entry<Cell, String> f : failed.entrySet()) {
             err.println("inferbench: cell " + f.getKey().label() + " failed: " + f.getValue()
                     + " (details in " + runDir.resolve("failed").resolve(f.getKey().id()) + ")");
@@ -113,6 +117,17 @@ final class RunCommand {
                 + failed.size() + " failed, " + plan.skipped().size() + " skipped; results in " + runDir);
         int gate = thresholds.isEmpty() ? Main.OK : Gate.afterRun(runDir, thresholds, console);
         return failed.isEmpty() && gate == Main.OK ? Main.OK : Main.CELLS_FAILED;
+    }
+
+    /** The report of what landed; a failure to write it costs no measurement (they are on disk already). */
+    private void writeReport(Path runDir, PrintStream console) {
+        try {
+            Path report = Reports.writeAll(runDir);
+            console.println("inferbench: report in " + report.resolve("report.html") + " (also .md, .csv, plots, exports)");
+        } catch (BenchException e) {
+            err.println("inferbench: the report was not written: " + e.getMessage() + "; make it later with: "
+                    + "java -jar target/benchmarks.jar report " + runDir);
+        }
     }
 
     /** The registered files of the models the plan measures, for their digests in environment.json. */

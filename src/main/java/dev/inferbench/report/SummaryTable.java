@@ -19,6 +19,8 @@ import java.util.Set;
  */
 public final class SummaryTable {
     private static final List<String> PARAM_ORDER = List.of("model", "engine", "batchSize", "seqLen", "device", "threads");
+    /** Shown even when every cell has the same value; other params get a column only where cells differ. */
+    private static final Set<String> ALWAYS = Set.of("model", "engine", "batchSize", "seqLen", "device");
     private static final Map<String, String> HEADINGS = Map.of("batchSize", "batch", "seqLen", "seq");
     /** Secondary metrics shown, in this order, with their column headings (units included). */
     private static final List<List<String>> EXTRAS = List.of(
@@ -39,6 +41,15 @@ public final class SummaryTable {
         Set<String> paramKeys = new LinkedHashSet<>();
         PARAM_ORDER.stream().filter(k -> cells.stream().anyMatch(c -> c.params().containsKey(k))).forEach(paramKeys::add);
         cells.forEach(c -> paramKeys.addAll(c.params().keySet()));
+        Map<String, String> constant = new java.util.TreeMap<>();
+        for (String k : List.copyOf(paramKeys)) {
+            Set<String> values = new LinkedHashSet<>();
+            cells.forEach(c -> values.add(c.params().getOrDefault(k, "")));
+            if (!ALWAYS.contains(k) && values.size() == 1) {
+                paramKeys.remove(k);
+                constant.put(k, values.iterator().next());
+            }
+        }
         cells.sort(Comparator.comparing(CellSummary::benchmark).thenComparing((a, b) -> {
             for (String k : paramKeys) {
                 int c = compareValues(a.params().getOrDefault(k, ""), b.params().getOrDefault(k, ""));
@@ -97,7 +108,9 @@ public final class SummaryTable {
             extras.forEach(e -> row.add(num(c.extras().getOrDefault(e.get(0), Double.NaN))));
             rows.add(row);
         }
-        return layout(rows) + EndToEndGap.render(cells, units);
+        StringBuilder same = new StringBuilder();
+        constant.forEach((k, v) -> same.append(same.length() == 0 ? "every cell: " : ", ").append(k).append('=').append(v));
+        return layout(rows) + (same.length() == 0 ? "" : same + "\n") + EndToEndGap.render(cells, units);
     }
 
     /** The cells a unit is chosen for together: one model (the benchmark when a cell has no model). */

@@ -80,10 +80,15 @@ class EndToEndIT {
         }
 
         String summary = Files.readString(runDir.resolve("summary.txt"), StandardCharsets.UTF_8);
-        assertThat(summary.lines()).hasSize(3);
-        assertThat(summary.lines().skip(1)).allSatisfy(l -> assertThat(l).startsWith("mlp-tiny"));
+        assertThat(summary.lines()).hasSize(4);
+        assertThat(summary.lines().skip(1).limit(2)).allSatisfy(l -> assertThat(l).startsWith("mlp-tiny"));
+        assertThat(summary.lines().skip(3)).singleElement().asString().startsWith("every cell: ").contains("precision=fp32");
         assertThat(r.out()).contains(summary);
         assertThat(Files.readString(runDir.resolve("run.properties"))).contains("cells.measured=2").contains("cells.failed=0");
+        // the report is written at the end of every run that measured something
+        assertThat(r.out()).containsPattern("inferbench: report in \\S*" + runDir.getFileName() + "/report/report.html");
+        assertThat(Files.readString(runDir.resolve("report").resolve("report.md"))).contains("mlp-tiny");
+        assertThat(runDir.resolve("report").resolve("report.csv")).isNotEmptyFile();
     }
 
     /**
