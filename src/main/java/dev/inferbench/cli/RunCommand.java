@@ -10,6 +10,7 @@ import dev.inferbench.results.RunFolder;
 import dev.inferbench.results.RunInfo;
 import dev.inferbench.profile.FlameHook;
 import dev.inferbench.profile.OpProfilePass;
+import dev.inferbench.profile.UserAsyncHook;
 import dev.inferbench.run.Cell;
 import dev.inferbench.run.ForkHook;
 import dev.inferbench.run.Plan;
@@ -58,8 +59,7 @@ final class RunCommand {
         try {
             RunInfo info = RunInfo.start(argv, prepared.config());
             VerboseMode verbosity = cmd.verbosity().orElse(Defaults.VERBOSITY);
-            List<ForkHook> hooks = flags.flame() == null ? List.of()
-                    : List.of(FlameHook.create(prepared.store().dir(), flags.flame(), prepared.options(), console));
+            List<ForkHook> hooks = hooks(flags, prepared, console);
             RunLoop loop = new RunLoop(prepared.store(), prepared.plan(), prepared.options(), flags.loop(), hooks,
                     console, verbosity, verbose);
             RunLoop.Outcome outcome = loop.run();
@@ -74,6 +74,27 @@ final class RunCommand {
                 console.close();
             }
         }
+    }
+
+    /** The profilers of every fork: {@code --flame}, and the user's own {@code -prof async[:...]}. */
+    private List<ForkHook> hooks(RunFlags flags, RunSetup.Prepared prepared, PrintStream console) throws BenchException {
+        List<ForkHook> hooks = new java.util.ArrayList<>();
+        Path runDir = prepared.store().dir();
+        try {
+            if (flags.flame() != null) {
+                hooks.add(FlameHook.create(runDir, flags.flame(), prepared.options(), console));
+            }
+            if (prepared.asyncOptions() != null) {
+                hooks.add(UserAsyncHook.create(prepared.asyncOptions(), runDir, prepared.options(), console));
+            }
+        } catch (BenchException e) {
+            if (!flags.flameOptional()) {
+                throw e;
+            }
+            err.println("inferbench: measuring without flame graphs (--flame-optional): " + e.getMessage());
+            hooks.clear();
+        }
+        return hooks;
     }
 
     private int report(RunSetup.Prepared prepared, RunLoop.Outcome outcome, RunInfo info, PrintStream console,

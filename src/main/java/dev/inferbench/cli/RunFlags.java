@@ -18,10 +18,11 @@ import java.util.OptionalInt;
 /**
  * inferbench's own flags of a benchmark run, taken out of the argument list before the rest goes to JMH's parser:
  * {@code --resume DIR}, {@code --run-dir DIR}, {@code --shard i/n}, {@code --max-forks N}, {@code --fork-timeout D},
- * {@code --precision P}, {@code --budget D}, {@code --flame}, {@code --flame-events E}, {@code --op-profile},
+ * {@code --precision P}, {@code --budget D}, {@code --flame}, {@code --flame-events E}, {@code --flame-optional}, {@code --op-profile},
  * {@code --threshold T} (repeatable).
  */
-record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameSettings flame, boolean opProfile,
+record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameSettings flame, boolean flameOptional,
+                boolean opProfile,
                 List<String> thresholds,
                 List<String> jmhArgs) {
 
@@ -37,6 +38,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameS
         FlameSettings flame = null;
         List<String> thresholds = new ArrayList<>();
         boolean opProfile = false;
+        boolean flameOptional = false;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -54,6 +56,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameS
                     thresholds.add(t);
                 }
                 case "--op-profile" -> opProfile = true;
+                case "--flame-optional" -> flameOptional = true;
                 case "--flame-events" -> flame = FlameSettings.parse(value(args, ++i, a, "events, e.g. cpu,alloc"));
                 default -> rest.add(a);
             }
@@ -63,7 +66,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameS
                     + "or --shard with it");
         }
         return new RunFlags(resume, runDir, shard, new LoopSettings(maxForks, forkTimeout, precision, budget), flame,
-                opProfile, List.copyOf(thresholds), rest);
+                flameOptional, opProfile, List.copyOf(thresholds), rest);
     }
 
     private static String value(List<String> args, int i, String flag, String expected) throws BenchException {

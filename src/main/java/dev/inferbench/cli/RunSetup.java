@@ -2,7 +2,7 @@ package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
-import dev.inferbench.profile.FlameHook;
+import dev.inferbench.profile.UserAsyncHook;
 import dev.inferbench.results.RunFolder;
 import dev.inferbench.run.Cell;
 import dev.inferbench.run.Plan;
@@ -30,23 +30,25 @@ final class RunSetup {
     private RunSetup() {
     }
 
-    record Prepared(CommandLineOptions cmd, BenchConfig config, Options options, Plan plan, RunStore store) {
+    /** {@code asyncOptions}: the user's {@code -prof async[:...]} options, run per fork; {@code null} when none. */
+    record Prepared(CommandLineOptions cmd, BenchConfig config, Options options, Plan plan, RunStore store,
+                    String asyncOptions) {
     }
 
     static Prepared create(List<String> userArgs, Path runDir, Shard shard, LocalDateTime now, PrintStream progress)
             throws BenchException, IOException {
-        List<String> args = FlameHook.withLibraryPath(userArgs);
-        CommandLineOptions cmd = RunCommand.parse(args);
+        UserAsyncHook.Split split = UserAsyncHook.split(userArgs);
+        CommandLineOptions cmd = RunCommand.parse(split.jmhArgs());
         BenchConfig config = BenchConfig.load();
         Options options = Launcher.options(cmd, config, null).build();
         List<Cell> cells = Planner.cells(options);
         MatrixCheck.prepare(cells, config, progress);
-        Plan plan = Plan.of(args, config.file().map(p -> p.toAbsolutePath().toString()).orElse(null),
+        Plan plan = Plan.of(userArgs, config.file().map(p -> p.toAbsolutePath().toString()).orElse(null),
                 options.getForkCount().orElse(Defaults.MEASUREMENT_FORKS), settings(options), shard, cells,
                 Planner.skipped(cells, config, SkipRules.ALL));
         Path dir = runDir != null ? runDir : RunFolder.create(Launcher.resultsRoot(config), now,
                 shard.isWhole() ? "" : "-shard-" + shard.index() + "-of-" + shard.count());
-        return new Prepared(cmd, config, options, plan, RunStore.create(dir, plan));
+        return new Prepared(cmd, config, options, plan, RunStore.create(dir, plan), split.asyncOptions());
     }
 
     /**
@@ -65,7 +67,8 @@ final class RunSetup {
             plan = plan.withForks(extra.getForkCount().get());
             store.writePlan(plan);
         }
-        CommandLineOptions cmd = RunCommand.parse(plan.args());
+        UserAsyncHook.Split split = UserAsyncHook.split(plan.args());
+        CommandLineOptions cmd = RunCommand.parse(split.jmhArgs());
         BenchConfig config = plan.config() != null ? BenchConfig.fromFile(Path.of(plan.config())) : BenchConfig.load();
         ChainedOptionsBuilder b = Launcher.options(cmd, config, null);
         Plan.Settings s = plan.settings();
@@ -83,7 +86,7 @@ final class RunSetup {
         }
         Options options = b.build();
         MatrixCheck.prepare(plan.runnableCells(), config, progress);
-        return new Prepared(cmd, config, options, plan, store);
+        return new Prepared(cmd, config, options, plan, store, split.asyncOptions());
     }
 
     private static Plan.Settings settings(Options o) {

@@ -48,30 +48,11 @@ public final class FlameHook implements ForkHook {
                 NativeLibrary.cacheRoot().resolve("async-profiler"));
     }
 
-    /**
-     * {@code -prof async[:opts]} as the user wrote it, with {@code libPath} filled in when missing: JMH's loader
-     * would otherwise look on java.library.path, where nothing is.
-     */
-    public static List<String> withLibraryPath(List<String> args) throws BenchException {
-        List<String> out = new ArrayList<>(args);
-        for (int i = 0; i + 1 < out.size(); i++) {
-            String v = out.get(i + 1);
-            if (out.get(i).equals("-prof") && (v.equals("async") || v.startsWith("async:")) && !v.contains("libPath=")) {
-                out.set(i + 1, v.equals("async") ? "async:libPath=" + profilerLibrary()
-                        : v + ";libPath=" + profilerLibrary());
-            }
-        }
-        return out;
-    }
-
     /** Extracts the libraries (once per machine) and checks the output folder before any fork starts. */
     public static FlameHook create(Path runDir, FlameSettings settings, Options base, PrintStream console)
             throws BenchException {
-        String platform = NativeLibrary.platform();
         Path lib = profilerLibrary();
-        Path ortDir = NativeLibrary.cacheRoot().resolve("onnxruntime");
-        NativeLibrary.extract("ai/onnxruntime/native/" + platform + "/libonnxruntime.so", ortDir);
-        NativeLibrary.extract("ai/onnxruntime/native/" + platform + "/libonnxruntime4j_jni.so", ortDir);
+        List<String> append = keepOrtLibraries(base);
         Path flames = runDir.resolve("flames");
         try {
             Files.createDirectories(flames);
@@ -79,11 +60,23 @@ public final class FlameHook implements ForkHook {
             throw new BenchException("cannot create " + flames + " for the flame graphs: " + e.getMessage()
                     + "; expected a writable run folder", e);
         }
-        List<String> append = new ArrayList<>(base.getJvmArgsAppend().orElse(List.of()));
-        append.add("-Donnxruntime.native.path=" + ortDir);
         console.println("[inferbench] flame graphs of " + String.join(" + ", settings.events()) + " for every fork in "
                 + flames + " (async-profiler " + lib + ")");
         return new FlameHook(flames, settings, lib, append, console);
+    }
+
+    /**
+     * The forks' JVM arguments with ONNX Runtime's libraries loaded from our cache instead of a temporary copy that
+     * ORT deletes, so the profiler can still name their frames.
+     */
+    static List<String> keepOrtLibraries(Options base) throws BenchException {
+        String platform = NativeLibrary.platform();
+        Path ortDir = NativeLibrary.cacheRoot().resolve("onnxruntime");
+        NativeLibrary.extract("ai/onnxruntime/native/" + platform + "/libonnxruntime.so", ortDir);
+        NativeLibrary.extract("ai/onnxruntime/native/" + platform + "/libonnxruntime4j_jni.so", ortDir);
+        List<String> append = new ArrayList<>(base.getJvmArgsAppend().orElse(List.of()));
+        append.add("-Donnxruntime.native.path=" + ortDir);
+        return append;
     }
 
     private Path dir(Cell cell, int fork) {

@@ -1,15 +1,22 @@
 package dev.inferbench.profile;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.run.Cell;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -60,14 +67,37 @@ class FlameTest {
     }
 
     @Test
-    void userProfilerGetsTheLibraryPathOnlyWhenMissing() throws BenchException {
-        List<String> given = List.of("-p", "model=x", "-prof", "async:output=flamegraph", "-prof", "gc");
-        List<String> filled = FlameHook.withLibraryPath(given);
-        assertThat(filled.get(3)).startsWith("async:output=flamegraph;libPath=").endsWith("libasyncProfiler.so");
-        assertThat(filled.get(5)).isEqualTo("gc");
-        assertThat(FlameHook.withLibraryPath(List.of("-prof", "async")).get(1)).startsWith("async:libPath=");
-        List<String> own = List.of("-prof", "async:libPath=/mine.so");
-        assertThat(FlameHook.withLibraryPath(own)).isEqualTo(own);
+    void userProfilerRunsPerForkWithItsOwnOptionsAndOurLibrary() throws Exception {
+        UserAsyncHook.Split split = UserAsyncHook.split(
+                List.of("-p", "model=x", "-prof", "async:output=flamegraph;event=wall", "-prof", "gc"));
+        assertThat(split.jmhArgs()).containsExactly("-p", "model=x", "-prof", "gc");
+        assertThat(split.asyncOptions()).isEqualTo("output=flamegraph;event=wall");
+        assertThat(UserAsyncHook.split(List.of("-prof", "async")).asyncOptions()).isEmpty();
+        assertThat(UserAsyncHook.split(List.of("-prof", "gc")).asyncOptions()).isNull();
+
+        Options base = new OptionsBuilder().build();
+        Cell cell = new Cell("dev.inferbench.bench.InferenceBenchmark.infer", "sample", Map.of("model", "x"));
+        ForkOptions fork3 = ForkOptions.of(UserAsyncHook.create(split.asyncOptions(), dir, base,
+                new PrintStream(OutputStream.nullOutputStream())), cell, 3, dir);
+        assertThat(fork3.profiler()).startsWith("output=flamegraph;event=wall;libPath=").contains("libasyncProfiler.so")
+                .endsWith(";dir=" + dir.resolve("flames").resolve(cell.id()).resolve("fork-3"));
+        assertThat(dir.resolve("flames").resolve(cell.id()).resolve("fork-3")).isDirectory();
+        assertThat(fork3.jvmArgs()).anyMatch(a -> a.startsWith("-Donnxruntime.native.path="));
+
+        // the user's own dir= and libPath= are kept, and each fork still gets a folder of its own under that dir
+        ForkOptions own = ForkOptions.of(UserAsyncHook.create("libPath=/mine.so;dir=" + dir.resolve("mine"), dir, base,
+                new PrintStream(OutputStream.nullOutputStream())), cell, 1, dir);
+        assertThat(own.profiler()).isEqualTo("libPath=/mine.so;dir=" + dir.resolve("mine").resolve(cell.id()).resolve("fork-1"));
+    }
+
+    /** What a hook adds to one fork's JMH options: the async profiler's option string and the JVM arguments. */
+    private record ForkOptions(String profiler, List<String> jvmArgs) {
+        static ForkOptions of(UserAsyncHook hook, Cell cell, int fork, Path forkDir) throws BenchException {
+            ChainedOptionsBuilder b = new OptionsBuilder();
+            hook.beforeFork(cell, fork, forkDir, b);
+            Options o = b.build();
+            return new ForkOptions(o.getProfilers().get(0).getOpts(), List.copyOf(o.getJvmArgsAppend().orElse(List.of())));
+        }
     }
 
     @Test
