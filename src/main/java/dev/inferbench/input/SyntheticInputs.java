@@ -1,5 +1,6 @@
 package dev.inferbench.input;
 
+import dev.inferbench.tensor.Half;
 import dev.inferbench.BenchException;
 import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.tensor.TensorSpec;

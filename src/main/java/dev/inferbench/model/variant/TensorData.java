@@ -1,5 +1,6 @@
 package dev.inferbench.model.variant;
 
+import dev.inferbench.tensor.Half;
 import ai.onnx.proto.OnnxMl.TensorProto;
 import com.google.protobuf.ByteString;
 

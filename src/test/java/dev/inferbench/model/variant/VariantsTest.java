@@ -1,5 +1,6 @@
 package dev.inferbench.model.variant;
 
+import dev.inferbench.tensor.Half;
 import ai.onnx.proto.OnnxMl.ModelProto;
 import dev.inferbench.BenchException;
 import dev.inferbench.engine.Device;

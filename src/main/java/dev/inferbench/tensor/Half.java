@@ -1,14 +1,14 @@
-package dev.inferbench.model.variant;
+package dev.inferbench.tensor;
 
 /**
  * IEEE 754 binary16 conversion with round-to-nearest-even (JDK 17 has no Float.floatToFloat16). Values beyond the
  * half range become infinity, tiny ones subnormal or zero, as a cast to float16 in any engine does.
  */
-final class Half {
+public final class Half {
     private Half() {
     }
 
-    static short fromFloat(float f) {
+    public static short fromFloat(float f) {
         int bits = Float.floatToRawIntBits(f);
         int sign = (bits >>> 16) & 0x8000;
         int exp = (bits >>> 23) & 0xFF;
@@ -42,7 +42,7 @@ final class Half {
         return (short) (sign | half);
     }
 
-    static float toFloat(short h) {
+    public static float toFloat(short h) {
         int sign = (h & 0x8000) << 16;
         int exp = (h >>> 10) & 0x1F;
         int mant = h & 0x3FF;
