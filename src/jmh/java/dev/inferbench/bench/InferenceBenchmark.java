@@ -124,7 +124,9 @@ public class InferenceBenchmark {
             Outputs firstOutputs = loaded.run(input);
             SetupRecord.firstInference(first);
             OutputCheck.verify(model, firstOutputs, batchSize);
-            if (!EngineKind.isTorchScript(entry.file())) {
+            if (!EngineKind.isTorchScript(entry.file()) && !isReference()) {
+                // loads the fp32 reference in this fork, after load.time and mem.native.model were taken; the fork's
+                // mem.rss.peak includes it. The reference cell itself agrees with itself by definition: not probed.
                 CellQuality.record(FidelityProbe.measure(loaded, entry.file(), model, entry.inputs(),
                         seqLen, config.seed("input")));
             }
@@ -156,6 +158,12 @@ public class InferenceBenchmark {
         } catch (BenchException e) {
             throw new CellFailure(e);
         }
+    }
+
+    /** The cell whose outputs are the fidelity reference: the model file as is, on ONNX Runtime, on the CPU. */
+    private boolean isReference() throws BenchException {
+        return Precision.parse(precision) == Precision.FP32 && EngineKind.parse(engine) == EngineKind.ORT
+                && Device.parse(device).equals(Device.CPU);
     }
 
     @TearDown(Level.Trial)
