@@ -102,7 +102,7 @@ final class DjlPyTorchEngine {
             throws BenchException {
         Model model = Model.newInstance(graph.name(), DjlRuntime.device(device), ENGINE);
         try {
-            GraphRenderer renderer = GraphRenderer.render(ID, graph, onnx.weights(), model.getNDManager());
+            GraphRenderer renderer = GraphRenderer.render(graph, onnx.weights(), model.getNDManager());
             model.setBlock(new LambdaBlock(renderer::forward, graph.name()));
             return new DjlEngine(ID, file, model, model.newPredictor(new NoopTranslator()), onnx.signature(),
                     device.kind() == Device.Kind.CUDA);

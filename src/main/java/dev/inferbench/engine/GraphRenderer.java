@@ -3,11 +3,14 @@ package dev.inferbench.engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
 import ai.djl.nn.convolutional.Conv2d;
 import ai.djl.nn.core.Linear;
 import ai.djl.nn.norm.BatchNorm;
+import ai.djl.nn.norm.LayerNorm;
 import ai.djl.nn.pooling.Pool;
 import dev.inferbench.BenchException;
 import dev.inferbench.model.Graph;
@@ -16,22 +19,17 @@ import dev.inferbench.model.Graph.Op;
 import dev.inferbench.model.Graph.Param;
 
 import java.nio.FloatBuffer;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * A zoo {@link Graph} as a function over DJL NDArrays, for engines without an ONNX importer (DJL's PyTorch engine):
  * each node becomes the DJL operator that computes what the ONNX writer's operator computes, with the weights the
- * ONNX file holds, looked up by parameter name. The network itself stays written once, in the zoo.
+ * ONNX file holds, looked up by parameter name. The network itself stays written once, in the zoo. The switch over
+ * {@link Op} has no default, so an op added to the Graph API does not compile until it is rendered here too.
  */
 final class GraphRenderer {
-    /** The ops rendered here; a graph with any other op is refused when rendered, not when run. */
-    static final Set<Op> SUPPORTED = EnumSet.of(Op.CONV, Op.BATCH_NORM, Op.RELU, Op.MAX_POOL, Op.ADD,
-            Op.GLOBAL_AVG_POOL, Op.FLATTEN, Op.LINEAR, Op.SOFTMAX);
     private static final float BATCH_NORM_EPSILON = 1e-5f; // the epsilon the ONNX writer stores
 
     private final Graph graph;
@@ -43,19 +41,13 @@ final class GraphRenderer {
     }
 
     /**
-     * @param engineId   for messages
      * @param initializers the ONNX file's float initializers by name
      * @param manager    owns the weight arrays for the model's lifetime
      */
-    static GraphRenderer render(String engineId, Graph graph, Map<String, FloatBuffer> initializers, NDManager manager)
+    static GraphRenderer render(Graph graph, Map<String, FloatBuffer> initializers, NDManager manager)
             throws BenchException {
         Map<String, NDArray> weights = new HashMap<>();
         for (Node n : graph.nodes()) {
-            if (!SUPPORTED.contains(n.op())) {
-                throw new BenchException("engine '" + engineId + "' cannot render op " + n.op() + " of model "
-                        + graph.name() + " yet; supported: " + SUPPORTED.stream().map(Op::name)
-                        .collect(Collectors.joining(", ")));
-            }
             for (Param p : n.params()) {
                 // Tribuo's ONNX writer makes initializer names unique with a counter suffix: "fc1.weight_0".
                 FloatBuffer data = initializers.getOrDefault(p.name(), initializers.get(p.name() + "_0"));
@@ -72,7 +64,10 @@ final class GraphRenderer {
     /** Runs the graph on one batched input; every array it creates is attached to the input's manager. */
     NDList forward(NDList inputs) {
         Map<Integer, NDArray> values = new HashMap<>();
-        values.put(graph.inputs().get(0).id(), inputs.head());
+        List<Graph.Value> declared = graph.inputs();
+        for (int i = 0; i < declared.size(); i++) {
+            values.put(declared.get(i).id(), inputs.get(i)); // the engine prepares inputs in signature order
+        }
         for (Node n : graph.nodes()) {
             List<NDArray> in = n.inputs().stream().map(v -> values.get(v.id())).toList();
             values.put(n.output().id(), apply(n, in));
@@ -86,22 +81,73 @@ final class GraphRenderer {
         return out;
     }
 
+    /** Per-sample axes and shapes of the Graph API gain the batch dimension in front here, as in the ONNX writer. */
     private NDArray apply(Node n, List<NDArray> in) {
         NDArray x = in.get(0);
+        Map<String, Object> a = n.attrs();
         return switch (n.op()) {
-            case CONV -> Conv2d.conv2d(x, weight(n, 0), null, square(n, "stride"), square(n, "pad"),
-                    new Shape(1, 1), (Integer) n.attrs().getOrDefault("group", 1)).head();
+            case CONV -> Conv2d.conv2d(x, weight(n, 0), n.params().size() > 1 ? weight(n, 1) : null,
+                    square(n, "stride"), square(n, "pad"), new Shape(1, 1), (Integer) a.getOrDefault("group", 1)).head();
             case BATCH_NORM -> BatchNorm.batchNorm(x, weight(n, 2), weight(n, 3), weight(n, 0), weight(n, 1), 1,
                     0.9f, BATCH_NORM_EPSILON, false).head();
             case RELU -> Activation.relu(x);
+            case CLIP -> x.clip((Float) a.get("min"), (Float) a.get("max"));
             case MAX_POOL -> Pool.maxPool2d(x, square(n, "kernel"), square(n, "stride"), square(n, "pad"), false);
-            case ADD -> x.add(in.get(1));
+            case ADD -> x.add(n.params().isEmpty() ? in.get(1) : weight(n, 0)); // a value, or a learned tensor
+            case MUL -> x.mul(in.get(1));
+            case SCALE -> x.mul((Float) a.get("factor"));
             case GLOBAL_AVG_POOL -> Pool.globalAvgPool2d(x).reshape(x.getShape().get(0), x.getShape().get(1), 1, 1);
             case FLATTEN -> x.reshape(x.getShape().get(0), -1);
             case LINEAR -> Linear.linear(x, weight(n, 0), weight(n, 1)).head();
-            case SOFTMAX -> x.softmax(1); // axis 1, as the ONNX writer sets it
-            default -> throw new IllegalStateException("op " + n.op() + " passed render() but has no rendering");
+            case SOFTMAX -> x.softmax(axis((Integer) a.get("axis")));
+            case MATMUL -> x.matMul(in.get(1));
+            case DENSE -> x.matMul(weight(n, 0)).add(weight(n, 1));
+            case LAYER_NORM -> LayerNorm.layerNorm(x, new Shape(x.getShape().tail()), weight(n, 0), weight(n, 1),
+                    (Float) a.get("epsilon")).head();
+            case GELU -> x.mul(x.div(Math.sqrt(2)).erf().add(1)).mul(0.5f);
+            case TANH -> x.tanh();
+            case RESHAPE -> x.reshape(withBatch(x, (long[]) a.get("shape")));
+            case TRANSPOSE -> x.transpose(withBatch((int[]) a.get("perm")));
+            case EMBEDDING -> embedding(weight(n, 0), x);
+            case POSITIONS -> x.add(weight(n, 0).get(new NDIndex("0:{}", x.getShape().get(1))));
+            case ADD_ROW -> x.add(weight(n, 0).get((long) (Integer) a.get("row")));
+            case CLASS_TOKEN -> weight(n, 0).broadcast(x.getShape().get(0), 1, x.getShape().get(2)).concat(x, 1);
+            case SELECT -> x.get(select((Integer) a.get("axis"), (Integer) a.get("index")));
+            case MASK_BIAS -> x.toType(DataType.FLOAT32, false).neg().add(1).mul((Float) a.get("masked"))
+                    .reshape(x.getShape().get(0), 1, 1, -1);
         };
+    }
+
+    /** Rows of a {@code [rows, width]} table by integer ids of any shape: ONNX's Gather on axis 0. */
+    private static NDArray embedding(NDArray table, NDArray ids) {
+        long width = table.getShape().get(1);
+        NDArray rows = ids.toType(DataType.INT64, false).reshape(-1, 1).broadcast(ids.size(), width);
+        return table.gather(rows, 0).reshape(ids.getShape().addAll(new Shape(width)));
+    }
+
+    /** Index {@code index} on per-sample axis {@code axis}, every other axis whole. */
+    private static NDIndex select(int axis, int index) {
+        return new NDIndex(":, ".repeat(axis + 1) + index);
+    }
+
+    private static int axis(int perSample) {
+        return perSample < 0 ? perSample : perSample + 1;
+    }
+
+    /** A per-sample target shape with this batch in front; the sequence dimension is inferred. */
+    private static Shape withBatch(NDArray x, long[] perSample) {
+        long[] dims = new long[perSample.length + 1];
+        dims[0] = x.getShape().get(0);
+        System.arraycopy(perSample, 0, dims, 1, perSample.length); // Graph.SEQ is -1: inferred, as ONNX does
+        return new Shape(dims);
+    }
+
+    private static int[] withBatch(int[] perm) {
+        int[] out = new int[perm.length + 1];
+        for (int i = 0; i < perm.length; i++) {
+            out[i + 1] = perm[i] + 1;
+        }
+        return out;
     }
 
     private NDArray weight(Node n, int index) {

@@ -63,7 +63,7 @@ class DjlBadInputTest {
     void aZooFileWithoutTheZoosWeightsIsRefused() throws Exception {
         DjlRuntime.configure(0);
         try (ai.djl.ndarray.NDManager manager = ai.djl.ndarray.NDManager.newBaseManager("PyTorch")) {
-            assertThatThrownBy(() -> GraphRenderer.render("djl-pytorch", Mlp.tiny().build(), Map.of(), manager))
+            assertThatThrownBy(() -> GraphRenderer.render(Mlp.tiny().build(), Map.of(), manager))
                     .hasMessage("the ONNX file of model mlp-tiny has no float initializer 'fc1.weight'; expected the"
                             + " zoo's weights (regenerate the file)");
         }
