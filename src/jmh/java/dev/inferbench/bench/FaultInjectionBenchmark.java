@@ -2,6 +2,7 @@ package dev.inferbench.bench;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -29,6 +30,8 @@ import java.util.concurrent.TimeUnit;
 @BenchmarkMode(Mode.AverageTime)
 // Nanoseconds: the non-faulting call takes a few.
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
+// A small heap, so that fault=oom runs out in a second rather than after filling a quarter of the machine's memory.
+@Fork(jvmArgsPrepend = "-Xmx256m")
 @State(Scope.Benchmark)
 public class FaultInjectionBenchmark {
 

@@ -121,9 +121,10 @@ public class InferenceBenchmark {
                     entry.inputs(), batchSize, seqLen, config.seed("input"));
             input = loaded.prepare(batch);
             long first = System.nanoTime();
-            Outputs firstOutputs = loaded.run(input);
-            SetupRecord.firstInference(first);
-            OutputCheck.verify(model, firstOutputs, batchSize);
+            try (Outputs firstOutputs = loaded.run(input)) {
+                SetupRecord.firstInference(first);
+                OutputCheck.verify(model, firstOutputs, batchSize);
+            }
             if (!EngineKind.isTorchScript(entry.file()) && !isReference()) {
                 // loads the fp32 reference in this fork, after load.time and mem.native.model were taken; the fork's
                 // mem.rss.peak includes it. The reference cell itself agrees with itself by definition: not probed.

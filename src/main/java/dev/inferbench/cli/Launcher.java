@@ -8,6 +8,7 @@ import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.metrics.SetupProfiler;
 import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -60,6 +61,10 @@ final class Launcher {
         b.addProfiler(QualityProfiler.class);
         b.addProfiler(SetupProfiler.class);
         b.addProfiler(MemoryProfiler.class);
+        if (cmd.getProfilers().stream().noneMatch(p -> p.getKlass().equals("gc") || p.getKlass().endsWith("GCProfiler"))) {
+            // Java heap bytes per call (gc.alloc.rate.norm) for every cell; it reads counters between iterations only
+            b.addProfiler(GCProfiler.class);
+        }
         config.file().ifPresent(file -> {
             // Forks inherit the launcher's -D flags only when -jvmArgs is not given: pass the config explicitly.
             List<String> append = new ArrayList<>(cmd.getJvmArgsAppend().orElse(List.of()));

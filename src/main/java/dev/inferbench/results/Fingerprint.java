@@ -137,7 +137,7 @@ public final class Fingerprint {
     static Map<String, String> git() {
         Properties p = properties("/dev/inferbench/git.properties");
         Map<String, String> git = new LinkedHashMap<>();
-        git.put("commit", p.getProperty("git.commit.id.full", "unknown"));
+        git.put("commit", p.getProperty("git.commit.id", "unknown"));
         git.put("dirty", p.getProperty("git.dirty", "unknown"));
         git.put("commit.time", p.getProperty("git.commit.time", "unknown"));
         return git;

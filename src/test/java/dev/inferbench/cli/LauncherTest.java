@@ -56,6 +56,17 @@ class LauncherTest {
                 .containsExactly("-Xmx2g", "-Dinferbench.config=" + file.toAbsolutePath());
     }
 
+    /** Every cell gets gc.alloc.rate.norm; a user's own -prof gc (with its options) is not doubled. */
+    @Test
+    void theGcProfilerIsAlwaysThereOnce() throws Exception {
+        BenchConfig config = BenchConfig.parse(CONFIG);
+        Options plain = Launcher.options(new CommandLineOptions(), config, null).build();
+        assertThat(plain.getProfilers()).filteredOn(p -> p.getKlass().endsWith("GCProfiler")).hasSize(1);
+        Options own = Launcher.options(new CommandLineOptions("-prof", "gc"), config, null).build();
+        assertThat(own.getProfilers()).filteredOn(p -> p.getKlass().equals("gc") || p.getKlass().endsWith("GCProfiler"))
+                .hasSize(1);
+    }
+
     @Test
     void resultFileFollowsTheFormat() throws Exception {
         assertThat(Launcher.resultFileName(new CommandLineOptions())).isEqualTo("jmh-result.json");
