@@ -3,6 +3,7 @@ package dev.inferbench.cli;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.ModelStatsProfiler;
+import dev.inferbench.results.History;
 import dev.inferbench.metrics.QualityProfiler;
 import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
@@ -13,6 +14,7 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,6 +95,25 @@ final class Launcher {
 
     static String resultFileName(CommandLineOptions cmd) {
         return "jmh-result." + resultFormat(cmd).name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * Files a finished run in the history folder ({@code run.history}, default results/history; empty: off). A
+     * failure costs no measurement: one line on stderr.
+     */
+    static void appendToHistory(BenchConfig config, Path runDir, PrintStream out, PrintStream err) {
+        String root = config.get("run.history").orElse(History.DEFAULT_ROOT).strip();
+        if (root.isEmpty()) {
+            return;
+        }
+        try {
+            Path entry = History.append(runDir, Path.of(root));
+            if (entry != null) {
+                out.println("inferbench: run added to the history in " + entry);
+            }
+        } catch (BenchException e) {
+            err.println("inferbench: " + e.getMessage());
+        }
     }
 
     static Path resultsRoot(BenchConfig config) {

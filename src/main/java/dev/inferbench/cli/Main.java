@@ -43,6 +43,7 @@ public final class Main {
         SUBCOMMANDS.put("models", ModelsCommand::new);
         SUBCOMMANDS.put("verify", VerifyCommand::new);
         SUBCOMMANDS.put("report", ReportCommand::new);
+        SUBCOMMANDS.put("history", HistoryCommand::new);
     }
 
     private final PrintStream out;

@@ -125,6 +125,10 @@ final class RunCommand {
         info.finish(runDir, cells.size(), failed.size(), plan.skipped().size());
         if (!cells.isEmpty()) {
             writeReport(runDir, console);
+            if (plan.shardSlice().isWhole() && outcome.forksRemaining() == 0) {
+                // a slice or an unfinished run is not a point of the trend; merge files the joined shards
+                Launcher.appendToHistory(prepared.config(), runDir, console, err);
+            }
         }
         for (Map.Entry<Cell, String> f : failed.entrySet()) {
             err.println("inferbench: cell " + f.getKey().label() + " failed: " + f.getValue()

@@ -31,7 +31,7 @@ public final class BenchConfig {
     public static final String CONFIG_PROPERTY = "inferbench.config";
 
     private static final Set<String> RUN_KEYS = Set.of("include", "forks", "warmupIterations", "warmupTime",
-            "iterations", "time", "resultsDir");
+            "iterations", "time", "resultsDir", "history");
     private static final Set<String> MODEL_KEYS = Set.of("file", "zoo", "inputs");
     private static final Set<String> SEED_KEYS = Set.of("zoo", "input");
 

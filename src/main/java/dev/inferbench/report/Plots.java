@@ -149,7 +149,7 @@ final class Plots {
     }
 
     /** The same look in every locale: a plain number format, the legend under the plot. */
-    private static <C extends Chart<?, ?>> C styled(C chart) {
+    static <C extends Chart<?, ?>> C styled(C chart) {
         Styler st = chart.getStyler();
         st.setLocale(java.util.Locale.ROOT);
         st.setDecimalPattern("#,##0.###");

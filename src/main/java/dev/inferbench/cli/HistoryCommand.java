@@ -1,0 +1,59 @@
+package dev.inferbench.cli;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.report.Trend;
+import dev.inferbench.results.History;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code history [DIR] [-o OUT]}: the runs filed in the history folder (each finished run is, see
+ * {@code run.history}), and the trend of every cell across their commits as {@code trend.md} and charts.
+ */
+final class HistoryCommand implements Subcommand {
+
+    @Override
+    public String summary() {
+        return "history [DIR] [-o OUT]: the runs filed in the history folder (run.history, default "
+                + History.DEFAULT_ROOT + ") and each cell's trend across commits (trend.md, plots/trend-*.svg|png)";
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
+        Path root = null;
+        Path target = null;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("-o")) {
+                if (i + 1 >= args.size()) {
+                    throw new BenchException("-o needs a value; expected a folder for the trend report");
+                }
+                target = Path.of(args.get(++i));
+            } else if (a.startsWith("-") || root != null) {
+                throw new BenchException("unexpected argument '" + a + "' for history; expected [DIR] [-o OUT]");
+            } else {
+                root = Path.of(a);
+            }
+        }
+        if (root == null) {
+            root = Path.of(BenchConfig.load().get("run.history").orElse(History.DEFAULT_ROOT));
+        }
+        List<History.Entry> entries = History.entries(root);
+        String env = null;
+        for (History.Entry e : entries) {
+            if (!e.environment().equals(env)) {
+                env = e.environment();
+                out.println("environment " + env + " (" + e.cpu() + "):");
+            }
+            out.println("  " + e.commitTime() + "  " + e.shortCommit() + "  " + e.run());
+        }
+        Path dir = target != null ? target : root.resolve("trend");
+        List<Path> written = Trend.write(entries, dir);
+        out.println("inferbench: trend of " + entries.size() + " run" + (entries.size() == 1 ? "" : "s") + " in "
+                + dir.resolve("trend.md") + " (" + written.size() + " files)");
+        return Main.OK;
+    }
+}

@@ -1,0 +1,143 @@
+package dev.inferbench.results;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.inferbench.BenchException;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The history folder: every finished run's results, filed by the environment it ran on and the commit its jar was
+ * built from, so that one cell can be followed across commits. Figures from different machines, JDKs or engine
+ * versions are not one series (absolute times do not carry between machines), so the environment comes first:
+ * {@code <history>/<environment key>/<commit time>-<commit>-<run>/} holds the run's {@code jmh-result.json} and
+ * {@code environment.json}. A resumed run that finishes again replaces its own entry.
+ */
+public final class History {
+    /** Where runs are appended unless {@code run.history} says otherwise. */
+    public static final String DEFAULT_ROOT = "results/history";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The parts of environment.json that make figures comparable; the kernel's patch level and the date do not. */
+    private static final List<String> ENVIRONMENT_PARTS = List.of("/cpu", "/memory.total.mb", "/os/name", "/os/arch",
+            "/jdk/version", "/engines");
+
+    /** One run in the history. */
+    public record Entry(String environment, String commit, String commitTime, boolean dirty, String run, Path dir,
+                        String cpu) {
+        public Path result() {
+            return dir.resolve(RunFolder.JMH_JSON);
+        }
+
+        /** "dc8b9e8" or "dc8b9e8+" (built from uncommitted changes). */
+        public String shortCommit() {
+            return commit.substring(0, Math.min(7, commit.length())) + (dirty ? "+" : "");
+        }
+    }
+
+    private History() {
+    }
+
+    /**
+     * Files the finished run in {@code runDir} under {@code root}. A run without results or without environment.json
+     * (made by another tool) is not filed.
+     *
+     * @return the entry's folder, or null when there was nothing to file
+     */
+    public static Path append(Path runDir, Path root) throws BenchException {
+        Path result = runDir.resolve(RunFolder.JMH_JSON);
+        Path env = runDir.resolve(Fingerprint.FILE);
+        if (!Files.isRegularFile(result) || !Files.isRegularFile(env)) {
+            return null;
+        }
+        JsonNode environment = read(env);
+        String commit = environment.at("/git/commit").asText("unknown");
+        String time = environment.at("/git/commit.time").asText("unknown").replaceAll("[^0-9T]", "");
+        String name = time + "-" + commit.substring(0, Math.min(12, commit.length())) + "-" + runDir.toAbsolutePath()
+                .normalize().getFileName();
+        Path dir = root.resolve(environmentKey(environment)).resolve(name);
+        try {
+            Files.createDirectories(dir);
+            copy(result, dir.resolve(RunFolder.JMH_JSON));
+            copy(env, dir.resolve(Fingerprint.FILE));
+        } catch (IOException e) {
+            throw new BenchException("cannot add the run to the history " + root + ": " + e.getMessage()
+                    + "; expected a writable folder (run.history in benchmarks.properties)", e);
+        }
+        return dir;
+    }
+
+    /** Every entry under {@code root}, by environment, then commit time, then run. */
+    public static List<Entry> entries(Path root) throws BenchException {
+        if (!Files.isDirectory(root)) {
+            throw new BenchException(root + " is not a history folder; expected the folder runs are appended to ("
+                    + DEFAULT_ROOT + " unless run.history says otherwise)");
+        }
+        List<Entry> entries = new ArrayList<>();
+        try (Stream<Path> envs = Files.list(root)) {
+            for (Path envDir : envs.filter(Files::isDirectory).toList()) {
+                try (Stream<Path> runs = Files.list(envDir)) {
+                    for (Path dir : runs.filter(d -> Files.isRegularFile(d.resolve(RunFolder.JMH_JSON))).toList()) {
+                        entries.add(entry(envDir.getFileName().toString(), dir));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new BenchException("cannot read the history " + root + ": " + e.getMessage(), e);
+        }
+        entries.sort(Comparator.comparing(Entry::environment).thenComparing(Entry::commitTime)
+                .thenComparing(Entry::run));
+        return entries;
+    }
+
+    private static Entry entry(String environment, Path dir) throws BenchException {
+        JsonNode env = Files.isRegularFile(dir.resolve(Fingerprint.FILE)) ? read(dir.resolve(Fingerprint.FILE))
+                : JSON.createObjectNode();
+        String name = dir.getFileName().toString();
+        return new Entry(environment, env.at("/git/commit").asText("unknown"), env.at("/git/commit.time").asText(""),
+                env.at("/git/dirty").asText("").equals("true"), name.substring(name.indexOf('-', name.indexOf('-') + 1) + 1),
+                dir, env.at("/cpu/model").asText("unknown CPU"));
+    }
+
+    /** 12 hex digits of the SHA-256 of what makes two runs' figures comparable. */
+    static String environmentKey(JsonNode environment) {
+        StringBuilder sb = new StringBuilder();
+        for (String part : ENVIRONMENT_PARTS) {
+            sb.append(part).append('=').append(environment.at(part).toString()).append('\n');
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(sb.toString().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 6);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+
+    private static JsonNode read(Path file) throws BenchException {
+        try {
+            return JSON.readTree(file.toFile());
+        } catch (JsonProcessingException e) {
+            throw new BenchException(file + " is not valid JSON (" + e.getOriginalMessage() + "); expected the "
+                    + Fingerprint.FILE + " a run writes", e);
+        } catch (IOException e) {
+            throw new BenchException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void copy(Path from, Path to) throws IOException {
+        Path tmp = to.resolveSibling(to.getFileName() + ".part");
+        Files.copy(from, tmp, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(tmp, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}
