@@ -10,8 +10,12 @@ import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.engine.PreparedInput;
 import dev.inferbench.metrics.SetupRecord;
+import dev.inferbench.input.SyntheticInputs;
+import dev.inferbench.model.stats.OnnxSummary;
 import dev.inferbench.pipeline.ImagePipeline;
+import dev.inferbench.pipeline.TextPipeline;
 import dev.inferbench.pipeline.TopK;
+import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.tensor.TensorSpec;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -29,11 +33,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One request as an image-classification service serves it: decode a PNG, resize, center-crop and normalize it
- * ({@link ImagePipeline}), turn the batch into engine tensors, run the model, copy the scores to the heap, softmax
- * and top-5 ({@link TopK}). Beside InferenceBenchmark's cell of the same model, engine and batch, the difference is
- * what the Java side of serving costs; the run summary prints it. Vision models only (a float input of
- * [N, 3, H, W]); a cell of another model fails in setup with one line saying so.
+ * One request as a service serves it. A vision model (one float input [N, 3, H, W]): decode a PNG, resize,
+ * center-crop and normalize it ({@link ImagePipeline}). A text model (int64 token ids and an attention mask, such as
+ * bert_base): split a sentence into words, map them to token ids, pad to seqLen and build the mask
+ * ({@link TextPipeline}). Then turn the batch into engine tensors, run the model, copy the scores (a text model's
+ * last [N, H] output, e.g. BERT's pooler) to the heap, softmax and top-5 ({@link TopK}). Beside InferenceBenchmark's
+ * cell of the same model, engine and batch, the difference is what the Java side of serving costs; the run summary
+ * prints it. A model of another shape fails in setup with one line saying so.
  */
 // SampleTime and ms, as InferenceBenchmark: the two cells are read side by side.
 @BenchmarkMode(Mode.SampleTime)
@@ -41,7 +47,7 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 public class EndToEndBenchmark {
 
-    /** A vision model from the registry in benchmarks.properties. */
+    /** A vision or text model from the registry in benchmarks.properties. */
     @Param("resnet50")
     public String model;
 
@@ -53,6 +59,10 @@ public class EndToEndBenchmark {
     @Param("1")
     public int batchSize;
 
+    /** Tokens per request for text models (padded or cut to it); vision models ignore it. */
+    @Param("128")
+    public int seqLen;
+
     /** cpu, cuda or cuda:N. */
     @Param("cpu")
     public String device;
@@ -62,9 +72,12 @@ public class EndToEndBenchmark {
     public int threads;
 
     private InferenceEngine loaded;
-    private ImagePipeline pipeline;
-    private String inputName;
+    private ImagePipeline images;
+    private TextPipeline text;
+    private List<String> inputNames;
     private byte[] png;
+    private String sentence;
+    private int scoresOutput;
 
     @Setup(Level.Trial)
     public void load() {
@@ -75,16 +88,22 @@ public class EndToEndBenchmark {
             loaded = EngineKind.parse(engine).open(entry.file(), Device.parse(device),
                     new EngineSettings(threads, 0, EngineSettings.GraphOptimization.ALL, entry.inputs()));
             SetupRecord.loaded();
-            TensorSpec in = loaded.signature().inputs().get(0);
-            long[] s = in.shape();
-            if (loaded.signature().inputs().size() != 1 || in.type() != TensorSpec.DType.FLOAT32 || s.length != 4
-                    || s[1] != 3 || s[2] <= 0 || s[3] <= 0) {
-                throw new BenchException("EndToEndBenchmark needs a vision model (one float32 input [N, 3, H, W]); "
-                        + "model '" + model + "' has " + loaded.signature().inputs());
+            List<TensorSpec> ins = loaded.signature().inputs();
+            inputNames = ins.stream().map(TensorSpec::name).toList();
+            if (isVision(ins)) {
+                images = new ImagePipeline((int) ins.get(0).shape()[2], (int) ins.get(0).shape()[3]);
+                png = images.samplePng(config.seed("input"));
+            } else if (isText(ins)) {
+                long vocab = OnnxSummary.read(entry.file()).vocab().orElse(SyntheticInputs.TOKEN_RANGE);
+                text = new TextPipeline(seqLen, vocab);
+                sentence = TextPipeline.sampleText(config.seed("input"), seqLen);
+                List<TensorSpec> outs = loaded.signature().outputs();
+                scoresOutput = outs.isEmpty() ? 0 : outs.size() - 1;
+            } else {
+                throw new BenchException("EndToEndBenchmark needs a vision model (one float32 input [N, 3, H, W]) or"
+                        + " a text model (int64 token ids and attention mask [N, seq]); model '" + model + "' has "
+                        + ins);
             }
-            inputName = in.name();
-            pipeline = new ImagePipeline((int) s[2], (int) s[3]);
-            png = pipeline.samplePng(config.seed("input"));
             long first = System.nanoTime();
             int[][] top = serve();
             SetupRecord.firstInference(first);
@@ -106,10 +125,24 @@ public class EndToEndBenchmark {
     }
 
     private int[][] serve() throws BenchException {
-        try (PreparedInput input = loaded.prepare(List.of(pipeline.preprocess(inputName, png, batchSize)));
+        List<HostTensor> batch = images != null ? List.of(images.preprocess(inputNames.get(0), png, batchSize))
+                : text.preprocess(sentence, batchSize, inputNames.get(0), inputNames.get(1));
+        try (PreparedInput input = loaded.prepare(batch);
              Outputs out = loaded.run(input)) {
-            return TopK.of(out.floats(0), batchSize, 5);
+            return TopK.of(out.floats(scoresOutput), batchSize, 5);
         }
+    }
+
+    private static boolean isVision(List<TensorSpec> ins) {
+        long[] s = ins.get(0).shape();
+        return ins.size() == 1 && ins.get(0).type() == TensorSpec.DType.FLOAT32 && s.length == 4 && s[1] == 3
+                && s[2] > 0 && s[3] > 0;
+    }
+
+    /** Token ids then the attention mask, both int64 [N, seq], as the zoo's BERT and common exports declare them. */
+    private static boolean isText(List<TensorSpec> ins) {
+        return ins.size() == 2 && ins.stream().allMatch(t -> t.type() == TensorSpec.DType.INT64 && t.shape().length == 2)
+                && ins.get(1).name().toLowerCase(java.util.Locale.ROOT).contains("mask");
     }
 
     @TearDown(Level.Trial)

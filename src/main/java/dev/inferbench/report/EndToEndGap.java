@@ -44,9 +44,13 @@ final class EndToEndGap {
                 + SummaryTable.layout(rows);
     }
 
-    /** Same value for every param both cells have (the inference cell has more: threads, optLevel...). */
+    /**
+     * Same value for every param both cells have (the inference cell has more: threads, optLevel...), and the
+     * inference cell runs what the end-to-end cell runs: the model file as is (fp32) on synthetic inputs.
+     */
     private static boolean sameShared(CellSummary a, CellSummary b) {
-        return a.unit().equals(b.unit()) && a.params().entrySet().stream()
+        return a.unit().equals(b.unit()) && b.params().getOrDefault("precision", "fp32").equals("fp32")
+                && b.params().getOrDefault("data", "synthetic").equals("synthetic") && a.params().entrySet().stream()
                 .allMatch(p -> !b.params().containsKey(p.getKey())
                         || Objects.equals(b.params().get(p.getKey()), p.getValue()));
     }

@@ -33,7 +33,7 @@ class EndToEndIT {
 
     private static Path onlyRunFolder(Path cwd) throws IOException {
         try (Stream<Path> s = Files.list(cwd.resolve("results"))) {
-            List<Path> dirs = s.toList();
+            List<Path> dirs = s.filter(d -> !d.getFileName().toString().equals("history")).toList();
             assertThat(dirs).hasSize(1);
             return dirs.get(0);
         }
@@ -77,6 +77,21 @@ class EndToEndIT {
             }
             double expected = rates.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
             assertThat(samples.get("score").asDouble()).isCloseTo(expected, within(expected * 1e-6));
+
+            // what every cell measures besides time, each with its unit and a plausible value
+            JsonNode m = cell.get("secondaryMetrics");
+            assertThat(m.get("mem.rss.peak").get("scoreUnit").asText()).isEqualTo("MB");
+            assertThat(m.get("mem.rss.peak").get("score").asDouble())
+                    .isGreaterThan(m.get("mem.heap.used").get("score").asDouble())
+                    .isGreaterThan(m.get("mem.native.model").get("score").asDouble());
+            assertThat(m.get("mem.native.model").get("score").asDouble()).isPositive();
+            assertThat(m.get("load.time").get("scoreUnit").asText()).isEqualTo("ms");
+            assertThat(m.get("load.time").get("score").asDouble()).isPositive();
+            assertThat(m.get("first.inference").get("score").asDouble()).isPositive();
+            assertThat(m.get("model.params").get("score").asDouble()).isEqualTo(2410.0);
+            assertThat(m.get("gc.alloc.rate.norm").get("scoreUnit").asText()).isEqualTo("B/op");
+            // ORT's Java API allocates a little per call even with pinned outputs (its Result and map entries)
+            assertThat(m.get("gc.alloc.rate.norm").get("score").asDouble()).isBetween(1.0, 4096.0);
         }
 
         String summary = Files.readString(runDir.resolve("summary.txt"), StandardCharsets.UTF_8);
@@ -89,6 +104,11 @@ class EndToEndIT {
         assertThat(r.out()).containsPattern("inferbench: report in \\S*" + runDir.getFileName() + "/report/report.html");
         assertThat(Files.readString(runDir.resolve("report").resolve("report.md"))).contains("mlp-tiny");
         assertThat(runDir.resolve("report").resolve("report.csv")).isNotEmptyFile();
+        // and the finished run is filed in the history, by environment and commit
+        try (Stream<Path> entries = Files.walk(cwd.resolve("results/history"), 2)) {
+            assertThat(entries.filter(p -> p.getNameCount() - cwd.resolve("results/history").getNameCount() == 2))
+                    .singleElement().satisfies(e -> assertThat(e.resolve("jmh-result.json")).isNotEmptyFile());
+        }
     }
 
     /**

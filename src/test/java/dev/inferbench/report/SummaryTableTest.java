@@ -49,4 +49,23 @@ class SummaryTableTest {
         assertThat(SummaryTable.render(List.of(a, b))).startsWith("benchmark").contains("A.x").contains("B.y");
         assertThat(SummaryTable.render(List.of())).isEqualTo("no results\n");
     }
+
+    /** The gap pairs the end-to-end cell with the inference cell of the same model file (fp32) and engine. */
+    @Test
+    void endToEndGapPairsTheFp32InferenceCell() {
+        Map<String, String> e2e = Map.of("model", "resnet50", "engine", "ort", "batchSize", "1");
+        Map<String, String> int8 = new LinkedHashMap<>(e2e);
+        int8.put("precision", "int8");
+        Map<String, String> fp32 = new LinkedHashMap<>(e2e);
+        fp32.put("precision", "fp32");
+        List<CellSummary> cells = List.of(
+                new CellSummary("EndToEndBenchmark.request", e2e, "ms/op", 30, 40, new Interval(30, 29, 31, 0.95, 3), 1),
+                new CellSummary("InferenceBenchmark.infer", int8, "ms/op", 10, 12, new Interval(10, 9, 11, 0.95, 3), 1),
+                new CellSummary("InferenceBenchmark.infer", fp32, "ms/op", 20, 25, new Interval(20, 19, 21, 0.95, 3), 1));
+        String table = SummaryTable.render(cells);
+        assertThat(table).contains("end-to-end (pre-processing + inference + post-processing) vs inference only");
+        String gapRow = table.lines().filter(l -> l.startsWith("resnet50") && l.contains("%") && l.contains("33.3%"))
+                .findFirst().orElseThrow(() -> new AssertionError(table));
+        assertThat(gapRow).contains("30.00").contains("20.00").contains("10.00");
+    }
 }
