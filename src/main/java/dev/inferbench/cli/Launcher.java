@@ -59,13 +59,15 @@ final class Launcher {
             }
         }
         b.addProfiler(SamplesProfiler.class);
-        b.addProfiler(ModelStatsProfiler.class);
-        b.addProfiler(QualityProfiler.class);
-        b.addProfiler(SetupProfiler.class);
-        b.addProfiler(MemoryProfiler.class);
-        if (cmd.getProfilers().stream().noneMatch(p -> p.getKlass().equals("gc") || p.getKlass().endsWith("GCProfiler"))) {
-            // Java heap bytes per call (gc.alloc.rate.norm) for every cell; it reads counters between iterations only
-            b.addProfiler(GCProfiler.class);
+        if (!"false".equals(System.getProperty(EXTRA_METRICS))) {
+            b.addProfiler(ModelStatsProfiler.class);
+            b.addProfiler(QualityProfiler.class);
+            b.addProfiler(SetupProfiler.class);
+            b.addProfiler(MemoryProfiler.class);
+            if (cmd.getProfilers().stream().noneMatch(p -> p.getKlass().equals("gc") || p.getKlass().endsWith("GCProfiler"))) {
+                // Java heap bytes per call (gc.alloc.rate.norm) for every cell; it reads counters between iterations
+                b.addProfiler(GCProfiler.class);
+            }
         }
         config.file().ifPresent(file -> {
             // Forks inherit the launcher's -D flags only when -jvmArgs is not given: pass the config explicitly.
@@ -115,6 +117,13 @@ final class Launcher {
             err.println("inferbench: " + e.getMessage());
         }
     }
+
+    /**
+     * {@code java -Dinferbench.extraMetrics=false -jar ...}: time and samples/s only, none of the memory, setup, model,
+     * quality and gc profilers. A diagnostic switch: run a cell with and without to see that they do not change the
+     * latency they sit next to (they read counters between iterations, never during the timed calls).
+     */
+    static final String EXTRA_METRICS = "inferbench.extraMetrics";
 
     static Path resultsRoot(BenchConfig config) {
         return Path.of(config.get("run.resultsDir").orElse("results"));

@@ -67,6 +67,21 @@ class LauncherTest {
                 .hasSize(1);
     }
 
+    /** The diagnostic switch leaves time and samples/s only, to show the other metrics do not move the latency. */
+    @Test
+    void extraMetricsCanBeSwitchedOff() throws Exception {
+        System.setProperty(Launcher.EXTRA_METRICS, "false");
+        try {
+            Options o = Launcher.options(new CommandLineOptions(), BenchConfig.parse(CONFIG), null).build();
+            assertThat(o.getProfilers()).singleElement()
+                    .satisfies(p -> assertThat(p.getKlass()).isEqualTo(SamplesProfiler.class.getName()));
+        } finally {
+            System.clearProperty(Launcher.EXTRA_METRICS);
+        }
+        assertThat(Launcher.options(new CommandLineOptions(), BenchConfig.parse(CONFIG), null).build().getProfilers())
+                .hasSize(6);
+    }
+
     @Test
     void resultFileFollowsTheFormat() throws Exception {
         assertThat(Launcher.resultFileName(new CommandLineOptions())).isEqualTo("jmh-result.json");
