@@ -74,13 +74,13 @@ public final class Verifier {
                 if (v.status() != Status.AGREES) {
                     out.add(v);
                 } else if (cases != null) {
-                    out.add(compare(v, cases, outputs.get(key), cases.size() + " test set(s)"));
+                    out.add(compare(v, cases, outputs.get(key), cases.size() + " test set(s)", false));
                 } else if (refVerdict.status() != Status.AGREES) {
                     out.add(new Verdict(v.model(), v.engine(), v.device(), Status.FAILED,
                             "the reference (ort on cpu) did not run: " + refVerdict.detail()));
                 } else {
                     List<Case> ref = List.of(new Case("seeded batch", List.of(), nullIfEmpty(reference.get(0))));
-                    out.add(compare(v, ref, outputs.get(key), "ort cpu fp32"));
+                    out.add(compare(v, ref, outputs.get(key), "ort cpu fp32", true));
                 }
             }
         }
@@ -112,7 +112,9 @@ public final class Verifier {
         }
     }
 
-    private Verdict compare(Verdict ran, List<Case> cases, List<List<float[]>> got, String against) {
+    /** @param acrossEngines against another engine's outputs: atol scaled to the outputs (Tolerance#acrossEngines) */
+    private Verdict compare(Verdict ran, List<Case> cases, List<List<float[]>> got, String against,
+                            boolean acrossEngines) {
         List<String> mismatches = new ArrayList<>();
         int compared = 0;
         for (int k = 0; k < cases.size(); k++) {
@@ -127,7 +129,8 @@ public final class Verifier {
                     continue; // not float32: outside what the harness compares
                 }
                 compared++;
-                String m = tolerance.mismatch(c.expected().get(i), outs.get(i), c.name() + " output " + i);
+                Tolerance t = acrossEngines ? tolerance.acrossEngines(c.expected().get(i)) : tolerance;
+                String m = t.mismatch(c.expected().get(i), outs.get(i), c.name() + " output " + i);
                 if (m != null) {
                     mismatches.add(m);
                 }
@@ -137,7 +140,8 @@ public final class Verifier {
             return new Verdict(ran.model(), ran.engine(), ran.device(), Status.DISAGREES, String.join("; ", mismatches));
         }
         return new Verdict(ran.model(), ran.engine(), ran.device(), Status.AGREES, compared + " output(s) within rtol "
-                + tolerance.rtol() + ", atol " + tolerance.atol() + " of " + against);
+                + tolerance.rtol() + ", atol " + tolerance.atol() + (acrossEngines ? " or " + Tolerance.ENGINE_ATOL_SHARE
+                + " x the largest output" : "") + " of " + against);
     }
 
     private List<Case> syntheticCase(Target target, InferenceEngine loaded) throws BenchException {
