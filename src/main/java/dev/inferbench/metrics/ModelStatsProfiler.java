@@ -1,5 +1,7 @@
 package dev.inferbench.metrics;
 
+import dev.inferbench.model.variant.Precision;
+import dev.inferbench.model.variant.Variants;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.model.stats.ModelStats;
@@ -18,13 +20,15 @@ import java.util.List;
  * Each cell's model statistics and achieved compute rate as JMH secondary metrics: {@value #PARAMS} (parameters),
  * {@value #MACS} (GMAC per sample at the cell's seqLen) and {@value #GMACS} (GMAC/s: batchSize x MACs per sample
  * / mean call time), so reports can compare models of different size by work done, not only by latency.
- * The statistics are read once per fork from the model file (without its weights). Benchmarks without a
- * {@code model} parameter, and models whose file cannot be read, get nothing.
+ * The statistics are read once per fork from the model file (without its weights). {@value #SIZE} (MB) is the size
+ * of the file the cell runs: the fp16/int8 variant for those precisions, whose parameters and MACs are the fp32
+ * network's. Benchmarks without a {@code model} parameter, and models whose file cannot be read, get nothing.
  */
 public final class ModelStatsProfiler implements InternalProfiler {
     public static final String PARAMS = "model.params";
     public static final String MACS = "model.macs";
     public static final String GMACS = "gmacs";
+    public static final String SIZE = "model.size";
 
     private String statsKey;
     private ModelStats stats;
@@ -55,6 +59,10 @@ public final class ModelStatsProfiler implements InternalProfiler {
         List<Result> out = new java.util.ArrayList<>(List.of(
                 new ScalarResult(PARAMS, s.params(), "params", AggregationPolicy.AVG),
                 new ScalarResult(MACS, gmac, "GMAC/sample", AggregationPolicy.AVG)));
+        long bytes = cellFileBytes(s, benchmarkParams.getParam("precision"));
+        if (bytes >= 0) {
+            out.add(new ScalarResult(SIZE, bytes / 1e6, "MB", AggregationPolicy.AVG));
+        }
         String batch = benchmarkParams.getParam("batchSize");
         double perCall = result.getRawPrimaryResults().isEmpty() ? Double.NaN : result.getPrimaryResult().getScore();
         if (batch != null && perCall > 0 && benchmarkParams.getMode().name().endsWith("Time")) {
@@ -63,6 +71,17 @@ public final class ModelStatsProfiler implements InternalProfiler {
                     AggregationPolicy.AVG));
         }
         return out;
+    }
+
+    /** The size of the file this cell runs, or -1 when it cannot be told. */
+    private static long cellFileBytes(ModelStats s, String precision) {
+        try {
+            Precision p = precision == null ? Precision.FP32 : Precision.parse(precision);
+            java.nio.file.Path file = p == Precision.FP32 ? s.file() : Variants.file(s.file(), p);
+            return java.nio.file.Files.size(file);
+        } catch (BenchException | java.io.IOException e) {
+            return -1;
+        }
     }
 
     private ModelStats stats(String model, int seqLen) {

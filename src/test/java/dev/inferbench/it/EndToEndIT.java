@@ -89,6 +89,7 @@ class EndToEndIT {
             assertThat(m.get("load.time").get("score").asDouble()).isPositive();
             assertThat(m.get("first.inference").get("score").asDouble()).isPositive();
             assertThat(m.get("model.params").get("score").asDouble()).isEqualTo(2410.0);
+            assertThat(m.get("model.size").get("score").asDouble()).isBetween(0.005, 0.02); // 10.3 kB
             assertThat(m.get("gc.alloc.rate.norm").get("scoreUnit").asText()).isEqualTo("B/op");
             // ORT's Java API allocates a little per call even with pinned outputs (its Result and map entries)
             assertThat(m.get("gc.alloc.rate.norm").get("score").asDouble()).isBetween(1.0, 4096.0);
