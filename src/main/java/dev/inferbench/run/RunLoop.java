@@ -5,6 +5,7 @@ import dev.inferbench.results.CellSummary;
 import dev.inferbench.stats.StoppingRule;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.BenchmarkListEntry;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.Options;
@@ -53,6 +54,7 @@ public final class RunLoop {
     private final PrintStream console;
     private final VerboseMode verbosity;
     private final boolean verbose;
+    private List<String> catalogue;
     private volatile int landedCount;
     private volatile boolean finished;
 
@@ -188,6 +190,14 @@ public final class RunLoop {
         }
     }
 
+    /** The benchmarks the run's own include pattern selects. */
+    private List<String> catalogue() throws BenchException {
+        if (catalogue == null) {
+            catalogue = Jmh.benchmarks(base).stream().map(BenchmarkListEntry::getUsername).toList();
+        }
+        return catalogue;
+    }
+
     /** Runs one fork; empty when it landed, else why it failed (also recorded in the run folder). */
     private Optional<String> runFork(Cell cell, int fork, ForkWatchdog watchdog)
             throws BenchException, IOException, RunStoppedException {
@@ -202,6 +212,13 @@ public final class RunLoop {
                 // JMH writes a result file only when one is set (or -rf/-rff came from the user): keep it in the fork
                 .result(jmhFile.toString());
         cell.params().forEach(b::param);
+        // JMH adds a parent's includes to the child's: the run's own pattern (e.g. 'Inference|EndToEnd') would run
+        // every benchmark it selects in this fork, so the others are excluded by name
+        for (String other : catalogue()) {
+            if (!other.equals(cell.benchmark())) {
+                b.exclude("^" + Pattern.quote(other) + "$");
+            }
+        }
         for (ForkHook h : hooks) {
             h.beforeFork(cell, fork, forkDir, b);
         }

@@ -113,6 +113,28 @@ class EndToEndIT {
     }
 
     /**
+     * Two benchmarks in one run: each cell's forks run its own benchmark only (JMH adds the run's include pattern to
+     * every fork's, so without care both ran and the first result was filed under both), and the summary pairs the
+     * end-to-end cell with its inference-only cell, for a vision and a text model.
+     */
+    @Test
+    void endToEndBesideInferenceOnlyShowsTheGap() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("e2e"));
+        Jar.Run r = run(cwd, "InferenceBenchmark|EndToEndBenchmark -p model=resnet-tiny,bert-tiny -p batchSize=1 "
+                + "-p seqLen=16 " + SHORT);
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        JsonNode cells = new ObjectMapper().readTree(onlyRunFolder(cwd).resolve("jmh-result.json").toFile());
+        List<String> names = new ArrayList<>();
+        cells.forEach(c -> names.add(c.get("benchmark").asText().replaceAll(".*\\.(\\w+Benchmark\\.\\w+)$", "$1")
+                + " " + c.get("params").get("model").asText()));
+        assertThat(names).containsExactlyInAnyOrder("EndToEndBenchmark.request resnet-tiny",
+                "EndToEndBenchmark.request bert-tiny", "InferenceBenchmark.infer resnet-tiny",
+                "InferenceBenchmark.infer bert-tiny");
+        assertThat(r.out()).contains("end-to-end (pre-processing + inference + post-processing) vs inference only");
+        assertThat(r.out().lines().filter(l -> l.matches("(resnet-tiny|bert-tiny)\\s+ort\\s+1\\s+.*%"))).hasSize(2);
+    }
+
+    /**
      * Kills the jar (SIGKILL) as soon as it announces ResNet-50 generation, which takes about half a second: no
      * model file may be left that a later run would load, only a complete one.
      */
