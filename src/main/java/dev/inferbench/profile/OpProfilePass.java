@@ -1,5 +1,7 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.model.variant.Precision;
+import dev.inferbench.model.variant.Variants;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.config.ModelEntry;
@@ -35,20 +37,30 @@ public final class OpProfilePass {
 
     public static void run(List<Cell> cells, BenchConfig config, Path runDir, PrintStream out) throws BenchException {
         for (Cell cell : cells) {
-            if (!"ort".equals(cell.params().get("engine")) || !cell.params().containsKey("model")) {
+            // the inference-only cells of ort: cold-start and end-to-end cells time other things than the model
+            if (!"ort".equals(cell.params().get("engine")) || !cell.params().containsKey("model")
+                    || !cell.benchmark().endsWith("InferenceBenchmark.infer")) {
                 continue;
             }
             out.println();
             out.println("inferbench: ORT operator profile of " + cell.label() + " (" + MEASURED_CALLS
                     + " calls after " + WARMUP_CALLS + ", profiling on, outside the timed forks):");
-            OpTable table = profile(cell, config, runDir.resolve(FOLDER).resolve(cell.id()));
-            table.printTable(out, TOP);
+            try {
+                OpTable table = profile(cell, config, runDir.resolve(FOLDER).resolve(cell.id()));
+                table.printTable(out, TOP);
+            } catch (BenchException e) {
+                // the timed results are on disk already; one cell's profile failing costs only that profile
+                out.println("inferbench: no operator profile of " + cell.label() + ": " + e.getMessage());
+            }
         }
     }
 
     static OpTable profile(Cell cell, BenchConfig config, Path dir) throws BenchException {
         String model = cell.params().get("model");
         ModelEntry entry = config.model(model);
+        Precision precision = Precision.parse(cell.params().getOrDefault("precision", "fp32"));
+        // the file the cell ran: its fp16/int8 variant, made before the first fork
+        Path file = precision == Precision.FP32 ? entry.file() : Variants.file(entry.file(), precision);
         int batchSize = Integer.parseInt(cell.params().getOrDefault("batchSize", "1"));
         int seqLen = Integer.parseInt(cell.params().getOrDefault("seqLen", "128"));
         EngineSettings settings = new EngineSettings(Integer.parseInt(cell.params().getOrDefault("threads", "0")),
@@ -57,7 +69,7 @@ public final class OpProfilePass {
         long seed = config.seed("input");
         try {
             Files.createDirectories(dir);
-            OrtProfiledRun run = OrtProfiledRun.run(entry.file(), Device.parse(cell.params().getOrDefault("device", "cpu")),
+            OrtProfiledRun run = OrtProfiledRun.run(file, Device.parse(cell.params().getOrDefault("device", "cpu")),
                     settings, sig -> SyntheticInputs.forModel(model, entry.file(), sig.inputs(), entry.inputs(), batchSize, seqLen, seed),
                     WARMUP_CALLS, MEASURED_CALLS, dir.resolve("ort"));
             Path profileFile = Files.move(run.profileJson(), dir.resolve("ort-profile.json"), StandardCopyOption.REPLACE_EXISTING);
