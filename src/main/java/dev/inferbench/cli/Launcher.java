@@ -8,8 +8,10 @@ import dev.inferbench.metrics.QualityProfiler;
 import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.metrics.SetupProfiler;
+import dev.inferbench.run.Jmh;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.runner.BenchmarkListEntry;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -20,12 +22,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.SortedSet;
 
 /**
  * The JMH options of a run: the user's command line as given, plus benchmarks.properties for whatever the command
  * line leaves unsaid, plus what inferbench always adds (the samples/s profiler, a result file in the run folder).
  */
 final class Launcher {
+    /** By name: library code does not depend on the benchmarks (src/jmh), only the other way round. */
+    private static final String COLD_START = "dev.inferbench.bench.ColdStartBenchmark";
+
     private Launcher() {
     }
 
@@ -39,7 +45,9 @@ final class Launcher {
         if (!cmd.getForkCount().hasValue()) {
             config.getInt("run.forks").ifPresent(b::forks);
         }
-        if (!singleShotOnly(cmd)) {
+        List<String> includes = cmd.getIncludes().isEmpty()
+                ? config.get("run.include").map(List::of).orElse(List.of()) : cmd.getIncludes();
+        if (!singleShotOnly(includes, cmd.getExcludes())) {
             if (!cmd.getWarmupIterations().hasValue()) {
                 config.getInt("run.warmupIterations").ifPresent(b::warmupIterations);
             }
@@ -83,12 +91,23 @@ final class Launcher {
     }
 
     /**
-     * True when the run selects only ColdStartBenchmark, whose annotations fix 0 warmup and 1 measurement iteration
-     * (a second call in a JVM is no longer cold): the run.* iteration defaults are for steady-state benchmarks and
-     * would override them. The command line's own -wi/-i still win.
+     * True when every benchmark the run selects is ColdStartBenchmark, whose annotations fix 0 warmup and 1
+     * measurement iteration (a second call in a JVM is no longer cold): the run.* iteration defaults are for
+     * steady-state benchmarks and would override them. The patterns are resolved against JMH's benchmark list, so a
+     * regex such as {@code ColdStart|Inference} that also selects a steady-state benchmark keeps the defaults. The
+     * command line's own -wi/-i still win.
      */
-    static boolean singleShotOnly(CommandLineOptions cmd) {
-        return !cmd.getIncludes().isEmpty() && cmd.getIncludes().stream().allMatch(i -> i.contains("ColdStart"));
+    static boolean singleShotOnly(List<String> includes, List<String> excludes) {
+        if (includes.isEmpty()) {
+            return false; // JMH runs every benchmark
+        }
+        SortedSet<BenchmarkListEntry> selected;
+        try {
+            selected = Jmh.select(includes, excludes);
+        } catch (RuntimeException noBenchmarkList) {
+            return false; // the run itself reports that no benchmark matches
+        }
+        return !selected.isEmpty() && selected.stream().allMatch(b -> b.getUserClassQName().equals(COLD_START));
     }
 
     static ResultFormatType resultFormat(CommandLineOptions cmd) {

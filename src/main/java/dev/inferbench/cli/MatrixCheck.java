@@ -14,6 +14,7 @@ import dev.inferbench.model.stats.OnnxSummary;
 import dev.inferbench.input.InputShapes;
 import dev.inferbench.tensor.TensorSpec;
 import dev.inferbench.model.variant.Precision;
+import dev.inferbench.model.variant.PrecisionSkipRule;
 import dev.inferbench.model.variant.Variants;
 import dev.inferbench.run.Cell;
 
@@ -78,7 +79,7 @@ final class MatrixCheck {
                 generator.generate(entry.zoo().architecture(), entry.file());
             }
             checkEngines(cells, model, entry);
-            for (Precision precision : precisions(cells, model)) {
+            for (Precision precision : precisions(cells, model, config)) {
                 Variants.ensure(model, entry.file(), precision, entry.inputs(),
                         Variants.calibrationSeed(config.seed("input")), progress);
             }
@@ -86,13 +87,21 @@ final class MatrixCheck {
         }
     }
 
-    /** The precisions the model's cells use, each checked (an unknown one stops the run before any fork). */
-    private static Collection<Precision> precisions(List<Cell> cells, String model) throws BenchException {
+    /**
+     * The precisions the model's cells use, each checked (an unknown one stops the run before any fork); a variant
+     * only cells that {@link PrecisionSkipRule} skips would use is not made.
+     */
+    private static Collection<Precision> precisions(List<Cell> cells, String model, BenchConfig config)
+            throws BenchException {
         Set<Precision> out = new LinkedHashSet<>();
+        PrecisionSkipRule skip = new PrecisionSkipRule();
         for (Cell c : cells) {
             String p = c.params().get("precision");
             if (p != null && model.equals(c.params().get("model"))) {
-                out.add(Precision.parse(p));
+                Precision precision = Precision.parse(p);
+                if (skip.skipReason(c.params(), config).isEmpty()) {
+                    out.add(precision);
+                }
             }
         }
         return out;

@@ -23,7 +23,7 @@ import java.util.List;
  * {@code verify [NAME|FILE|TEST-SET-DIR ...] [--rtol R] [--atol A] [--out DIR]}: runs each model once on every
  * engine and device, prints the compatibility matrix as Markdown and writes verify.md and verify.json to DIR
  * (default results/verify-yyyyMMdd-HHmmss). Without models: the models of param.model. Exit 0 when everything that
- * could run agrees, 1 when something disagrees or failed, 2 for bad input.
+ * could run agrees (or, with nothing to compare against, runs), 1 when something disagrees or failed, 2 for bad input.
  */
 final class VerifyCommand implements Subcommand {
 

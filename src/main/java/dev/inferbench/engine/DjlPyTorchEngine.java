@@ -12,6 +12,7 @@ import ai.djl.repository.zoo.ZooModel;
 import ai.djl.translate.NoopTranslator;
 import dev.inferbench.BenchException;
 import dev.inferbench.model.Graph;
+import dev.inferbench.model.ModelFormat;
 import dev.inferbench.model.OnnxExporter;
 import dev.inferbench.model.Zoo;
 import dev.inferbench.tensor.TensorSpec;
@@ -53,8 +54,7 @@ final class DjlPyTorchEngine {
     }
 
     static boolean isTorchScript(Path model) {
-        String name = model.getFileName().toString().toLowerCase(Locale.ROOT);
-        return name.endsWith(".pt") || name.endsWith(".pth") || name.endsWith(".torchscript");
+        return ModelFormat.of(model) == ModelFormat.TORCHSCRIPT;
     }
 
     /** A TorchScript file, or an ONNX file written by the zoo (it names its architecture in its metadata). */

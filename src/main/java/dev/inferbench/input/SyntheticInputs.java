@@ -2,6 +2,7 @@ package dev.inferbench.input;
 
 import dev.inferbench.tensor.Half;
 import dev.inferbench.BenchException;
+import dev.inferbench.model.ModelFormat;
 import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.tensor.TensorSpec;
 import dev.inferbench.tensor.TensorSpec.DType;
@@ -35,7 +36,9 @@ public final class SyntheticInputs {
     public static List<HostTensor> forModel(String model, java.nio.file.Path file, List<TensorSpec> inputs,
                                             Map<String, long[]> perSample, int batch, int seqLen, long seed)
             throws BenchException {
-        int tokens = dev.inferbench.model.stats.OnnxSummary.read(file).vocab().orElse(TOKEN_RANGE);
+        // only an ONNX file tells its vocabulary; a TorchScript file is libtorch's to read
+        int tokens = ModelFormat.of(file) == ModelFormat.TORCHSCRIPT ? TOKEN_RANGE
+                : dev.inferbench.model.stats.OnnxSummary.read(file).vocab().orElse(TOKEN_RANGE);
         return create(model, inputs, new InputShapes(model, perSample, batch, seqLen), tokens, seed);
     }
 

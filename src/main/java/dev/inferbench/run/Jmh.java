@@ -16,6 +16,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.SortedSet;
 
@@ -43,14 +44,21 @@ public final class Jmh {
 
     /** The benchmarks the options' include/exclude patterns select, from the jar's benchmark list. */
     static SortedSet<BenchmarkListEntry> benchmarks(Options options) throws BenchException {
-        OutputFormat quiet = OutputFormatFactory.createFormatInstance(new PrintStream(OutputStream.nullOutputStream()),
-                VerboseMode.SILENT);
-        SortedSet<BenchmarkListEntry> found = BenchmarkList.defaultList().find(quiet, options.getIncludes(),
-                options.getExcludes());
+        SortedSet<BenchmarkListEntry> found = select(options.getIncludes(), options.getExcludes());
         if (found.isEmpty()) {
             throw new BenchException("no benchmark matches " + options.getIncludes() + "; see -l for the list");
         }
         return found;
+    }
+
+    /**
+     * The benchmarks that JMH's include/exclude regexps select from the jar's benchmark list; empty when none does.
+     * An unreadable benchmark list (a build without the annotation processor) is JMH's RuntimeException.
+     */
+    public static SortedSet<BenchmarkListEntry> select(List<String> includes, List<String> excludes) {
+        OutputFormat quiet = OutputFormatFactory.createFormatInstance(new PrintStream(OutputStream.nullOutputStream()),
+                VerboseMode.SILENT);
+        return BenchmarkList.defaultList().find(quiet, includes, excludes);
     }
 
     /**

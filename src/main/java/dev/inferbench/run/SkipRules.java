@@ -3,6 +3,7 @@ package dev.inferbench.run;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.DeviceSkipRule;
+import dev.inferbench.model.variant.PrecisionSkipRule;
 import dev.inferbench.input.FixedBatchRule;
 
 import java.util.List;
@@ -10,7 +11,8 @@ import java.util.Optional;
 
 /** Every {@link SkipRule} the planner asks, in order; the first reason given wins. Add a rule here to add one. */
 public final class SkipRules {
-    public static final List<SkipRule> ALL = List.of(new DeviceSkipRule(), new FixedBatchRule());
+    public static final List<SkipRule> ALL = List.of(new DeviceSkipRule(), new PrecisionSkipRule(),
+            new FixedBatchRule());
 
     private SkipRules() {
     }

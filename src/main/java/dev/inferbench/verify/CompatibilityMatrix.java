@@ -25,9 +25,11 @@ public record CompatibilityMatrix(List<Verdict> verdicts, Tolerance tolerance) {
                     + " | " + cell(v.detail()) + " |");
         }
         long problems = verdicts.stream().filter(v -> v.status().isProblem()).count();
+        long uncompared = verdicts.stream().filter(v -> v.status() == Verdict.Status.RUNS).count();
         out.println();
-        out.println(problems == 0 ? "Everything that could run agrees." : problems + " of " + verdicts.size()
-                + " cells disagree or failed.");
+        out.println((problems == 0 ? "Everything that could run agrees" : problems + " of " + verdicts.size()
+                + " cells disagree or failed") + (uncompared == 0 ? "." : "; " + uncompared
+                + " ran with nothing to compare against."));
     }
 
     /** Writes the JSON; the caller owns and closes the stream. */

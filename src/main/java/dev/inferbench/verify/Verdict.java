@@ -15,7 +15,12 @@ public record Verdict(String model, String engine, String device, Status status,
         /** The device is not there, or this build of the engine cannot use it: not a failure. */
         UNAVAILABLE,
         /** The engine does not read this kind of model file: not a failure. */
-        UNSUPPORTED;
+        UNSUPPORTED,
+        /**
+         * Ran, with nothing to compare its outputs against (no test set, and the reference engine does not read the
+         * file, as for a TorchScript file): not a failure, and no claim of agreement either.
+         */
+        RUNS;
 
         public String id() {
             return name().toLowerCase(Locale.ROOT);

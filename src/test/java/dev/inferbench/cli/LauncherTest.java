@@ -46,6 +46,30 @@ class LauncherTest {
         assertThat(o.getResult().hasValue()).isFalse();
     }
 
+    /**
+     * The run.* iteration defaults stay off only when every benchmark the patterns select is ColdStartBenchmark:
+     * a regex that names ColdStart but also selects InferenceBenchmark keeps them.
+     */
+    @Test
+    void iterationDefaultsAreDroppedOnlyWhenEverySelectedBenchmarkIsColdStart() throws Exception {
+        BenchConfig config = BenchConfig.parse(CONFIG);
+        for (String[] coldOnly : new String[][]{{"ColdStart"}, {"ColdStartBenchmark.firstResult"},
+                {"ColdStart|Inference", "-e", "Inference"}}) {
+            Options o = Launcher.options(new CommandLineOptions(coldOnly), config, null).build();
+            assertThat(o.getMeasurementIterations().hasValue()).as(String.join(" ", coldOnly)).isFalse();
+            assertThat(o.getWarmupIterations().hasValue()).as(String.join(" ", coldOnly)).isFalse();
+        }
+        for (String[] mixed : new String[][]{{"ColdStart|Inference"}, {"ColdStart", "Inference"}, {"Benchmark"}}) {
+            Options o = Launcher.options(new CommandLineOptions(mixed), config, null).build();
+            assertThat(o.getMeasurementIterations().orElse(null)).as(String.join(" ", mixed)).isEqualTo(10);
+            assertThat(o.getWarmupTime().orElse(null)).as(String.join(" ", mixed)).isEqualTo(TimeValue.seconds(2));
+        }
+        BenchConfig coldByDefault = BenchConfig.parse(CONFIG.replace("run.include=InferenceBenchmark",
+                "run.include=dev.inferbench.bench.ColdStartBenchmark"));
+        assertThat(Launcher.options(new CommandLineOptions(), coldByDefault, null).build().getMeasurementIterations()
+                .hasValue()).isFalse();
+    }
+
     @Test
     void forksAreToldWhichConfigFileToRead(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("b.properties");

@@ -3,6 +3,8 @@ package dev.inferbench.cli;
 import ai.onnx.proto.OnnxMl;
 import ai.onnx.proto.OnnxMl.TensorProto;
 import com.google.protobuf.ByteString;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.engine.TorchScriptFixture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,7 +19,10 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** verify's exit codes on a model folder in the ONNX model zoo's layout: a Relu model with one test set. */
+/**
+ * verify's exit codes on a model folder in the ONNX model zoo's layout (a Relu model with one test set), and on a
+ * TorchScript file that no reference engine reads.
+ */
 class VerifyCommandTest {
     @TempDir
     Path dir;
@@ -75,6 +80,30 @@ class VerifyCommandTest {
                 .isEqualTo(1);
         assertThat(out.toString()).contains("| relu | ort | cpu | disagrees | test_data_set_0 output 0: 1 of 3 values off");
         assertThat(verify(model.toString(), "--rtol", "0.01", "--out", dir.resolve("m").toString())).as("%s%s", out, err).isEqualTo(0);
+    }
+
+    /**
+     * Only djl-pytorch reads a .pt file and it has no test set: the reference (ort on cpu) cannot read it, so the
+     * row that ran has nothing to be compared against. It "runs"; that is no failure, and verify exits 0.
+     */
+    @Test
+    void aTorchScriptFileWithNothingToCompareAgainstRunsAndExitsZero() throws Exception {
+        Path pt = TorchScriptFixture.reluModule(dir.resolve("relu.pt"));
+        Path config = dir.resolve("b.properties");
+        Files.writeString(config, "model.relu.file=" + pt + "\nmodel.relu.inputs=x=6\n");
+        System.setProperty(BenchConfig.CONFIG_PROPERTY, config.toString());
+        try {
+            assertThat(verify("relu", "--out", dir.resolve("m").toString())).as("%s%s", out, err).isEqualTo(0);
+        } finally {
+            System.clearProperty(BenchConfig.CONFIG_PROPERTY);
+        }
+        assertThat(out.toString()).contains("| relu | djl-pytorch | cpu | runs | ran; no test set, and the reference"
+                        + " (ort on cpu) cannot read this file: nothing to compare the outputs against |")
+                .contains("| relu | ort | cpu | unsupported |").contains("| relu | djl-ort | cpu | unsupported |")
+                .contains("| relu | djl-pytorch | cuda | unavailable |").doesNotContain("| failed |")
+                .contains("Everything that could run agrees; 1 ran with nothing to compare against.");
+        assertThat(Files.readString(dir.resolve("m/verify.json"))).contains("\"allAgree\" : true")
+                .contains("\"result\" : \"runs\"");
     }
 
     @Test

@@ -14,11 +14,11 @@ import java.util.zip.ZipOutputStream;
  * parameters (version, TorchScript source of the class, the pickled module object, empty constants). The module's
  * forward takes one tensor {@code x} and returns {@code relu(x)}.
  */
-final class TorchScriptFixture {
+public final class TorchScriptFixture {
     private TorchScriptFixture() {
     }
 
-    static Path reluModule(Path file) throws IOException {
+    public static Path reluModule(Path file) throws IOException {
         String code = """
                 class Relu(Module):
                   __parameters__ = []

@@ -99,4 +99,18 @@ class SyntheticInputsTest {
         assertThatThrownBy(() -> SyntheticInputs.create("m", List.of(str), Map.of(), 1, 128, 1))
                 .hasMessageContaining("input 'text'").hasMessageContaining("expected float32, float16, int64, int32, bool or uint8");
     }
+
+    /**
+     * A TorchScript file has no ONNX vocabulary to read: its inputs are made from the declared shapes alone (the
+     * synthetic batch of a djl-pytorch cell and of verify on a .pt file), the same as without a file.
+     */
+    @Test
+    void aTorchScriptFileIsNotReadAsOnnx(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path pt = java.nio.file.Files.writeString(dir.resolve("their.pt"), "a TorchScript archive, not ONNX");
+        TensorSpec x = new TensorSpec("x", DType.FLOAT32, new long[]{-1, 6});
+        List<HostTensor> got = SyntheticInputs.forModel("their", pt, List.of(x), Map.of(), 2, 128, 7);
+        assertThat(got.get(0).shape()).containsExactly(2, 6);
+        assertThat(floats(got.get(0))).containsExactly(floats(SyntheticInputs.create("their", List.of(x), Map.of(), 2,
+                128, 7).get(0)));
+    }
 }

@@ -49,11 +49,12 @@ class RunLoopIT {
         }
     }
 
-    /** Forks per cell in jmh-result.json, keyed by the cell's params. */
+    /** Forks per cell in jmh-result.json, keyed by the cell's benchmark and params. */
     private static List<String> cellsAndForks(Path result) throws IOException {
         List<String> out = new ArrayList<>();
         for (JsonNode cell : JSON.readTree(result.toFile())) {
-            out.add(cell.get("params") + " forks=" + cell.get("forks").asInt() + " histograms="
+            out.add(cell.get("benchmark").asText() + " " + cell.get("mode").asText() + " " + cell.get("params")
+                    + " forks=" + cell.get("forks").asInt() + " histograms="
                     + cell.get("primaryMetric").get("rawDataHistogram").size());
         }
         return out;
@@ -112,10 +113,14 @@ class RunLoopIT {
                 .allSatisfy(c -> assertThat(c).endsWith("forks=3 histograms=3"));
     }
 
+    /**
+     * Three shards merged give what one machine running the whole plan gives: the same cells (benchmark, mode,
+     * params) with the same forks each, and the same plan. Folders of another plan are refused.
+     */
     @Test
     void threeShardsMergeIntoTheWholePlan() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("shards"));
-        String args = "-p model=mlp-tiny -p batchSize=1,2,3,4 -p threads=1 -f 1 -wi 0 -i 1 -r 100ms";
+        String args = "-p model=mlp-tiny -p batchSize=1,2,3,4 -p threads=1 -f 2 -wi 0 -i 1 -r 100ms";
         Set<String> seen = new HashSet<>();
         for (int i = 1; i <= 3; i++) {
             Jar.Run r = run(cwd, args + " --shard " + i + "/3 --run-dir s" + i);
@@ -128,12 +133,32 @@ class RunLoopIT {
         assertThat(merge.code()).as(merge.err()).isZero();
         List<String> merged = cellsAndForks(cwd.resolve("whole/jmh-result.json"));
         assertThat(merged).hasSize(4).containsExactlyInAnyOrderElementsOf(seen);
+        assertThat(merged).allSatisfy(c -> assertThat(c).endsWith("forks=2 histograms=2"));
         JsonNode plan = JSON.readTree(cwd.resolve("whole/plan.json").toFile());
         assertThat(plan.get("cells")).hasSize(4);
         assertThat(plan.get("shard").asText()).isEqualTo("1/1");
 
-        Jar.Run mixed = run(cwd, "merge s1 s1");
+        Jar.Run unsharded = run(cwd, args + " --run-dir unsharded");
+        assertThat(unsharded.code()).as(unsharded.err()).isZero();
+        assertThat(merged).containsExactlyInAnyOrderElementsOf(cellsAndForks(cwd.resolve("unsharded/jmh-result.json")));
+        JsonNode single = JSON.readTree(cwd.resolve("unsharded/plan.json").toFile());
+        for (String field : List.of("id", "cells", "skipped", "forks", "settings", "args", "shard")) {
+            assertThat(plan.get(field)).as("plan." + field).isEqualTo(single.get(field));
+        }
+
+        Jar.Run twice = run(cwd, "merge s1 s1");
+        assertThat(twice.code()).isEqualTo(2);
+        assertThat(twice.err()).contains("shard 1/3 is given twice");
+
+        // another plan (other batch sizes): a slice with no cells of its own is enough to carry that plan
+        Jar.Run other = run(cwd, "-p model=mlp-tiny -p batchSize=5 -p threads=1 -f 2 -wi 0 -i 1 -r 100ms --shard 2/2"
+                + " --run-dir other");
+        assertThat(other.code()).as(other.err()).isZero();
+        String otherId = JSON.readTree(cwd.resolve("other/plan.json").toFile()).get("id").asText();
+        Jar.Run mixed = run(cwd, "merge s1 other --run-dir mixed");
         assertThat(mixed.code()).isEqualTo(2);
-        assertThat(mixed.err()).contains("shard 1/3 is given twice");
+        assertThat(mixed.err().strip()).isEqualTo("inferbench: other is from plan " + otherId + " but s1 is from plan "
+                + plan.get("id").asText() + "; expected shards of one run (same command line and settings)");
+        assertThat(cwd.resolve("mixed")).doesNotExist();
     }
 }
