@@ -76,6 +76,8 @@ public final class Main {
                         + " there too);");
                 out.println("  --resume DIR [-f N], --run-dir DIR, --shard i/n, --max-forks N, --fork-timeout D,"
                         + " --precision P%, --budget D (see README.md)");
+                out.println("  --flame [--flame-events cpu,alloc,...] [--flame-optional], --op-profile,"
+                        + " --threshold '[param=v:]metric<value'");
                 SUBCOMMANDS.forEach((name, command) -> out.println("  " + name + ": " + command.get().summary()));
                 return OK;
             }
