@@ -87,6 +87,15 @@ class ReportCommandTest {
     }
 
     @Test
+    void resultFileGetsAReportFolderBesideIt() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("downloads"));
+        Path file = Files.copy(ReportsTestFiles.runA().resolve("jmh-result.json"), folder.resolve("some.json"));
+        assertThat(report(file.toString(), "--format", "md")).as(err.toString(StandardCharsets.UTF_8)).isEqualTo(Main.OK);
+        assertThat(folder.resolve("report/report.md")).isNotEmptyFile();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains(folder.resolve("report").toString());
+    }
+
+    @Test
     void unwritableOutput() throws Exception {
         Path file = Files.writeString(dir.resolve("file"), "x");
         assertThat(report(ReportsTestFiles.runA().toString(), "-o", file.resolve("sub").toString(), "--format", "md"))
