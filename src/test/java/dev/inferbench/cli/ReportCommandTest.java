@@ -64,6 +64,15 @@ class ReportCommandTest {
     }
 
     @Test
+    void malformedRunPropertiesIsOneLine() throws Exception {
+        Path run = run(Files.readString(ReportsTestFiles.runA().resolve("jmh-result.json")));
+        Files.writeString(run.resolve("run.properties"), "args=-p model=\\u12x4\n");
+        assertThat(report(run.toString(), "--format", "md")).isEqualTo(Main.BAD_INPUT);
+        assertThat(errLine()).isEqualTo("inferbench: " + run.resolve("run.properties") + " is not a valid properties file"
+                + " (Malformed \\uxxxx encoding.); expected the run settings written at the start of the run");
+    }
+
+    @Test
     void unknownFormatAndOption() throws Exception {
         Path good = ReportsTestFiles.runA();
         assertThat(report(good.toString(), "--format", "md,xml")).isEqualTo(Main.BAD_INPUT);
