@@ -3,6 +3,10 @@ package dev.inferbench.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.inferbench.compare.CellResults;
+import dev.inferbench.compare.Comparer;
+import dev.inferbench.compare.RunReader;
+import dev.inferbench.stats.Verdict;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,6 +75,17 @@ class EscapingTest {
                 .contains("model=" + EVIL);
         assertThat(JSON.readTree(out.resolve("jmh-visualizer.json").toFile()).get(0).at("/params/model").asText())
                 .isEqualTo(EVIL);
+    }
+
+    @Test
+    void compareMarkdownKeepsTheTable() throws Exception {
+        List<CellResults> cells = RunReader.read(run);
+        String md = CompareTable.markdown(Comparer.compare(cells, cells, 0.03, Verdict.CONFIDENCE));
+        assertThat(md).doesNotContain("<script>").contains("&lt;script&gt;alert(\"x\")&lt;/script&gt;\\|a,b 'q'<br>next");
+        List<String> lines = md.lines().filter(l -> l.startsWith("|")).toList();
+        assertThat(lines).hasSizeGreaterThan(2);
+        long columns = unescapedPipes(lines.get(0));
+        assertThat(lines).allSatisfy(l -> assertThat(unescapedPipes(l)).isEqualTo(columns));
     }
 
     private static long unescapedPipes(String line) {
