@@ -36,13 +36,13 @@ public final class CompareTable {
         return sb.append('\n').append(footer(report, "- ", MarkdownReport::escape)).toString();
     }
 
-    private static List<String> head(Comparer.Report report) {
+    static List<String> head(Comparer.Report report) {
         return List.of("cell", "metric", "unit", "baseline", "candidate", "change",
                 String.format(Locale.ROOT, "ratio %.0f%% CI", report.confidence() * 100), "verdict");
     }
 
     /** @param text how the format shows text from the results (cell label, metric, unit) */
-    private static List<String> cells(Comparison r, UnaryOperator<String> text) {
+    static List<String> cells(Comparison r, UnaryOperator<String> text) {
         return List.of(text.apply(r.cell().label()), text.apply(r.metric()), text.apply(r.unit()),
                 withError(r.baseline()), withError(r.candidate()), change(r.ratio().estimate()), ratio(r.ratio()),
                 r.verdictWord());
@@ -62,7 +62,7 @@ public final class CompareTable {
                 : String.format(Locale.ROOT, "%.3f [n/a: %d fork%s]", r.estimate(), r.forks(), r.forks() == 1 ? "" : "s");
     }
 
-    private static String footer(Comparer.Report report, String bullet, UnaryOperator<String> text) {
+    static String footer(Comparer.Report report, String bullet, UnaryOperator<String> text) {
         StringBuilder sb = new StringBuilder();
         sb.append(bullet).append(String.format(Locale.ROOT,
                 "ratio = candidate / baseline; minimum effect %.1f%%; intervals with forks as the unit%n",

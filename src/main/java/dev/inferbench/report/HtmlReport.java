@@ -138,7 +138,7 @@ final class HtmlReport {
                 .replace("href=\"#", "href=\"#" + idPrefix);
     }
 
-    private static String resource(String name) {
+    static String resource(String name) {
         try (InputStream in = HtmlReport.class.getResourceAsStream(name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -86,6 +87,18 @@ class EscapingTest {
         assertThat(lines).hasSizeGreaterThan(2);
         long columns = unescapedPipes(lines.get(0));
         assertThat(lines).allSatisfy(l -> assertThat(unescapedPipes(l)).isEqualTo(columns));
+    }
+
+    @Test
+    void compareHtmlShowsTheTextAsText() throws Exception {
+        List<CellResults> cells = RunReader.read(run);
+        StringWriter w = new StringWriter();
+        CompareHtml.write(Comparer.compare(cells, cells, 0.03, Verdict.CONFIDENCE), EVIL, "head", w);
+        String html = w.toString();
+        assertThat(html).doesNotContain("<script>alert")
+                .contains("<p>Baseline: &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;|a,b &#39;q&#39;\nnext; candidate: head.</p>")
+                .contains("<td>infer batchSize=1 device=cpu engine=ort model=&lt;script&gt;alert(&quot;x&quot;)");
+        assertThat(html.split("<script>", -1)).hasSize(2);
     }
 
     private static long unescapedPipes(String line) {
