@@ -5,20 +5,24 @@ import dev.inferbench.compare.Comparer;
 import dev.inferbench.compare.Gate;
 import dev.inferbench.compare.RunReader;
 import dev.inferbench.compare.Threshold;
+import dev.inferbench.report.CompareHtml;
 import dev.inferbench.report.CompareJson;
 import dev.inferbench.report.CompareTable;
 import dev.inferbench.stats.Verdict;
 import dev.inferbench.stats.StoppingRule;
 
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * {@code compare BASE HEAD [--min-effect 3%] [--fail-on-regression] [--threshold T]... [--precision P]
- * [--format table|md|json]}: every cell both runs have, every metric, direction-aware, with the ratio's interval
+ * [--format table|md|json|html]}: every cell both runs have, every metric, direction-aware, with the ratio's interval
  * and a verdict. Exit code 0 pass, 1 a regression (with --fail-on-regression) or a failed threshold, 2 bad input.
  * With {@code --precision P} it ends with one line saying how many cells are settled ({@link StoppingRule}: the
  * primary metric's ratio interval narrower than P, or its verdict certain): what tools/compare-commits.sh reads to
@@ -26,7 +30,7 @@ import java.util.List;
  */
 final class CompareCommand implements Subcommand {
     private static final String USAGE = "compare BASE HEAD [--min-effect 3%] [--fail-on-regression] "
-            + "[--threshold T]... [--precision P] [--format table|md|json]";
+            + "[--threshold T]... [--precision P] [--format table|md|json|html]";
 
     @Override
     public String summary() {
@@ -50,8 +54,8 @@ final class CompareCommand implements Subcommand {
                 case "--precision" -> precision = RunFlags.percent(value(args, ++i, a), a);
                 case "--format" -> {
                     format = value(args, ++i, a);
-                    if (!List.of("table", "md", "json").contains(format)) {
-                        throw new BenchException("unknown format '" + format + "'; expected one of: table, md, json");
+                    if (!List.of("table", "md", "json", "html").contains(format)) {
+                        throw new BenchException("unknown format '" + format + "'; expected one of: table, md, json, html");
                     }
                 }
                 default -> {
@@ -78,9 +82,13 @@ final class CompareCommand implements Subcommand {
                     throw new BenchException("cannot write JSON: " + e.getMessage(), e);
                 }
             }
+            case "html" -> {
+                Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+                CompareHtml.write(report, runs.get(0).toString(), runs.get(1).toString(), w);
+            }
             default -> out.print(CompareTable.text(report));
         }
-        PrintStream notes = format.equals("json") ? err : out;
+        PrintStream notes = format.equals("json") || format.equals("html") ? err : out;
         checks.forEach(c -> notes.println("threshold " + c.line()));
         if (!Double.isNaN(precision)) {
             notes.println(settled(report, precision));

@@ -2,6 +2,7 @@ package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.profile.FlameGraphs;
+import dev.inferbench.profile.FlameHook;
 import dev.inferbench.profile.LatencyRatio;
 import dev.inferbench.profile.OpProfileDiff;
 import dev.inferbench.profile.OpProfilePass;
@@ -92,7 +93,7 @@ final class FlameCommand implements Subcommand {
     }
 
     private static Path flames(Path run) throws BenchException {
-        Path f = run.resolve("flames");
+        Path f = run.resolve(FlameHook.FOLDER);
         if (!Files.isDirectory(run) || !Files.isRegularFile(run.resolve("jmh-result.json")) && !Files.isDirectory(f)
                 && !Files.isDirectory(run.resolve(OpProfilePass.FOLDER))) {
             throw new BenchException(run + " has no flame graphs, operator profile or results; expected a run folder"

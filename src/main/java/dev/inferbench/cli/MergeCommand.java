@@ -4,6 +4,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.report.SummaryTable;
 import dev.inferbench.results.CellSummary;
+import dev.inferbench.results.Fingerprint;
 import dev.inferbench.results.RunFolder;
 import dev.inferbench.run.ShardMerge;
 
@@ -13,9 +14,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /** {@code merge DIR... [--run-dir OUT]}: the folders of a sharded run joined into one run folder. */
 final class MergeCommand implements Subcommand {
@@ -47,6 +51,7 @@ final class MergeCommand implements Subcommand {
             ShardMerge.Merged merged = ShardMerge.merge(dirs, () -> given != null ? given
                     : RunFolder.create(root, LocalDateTime.now(), "-merged"));
             target = merged.store().dir();
+            copyEnvironment(dirs, target, out);
             String table = SummaryTable.render(merged.results().stream().map(CellSummary::of).toList());
             Files.writeString(target.resolve(RunFolder.SUMMARY), table, StandardCharsets.UTF_8);
             out.print(table);
@@ -57,6 +62,30 @@ final class MergeCommand implements Subcommand {
             return merged.missingShards().isEmpty() ? Main.OK : Main.CELLS_FAILED;
         } catch (IOException | UncheckedIOException e) {
             throw new BenchException("cannot merge into " + target + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The first given folder's environment.json into the merged run, so that its report shows the environment:
+     * shards of one plan ran the same settings, but maybe not on the same CPU, which a line then says.
+     */
+    private static void copyEnvironment(List<Path> dirs, Path target, PrintStream out) throws IOException {
+        Path first = null;
+        Set<String> cpus = new LinkedHashSet<>();
+        for (Path dir : dirs) {
+            Path env = dir.resolve(Fingerprint.FILE);
+            if (Files.isRegularFile(env)) {
+                first = first == null ? env : first;
+                cpus.add(Fingerprint.cpuModel(env).orElse("unknown"));
+            }
+        }
+        if (first == null) {
+            return;
+        }
+        Files.copy(first, target.resolve(Fingerprint.FILE), StandardCopyOption.REPLACE_EXISTING);
+        if (cpus.size() > 1) {
+            out.println("inferbench: the shards ran on different CPUs (" + String.join("; ", cpus)
+                    + "); the merged run's environment.json is " + first);
         }
     }
 }

@@ -4,19 +4,20 @@ import dev.inferbench.BenchException;
 import dev.inferbench.report.Reports;
 
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
-/** {@code report RUN... [-o DIR] [--format md,html,...]}: the report of one or more run folders. */
+/** {@code report RUN... [-o DIR] [--format md,html,...]}: the report of one or more run folders or JMH result files. */
 final class ReportCommand implements Subcommand {
 
     @Override
     public String summary() {
         return "report RUN... [-o DIR] [--format md,html,csv,gab,bmf,jmh,plots]: Markdown/HTML/CSV report, plots and"
-                + " exports of run folders (default: all, into RUN/report/)";
+                + " exports of run folders or result files (default: all, into RUN/report/ or report/ beside the file)";
     }
 
     @Override
@@ -45,10 +46,19 @@ final class ReportCommand implements Subcommand {
         if (runs.isEmpty()) {
             throw new BenchException("report needs a run folder; expected e.g. report results/20261122-171500-abc1234");
         }
-        Path dir = target != null ? target : runs.get(0).resolve(Reports.FOLDER);
+        Path dir = target != null ? target : defaultFolder(runs.get(0));
         List<Path> written = Reports.write(runs, dir, formats);
         out.println("inferbench: report of " + runs.size() + " run folder" + (runs.size() == 1 ? "" : "s") + " in "
                 + dir + " (" + written.size() + " files)");
         return Main.OK;
+    }
+
+    /** {@code RUN/report/} for a run folder; for a result file, {@code report/} beside it. */
+    static Path defaultFolder(Path run) {
+        if (!Files.isRegularFile(run)) {
+            return run.resolve(Reports.FOLDER);
+        }
+        Path parent = run.getParent();
+        return parent == null ? Path.of(Reports.FOLDER) : parent.resolve(Reports.FOLDER);
     }
 }

@@ -4,7 +4,10 @@ import dev.inferbench.stats.Direction;
 
 import java.util.Locale;
 
-/** Which way each metric improves, by its name and then its unit; anything else is UNKNOWN and compared by ratio only. */
+/**
+ * Which way each metric improves, by its name and then its unit; anything else is UNKNOWN and compared by ratio only.
+ * The one rule for compare's verdicts, thresholds and the reports' exports.
+ */
 public final class Directions {
     private Directions() {
     }
@@ -13,11 +16,12 @@ public final class Directions {
         String n = name.toLowerCase(Locale.ROOT);
         String u = unit == null ? "" : unit.toLowerCase(Locale.ROOT);
         if (n.equals("samples") || n.equals("throughput") || n.startsWith("accuracy") || n.startsWith("top1")
-                || n.startsWith("top5") || n.endsWith(".accuracy")) {
+                || n.startsWith("top5") || n.endsWith(".accuracy") || n.equals("gmacs")
+                || n.startsWith("fidelity.") && !n.equals("fidelity.maxabs")) {
             return Direction.HIGHER_IS_BETTER;
         }
         if (n.equals("time") || n.matches("p\\d+(\\.\\d+)?") || n.startsWith("mem.") || n.endsWith(".time")
-                || n.contains("alloc") || n.contains("latency")) {
+                || n.contains("alloc") || n.contains("latency") || n.equals("fidelity.maxabs")) {
             return Direction.LOWER_IS_BETTER;
         }
         if (u.endsWith("/op")) {

@@ -25,6 +25,8 @@ import java.util.stream.Stream;
  * ONNX Runtime's native library is kept on disk for the run, so its frames keep their (few exported) names.
  */
 public final class FlameHook implements ForkHook {
+    /** The run folder's subfolder for flame graphs, one folder per cell id. */
+    public static final String FOLDER = "flames";
     private static final String ENGINE_FILE = "profiler.properties";
 
     private final Path flamesDir;
@@ -53,7 +55,7 @@ public final class FlameHook implements ForkHook {
             throws BenchException {
         Path lib = profilerLibrary();
         List<String> append = keepOrtLibraries(base);
-        Path flames = runDir.resolve("flames");
+        Path flames = runDir.resolve(FOLDER);
         try {
             Files.createDirectories(flames);
         } catch (IOException e) {

@@ -55,7 +55,7 @@ public final class UserAsyncHook implements ForkHook {
     /** Extracts async-profiler and ONNX Runtime's libraries (once per machine) before the first fork. */
     public static UserAsyncHook create(String asyncOptions, Path runDir, Options base, PrintStream console)
             throws BenchException {
-        Path root = runDir.resolve("flames");
+        Path root = runDir.resolve(FlameHook.FOLDER);
         Path library = null;
         StringJoiner kept = new StringJoiner(";");
         for (String option : asyncOptions.split(";")) {

@@ -8,8 +8,12 @@ import dev.inferbench.stats.Interval;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
-/** The result of {@code compare} as a terminal table or as Markdown (one row per cell and metric). */
+/**
+ * The result of {@code compare} as a terminal table or as Markdown (one row per cell and metric); in Markdown the
+ * text from the results is escaped as in the report, so a '|' in a param cannot break the table.
+ */
 public final class CompareTable {
 
     private CompareTable() {
@@ -18,8 +22,8 @@ public final class CompareTable {
     public static String text(Comparer.Report report) {
         List<List<String>> rows = new ArrayList<>();
         rows.add(head(report));
-        report.rows().forEach(r -> rows.add(cells(r)));
-        return SummaryTable.layout(rows) + footer(report, "");
+        report.rows().forEach(r -> rows.add(cells(r, UnaryOperator.identity())));
+        return SummaryTable.layout(rows) + footer(report, "", UnaryOperator.identity());
     }
 
     public static String markdown(Comparer.Report report) {
@@ -27,19 +31,21 @@ public final class CompareTable {
         sb.append("| ").append(String.join(" | ", head(report))).append(" |\n");
         sb.append("|").append("---|".repeat(head(report).size())).append('\n');
         for (Comparison r : report.rows()) {
-            sb.append("| ").append(String.join(" | ", cells(r)).replace("±", "± ")).append(" |\n");
+            sb.append("| ").append(String.join(" | ", cells(r, MarkdownReport::escape)).replace("±", "± ")).append(" |\n");
         }
-        return sb.append('\n').append(footer(report, "- ")).toString();
+        return sb.append('\n').append(footer(report, "- ", MarkdownReport::escape)).toString();
     }
 
-    private static List<String> head(Comparer.Report report) {
+    static List<String> head(Comparer.Report report) {
         return List.of("cell", "metric", "unit", "baseline", "candidate", "change",
                 String.format(Locale.ROOT, "ratio %.0f%% CI", report.confidence() * 100), "verdict");
     }
 
-    private static List<String> cells(Comparison r) {
-        return List.of(r.cell().label(), r.metric(), r.unit(), withError(r.baseline()), withError(r.candidate()),
-                change(r.ratio().estimate()), ratio(r.ratio()), r.verdictWord());
+    /** @param text how the format shows text from the results (cell label, metric, unit) */
+    static List<String> cells(Comparison r, UnaryOperator<String> text) {
+        return List.of(text.apply(r.cell().label()), text.apply(r.metric()), text.apply(r.unit()),
+                withError(r.baseline()), withError(r.candidate()), change(r.ratio().estimate()), ratio(r.ratio()),
+                r.verdictWord());
     }
 
     private static String withError(Interval i) {
@@ -56,16 +62,16 @@ public final class CompareTable {
                 : String.format(Locale.ROOT, "%.3f [n/a: %d fork%s]", r.estimate(), r.forks(), r.forks() == 1 ? "" : "s");
     }
 
-    private static String footer(Comparer.Report report, String bullet) {
+    static String footer(Comparer.Report report, String bullet, UnaryOperator<String> text) {
         StringBuilder sb = new StringBuilder();
         sb.append(bullet).append(String.format(Locale.ROOT,
                 "ratio = candidate / baseline; minimum effect %.1f%%; intervals with forks as the unit%n",
                 report.minEffect() * 100));
         for (CellKey k : report.onlyBaseline()) {
-            sb.append(bullet).append("only in baseline: ").append(k.label()).append('\n');
+            sb.append(bullet).append("only in baseline: ").append(text.apply(k.label())).append('\n');
         }
         for (CellKey k : report.onlyCandidate()) {
-            sb.append(bullet).append("only in candidate: ").append(k.label()).append('\n');
+            sb.append(bullet).append("only in candidate: ").append(text.apply(k.label())).append('\n');
         }
         return sb.toString();
     }

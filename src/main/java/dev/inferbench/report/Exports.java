@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.inferbench.compare.Directions;
+import dev.inferbench.stats.Direction;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -37,7 +39,7 @@ final class Exports {
                 entry(all, r.label() + " p99", r.unit(), r.p99(), extra);
             }
             r.extra().forEach((name, f) -> {
-                if (biggerIsBetter(name) == biggerIsBetter && !Double.isNaN(f.value())) {
+                if (biggerIsBetter(name, f.unit()) == biggerIsBetter && !Double.isNaN(f.value())) {
                     entry(all, r.label() + " " + name, f.unit(), f.value(), extra);
                 }
             });
@@ -45,9 +47,12 @@ final class Exports {
         JSON.writerWithDefaultPrettyPrinter().writeValue(out, all);
     }
 
-    /** Samples/s and accuracy grow with quality; times, memory, allocation and error measures shrink. */
-    static boolean biggerIsBetter(String metric) {
-        return metric.equals(ReportRows.SAMPLES) || metric.startsWith("accuracy");
+    /**
+     * Compare's rule ({@link Directions}); a metric of unknown direction (gc.count, model.params) goes with the
+     * smaller-is-better ones: github-action-benchmark has no neutral file.
+     */
+    static boolean biggerIsBetter(String metric, String unit) {
+        return Directions.of(metric, unit) == Direction.HIGHER_IS_BETTER;
     }
 
     private static ObjectNode entry(ArrayNode all, String name, String unit, double value, String extra) {

@@ -1,5 +1,7 @@
 package dev.inferbench.report;
 
+import dev.inferbench.profile.FlameHook;
+import dev.inferbench.profile.OpProfilePass;
 import org.knowm.xchart.VectorGraphicsEncoder;
 
 import java.io.ByteArrayOutputStream;
@@ -12,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -94,22 +97,35 @@ final class HtmlReport {
         out.println("</tbody></table>");
     }
 
-    /** Links to files under forks/&lt;cell-id&gt;/fork-N/ (flame graphs), relative to the report's folder. */
+    /**
+     * Links to the cell's flame graphs, relative to the report's folder: where FlameHook and -prof async put them,
+     * {@code flames/<cell-id>/} (merged graphs first, then each fork's), then ORT's operator flame graph,
+     * {@code op-profile/<cell-id>/ops.html}.
+     */
     private static String flameLinks(Path runDir, String cellId, Path reportDir) throws IOException {
-        Path cellDir = runDir == null ? null : runDir.resolve("forks").resolve(cellId);
-        if (cellDir == null || !Files.isDirectory(cellDir)) {
+        if (runDir == null) {
             return "";
         }
         List<String> links = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(cellDir, 2)) {
-            for (Path f : files.filter(f -> f.getFileName().toString().endsWith(".html")).sorted().toList()) {
-                String href = reportDir.toAbsolutePath().normalize().relativize(f.toAbsolutePath().normalize())
-                        .toString().replace('\\', '/');
-                String name = cellDir.relativize(f).toString();
-                links.add("<a href=\"" + escape(href) + "\">" + escape(name) + "</a>");
+        Path flames = runDir.resolve(FlameHook.FOLDER).resolve(cellId);
+        if (Files.isDirectory(flames)) {
+            try (Stream<Path> files = Files.walk(flames)) {
+                files.filter(f -> f.getFileName().toString().endsWith(".html"))
+                        .sorted(Comparator.comparing((Path f) -> !f.getParent().equals(flames)).thenComparing(f -> f))
+                        .forEach(f -> links.add(link(f, flames.relativize(f).toString(), reportDir)));
             }
         }
+        Path ops = runDir.resolve(OpProfilePass.FOLDER).resolve(cellId).resolve("ops.html");
+        if (Files.isRegularFile(ops)) {
+            links.add(link(ops, "ops.html", reportDir));
+        }
         return String.join(" ", links);
+    }
+
+    private static String link(Path file, String name, Path reportDir) {
+        String href = reportDir.toAbsolutePath().normalize().relativize(file.toAbsolutePath().normalize())
+                .toString().replace('\\', '/');
+        return "<a href=\"" + escape(href) + "\">" + escape(name.replace('\\', '/')) + "</a>";
     }
 
     /** The chart as an SVG element; ids prefixed so that the clip paths of several inline charts don't collide. */
@@ -122,7 +138,7 @@ final class HtmlReport {
                 .replace("href=\"#", "href=\"#" + idPrefix);
     }
 
-    private static String resource(String name) {
+    static String resource(String name) {
         try (InputStream in = HtmlReport.class.getResourceAsStream(name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -98,6 +98,9 @@ public record ReportInput(List<Run> runs) {
                 p.load(r);
             } catch (IOException e) {
                 throw new BenchException("cannot read " + props + ": " + e.getMessage(), e);
+            } catch (IllegalArgumentException e) {
+                throw new BenchException(props + " is not a valid properties file (" + e.getMessage()
+                        + "); expected the run settings written at the start of the run", e);
             }
             new TreeMap<>(p).forEach((k, v) -> env.putIfAbsent("run." + k, String.valueOf(v)));
         }

@@ -10,7 +10,7 @@ import java.util.Map;
  * unit, the mean with its interval, samples/s and every secondary metric, and why its figures may not be trusted.
  *
  * @param run      the label of the run (or merged shards) the cell comes from
- * @param cellId   the cell's folder name under {@code forks/} (flame graphs live there)
+ * @param cellId   the cell's folder name under {@code forks/}, {@code flames/} and {@code op-profile/}
  * @param extra    secondary metrics by name ({@code samples}, {@code mem.rss.peak}, ...)
  * @param samples  timed calls behind the percentiles (SampleTime), else iterations
  * @param warnings stability warnings, each a short reason

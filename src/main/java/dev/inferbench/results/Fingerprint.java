@@ -51,6 +51,15 @@ public final class Fingerprint {
         return file;
     }
 
+    /** The CPU model an environment.json names; empty when the file has none or is not JSON. */
+    public static Optional<String> cpuModel(Path file) {
+        try {
+            return Optional.ofNullable(JSON.readTree(file.toFile()).path("cpu").path("model").textValue());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
     static String sha256(Path file) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
             java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");

@@ -28,6 +28,10 @@ public final class Ratio {
         double va = ForkMeans.variance(a) / (a.length * ma * ma);
         double vb = ForkMeans.variance(b) / (b.length * mb * mb);
         double se = Math.sqrt(va + vb);
+        if (!Double.isFinite(ratio) || !Double.isFinite(se)) {
+            // a side whose mean is 0 (gc.count of a cell that never collects) or not a number: no ratio to bound
+            return Interval.unknown(ratio, confidence, k);
+        }
         if (se == 0) {
             return new Interval(ratio, ratio, ratio, confidence, k);
         }

@@ -66,4 +66,15 @@ class CompareCommandTest {
         assertThat(run("compare", a.toString(), a.toString(), "--format", "md", "--precision", "50%")).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("| cell |").contains("settled ");
     }
+
+    @Test
+    void htmlFormatIsOnePageWithNotesOnStderr(@TempDir Path dir) throws IOException {
+        Path a = runFolder(dir, "a");
+        assertThat(run("compare", a.toString(), a.toString(), "--format", "html", "--precision", "50%")).isZero();
+        String html = out.toString(StandardCharsets.UTF_8);
+        assertThat(html).startsWith("<!DOCTYPE html>").endsWith("</body></html>\n")
+                .contains("<table class=\"cells\">", "<td>infer batchSize=1 ", "<td class=\"inconclusive\">inconclusive</td>")
+                .doesNotContain("settled ");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("settled ");
+    }
 }

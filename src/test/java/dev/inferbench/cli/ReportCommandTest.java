@@ -64,6 +64,15 @@ class ReportCommandTest {
     }
 
     @Test
+    void malformedRunPropertiesIsOneLine() throws Exception {
+        Path run = run(Files.readString(ReportsTestFiles.runA().resolve("jmh-result.json")));
+        Files.writeString(run.resolve("run.properties"), "args=-p model=\\u12x4\n");
+        assertThat(report(run.toString(), "--format", "md")).isEqualTo(Main.BAD_INPUT);
+        assertThat(errLine()).isEqualTo("inferbench: " + run.resolve("run.properties") + " is not a valid properties file"
+                + " (Malformed \\uxxxx encoding.); expected the run settings written at the start of the run");
+    }
+
+    @Test
     void unknownFormatAndOption() throws Exception {
         Path good = ReportsTestFiles.runA();
         assertThat(report(good.toString(), "--format", "md,xml")).isEqualTo(Main.BAD_INPUT);
@@ -84,6 +93,15 @@ class ReportCommandTest {
         assertThat(run.resolve("report/report.md")).exists();
         assertThat(run.resolve("report/report.csv")).exists();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("(2 files)");
+    }
+
+    @Test
+    void resultFileGetsAReportFolderBesideIt() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("downloads"));
+        Path file = Files.copy(ReportsTestFiles.runA().resolve("jmh-result.json"), folder.resolve("some.json"));
+        assertThat(report(file.toString(), "--format", "md")).as(err.toString(StandardCharsets.UTF_8)).isEqualTo(Main.OK);
+        assertThat(folder.resolve("report/report.md")).isNotEmptyFile();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains(folder.resolve("report").toString());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.inferbench.compare;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.report.CompareHtml;
 import dev.inferbench.report.CompareJson;
 import dev.inferbench.report.CompareTable;
 import dev.inferbench.stats.Verdict;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +76,9 @@ class ComparerTest {
         assertThat(CompareTable.text(r)).isEqualTo(golden("compare.txt"));
         assertThat(CompareTable.markdown(r)).isEqualTo(golden("compare.md"));
         assertThat(json.toString(StandardCharsets.UTF_8)).isEqualTo(golden("compare.json"));
+        StringWriter html = new StringWriter();
+        CompareHtml.write(r, "results/base", "results/head", html);
+        assertThat(html.toString()).isEqualTo(golden("compare.html"));
     }
 
     static String golden(String name) throws IOException {

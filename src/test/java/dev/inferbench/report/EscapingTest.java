@@ -3,10 +3,15 @@ package dev.inferbench.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.inferbench.compare.CellResults;
+import dev.inferbench.compare.Comparer;
+import dev.inferbench.compare.RunReader;
+import dev.inferbench.stats.Verdict;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -71,6 +76,29 @@ class EscapingTest {
                 .contains("model=" + EVIL);
         assertThat(JSON.readTree(out.resolve("jmh-visualizer.json").toFile()).get(0).at("/params/model").asText())
                 .isEqualTo(EVIL);
+    }
+
+    @Test
+    void compareMarkdownKeepsTheTable() throws Exception {
+        List<CellResults> cells = RunReader.read(run);
+        String md = CompareTable.markdown(Comparer.compare(cells, cells, 0.03, Verdict.CONFIDENCE));
+        assertThat(md).doesNotContain("<script>").contains("&lt;script&gt;alert(\"x\")&lt;/script&gt;\\|a,b 'q'<br>next");
+        List<String> lines = md.lines().filter(l -> l.startsWith("|")).toList();
+        assertThat(lines).hasSizeGreaterThan(2);
+        long columns = unescapedPipes(lines.get(0));
+        assertThat(lines).allSatisfy(l -> assertThat(unescapedPipes(l)).isEqualTo(columns));
+    }
+
+    @Test
+    void compareHtmlShowsTheTextAsText() throws Exception {
+        List<CellResults> cells = RunReader.read(run);
+        StringWriter w = new StringWriter();
+        CompareHtml.write(Comparer.compare(cells, cells, 0.03, Verdict.CONFIDENCE), EVIL, "head", w);
+        String html = w.toString();
+        assertThat(html).doesNotContain("<script>alert")
+                .contains("<p>Baseline: &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;|a,b &#39;q&#39;\nnext; candidate: head.</p>")
+                .contains("<td>infer batchSize=1 device=cpu engine=ort model=&lt;script&gt;alert(&quot;x&quot;)");
+        assertThat(html.split("<script>", -1)).hasSize(2);
     }
 
     private static long unescapedPipes(String line) {

@@ -20,15 +20,22 @@ class HtmlReportTest {
         Path run = Files.createDirectories(dir.resolve("run"));
         Files.copy(ReportsTest.runA().resolve("jmh-result.json"), run.resolve("jmh-result.json"));
         String cell = "InferenceBenchmark.infer-sample-batchSize=2-device=cpu-engine=ort-model=resnet-tiny-threads=0";
-        Path fork = Files.createDirectories(run.resolve("forks").resolve(cell).resolve("fork-1"));
-        Files.writeString(fork.resolve("flame-cpu.html"), "<html></html>");
+        // where FlameHook writes (flames/<cell-id>/...) and OpProfilePass (op-profile/<cell-id>/ops.html)
+        Path flames = Files.createDirectories(run.resolve("flames").resolve(cell));
+        Path fork = Files.createDirectories(flames.resolve("fork-1"));
+        Files.writeString(fork.resolve("cpu-forward.html"), "<html></html>");
+        Files.writeString(flames.resolve("merged-cpu-forward.html"), "<html></html>");
+        Path ops = Files.createDirectories(run.resolve("op-profile").resolve(cell));
+        Files.writeString(ops.resolve("ops.html"), "<html></html>");
         Reports.writeAll(run);
         String html = Files.readString(run.resolve("report/report.html"));
-        assertThat(html).contains("<a href=\"../forks/" + cell + "/fork-1/flame-cpu.html\">fork-1/flame-cpu.html</a>")
+        assertThat(html).contains("<a href=\"../flames/" + cell + "/merged-cpu-forward.html\">merged-cpu-forward.html</a> "
+                        + "<a href=\"../flames/" + cell + "/fork-1/cpu-forward.html\">fork-1/cpu-forward.html</a> "
+                        + "<a href=\"../op-profile/" + cell + "/ops.html\">ops.html</a>")
                 .contains("<style>", "<svg");
         // SVG's namespace names are identifiers, never fetched; nothing else may point off the page
         assertThat(html.replace("\"http://www.w3.org/", "\"")).doesNotContain("http://", "https://", "<link", "src=\"");
-        assertThat(html.split("flame-cpu.html\"", -1)).hasSize(2);
+        assertThat(html.split("cpu-forward.html\"", -1)).hasSize(3);
         assertThat(run.resolve("report/plots/resnet-tiny-means.png")).isNotEmptyFile();
         assertThat(run.resolve("report/plots/resnet-tiny-means.svg")).isNotEmptyFile();
     }

@@ -36,6 +36,14 @@ class RatioTest {
     }
 
     @Test
+    void aSideWithMeanZeroGivesNoIntervalAndNoError() {
+        double[][] zero = {{0, 0}, {0, 0}};
+        assertThat(Ratio.interval(zero, zero, 0.99).known()).isFalse();
+        assertThat(Ratio.interval(zero, new double[][]{{1, 2}, {3, 4}}, 0.99).known()).isFalse();
+        assertThat(Ratio.interval(new double[][]{{1, 2}, {3, Double.NaN}}, zero, 0.99).known()).isFalse();
+    }
+
+    @Test
     void noSpreadGivesAPointAndOneForkGivesNothing() {
         assertThat(Ratio.interval(new double[][]{{2}, {2}}, new double[][]{{3}, {3}}, 0.95))
                 .isEqualTo(new Interval(1.5, 1.5, 1.5, 0.95, 2));

@@ -1,9 +1,17 @@
 package dev.inferbench.results.jmh;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.compare.CellResults;
+import dev.inferbench.compare.Comparer;
+import dev.inferbench.compare.RunReader;
+import dev.inferbench.report.CompareTable;
+import dev.inferbench.report.Reports;
 import dev.inferbench.run.Mutator;
+import dev.inferbench.stats.Verdict;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -13,7 +21,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -109,13 +120,21 @@ class JmhJsonTest {
                 .hasMessage("test.json entry 0 primaryMetric holds 'fast' where a number was expected");
     }
 
-    /** 1,000 seeded mutants of a real file: read, or refused with a BenchException; nothing else. */
-    @Test
-    void fuzzedFilesGiveOnlyClearErrors() throws Exception {
-        String real = resource("average-time-gc.json");
+    /**
+     * 1,000 seeded mutants of a real file (AverageTime with the gc profiler, SampleTime with histograms): read, then
+     * reported (every format but the plots) and compared with the unmutated file, or refused with a one-line
+     * BenchException; nothing else.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"average-time-gc.json", "sample-time.json"})
+    void fuzzedFilesGiveOnlyClearErrors(String fixture) throws Exception {
+        String real = resource(fixture);
+        List<CellResults> original = RunReader.read(Files.writeString(dir.resolve("original.json"), real));
+        Path run = Files.createDirectories(dir.resolve("mutant"));
         List<String> escapes = new ArrayList<>();
         for (long seed = 1; seed <= 1000; seed++) {
-            String mutant = Mutator.mutate(real, seed);
+            // odd seeds cut the text anywhere, even seeds keep it valid JSON with odd values (most get past the reader)
+            String mutant = seed % 2 == 1 ? Mutator.mutate(real, seed) : Mutator.mutateJson(real, seed);
             try {
                 for (JmhCell c : parse(mutant)) {
                     c.primary().iterationMeans();
@@ -123,10 +142,35 @@ class JmhJsonTest {
                 }
             } catch (BenchException expected) {
                 assertThat(expected.getMessage()).isNotBlank();
+                continue;
             } catch (RuntimeException e) {
-                escapes.add("seed " + seed + ": " + e);
+                escapes.add("read seed " + seed + ": " + e);
+                continue;
             }
+            Files.writeString(run.resolve("jmh-result.json"), mutant);
+            String report = attempt("report", seed, () -> Reports.write(List.of(run), run.resolve("report"),
+                    EnumSet.complementOf(EnumSet.of(Reports.Format.PLOTS))));
+            String compare = attempt("compare", seed, () -> CompareTable.markdown(
+                    Comparer.compare(original, RunReader.read(run), 0.03, Verdict.CONFIDENCE)));
+            Stream.of(report, compare).filter(Objects::nonNull).forEach(escapes::add);
         }
         assertThat(escapes).isEmpty();
+    }
+
+    private interface Step {
+        void run() throws BenchException;
+    }
+
+    /** Null when the step ran or was refused with a clear BenchException; else what escaped. */
+    private static String attempt(String what, long seed, Step step) {
+        try {
+            step.run();
+            return null;
+        } catch (BenchException refused) {
+            return refused.getMessage().isBlank() || refused.getMessage().contains("\n")
+                    ? what + " seed " + seed + ": not one line: " + refused.getMessage() : null;
+        } catch (RuntimeException e) {
+            return what + " seed " + seed + ": " + e;
+        }
     }
 }

@@ -1,0 +1,51 @@
+package dev.inferbench.report;
+
+import dev.inferbench.compare.Comparer;
+import dev.inferbench.compare.Comparison;
+
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The result of {@code compare} as one self-contained HTML page: the report's styles and script (sortable,
+ * filterable table), one row per cell and metric with its verdict coloured, then the cells only one side has.
+ * Every text from the results is escaped as in the report.
+ */
+public final class CompareHtml {
+    /** Columns from the baseline figure to the ratio: right-aligned numbers. */
+    private static final int FIRST_NUMBER = 3;
+    private static final int LAST_NUMBER = 6;
+
+    private CompareHtml() {
+    }
+
+    /** @param baseline and @param candidate how the page names the two runs (their folders or files) */
+    public static void write(Comparer.Report report, String baseline, String candidate, Writer w) {
+        PrintWriter out = new PrintWriter(w);
+        out.println("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>inferbench compare</title>");
+        out.println("<style>\n" + HtmlReport.resource("report.css") + HtmlReport.resource("compare.css")
+                + "</style></head><body>");
+        out.println("<h1>inferbench compare</h1>");
+        out.println("<p>Baseline: " + HtmlReport.escape(baseline) + "; candidate: " + HtmlReport.escape(candidate)
+                + ".</p>");
+        out.println("<p><input id=\"filter\" type=\"search\" placeholder=\"filter rows (e.g. batchSize=8, slower)\"></p>");
+        out.println("<table class=\"cells\"><thead><tr>");
+        CompareTable.head(report).forEach(h -> out.print("<th>" + HtmlReport.escape(h) + "</th>"));
+        out.println("</tr></thead><tbody>");
+        for (Comparison r : report.rows()) {
+            List<String> cells = CompareTable.cells(r, HtmlReport::escape);
+            out.print("<tr>");
+            for (int i = 0; i < cells.size() - 1; i++) {
+                out.print((i >= FIRST_NUMBER && i <= LAST_NUMBER ? "<td class=\"num\">" : "<td>") + cells.get(i) + "</td>");
+            }
+            String verdict = r.verdict().name().toLowerCase(Locale.ROOT).replace('_', '-');
+            out.println("<td class=\"" + verdict + "\">" + cells.get(cells.size() - 1) + "</td></tr>");
+        }
+        out.println("</tbody></table>\n<ul>");
+        CompareTable.footer(report, "", HtmlReport::escape).lines().forEach(l -> out.println("<li>" + l + "</li>"));
+        out.println("</ul>\n<script>\n" + HtmlReport.resource("report.js") + "</script>\n</body></html>");
+        out.flush();
+    }
+}

@@ -1,0 +1,51 @@
+package dev.inferbench.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** github-action-benchmark's two files split the metrics by compare's direction rule, quality metrics included. */
+class ExportsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private static String metric(String name, double score, String unit) {
+        return "\"" + name + "\" : {\"score\" : " + score + ", \"scoreError\" : \"NaN\", \"scoreConfidence\" : ["
+                + score + ", " + score + "], \"scoreUnit\" : \"" + unit + "\", \"rawData\" : [[" + score + "]]},";
+    }
+
+    private static List<String> names(List<ReportRow> rows, boolean biggerIsBetter) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Exports.githubActionBenchmark(rows, biggerIsBetter, out);
+        List<String> names = new ArrayList<>();
+        JSON.readTree(out.toByteArray()).forEach(n -> names.add(n.get("name").asText().replaceAll(".* ", "")));
+        return names;
+    }
+
+    @Test
+    void qualityMetricsAreBiggerIsBetter() throws Exception {
+        Path run = Files.createDirectories(dir.resolve("run"));
+        String json = Files.readString(ReportsTest.runA().resolve("jmh-result.json"))
+                .replace("\"secondaryMetrics\": {", "\"secondaryMetrics\": { " + metric("fidelity.top1", 0.99, "%")
+                        + metric("fidelity.cosine", 0.999, "cos") + metric("fidelity.maxabs", 0.01, "abs")
+                        + metric("accuracy.top1", 0.75, "%") + metric("gmacs", 12.5, "GMAC/s")
+                        + metric("model.params", 1000, "params"));
+        Files.writeString(run.resolve("jmh-result.json"), json);
+        List<ReportRow> rows = ReportInput.load(List.of(run)).rows();
+        assertThat(rows.get(0).extra()).containsKeys("fidelity.top1", "gmacs");
+        assertThat(names(rows, true)).contains("samples", "fidelity.top1", "fidelity.cosine", "accuracy.top1", "gmacs")
+                .doesNotContain("fidelity.maxabs", "model.params", "mean", "p99");
+        assertThat(names(rows, false)).contains("mean", "p99", "fidelity.maxabs", "model.params", "gc.alloc.rate")
+                .doesNotContain("samples", "fidelity.top1", "fidelity.cosine", "accuracy.top1", "gmacs");
+    }
+}
