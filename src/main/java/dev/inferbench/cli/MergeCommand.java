@@ -59,6 +59,9 @@ final class MergeCommand implements Subcommand {
                 err.println("inferbench: shards missing from the merge: " + String.join(", ", merged.missingShards()));
             }
             out.println("inferbench: merged " + dirs.size() + " folder" + (dirs.size() == 1 ? "" : "s") + " into " + target);
+            if (merged.missingShards().isEmpty()) {
+                Launcher.appendToHistory(BenchConfig.load(), target, out, err); // the joined run is one point of a trend
+            }
             return merged.missingShards().isEmpty() ? Main.OK : Main.CELLS_FAILED;
         } catch (IOException | UncheckedIOException e) {
             throw new BenchException("cannot merge into " + target + ": " + e.getMessage(), e);
