@@ -70,8 +70,9 @@ final class Exports {
      */
     static void bencher(List<ReportRow> rows, OutputStream out) throws IOException {
         ObjectNode all = JSON.createObjectNode();
+        boolean multiRun = rows.stream().map(ReportRow::run).distinct().count() > 1;
         for (ReportRow r : rows) {
-            String name = rows.stream().map(ReportRow::run).distinct().count() > 1 ? r.run() + " " + r.label() : r.label();
+            String name = multiRun ? r.run() + " " + r.label() : r.label();
             ObjectNode bench = all.has(name) ? (ObjectNode) all.get(name) : all.putObject(name);
             if (r.isTime()) {
                 double ns = Units.convert(1, r.unit(), "ns");

@@ -55,6 +55,9 @@ final class ReportTable {
     }
 
     /** One table per model (or per benchmark without a model param), in the order rows first name them. */
+    /** Per column and direction: the group's best value, or empty when fewer than two cells have one. */
+    private final Map<String, double[]> bests = new java.util.HashMap<>();
+
     static List<ReportTable> of(List<ReportRow> rows) {
         boolean multiRun = rows.stream().map(ReportRow::run).distinct().count() > 1;
         Map<String, List<ReportRow>> byGroup = new LinkedHashMap<>();
@@ -118,16 +121,16 @@ final class ReportTable {
         }
         params.forEach(p -> v.add(text(r.params().getOrDefault(p, ""))));
         if (percentiles) {
-            v.add(time(r, ReportRow::p50, true));
+            v.add(time(r, "p50", ReportRow::p50, true));
             if (p90) {
-                v.add(time(r, ReportRow::p90, true));
+                v.add(time(r, "p90", ReportRow::p90, true));
             }
-            v.add(time(r, ReportRow::p99, true));
+            v.add(time(r, "p99", ReportRow::p99, true));
         }
-        v.add(time(r, ReportRow::mean, true));
+        v.add(time(r, "mean", ReportRow::mean, true));
         v.add(number(Units.convert(r.halfWidth(), r.unit(), unit), false));
         if (samples) {
-            v.add(best(r, ReportRow::samplesPerSecond, false));
+            v.add(best(r, "samples", ReportRow::samplesPerSecond, false));
         }
         for (String s : secondary) {
             ReportRow.Figure f = r.extra().get(s);
@@ -139,17 +142,21 @@ final class ReportTable {
         return v;
     }
 
-    private Value time(ReportRow r, java.util.function.ToDoubleFunction<ReportRow> f, boolean lower) {
-        Value b = best(r, f, r.isTime() == lower);
+    private Value time(ReportRow r, String column, java.util.function.ToDoubleFunction<ReportRow> f, boolean lower) {
+        Value b = best(r, column, f, r.isTime() == lower);
         return new Value(Units.format(Units.convert(f.applyAsDouble(r), r.unit(), unit)), b.best(), true);
     }
 
     /** Marks the value when it is the group's best (lowest or highest) and the group has more than one value. */
-    private Value best(ReportRow r, java.util.function.ToDoubleFunction<ReportRow> f, boolean lowest) {
+    private Value best(ReportRow r, String column, java.util.function.ToDoubleFunction<ReportRow> f, boolean lowest) {
         double mine = f.applyAsDouble(r);
-        double[] all = rows.stream().mapToDouble(f).filter(d -> !Double.isNaN(d)).toArray();
-        boolean isBest = all.length > 1 && !Double.isNaN(mine)
-                && mine == (lowest ? Arrays.stream(all).min().getAsDouble() : Arrays.stream(all).max().getAsDouble());
+        // each column's best once per table, not once per row: a table of n rows would cost n^2 otherwise
+        double[] best = bests.computeIfAbsent(column + (lowest ? "-min" : "-max"), k -> {
+            double[] all = rows.stream().mapToDouble(f).filter(d -> !Double.isNaN(d)).toArray();
+            return all.length < 2 ? new double[0] : new double[]{lowest ? Arrays.stream(all).min().getAsDouble()
+                    : Arrays.stream(all).max().getAsDouble()};
+        });
+        boolean isBest = best.length == 1 && !Double.isNaN(mine) && mine == best[0];
         return new Value(Units.format(mine), isBest, true);
     }
 

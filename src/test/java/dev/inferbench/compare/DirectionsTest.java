@@ -22,6 +22,9 @@ class DirectionsTest {
         assertThat(Directions.of("time", "ms/op")).isEqualTo(LOWER_IS_BETTER);
         assertThat(Directions.of("mem.rss.peak", "MB")).isEqualTo(LOWER_IS_BETTER);
         assertThat(Directions.of("gc.alloc.rate", "MB/sec")).isEqualTo(LOWER_IS_BETTER);
+        assertThat(Directions.of("load.time", "ms")).isEqualTo(LOWER_IS_BETTER);
+        assertThat(Directions.of("first.inference", "ms")).isEqualTo(LOWER_IS_BETTER);
+        assertThat(Directions.of("coldstart.process", "ms")).isEqualTo(LOWER_IS_BETTER);
         assertThat(Directions.of("model.params", "params")).isEqualTo(UNKNOWN);
     }
 }
