@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 
@@ -65,16 +66,32 @@ final class Plots {
         return plots;
     }
 
-    /** What tells cells of one group apart, batch size and model left out: "ort threads=0". */
-    private static String seriesName(ReportRow r, boolean multiRun, boolean withBatch) {
+    /** The params whose value differs between the rows: only those tell the rows' series apart. */
+    private static Set<String> varying(List<ReportRow> rows) {
+        Set<String> out = new java.util.HashSet<>();
+        for (ReportRow r : rows) {
+            r.params().forEach((k, v) -> {
+                if (!v.equals(rows.get(0).params().get(k))) {
+                    out.add(k);
+                }
+            });
+        }
+        return out;
+    }
+
+    /**
+     * What tells cells of one group apart, params that are the same in every cell, batch size and model left out:
+     * "ort threads=0".
+     */
+    private static String seriesName(ReportRow r, boolean multiRun, boolean withBatch, Set<String> varying) {
         StringBuilder sb = new StringBuilder(multiRun ? r.run() + " " : "");
         r.params().forEach((k, v) -> {
-            if (!k.equals("model") && (withBatch || !k.equals("batchSize"))) {
+            if (!k.equals("model") && varying.contains(k) && (withBatch || !k.equals("batchSize"))) {
                 sb.append(k.equals("engine") ? v : k + "=" + v).append(' ');
             }
         });
         String s = sb.toString().strip();
-        return s.isEmpty() ? r.benchmark() : s;
+        return s.isEmpty() ? r.params().getOrDefault("engine", r.source().shortName()) : s;
     }
 
     private static Plot byBatch(String name, String title, String yTitle, List<ReportRow> rows,
@@ -82,10 +99,11 @@ final class Plots {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("batch size")
                 .yAxisTitle(yTitle).build();
         Map<String, TreeMap<Double, Double>> series = new LinkedHashMap<>();
+        Set<String> varying = varying(rows);
         for (ReportRow r : rows) {
             double batch = parse(r.params().get("batchSize"));
             if (!Double.isNaN(batch) && !Double.isNaN(y.applyAsDouble(r))) {
-                series.computeIfAbsent(seriesName(r, multiRun, false), k -> new TreeMap<>()).put(batch, y.applyAsDouble(r));
+                series.computeIfAbsent(seriesName(r, multiRun, false, varying), k -> new TreeMap<>()).put(batch, y.applyAsDouble(r));
             }
         }
         series.forEach((s, points) -> chart.addSeries(unique(chart, s),
@@ -97,11 +115,12 @@ final class Plots {
         String title = g.name() + ": mean per cell, " + ReportRows.intervalLegend();
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .yAxisTitle("mean (" + g.unit() + ")").build();
+        Set<String> varying = varying(g.rows());
         List<String> labels = new ArrayList<>();
         List<Double> means = new ArrayList<>();
         List<Double> errors = new ArrayList<>();
         for (ReportRow r : g.rows()) {
-            labels.add(unique(labels, seriesName(r, multiRun, true)));
+            labels.add(unique(labels, seriesName(r, multiRun, true, varying)));
             means.add(Units.convert(r.mean(), r.unit(), g.unit()));
             double e = Units.convert(r.halfWidth(), r.unit(), g.unit());
             errors.add(Double.isNaN(e) ? 0 : e);
@@ -118,10 +137,11 @@ final class Plots {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle("mean (" + g.unit() + ")").yAxisTitle(metric).build();
         chart.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
+        Set<String> varying = varying(g.rows());
         for (ReportRow r : g.rows()) {
             ReportRow.Figure q = r.extra().get(metric);
             if (q != null && !Double.isNaN(q.value()) && !Double.isNaN(r.mean())) {
-                chart.addSeries(unique(chart, seriesName(r, multiRun, true)),
+                chart.addSeries(unique(chart, seriesName(r, multiRun, true, varying)),
                         new double[]{Units.convert(r.mean(), r.unit(), g.unit())}, new double[]{q.value()});
             }
         }
@@ -132,6 +152,7 @@ final class Plots {
         String title = g.name() + ": latency percentiles";
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("percentile")
                 .yAxisTitle("latency (" + g.unit() + ")").build();
+        Set<String> varying = varying(g.rows());
         g.rows().stream().filter(r -> r.source().primary().percentiles().size() > 2).limit(MAX_CURVES).forEach(r -> {
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
@@ -142,7 +163,7 @@ final class Plots {
                 }
             });
             if (!xs.isEmpty()) {
-                chart.addSeries(unique(chart, seriesName(r, multiRun, true)), xs, ys);
+                chart.addSeries(unique(chart, seriesName(r, multiRun, true, varying)), xs, ys);
             }
         });
         return new Plot(name, title, styled(chart));

@@ -77,9 +77,24 @@ public final class Trend {
                 }
             }
             History.Entry first = env.get(0);
-            byModel.forEach((model, cells) -> out.add(new Series(first.environment(), first.cpu(), model, commits, cells)));
+            byModel.forEach((model, cells) -> out.add(withoutEmptyRuns(new Series(first.environment(), first.cpu(),
+                    model, commits, cells))));
         }
         return out;
+    }
+
+    /** The runs in which this model has at least one cell: a run of other models is no point of its trend. */
+    private static Series withoutEmptyRuns(Series s) {
+        List<Integer> used = new ArrayList<>();
+        for (int i = 0; i < s.commits().size(); i++) {
+            int run = i;
+            if (s.cells().values().stream().anyMatch(rows -> rows[run] != null)) {
+                used.add(i);
+            }
+        }
+        Map<String, ReportRow[]> cells = new LinkedHashMap<>();
+        s.cells().forEach((cell, rows) -> cells.put(cell, used.stream().map(i -> rows[i]).toArray(ReportRow[]::new)));
+        return new Series(s.environment(), s.cpu(), s.model(), used.stream().map(s.commits()::get).toList(), cells);
     }
 
     /** What tells the cells of one model apart: benchmark, mode and every param but the model. */
