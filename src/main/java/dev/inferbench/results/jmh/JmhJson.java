@@ -1,6 +1,9 @@
 package dev.inferbench.results.jmh;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -43,29 +46,45 @@ public final class JmhJson {
         }
     }
 
+    /**
+     * Streams the top-level array and builds one cell's tree at a time: a 10,000-cell file is never one tree in
+     * memory (that tree, and the garbage collection it caused, was most of a big report's time).
+     */
     public static List<JmhCell> read(InputStream in, String source) throws BenchException {
-        JsonNode root;
-        try {
-            root = MAPPER.readTree(in);
+        try (JsonParser p = MAPPER.getFactory().createParser(in)) {
+            JsonToken first = p.nextToken();
+            if (first == null) {
+                throw new BenchException(source + " is empty; expected a JMH result file (a JSON array of benchmarks)");
+            }
+            if (first != JsonToken.START_ARRAY) {
+                throw new BenchException(source + " is not a JMH result file (a JSON " + kind(first)
+                        + ", not an array of benchmarks)");
+            }
+            List<JmhCell> cells = new ArrayList<>();
+            int i = 0;
+            while (p.nextToken() != JsonToken.END_ARRAY) {
+                JsonNode n = p.readValueAsTree();
+                cells.add(cell(n, source + " entry " + i++));
+            }
+            return cells;
         } catch (JsonProcessingException e) {
             throw new BenchException(source + " is not valid JSON (" + e.getOriginalMessage()
                     + ", line " + e.getLocation().getLineNr() + "); expected a JMH result file, complete", e);
         } catch (IOException e) {
             throw new BenchException("cannot read " + source + ": " + e.getMessage(), e);
         }
-        if (root == null || root.isMissingNode()) {
-            throw new BenchException(source + " is empty; expected a JMH result file (a JSON array of benchmarks)");
-        }
-        if (!root.isArray()) {
-            throw new BenchException(source + " is not a JMH result file (a JSON " + root.getNodeType().name()
-                    .toLowerCase(java.util.Locale.ROOT) + ", not an array of benchmarks)");
-        }
-        List<JmhCell> cells = new ArrayList<>();
-        int i = 0;
-        for (JsonNode n : root) {
-            cells.add(cell(n, source + " entry " + i++));
-        }
-        return cells;
+    }
+
+    /** How a JSON value that is not an array reads in a message: "object", "string", "number" ... */
+    private static String kind(JsonToken t) {
+        return switch (t) {
+            case START_OBJECT -> "object";
+            case VALUE_STRING -> "string";
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "number";
+            case VALUE_TRUE, VALUE_FALSE -> "boolean";
+            case VALUE_NULL -> "null";
+            default -> t.name().toLowerCase(java.util.Locale.ROOT);
+        };
     }
 
     private static JmhCell cell(JsonNode n, String where) throws BenchException {
@@ -164,7 +183,8 @@ public final class JmhJson {
 
     /** Writes cells back as JMH writes them (NaN and infinities as strings), unindented; the stream stays open. */
     public static void write(List<JmhCell> cells, java.io.OutputStream out) throws IOException {
-        List<ObjectNode> nodes = new ArrayList<>();
+        JsonGenerator g = MAPPER.getFactory().createGenerator(new NonClosing(out));
+        g.writeStartArray();
         for (JmhCell c : cells) {
             ObjectNode n = MAPPER.createObjectNode();
             c.run().forEach((k, v) -> n.set(k, MAPPER.valueToTree(v)));
@@ -180,10 +200,11 @@ public final class JmhJson {
             ordered.set("primaryMetric", metricNode(c.primary()));
             ObjectNode sec = ordered.putObject("secondaryMetrics");
             c.secondary().forEach((k, v) -> sec.set(k, metricNode(v)));
-            nodes.add(ordered);
+            MAPPER.writeTree(g, ordered); // one cell's tree at a time, as read
         }
+        g.writeEndArray();
         // compact: the export is for tools (JMH Visualizer), and indenting 10,000 cells' histograms costs seconds
-        MAPPER.writer().writeValue(new NonClosing(out), nodes);
+        g.close();
     }
 
     private static ObjectNode metricNode(JmhMetric m) {
