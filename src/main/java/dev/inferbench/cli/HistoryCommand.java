@@ -39,7 +39,8 @@ final class HistoryCommand implements Subcommand {
             }
         }
         if (root == null) {
-            root = Path.of(BenchConfig.load().get("run.history").orElse(History.DEFAULT_ROOT));
+            root = History.root(BenchConfig.load()).orElseThrow(() -> new BenchException("run.history is empty in "
+                    + "benchmarks.properties (no history is kept); expected a history folder: history DIR"));
         }
         List<History.Entry> entries = History.entries(root);
         String env = null;

@@ -123,12 +123,12 @@ final class Launcher {
      * failure costs no measurement: one line on stderr.
      */
     static void appendToHistory(BenchConfig config, Path runDir, PrintStream out, PrintStream err) {
-        String root = config.get("run.history").orElse(History.DEFAULT_ROOT).strip();
+        java.util.Optional<Path> root = History.root(config);
         if (root.isEmpty()) {
             return;
         }
         try {
-            Path entry = History.append(runDir, Path.of(root));
+            Path entry = History.append(runDir, root.get());
             if (entry != null) {
                 out.println("inferbench: run added to the history in " + entry);
             }

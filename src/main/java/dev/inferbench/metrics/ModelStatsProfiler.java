@@ -77,8 +77,7 @@ public final class ModelStatsProfiler implements InternalProfiler {
     private static long cellFileBytes(ModelStats s, String precision) {
         try {
             Precision p = precision == null ? Precision.FP32 : Precision.parse(precision);
-            java.nio.file.Path file = p == Precision.FP32 ? s.file() : Variants.file(s.file(), p);
-            return java.nio.file.Files.size(file);
+            return java.nio.file.Files.size(Variants.file(s.file(), p));
         } catch (BenchException | java.io.IOException e) {
             return -1;
         }

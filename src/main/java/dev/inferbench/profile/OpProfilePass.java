@@ -60,7 +60,7 @@ public final class OpProfilePass {
         ModelEntry entry = config.model(model);
         Precision precision = Precision.parse(cell.params().getOrDefault("precision", "fp32"));
         // the file the cell ran: its fp16/int8 variant, made before the first fork
-        Path file = precision == Precision.FP32 ? entry.file() : Variants.file(entry.file(), precision);
+        Path file = Variants.file(entry.file(), precision);
         int batchSize = Integer.parseInt(cell.params().getOrDefault("batchSize", "1"));
         int seqLen = Integer.parseInt(cell.params().getOrDefault("seqLen", "128"));
         EngineSettings settings = new EngineSettings(Integer.parseInt(cell.params().getOrDefault("threads", "0")),

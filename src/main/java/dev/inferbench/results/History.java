@@ -33,6 +33,12 @@ public final class History {
     private static final List<String> ENVIRONMENT_PARTS = List.of("/cpu", "/memory.total.mb", "/os/name", "/os/arch",
             "/jdk/version", "/engines");
 
+    /** The history folder {@code run.history} names (default {@value #DEFAULT_ROOT}); empty when set to nothing. */
+    public static java.util.Optional<Path> root(dev.inferbench.config.BenchConfig config) {
+        String root = config.get("run.history").orElse(DEFAULT_ROOT).strip();
+        return root.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(Path.of(root));
+    }
+
     /** One run in the history. */
     public record Entry(String environment, String commit, String commitTime, boolean dirty, String run, Path dir,
                         String cpu) {
