@@ -75,13 +75,14 @@ public class ReportBenchmark {
     }
 
     private static JmhMetric metric(Random random, double base, String unit) {
-        List<List<List<double[]>>> forks = new ArrayList<>();
+        List<List<double[]>> forks = new ArrayList<>();
         for (int f = 0; f < 3; f++) {
-            List<List<double[]>> its = new ArrayList<>();
+            List<double[]> its = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
-                List<double[]> bins = new ArrayList<>();
+                double[] bins = new double[16];
                 for (int b = 0; b < 8; b++) {
-                    bins.add(new double[]{base * (1 + b * 0.05 + random.nextDouble() * 0.01), 1 + random.nextInt(20)});
+                    bins[2 * b] = base * (1 + b * 0.05 + random.nextDouble() * 0.01);
+                    bins[2 * b + 1] = 1 + random.nextInt(20);
                 }
                 its.add(bins);
             }

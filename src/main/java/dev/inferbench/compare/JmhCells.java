@@ -23,8 +23,8 @@ final class JmhCells {
         metrics.put(name, MetricSeries.mean(name, primary.unit(), primary.iterationMeans()));
         if (!primary.histograms().isEmpty()) {
             List<double[][]> forks = new ArrayList<>();
-            for (List<List<double[]>> fork : primary.histograms()) {
-                forks.add(fork.stream().flatMap(List::stream).toArray(double[][]::new));
+            for (int f = 0; f < primary.histograms().size(); f++) {
+                forks.add(primary.forkBins(f));
             }
             for (double p : PERCENTILES) {
                 double[][] perFork = forks.stream()

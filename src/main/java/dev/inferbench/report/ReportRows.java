@@ -34,7 +34,7 @@ public final class ReportRows {
                 extra.put(name, new ReportRow.Figure(m.score(), m.unit()));
             }
         });
-        long samples = sampleCount(p);
+        long samples = p.sampleCount();
         int forks = p.forkCount();
         return new ReportRow(run, c.shortName(), c.mode(), new Cell(c.benchmark(), c.mode(), c.params()).id(),
                 c.params(), p.unit(), p.percentile(50.0), p.percentile(90.0), p.percentile(99.0),
@@ -50,21 +50,6 @@ public final class ReportRows {
     /** "95% interval over fork means", for the reports' legends. */
     static String intervalLegend() {
         return String.format(Locale.ROOT, "%.0f%% interval over fork means", CONFIDENCE * 100);
-    }
-
-    private static long sampleCount(JmhMetric m) {
-        if (!m.histograms().isEmpty()) {
-            double n = 0;
-            for (var fork : m.histograms()) {
-                for (var iteration : fork) {
-                    for (double[] bin : iteration) {
-                        n += bin[1];
-                    }
-                }
-            }
-            return (long) n;
-        }
-        return m.rawData().stream().mapToLong(List::size).sum();
     }
 
     private static List<String> warnings(JmhMetric m, long samples, int forks) {

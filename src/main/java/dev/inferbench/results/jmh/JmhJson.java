@@ -1,12 +1,13 @@
 package dev.inferbench.results.jmh;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.inferbench.BenchException;
 
 import java.io.IOException;
@@ -15,11 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -29,9 +28,9 @@ import java.util.TreeMap;
  * that is not a JMH result file is refused with one line saying what was found.
  */
 public final class JmhJson {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final Set<String> OWN_FIELDS = Set.of("benchmark", "mode", "threads", "forks", "params",
-            "primaryMetric", "secondaryMetrics");
+    /** Jackson's fast double parser and writer: JDK 17's own conversions were a third of a big report's time. */
+    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
+            .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER).enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build());
 
     private JmhJson() {
     }
@@ -47,8 +46,9 @@ public final class JmhJson {
     }
 
     /**
-     * Streams the top-level array and builds one cell's tree at a time: a 10,000-cell file is never one tree in
-     * memory (that tree, and the garbage collection it caused, was most of a big report's time).
+     * Streams the file: each cell is read straight from the token stream into its record, with no JSON tree in
+     * between (through trees, a 10,000-cell file made 1.5 GB of garbage), and numbers are parsed by Jackson's fast
+     * parser (JDK 17's {@code Double.parseDouble} took a third of the allocation on JMH's 17-digit values).
      */
     public static List<JmhCell> read(InputStream in, String source) throws BenchException {
         try (JsonParser p = MAPPER.getFactory().createParser(in)) {
@@ -63,8 +63,7 @@ public final class JmhJson {
             List<JmhCell> cells = new ArrayList<>();
             int i = 0;
             while (p.nextToken() != JsonToken.END_ARRAY) {
-                JsonNode n = p.readValueAsTree();
-                cells.add(cell(n, source + " entry " + i++));
+                cells.add(cell(p, source + " entry " + i++));
             }
             return cells;
         } catch (JsonProcessingException e) {
@@ -87,30 +86,80 @@ public final class JmhJson {
         };
     }
 
-    private static JmhCell cell(JsonNode n, String where) throws BenchException {
-        if (!n.isObject() || !n.path("benchmark").isTextual() || !n.path("primaryMetric").isObject()) {
-            throw new BenchException(where + " is not a JMH benchmark result (no benchmark name or primaryMetric)");
+    /** One entry of the array, the parser on its first token; leaves the parser on the entry's last token. */
+    private static JmhCell cell(JsonParser p, String where) throws IOException, BenchException {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            throw notACell(where);
         }
+        String benchmark = null;
+        String mode = "?";
+        int threads = 1;
+        int forks = 0;
         Map<String, String> params = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = n.path("params").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            params.put(e.getKey(), e.getValue().asText());
-        }
+        JmhMetric primary = null;
         Map<String, JmhMetric> secondary = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = n.path("secondaryMetrics").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            secondary.put(normalize(e.getKey()), metric(e.getValue(), where + " metric " + e.getKey()));
-        }
         Map<String, Object> run = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            if (!OWN_FIELDS.contains(e.getKey())) {
-                run.put(e.getKey(), MAPPER.convertValue(e.getValue(), Object.class));
+        String field;
+        while ((field = p.nextFieldName()) != null) {
+            JsonToken t = p.nextToken();
+            switch (field) {
+                case "benchmark" -> benchmark = t == JsonToken.VALUE_STRING ? p.getText() : skipped(p, null);
+                case "mode" -> mode = text(p, "?");
+                case "threads" -> threads = integer(p, 1);
+                case "forks" -> forks = integer(p, 0);
+                case "params" -> {
+                    if (t == JsonToken.START_OBJECT) {
+                        String name;
+                        while ((name = p.nextFieldName()) != null) {
+                            p.nextToken();
+                            params.put(name, text(p, ""));
+                        }
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                case "primaryMetric" -> primary = t == JsonToken.START_OBJECT
+                        ? metric(p, where + " primaryMetric") : skipped(p, null);
+                case "secondaryMetrics" -> {
+                    if (t == JsonToken.START_OBJECT) {
+                        String name;
+                        while ((name = p.nextFieldName()) != null) {
+                            p.nextToken();
+                            secondary.put(normalize(name), metric(p, where + " metric " + name));
+                        }
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                default -> run.put(field, p.readValueAs(Object.class));
             }
         }
-        return new JmhCell(n.get("benchmark").asText(), n.path("mode").asText("?"), n.path("threads").asInt(1),
-                n.path("forks").asInt(0), params, metric(n.get("primaryMetric"), where + " primaryMetric"),
-                secondary, run);
+        if (benchmark == null || primary == null) {
+            throw notACell(where);
+        }
+        return new JmhCell(benchmark, mode, threads, forks, params, primary, secondary, run);
+    }
+
+    private static BenchException notACell(String where) {
+        return new BenchException(where + " is not a JMH benchmark result (no benchmark name or primaryMetric)");
+    }
+
+    /** Skips the value the parser is on (all of it, when it is an array or object) and stands for it. */
+    private static <T> T skipped(JsonParser p, T standIn) throws IOException {
+        p.skipChildren();
+        return standIn;
+    }
+
+    /** A scalar as text ({@code 1}, {@code "1"} and {@code true} as written); null, arrays and objects: otherwise. */
+    private static String text(JsonParser p, String otherwise) throws IOException {
+        JsonToken t = p.currentToken();
+        return t.isScalarValue() && t != JsonToken.VALUE_NULL ? p.getText() : skipped(p, otherwise);
+    }
+
+    /** An int field: a number, or a string holding one; anything else reads as the default. */
+    private static int integer(JsonParser p, int otherwise) throws IOException {
+        return p.currentToken().isScalarValue() ? p.getValueAsInt(otherwise) : skipped(p, otherwise);
     }
 
     /** {@code ·gc.alloc.rate} (JMH before 1.30) and {@code gc.alloc.rate} are the same metric. */
@@ -118,50 +167,128 @@ public final class JmhJson {
         return name.startsWith("\u00b7") ? name.substring(1) : name;
     }
 
-    private static JmhMetric metric(JsonNode m, String where) throws BenchException {
-        if (!m.isObject()) {
+    private static JmhMetric metric(JsonParser p, String where) throws IOException, BenchException {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            p.skipChildren();
             throw new BenchException(where + " is not a metric object");
         }
+        double score = Double.NaN;
+        double error = Double.NaN;
+        double[] confidence = {Double.NaN, Double.NaN};
         TreeMap<Double, Double> percentiles = new TreeMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = m.path("scorePercentiles").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            percentiles.put(number(e.getKey(), where), number(e.getValue(), where));
-        }
-        JsonNode conf = m.path("scoreConfidence");
-        double[] confidence = {number(conf.path(0), where), number(conf.path(1), where)};
+        String unit = "---";
         List<List<Double>> raw = new ArrayList<>();
-        for (JsonNode fork : m.path("rawData")) {
-            List<Double> its = new ArrayList<>();
-            for (JsonNode v : fork) {
-                its.add(number(v, where));
-            }
-            raw.add(its);
-        }
-        List<List<List<double[]>>> hist = new ArrayList<>();
-        for (JsonNode fork : m.path("rawDataHistogram")) {
-            List<List<double[]>> its = new ArrayList<>();
-            for (JsonNode iteration : fork) {
-                List<double[]> bins = new ArrayList<>();
-                for (JsonNode bin : iteration) {
-                    bins.add(new double[]{number(bin.path(0), where), number(bin.path(1), where)});
+        List<List<double[]>> hist = new ArrayList<>();
+        String field;
+        while ((field = p.nextFieldName()) != null) {
+            p.nextToken();
+            switch (field) {
+                case "score" -> score = number(p, where);
+                case "scoreError" -> error = number(p, where);
+                case "scoreConfidence" -> {
+                    double[] read = numbers(p, where);
+                    confidence = new double[]{read.length > 0 ? read[0] : Double.NaN, read.length > 1 ? read[1] : Double.NaN};
                 }
-                its.add(bins);
+                case "scorePercentiles" -> {
+                    if (p.currentToken() == JsonToken.START_OBJECT) {
+                        String key;
+                        while ((key = p.nextFieldName()) != null) {
+                            p.nextToken();
+                            percentiles.put(number(key, where), number(p, where));
+                        }
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                case "scoreUnit" -> unit = text(p, "---");
+                case "rawData" -> {
+                    raw = new ArrayList<>();
+                    for (JsonToken t = p.currentToken(); t == JsonToken.START_ARRAY && p.nextToken() != JsonToken.END_ARRAY; ) {
+                        List<Double> its = new ArrayList<>();
+                        for (double v : numbers(p, where)) {
+                            its.add(v);
+                        }
+                        raw.add(its);
+                    }
+                }
+                case "rawDataHistogram" -> {
+                    hist = new ArrayList<>();
+                    for (JsonToken t = p.currentToken(); t == JsonToken.START_ARRAY && p.nextToken() != JsonToken.END_ARRAY; ) {
+                        hist.add(histogramFork(p, where));
+                    }
+                }
+                default -> p.skipChildren();
             }
-            hist.add(its);
         }
-        return new JmhMetric(number(m.path("score"), where), number(m.path("scoreError"), where), confidence,
-                percentiles, m.path("scoreUnit").asText("---"), raw, hist);
+        return new JmhMetric(score, error, confidence, percentiles, unit, raw, hist);
     }
 
-    /** JMH writes NaN and infinities as strings; a missing value reads as NaN. */
-    private static double number(JsonNode v, String where) throws BenchException {
-        if (v.isNumber()) {
-            return v.asDouble();
+    /** One fork of {@code rawDataHistogram}: per iteration, its [value, count] bins, flat. */
+    private static List<double[]> histogramFork(JsonParser p, String where) throws IOException, BenchException {
+        List<double[]> its = new ArrayList<>();
+        for (JsonToken t = p.currentToken(); t == JsonToken.START_ARRAY && p.nextToken() != JsonToken.END_ARRAY; ) {
+            double[] bins = new double[16];
+            int n = 0;
+            for (JsonToken i = p.currentToken(); i == JsonToken.START_ARRAY && p.nextToken() != JsonToken.END_ARRAY; ) {
+                if (n + 2 > bins.length) {
+                    bins = java.util.Arrays.copyOf(bins, bins.length * 2);
+                }
+                bins[n] = Double.NaN;
+                bins[n + 1] = Double.NaN;
+                // a bin is [value, count]; extra entries are read (so that a bad one is refused) and dropped
+                if (p.currentToken() == JsonToken.START_ARRAY) {
+                    for (int k = 0; p.nextToken() != JsonToken.END_ARRAY; k++) {
+                        double v = number(p, where);
+                        if (k < 2) {
+                            bins[n + k] = v;
+                        }
+                    }
+                } else {
+                    p.skipChildren();
+                }
+                n += 2;
+            }
+            if (p.currentToken() != JsonToken.END_ARRAY) {
+                p.skipChildren();
+            }
+            its.add(n == bins.length ? bins : java.util.Arrays.copyOf(bins, n));
         }
-        if (v.isMissingNode() || v.isNull()) {
+        if (p.currentToken() != JsonToken.END_ARRAY) {
+            p.skipChildren();
+        }
+        return its;
+    }
+
+    /** The numbers of the array the parser is on; a value that is not an array holds none (and is skipped). */
+    private static double[] numbers(JsonParser p, String where) throws IOException, BenchException {
+        if (p.currentToken() != JsonToken.START_ARRAY) {
+            return skipped(p, new double[0]);
+        }
+        double[] values = new double[8];
+        int n = 0;
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            if (n == values.length) {
+                values = java.util.Arrays.copyOf(values, n * 2);
+            }
+            values[n++] = number(p, where);
+        }
+        return n == values.length ? values : java.util.Arrays.copyOf(values, n);
+    }
+
+    /** JMH writes NaN and infinities as strings; null reads as NaN. The parser is on the value, and stays there. */
+    private static double number(JsonParser p, String where) throws IOException, BenchException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
+            return p.getDoubleValue();
+        }
+        if (t == JsonToken.VALUE_NULL) {
             return Double.NaN;
         }
-        return number(v.asText(), where);
+        if (t.isScalarValue()) {
+            return number(p.getText(), where);
+        }
+        p.skipChildren();
+        return number(t == JsonToken.START_ARRAY ? "[...]" : "{...}", where);
     }
 
     private static double number(String s, String where) throws BenchException {
@@ -181,75 +308,106 @@ public final class JmhJson {
         }
     }
 
-    /** Writes cells back as JMH writes them (NaN and infinities as strings), unindented; the stream stays open. */
+    /**
+     * Writes cells back as JMH writes them (NaN and infinities as strings), unindented, token by token (no tree per
+     * cell); the stream stays open.
+     */
     public static void write(List<JmhCell> cells, java.io.OutputStream out) throws IOException {
-        JsonGenerator g = MAPPER.getFactory().createGenerator(new NonClosing(out));
-        g.writeStartArray();
-        for (JmhCell c : cells) {
-            ObjectNode n = MAPPER.createObjectNode();
-            c.run().forEach((k, v) -> n.set(k, MAPPER.valueToTree(v)));
-            ObjectNode ordered = MAPPER.createObjectNode();
-            ordered.put("jmhVersion", n.path("jmhVersion").asText("1.37"));
-            ordered.put("benchmark", c.benchmark());
-            ordered.put("mode", c.mode());
-            ordered.put("threads", c.threads());
-            ordered.put("forks", c.forks());
-            n.fields().forEachRemaining(e -> ordered.set(e.getKey(), e.getValue()));
-            ObjectNode params = ordered.putObject("params");
-            c.params().forEach(params::put);
-            ordered.set("primaryMetric", metricNode(c.primary()));
-            ObjectNode sec = ordered.putObject("secondaryMetrics");
-            c.secondary().forEach((k, v) -> sec.set(k, metricNode(v)));
-            MAPPER.writeTree(g, ordered); // one cell's tree at a time, as read
+        try (JsonGenerator g = MAPPER.getFactory().createGenerator(new NonClosing(out))) {
+            g.writeStartArray();
+            for (JmhCell c : cells) {
+                g.writeStartObject();
+                Object version = c.run().get("jmhVersion");
+                g.writeStringField("jmhVersion", version instanceof String v ? v : "1.37");
+                g.writeStringField("benchmark", c.benchmark());
+                g.writeStringField("mode", c.mode());
+                g.writeNumberField("threads", c.threads());
+                g.writeNumberField("forks", c.forks());
+                for (Map.Entry<String, Object> e : c.run().entrySet()) {
+                    if (!e.getKey().equals("jmhVersion")) {
+                        g.writeFieldName(e.getKey());
+                        g.writeObject(e.getValue());
+                    }
+                }
+                g.writeObjectFieldStart("params");
+                for (Map.Entry<String, String> e : c.params().entrySet()) {
+                    g.writeStringField(e.getKey(), e.getValue());
+                }
+                g.writeEndObject();
+                g.writeFieldName("primaryMetric");
+                metric(g, c.primary());
+                g.writeObjectFieldStart("secondaryMetrics");
+                for (Map.Entry<String, JmhMetric> e : c.secondary().entrySet()) {
+                    g.writeFieldName(e.getKey());
+                    metric(g, e.getValue());
+                }
+                g.writeEndObject();
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            // compact: the export is for tools (JMH Visualizer), and indenting 10,000 cells' histograms costs seconds
+        }
+    }
+
+    private static void metric(JsonGenerator g, JmhMetric m) throws IOException {
+        g.writeStartObject();
+        g.writeFieldName("score");
+        value(g, m.score());
+        g.writeFieldName("scoreError");
+        value(g, m.scoreError());
+        g.writeArrayFieldStart("scoreConfidence");
+        for (double d : m.scoreConfidence()) {
+            value(g, d);
         }
         g.writeEndArray();
-        // compact: the export is for tools (JMH Visualizer), and indenting 10,000 cells' histograms costs seconds
-        g.close();
-    }
-
-    private static ObjectNode metricNode(JmhMetric m) {
-        ObjectNode n = MAPPER.createObjectNode();
-        put(n, "score", m.score());
-        put(n, "scoreError", m.scoreError());
-        var conf = n.putArray("scoreConfidence");
-        for (double d : m.scoreConfidence()) {
-            conf.add(value(d));
+        g.writeObjectFieldStart("scorePercentiles");
+        for (Map.Entry<Double, Double> e : m.percentiles().entrySet()) {
+            g.writeFieldName(Double.toString(e.getKey()));
+            value(g, e.getValue());
         }
-        ObjectNode pct = n.putObject("scorePercentiles");
-        m.percentiles().forEach((k, v) -> pct.set(Double.toString(k), value(v)));
-        n.put("scoreUnit", m.unit());
+        g.writeEndObject();
+        g.writeStringField("scoreUnit", m.unit());
         if (!m.rawData().isEmpty()) {
-            var raw = n.putArray("rawData");
-            m.rawData().forEach(f -> {
-                var fork = raw.addArray();
-                f.forEach(v -> fork.add(value(v)));
-            });
+            g.writeArrayFieldStart("rawData");
+            for (List<Double> fork : m.rawData()) {
+                g.writeStartArray();
+                for (double v : fork) {
+                    value(g, v);
+                }
+                g.writeEndArray();
+            }
+            g.writeEndArray();
         }
         if (!m.histograms().isEmpty()) {
-            var hist = n.putArray("rawDataHistogram");
-            m.histograms().forEach(f -> {
-                var fork = hist.addArray();
-                f.forEach(it -> {
-                    var iteration = fork.addArray();
-                    it.forEach(b -> iteration.addArray().add(value(b[0])).add(value(b[1])));
-                });
-            });
+            g.writeArrayFieldStart("rawDataHistogram");
+            for (List<double[]> fork : m.histograms()) {
+                g.writeStartArray();
+                for (double[] bins : fork) {
+                    g.writeStartArray();
+                    for (int i = 0; i + 1 < bins.length; i += 2) {
+                        g.writeStartArray();
+                        value(g, bins[i]);
+                        value(g, bins[i + 1]);
+                        g.writeEndArray();
+                    }
+                    g.writeEndArray();
+                }
+                g.writeEndArray();
+            }
+            g.writeEndArray();
         }
-        return n;
+        g.writeEndObject();
     }
 
-    private static void put(ObjectNode n, String key, double v) {
-        n.set(key, value(v));
-    }
-
-    private static JsonNode value(double v) {
+    /** NaN and infinities as JMH writes them (strings), whole numbers without a fraction, the rest as doubles. */
+    private static void value(JsonGenerator g, double v) throws IOException {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
-            return MAPPER.getNodeFactory().textNode(Double.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
+            g.writeString(Double.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
+        } else if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            g.writeNumber((long) v);
+        } else {
+            g.writeNumber(v);
         }
-        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-            return MAPPER.getNodeFactory().numberNode((long) v);
-        }
-        return MAPPER.getNodeFactory().numberNode(v);
     }
 
     /** Jackson closes the stream it writes to; writers here never close what they are given. */

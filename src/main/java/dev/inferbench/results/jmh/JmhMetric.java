@@ -9,10 +9,12 @@ import java.util.SortedMap;
  * computed them, and the raw data per fork and iteration. Values JMH could not compute are NaN.
  *
  * @param rawData      per fork, per iteration: the iteration's score (all modes but SampleTime)
- * @param histograms   per fork, per iteration: the [value, count] bins of every timed call (SampleTime only)
+ * @param histograms   per fork, per iteration: the bins of every timed call (SampleTime only), flat as
+ *                     {@code value0, count0, value1, count1, ...} (a 10,000-cell file holds over a million bins, and
+ *                     one small array per bin was a third of what reading it cost)
  */
 public record JmhMetric(double score, double scoreError, double[] scoreConfidence, SortedMap<Double, Double> percentiles,
-                        String unit, List<List<Double>> rawData, List<List<List<double[]>>> histograms) {
+                        String unit, List<List<Double>> rawData, List<List<double[]>> histograms) {
 
     /** Per fork, per iteration means: rawData as is, or each SampleTime histogram's weighted mean. */
     public double[][] iterationMeans() {
@@ -28,14 +30,47 @@ public record JmhMetric(double score, double scoreError, double[] scoreConfidenc
         return Math.max(rawData.size(), histograms.size());
     }
 
-    private static double mean(List<double[]> bins) {
+    private static double mean(double[] bins) {
         double sum = 0;
         double n = 0;
-        for (double[] b : bins) {
-            sum += b[0] * b[1];
-            n += b[1];
+        for (int i = 0; i + 1 < bins.length; i += 2) {
+            sum += bins[i] * bins[i + 1];
+            n += bins[i + 1];
         }
         return n == 0 ? Double.NaN : sum / n;
+    }
+
+    /** The timed calls behind the metric: the histograms' counts, or else one per iteration score. */
+    public long sampleCount() {
+        if (histograms.isEmpty()) {
+            return rawData.stream().mapToLong(List::size).sum();
+        }
+        double n = 0;
+        for (List<double[]> fork : histograms) {
+            for (double[] bins : fork) {
+                for (int i = 1; i < bins.length; i += 2) {
+                    n += bins[i];
+                }
+            }
+        }
+        return (long) n;
+    }
+
+    /** One fork's bins of all its iterations as {@code [value, count]} pairs, as {@code Percentiles} takes them. */
+    public double[][] forkBins(int fork) {
+        List<double[]> iterations = histograms.get(fork);
+        int n = 0;
+        for (double[] bins : iterations) {
+            n += bins.length / 2;
+        }
+        double[][] pairs = new double[n][];
+        int k = 0;
+        for (double[] bins : iterations) {
+            for (int i = 0; i + 1 < bins.length; i += 2) {
+                pairs[k++] = new double[]{bins[i], bins[i + 1]};
+            }
+        }
+        return pairs;
     }
 
     /** A percentile as JMH computed it (keys 0.0 to 100.0); NaN when JMH gave none. */
@@ -52,9 +87,8 @@ public record JmhMetric(double score, double scoreError, double[] scoreConfidenc
                 && deepEquals(histograms, m.histograms);
     }
 
-    private static boolean deepEquals(List<List<List<double[]>>> a, List<List<List<double[]>>> b) {
-        return Arrays.deepEquals(a.stream().map(f -> f.stream().map(List::toArray).toArray()).toArray(),
-                b.stream().map(f -> f.stream().map(List::toArray).toArray()).toArray());
+    private static boolean deepEquals(List<List<double[]>> a, List<List<double[]>> b) {
+        return Arrays.deepEquals(a.stream().map(List::toArray).toArray(), b.stream().map(List::toArray).toArray());
     }
 
     @Override

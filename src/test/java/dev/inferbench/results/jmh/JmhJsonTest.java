@@ -62,14 +62,15 @@ class JmhJsonTest {
         // the score of a SampleTime cell is the mean of all calls: the histogram-weighted mean of the iterations
         double sum = 0;
         double n = 0;
-        for (List<List<double[]>> fork : c.primary().histograms()) {
-            for (List<double[]> it : fork) {
-                for (double[] bin : it) {
-                    sum += bin[0] * bin[1];
-                    n += bin[1];
+        for (List<double[]> fork : c.primary().histograms()) {
+            for (double[] bins : fork) {
+                for (int i = 0; i < bins.length; i += 2) {
+                    sum += bins[i] * bins[i + 1];
+                    n += bins[i + 1];
                 }
             }
         }
+        assertThat(c.primary().sampleCount()).isEqualTo((long) n).isPositive();
         assertThat(sum / n).isCloseTo(c.primary().score(), within(c.primary().score() * 1e-9));
         assertThat(c.secondary()).containsKey("samples");
         assertThat(c.secondary().get("samples").unit()).isEqualTo("samples/s");
