@@ -14,11 +14,13 @@ import java.util.List;
 /**
  * JSON for other tools, each fixing what that tool's JMH import gets wrong: github-action-benchmark's custom
  * formats (it treats every JMH score as smaller-is-better, wrong for samples/s), and Bencher's Metric Format (its
- * JMH adapter drops params). JMH Visualizer reads plain JMH JSON, written by {@code JmhJson.write}.
+ * JMH adapter drops params). JMH Visualizer's file is written by {@code JmhJson.writeForVisualizer}.
  */
 final class Exports {
     /** Writers here never close the stream they are given. */
-    private static final ObjectMapper JSON = new ObjectMapper().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+    private static final ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
+            .enable(com.fasterxml.jackson.core.StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build())
+            .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
 
     private Exports() {
     }

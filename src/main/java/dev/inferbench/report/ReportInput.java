@@ -31,9 +31,10 @@ public record ReportInput(List<Run> runs) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
+     * @param files       the JMH result files the cells came from (one per shard)
      * @param environment run.properties and environment.json flattened to key/value pairs, in a stable order
      */
-    public record Run(String label, Path dir, List<JmhCell> cells, Map<String, String> environment) {
+    public record Run(String label, Path dir, List<Path> files, List<JmhCell> cells, Map<String, String> environment) {
     }
 
     public static ReportInput load(List<Path> dirs) throws BenchException {
@@ -48,9 +49,10 @@ public record ReportInput(List<Run> runs) {
             String key = planId(runDir).orElse(runDir.toAbsolutePath().normalize().toString());
             Run earlier = byPlan.get(key);
             if (earlier == null) {
-                byPlan.put(key, new Run(String.valueOf(runDir.getFileName()), runDir, new ArrayList<>(cells),
-                        environment(runDir)));
+                byPlan.put(key, new Run(String.valueOf(runDir.getFileName()), runDir, new ArrayList<>(List.of(json)),
+                        new ArrayList<>(cells), environment(runDir)));
             } else {
+                earlier.files().add(json);
                 earlier.cells().addAll(cells);
             }
         }

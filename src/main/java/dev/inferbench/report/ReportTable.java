@@ -143,12 +143,16 @@ final class ReportTable {
     }
 
     private Value time(ReportRow r, String column, java.util.function.ToDoubleFunction<ReportRow> f, boolean lower) {
-        Value b = best(r, column, f, r.isTime() == lower);
-        return new Value(Units.format(Units.convert(f.applyAsDouble(r), r.unit(), unit)), b.best(), true);
+        return new Value(Units.format(Units.convert(f.applyAsDouble(r), r.unit(), unit)),
+                isBest(r, column, f, r.isTime() == lower), true);
     }
 
-    /** Marks the value when it is the group's best (lowest or highest) and the group has more than one value. */
+    /** The value, marked when it is the group's best (lowest or highest) and the group has more than one value. */
     private Value best(ReportRow r, String column, java.util.function.ToDoubleFunction<ReportRow> f, boolean lowest) {
+        return new Value(Units.format(f.applyAsDouble(r)), isBest(r, column, f, lowest), true);
+    }
+
+    private boolean isBest(ReportRow r, String column, java.util.function.ToDoubleFunction<ReportRow> f, boolean lowest) {
         double mine = f.applyAsDouble(r);
         // each column's best once per table, not once per row: a table of n rows would cost n^2 otherwise
         double[] best = bests.computeIfAbsent(column + (lowest ? "-min" : "-max"), k -> {
@@ -156,8 +160,7 @@ final class ReportTable {
             return all.length < 2 ? new double[0] : new double[]{lowest ? Arrays.stream(all).min().getAsDouble()
                     : Arrays.stream(all).max().getAsDouble()};
         });
-        boolean isBest = best.length == 1 && !Double.isNaN(mine) && mine == best[0];
-        return new Value(Units.format(mine), isBest, true);
+        return best.length == 1 && !Double.isNaN(mine) && mine == best[0];
     }
 
     private static Value number(double d, boolean best) {

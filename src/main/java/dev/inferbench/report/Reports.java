@@ -85,7 +85,7 @@ public final class Reports {
                 for (ReportInput.Run run : input.runs()) {
                     String name = input.runs().size() == 1 ? "jmh-visualizer.json"
                             : "jmh-visualizer-" + run.label().replaceAll("[^A-Za-z0-9._-]", "_") + ".json";
-                    written.add(bytes(out.resolve(name), o -> JmhJson.write(run.cells(), o)));
+                    written.add(bytes(out.resolve(name), o -> JmhJson.writeForVisualizer(run.files(), o)));
                 }
             }
         } catch (IOException e) {

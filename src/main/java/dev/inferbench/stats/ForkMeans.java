@@ -43,8 +43,16 @@ public final class ForkMeans {
         return new Interval(mean, mean - half, mean + half, confidence, k);
     }
 
+    /** Quantiles already computed, by whole degrees of freedom and confidence: a report asks for the same few per cell. */
+    private static final java.util.concurrent.ConcurrentHashMap<java.util.List<Double>, Double> T_QUANTILES =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     static double tQuantile(double df, double confidence) {
-        return new TDistribution(null, df).inverseCumulativeProbability(1 - (1 - confidence) / 2);
+        if (df != Math.rint(df) || df > 1000) { // Welch's fractional df (Ratio) would only fill the map
+            return new TDistribution(null, df).inverseCumulativeProbability(1 - (1 - confidence) / 2);
+        }
+        return T_QUANTILES.computeIfAbsent(java.util.List.of(df, confidence), key ->
+                new TDistribution(null, df).inverseCumulativeProbability(1 - (1 - confidence) / 2));
     }
 
     static double mean(double[] v) {

@@ -56,6 +56,17 @@ class ReportsTest {
         Reports.write(List.of(runA()), out, EnumSet.of(Reports.Format.JMH));
         assertThat(JmhJson.read(out.resolve("jmh-visualizer.json")))
                 .isEqualTo(JmhJson.read(runA().resolve("jmh-result.json")));
+        // JMH Visualizer lists a secondary metric only under its pre-1.30 name, with the '·' prefix
+        com.fasterxml.jackson.databind.JsonNode export = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(out.resolve("jmh-visualizer.json").toFile());
+        List<String> names = new java.util.ArrayList<>();
+        export.forEach(cell -> cell.get("secondaryMetrics").fieldNames().forEachRemaining(names::add));
+        assertThat(names).isNotEmpty().contains("\u00b7gc.alloc.rate.norm").allMatch(n -> n.startsWith("\u00b7"));
+        // the numbers are copied as JMH wrote them, digit for digit
+        java.util.regex.Pattern number = java.util.regex.Pattern.compile("-?\\d+\\.\\d+(?:[eE][-+]?\\d+)?");
+        assertThat(number.matcher(Files.readString(out.resolve("jmh-visualizer.json"))).results().map(r -> r.group()).toList())
+                .isEqualTo(number.matcher(Files.readString(runA().resolve("jmh-result.json"))).results().map(r -> r.group()).toList())
+                .hasSizeGreaterThan(100);
     }
 
     @Test
