@@ -80,6 +80,17 @@ class ReportsTest {
     }
 
     @Test
+    void aFileThatCannotBeWrittenIsOneLineWhileTheOthersAreWrittenSideBySide() throws Exception {
+        Files.createDirectories(out.resolve("report.html")); // a folder where the HTML report should go
+        assertThatThrownBy(() -> Reports.write(List.of(runA()), out, EnumSet.complementOf(EnumSet.of(Reports.Format.PLOTS))))
+                .isInstanceOf(BenchException.class)
+                .hasMessageStartingWith("cannot write the report to " + out + ": ")
+                .hasMessageEndingWith("; expected a writable folder (-o DIR)")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        assertThat(out.resolve("report.md")).isRegularFile();
+    }
+
+    @Test
     void unknownFormatIsOneLine() {
         assertThatThrownBy(() -> Reports.parseFormats("md,pdf")).isInstanceOf(BenchException.class)
                 .hasMessage("unknown report format 'pdf'; expected one of: md, html, csv, gab, bmf, jmh, plots");
