@@ -62,8 +62,16 @@ public final class JmhJson {
             }
             List<JmhCell> cells = new ArrayList<>();
             int i = 0;
-            while (p.nextToken() != JsonToken.END_ARRAY) {
-                cells.add(cell(p, source + " entry " + i++));
+            try {
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    cells.add(cell(p, source + " entry " + i++));
+                }
+            } catch (BenchException wrongContent) {
+                // a file that is not even valid JSON says so, wherever its first wrong value is
+                while (p.nextToken() != null) {
+                    p.skipChildren();
+                }
+                throw wrongContent;
             }
             return cells;
         } catch (JsonProcessingException e) {
@@ -157,9 +165,21 @@ public final class JmhJson {
         return t.isScalarValue() && t != JsonToken.VALUE_NULL ? p.getText() : skipped(p, otherwise);
     }
 
-    /** An int field: a number, or a string holding one; anything else reads as the default. */
+    /** An int field: a whole number in int range, or a string holding one; anything else reads as the default. */
     private static int integer(JsonParser p, int otherwise) throws IOException {
-        return p.currentToken().isScalarValue() ? p.getValueAsInt(otherwise) : skipped(p, otherwise);
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
+            double d = p.getDoubleValue();
+            return d == Math.rint(d) && Math.abs(d) <= Integer.MAX_VALUE ? (int) d : otherwise;
+        }
+        if (t == JsonToken.VALUE_STRING) {
+            try {
+                return Integer.parseInt(p.getText().strip());
+            } catch (NumberFormatException e) {
+                return otherwise;
+            }
+        }
+        return skipped(p, otherwise);
     }
 
     /** {@code ·gc.alloc.rate} (JMH before 1.30) and {@code gc.alloc.rate} are the same metric. */
@@ -185,10 +205,7 @@ public final class JmhJson {
             switch (field) {
                 case "score" -> score = number(p, where);
                 case "scoreError" -> error = number(p, where);
-                case "scoreConfidence" -> {
-                    double[] read = numbers(p, where);
-                    confidence = new double[]{read.length > 0 ? read[0] : Double.NaN, read.length > 1 ? read[1] : Double.NaN};
-                }
+                case "scoreConfidence" -> confidence = firstTwo(p, where);
                 case "scorePercentiles" -> {
                     if (p.currentToken() == JsonToken.START_OBJECT) {
                         String key;
@@ -203,7 +220,11 @@ public final class JmhJson {
                 case "scoreUnit" -> unit = text(p, "---");
                 case "rawData" -> {
                     raw = new ArrayList<>();
-                    for (JsonToken t = p.currentToken(); t == JsonToken.START_ARRAY && p.nextToken() != JsonToken.END_ARRAY; ) {
+                    if (p.currentToken() != JsonToken.START_ARRAY) {
+                        p.skipChildren();
+                        continue;
+                    }
+                    while (p.nextToken() != JsonToken.END_ARRAY) {
                         List<Double> its = new ArrayList<>();
                         for (double v : numbers(p, where)) {
                             its.add(v);
@@ -213,7 +234,11 @@ public final class JmhJson {
                 }
                 case "rawDataHistogram" -> {
                     hist = new ArrayList<>();
-                    for (JsonToken t = p.currentToken(); t == JsonToken.START_ARRAY && p.nextToken() != JsonToken.END_ARRAY; ) {
+                    if (p.currentToken() != JsonToken.START_ARRAY) {
+                        p.skipChildren();
+                        continue;
+                    }
+                    while (p.nextToken() != JsonToken.END_ARRAY) {
                         hist.add(histogramFork(p, where));
                     }
                 }
@@ -233,19 +258,7 @@ public final class JmhJson {
                 if (n + 2 > bins.length) {
                     bins = java.util.Arrays.copyOf(bins, bins.length * 2);
                 }
-                bins[n] = Double.NaN;
-                bins[n + 1] = Double.NaN;
-                // a bin is [value, count]; extra entries are read (so that a bad one is refused) and dropped
-                if (p.currentToken() == JsonToken.START_ARRAY) {
-                    for (int k = 0; p.nextToken() != JsonToken.END_ARRAY; k++) {
-                        double v = number(p, where);
-                        if (k < 2) {
-                            bins[n + k] = v;
-                        }
-                    }
-                } else {
-                    p.skipChildren();
-                }
+                firstTwo(p, where, bins, n); // [value, count]
                 n += 2;
             }
             if (p.currentToken() != JsonToken.END_ARRAY) {
@@ -257,6 +270,33 @@ public final class JmhJson {
             p.skipChildren();
         }
         return its;
+    }
+
+    /**
+     * The first two numbers of the array the parser is on (NaN where missing); anything after them is skipped
+     * unread, and a value that is not an array reads as two NaNs.
+     */
+    private static double[] firstTwo(JsonParser p, String where) throws IOException, BenchException {
+        double[] two = new double[2];
+        firstTwo(p, where, two, 0);
+        return two;
+    }
+
+    /** {@link #firstTwo(JsonParser, String)} into {@code into[at]} and {@code into[at + 1]}: no array per bin. */
+    private static void firstTwo(JsonParser p, String where, double[] into, int at) throws IOException, BenchException {
+        into[at] = Double.NaN;
+        into[at + 1] = Double.NaN;
+        if (p.currentToken() != JsonToken.START_ARRAY) {
+            p.skipChildren();
+            return;
+        }
+        for (int k = 0; p.nextToken() != JsonToken.END_ARRAY; k++) {
+            if (k < 2) {
+                into[at + k] = number(p, where);
+            } else {
+                p.skipChildren();
+            }
+        }
     }
 
     /** The numbers of the array the parser is on; a value that is not an array holds none (and is skipped). */

@@ -40,7 +40,7 @@ public record JmhMetric(double score, double scoreError, double[] scoreConfidenc
         return n == 0 ? Double.NaN : sum / n;
     }
 
-    /** The timed calls behind the metric: the histograms' counts, or else one per iteration score. */
+    /** The timed calls behind the metric: the histograms' counts (a missing count is none), or else one per iteration score. */
     public long sampleCount() {
         if (histograms.isEmpty()) {
             return rawData.stream().mapToLong(List::size).sum();
@@ -49,7 +49,7 @@ public record JmhMetric(double score, double scoreError, double[] scoreConfidenc
         for (List<double[]> fork : histograms) {
             for (double[] bins : fork) {
                 for (int i = 1; i < bins.length; i += 2) {
-                    n += bins[i];
+                    n += Double.isNaN(bins[i]) ? 0 : bins[i]; // a bin without a count holds no calls
                 }
             }
         }

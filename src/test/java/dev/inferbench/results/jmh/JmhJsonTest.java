@@ -122,6 +122,35 @@ class JmhJsonTest {
     }
 
     /**
+     * Odd values read as the tree reader before the streaming one read them, found by running both on 12,000
+     * mutants: a container where an array belongs is skipped whole (it once left the parser inside it), a bin or an
+     * interval keeps its first two numbers, an int out of range is the default, and a file that is not valid JSON
+     * says so even when an earlier value is wrong too.
+     */
+    @Test
+    void oddValuesAreSkippedWholeAndInvalidJsonIsNamedFirst() throws Exception {
+        JmhCell c = parse("""
+                [{"benchmark": "a.B.c", "threads": 1e308, "forks": "3",
+                  "primaryMetric": {"rawData": {"x": [1]}, "rawDataHistogram": {"y": 2}, "scoreUnit": "ms/op",
+                                    "scoreConfidence": [1, 2, "not read"], "score": 4},
+                  "secondaryMetrics": {"m": {"rawDataHistogram": [[[[1.5, 2, "extra"], 7, {"z": 1}]]], "scoreUnit": "s"}}}]
+                """).get(0);
+        assertThat(c.threads()).isEqualTo(1);
+        assertThat(c.forks()).isEqualTo(3);
+        assertThat(c.primary().unit()).isEqualTo("ms/op");
+        assertThat(c.primary().score()).isEqualTo(4);
+        assertThat(c.primary().scoreConfidence()).containsExactly(1, 2);
+        assertThat(c.primary().rawData()).isEmpty();
+        assertThat(c.primary().histograms()).isEmpty();
+        JmhMetric m = c.secondary().get("m");
+        assertThat(m.unit()).isEqualTo("s");
+        assertThat(m.histograms().get(0).get(0)).containsExactly(1.5, 2, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+        assertThat(m.sampleCount()).isEqualTo(2);
+        assertThatThrownBy(() -> parse("[{\"benchmark\": \"a.B.c\", \"primaryMetric\": {\"score\": \"fast\"}}, {\"benchmark\" 1}]"))
+                .hasMessageStartingWith("test.json is not valid JSON (");
+    }
+
+    /**
      * 1,000 seeded mutants of a real file (AverageTime with the gc profiler, SampleTime with histograms): read, then
      * reported (every format but the plots) and compared with the unmutated file, or refused with a one-line
      * BenchException; nothing else.
