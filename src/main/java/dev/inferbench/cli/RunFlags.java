@@ -102,10 +102,11 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameS
         throw new BenchException(flag + " '" + v + "' is not a duration; expected e.g. 90s, 10m, 1h");
     }
 
+    /** {@code 3%} or {@code 3}: both three percent (a bare 0.5 is half a percent, not half). */
     static double percent(String v, String flag) throws BenchException {
         String s = v.trim().toLowerCase(Locale.ROOT);
         try {
-            double p = s.endsWith("%") ? Double.parseDouble(s.substring(0, s.length() - 1)) / 100 : Double.parseDouble(s);
+            double p = Double.parseDouble(s.endsWith("%") ? s.substring(0, s.length() - 1) : s) / 100;
             if (p > 0 && p < 1) {
                 return p;
             }

@@ -32,7 +32,7 @@ public final class Gate {
         for (Threshold t : thresholds) {
             int matched = 0;
             for (CellResults c : cells) {
-                MetricSeries m = c.metrics().get(t.metric());
+                MetricSeries m = t.metricOf(c);
                 if (m == null || !t.selects(c.key())) {
                     continue;
                 }

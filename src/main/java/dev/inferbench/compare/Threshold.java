@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * An absolute limit on a metric, for CI gates: {@code [param=value[,param=value]:]metric OP value[unit]} with OP one of
  * {@code < <= > >=}, or the seeds' style {@code metric:value[unit]} where the metric's direction gives the OP
  * ({@code latency:100ms} means at most 100 ms, {@code throughput:1000samples/s} at least 1000). {@code latency} is
- * an alias of {@code time} (the mean call time) and {@code throughput} of {@code samples}. Examples:
+ * an alias of {@code time} (the mean call time) and {@code throughput} of {@code samples} (where a cell has no metric
+ * of that literal name). A selector's values may hold colons ({@code device=cuda:0:p99<10ms}). Examples:
  * {@code batchSize=1:p99<100ms}, {@code samples>40}, {@code model=resnet50,batchSize=8:mem.rss.peak<2000MB}.
  */
 public record Threshold(String text, Map<String, String> selector, String metric, String op, double value, String unit) {
@@ -22,20 +23,42 @@ public record Threshold(String text, Map<String, String> selector, String metric
     private static final Map<String, String> ALIASES = Map.of("latency", "time", "throughput", "samples");
 
     public static Threshold parse(String text) throws BenchException {
-        String rest = text.trim();
-        Map<String, String> selector = new LinkedHashMap<>();
-        int colon = rest.indexOf(':');
-        String head = colon < 0 ? "" : rest.substring(0, colon);
-        if (head.contains("=") && !head.contains("<") && !head.contains(">")) {
-            for (String pair : head.split(",")) {
-                String[] kv = pair.split("=", 2);
-                if (kv.length != 2 || kv[0].isBlank() || kv[1].isBlank()) {
-                    throw bad(text);
-                }
-                selector.put(kv[0].trim(), kv[1].trim());
+        String all = text.trim();
+        // the selector ends at a colon, but its values may hold colons too (device=cuda:0): the first colon after
+        // which a limit follows is the end of the selector
+        for (int colon = all.indexOf(':'); colon >= 0; colon = all.indexOf(':', colon + 1)) {
+            String head = all.substring(0, colon);
+            if (!head.contains("=") || head.contains("<") || head.contains(">")) {
+                break; // no selector: the colon belongs to 'metric:value'
             }
-            rest = rest.substring(colon + 1).trim();
+            Map<String, String> selector = selector(head);
+            Threshold t = selector == null ? null : limit(text, selector, all.substring(colon + 1).trim());
+            if (t != null) {
+                return t;
+            }
         }
+        Threshold t = limit(text, Map.of(), all);
+        if (t == null) {
+            throw bad(text);
+        }
+        return t;
+    }
+
+    /** {@code model=a,batchSize=1} as a map; null when a pair is not {@code name=value}. */
+    private static Map<String, String> selector(String head) {
+        Map<String, String> selector = new LinkedHashMap<>();
+        for (String pair : head.split(",")) {
+            String[] kv = pair.split("=", 2);
+            if (kv.length != 2 || kv[0].isBlank() || kv[1].isBlank()) {
+                return null;
+            }
+            selector.put(kv[0].trim(), kv[1].trim());
+        }
+        return selector;
+    }
+
+    /** {@code metric OP value[unit]} or {@code metric:value[unit]}; null when {@code rest} is neither. */
+    private static Threshold limit(String text, Map<String, String> selector, String rest) throws BenchException {
         Matcher m = LIMIT.matcher(rest);
         String metric;
         String op;
@@ -46,21 +69,21 @@ public record Threshold(String text, Map<String, String> selector, String metric
             limit = m.group(3);
         } else {
             String[] seed = rest.split(":", 2);
-            if (seed.length != 2) {
-                throw bad(text);
+            if (seed.length != 2 || !seed[0].trim().matches("[A-Za-z0-9_.\u00b7]+")) {
+                return null;
             }
             metric = seed[0].trim();
             limit = seed[1];
             op = null;
         }
-        metric = ALIASES.getOrDefault(metric, metric);
         Matcher v = VALUE.matcher(limit.trim());
         if (!v.matches()) {
-            throw bad(text);
+            return null;
         }
         String unit = v.group(2);
+        String canonical = ALIASES.getOrDefault(metric, metric);
         if (op == null) {
-            Direction d = Directions.of(metric, unit);
+            Direction d = Directions.of(canonical, unit);
             if (d == Direction.UNKNOWN) {
                 throw new BenchException("threshold '" + text + "': the direction of '" + metric + "' is unknown; "
                         + "expected an explicit limit, e.g. '" + metric + "<" + limit.trim() + "'");
@@ -68,6 +91,16 @@ public record Threshold(String text, Map<String, String> selector, String metric
             op = d == Direction.LOWER_IS_BETTER ? "<=" : ">=";
         }
         return new Threshold(text, selector, metric, op, Double.parseDouble(v.group(1)), unit);
+    }
+
+    /**
+     * The cell's metric this threshold reads: the name as written when the cell has it ({@code throughput} is the
+     * main metric of a thrpt cell), else the alias's target ({@code latency} is {@code time}, {@code throughput}
+     * is {@code samples} of an inference cell); null when the cell has neither.
+     */
+    public MetricSeries metricOf(CellResults cell) {
+        MetricSeries m = cell.metrics().get(metric);
+        return m != null ? m : cell.metrics().get(ALIASES.getOrDefault(metric, metric));
     }
 
     private static BenchException bad(String text) {
@@ -89,13 +122,13 @@ public record Threshold(String text, Map<String, String> selector, String metric
         };
     }
 
-    /** The limit in the metric's own unit: time units convert (100ms against us/op), others must match. */
+    /** The limit in the metric's own unit: time units convert (100ms against us/op, 0.5s against ms), others must match. */
     public double limitIn(String metricUnit) throws BenchException {
         if (unit.isEmpty() || unit.equalsIgnoreCase(metricUnit)) {
             return value;
         }
         Double from = seconds(unit);
-        Double to = metricUnit.endsWith("/op") ? seconds(metricUnit.substring(0, metricUnit.length() - 3)) : null;
+        Double to = seconds(metricUnit.endsWith("/op") ? metricUnit.substring(0, metricUnit.length() - 3) : metricUnit);
         if (from == null || to == null) {
             throw new BenchException("threshold '" + text + "' is in " + unit + " but " + metric + " is in "
                     + metricUnit + "; expected a value in " + metricUnit + " or no unit");

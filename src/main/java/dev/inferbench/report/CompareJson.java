@@ -46,6 +46,9 @@ public final class CompareJson {
 
     private static void cell(ObjectNode n, CellKey k) {
         n.put("benchmark", k.benchmark());
+        if (!k.mode().isEmpty()) {
+            n.put("mode", k.mode()); // only when the cell was measured in several modes
+        }
         ObjectNode p = n.putObject("params");
         k.params().forEach(p::put);
     }

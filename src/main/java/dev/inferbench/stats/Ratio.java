@@ -28,8 +28,9 @@ public final class Ratio {
         double va = ForkMeans.variance(a) / (a.length * ma * ma);
         double vb = ForkMeans.variance(b) / (b.length * mb * mb);
         double se = Math.sqrt(va + vb);
-        if (!Double.isFinite(ratio) || !Double.isFinite(se)) {
-            // a side whose mean is 0 (gc.count of a cell that never collects) or not a number: no ratio to bound
+        if (!Double.isFinite(ratio) || !Double.isFinite(se) || ma <= 0 || mb <= 0) {
+            // a side whose mean is 0 (gc.count of a cell that never collects), negative (mem.native.model of a tiny
+            // model: RSS after load minus before) or not a number: the log-scale interval has no ratio to bound
             return Interval.unknown(ratio, confidence, k);
         }
         if (se == 0) {

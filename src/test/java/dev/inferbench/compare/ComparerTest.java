@@ -67,6 +67,83 @@ class ComparerTest {
                 List.of(cell("2", 20, "avgt", "ms/op")), 0.03, 0.95)).hasMessageContaining("no cell of the baseline matches");
     }
 
+    /** A cell with its main metric ("time" or "throughput") around {@code v} over 5 forks, spread 1 %. */
+    static CellResults modeCell(String mode, String metric, String unit, double v) {
+        double[][] forks = new double[5][];
+        for (int f = 0; f < 5; f++) {
+            forks[f] = new double[]{v * (1 + 0.01 * (f - 2))};
+        }
+        return new CellResults(new CellKey("b.Bench.infer", Map.of("batchSize", "1")), mode,
+                Map.of(metric, MetricSeries.mean(metric, unit, forks)));
+    }
+
+    @Test
+    void aCellMeasuredInSeveralModesIsComparedInEachMode() throws BenchException {
+        // -bm avgt,thrpt: the avgt time doubles, thrpt stays; the last mode must not hide the first
+        Comparer.Report r = Comparer.compare(
+                List.of(modeCell("avgt", "time", "ms/op", 10), modeCell("thrpt", "throughput", "ops/ms", 0.1)),
+                List.of(modeCell("thrpt", "throughput", "ops/ms", 0.1), modeCell("avgt", "time", "ms/op", 20)), 0.03, 0.99);
+        assertThat(r.rows()).extracting(c -> c.cell().label() + " " + c.metric() + " " + c.verdictWord())
+                .containsExactlyInAnyOrder("infer [avgt] batchSize=1 time slower", "infer [thrpt] batchSize=1 throughput inconclusive");
+        assertThat(r.anyWorse()).isTrue();
+    }
+
+    @Test
+    void aMetricWhoseMeanChangesSignGetsNoRatio() throws BenchException {
+        // mem.native.model is RSS after load minus before: below zero for a tiny model
+        Comparer.Report r = Comparer.compare(List.of(modeCell("sample", "mem.native.model", "MB", -0.5)),
+                List.of(modeCell("sample", "mem.native.model", "MB", 0.5)), 0.03, 0.99);
+        Comparison c = r.rows().get(0);
+        assertThat(c.ratio().lower()).isNaN();
+        assertThat(c.verdict()).isNotIn(Verdict.BETTER, Verdict.WORSE);
+        assertThat(r.anyWorse()).isFalse();
+    }
+
+    /**
+     * A/A on percentiles: two runs of the same cell (each fork's mean drawn with a 5 % spread, 2,000 calls per fork
+     * spread 10 %). Forks are the unit for p50/p99 as for means, so at the 99 % confidence of the verdicts at most
+     * a few in a hundred such comparisons may be flagged; the fork bootstrap used before flagged 12 % at 3 forks.
+     */
+    @Test
+    void percentileVerdictsKeepTheirFalseAlarmRateAtFewForks() throws BenchException {
+        java.util.Random random = new java.util.Random(7);
+        for (int forks : new int[]{2, 3, 5}) {
+            int flagged = 0;
+            int trials = 200;
+            for (int t = 0; t < trials; t++) {
+                Comparer.Report r = Comparer.compare(List.of(percentileCell(random, forks)),
+                        List.of(percentileCell(random, forks)), 0.03, Verdict.CONFIDENCE);
+                flagged += (int) r.rows().stream().filter(c -> c.metric().startsWith("p"))
+                        .filter(c -> c.verdict() == Verdict.BETTER || c.verdict() == Verdict.WORSE).count();
+            }
+            assertThat(flagged).as("%d forks: p50 and p99 flagged in %d of %d A/A comparisons", forks, flagged, 2 * trials)
+                    .isLessThanOrEqualTo(2 * trials * 3 / 100);
+        }
+    }
+
+    private static CellResults percentileCell(java.util.Random random, int forks) {
+        StringBuilder json = new StringBuilder("[{\"benchmark\": \"b.Bench.infer\", \"mode\": \"sample\", \"forks\": ")
+                .append(forks).append(", \"params\": {\"batchSize\": \"1\"}, \"primaryMetric\": {\"score\": 1, \"scoreUnit\": \"ms/op\", \"rawDataHistogram\": [");
+        for (int f = 0; f < forks; f++) {
+            double forkMean = Math.exp(0.05 * random.nextGaussian());
+            java.util.TreeMap<Double, Integer> bins = new java.util.TreeMap<>();
+            for (int i = 0; i < 2000; i++) {
+                bins.merge(Math.round(forkMean * Math.exp(0.1 * random.nextGaussian()) * 1000) / 1000.0, 1, Integer::sum);
+            }
+            json.append(f == 0 ? "[[" : ",[[");
+            json.append(bins.entrySet().stream().map(e -> "[" + e.getKey() + "," + e.getValue() + "]")
+                    .collect(java.util.stream.Collectors.joining(",")));
+            json.append("]]");
+        }
+        json.append("]}, \"secondaryMetrics\": {}}]");
+        try {
+            return JmhCells.of(dev.inferbench.results.jmh.JmhJson.read(new java.io.ByteArrayInputStream(
+                    json.toString().getBytes(StandardCharsets.UTF_8)), "aa.json").get(0));
+        } catch (BenchException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     @Test
     void outputFormatsMatchGoldenFiles() throws BenchException, IOException {
         Comparer.Report r = Comparer.compare(List.of(cell("1", 20, "avgt", "ms/op"), cell("8", 150, "avgt", "ms/op")),

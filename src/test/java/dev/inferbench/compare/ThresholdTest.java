@@ -31,9 +31,37 @@ class ThresholdTest {
         assertThat(t.unit()).isEqualTo("ms");
         assertThat(Threshold.parse("samples>40").op()).isEqualTo(">");
         assertThat(Threshold.parse("latency:100ms").op()).isEqualTo("<=");
-        assertThat(Threshold.parse("latency:100ms").metric()).isEqualTo("time");
+        assertThat(Threshold.parse("latency:100ms").metric()).isEqualTo("latency");
         assertThat(Threshold.parse("throughput:1000samples/s").op()).isEqualTo(">=");
         assertThat(Threshold.parse("model=m,batchSize=8:p99<=0.2s").selector()).hasSize(2);
+    }
+
+    @Test
+    void selectorValuesMayHoldColons() throws BenchException {
+        Threshold t = Threshold.parse("device=cuda:0:p99<100ms");
+        assertThat(t.selector()).isEqualTo(Map.of("device", "cuda:0"));
+        assertThat(t.metric()).isEqualTo("p99");
+        Threshold seed = Threshold.parse("device=cuda:1,batchSize=8:latency:20ms");
+        assertThat(seed.selector()).isEqualTo(Map.of("device", "cuda:1", "batchSize", "8"));
+        assertThat(seed.op()).isEqualTo("<=");
+        assertThat(seed.value()).isEqualTo(20.0);
+    }
+
+    @Test
+    void throughputIsTheMainMetricOfAThrptCellAndSamplesOfAnInferenceCell() throws BenchException {
+        CellResults thrpt = new CellResults(new CellKey("b.Other.run", Map.of()), "thrpt",
+                Map.of("throughput", MetricSeries.mean("throughput", "ops/s", new double[][]{{5}, {5}})));
+        assertThat(Gate.check(List.of(Threshold.parse("throughput>1")), List.of(thrpt)))
+                .extracting(Gate.Check::actual).containsExactly(5.0);
+        assertThat(Gate.check(List.of(Threshold.parse("throughput>1")), List.of(cell("1", 20, 50))))
+                .extracting(Gate.Check::actual).containsExactly(50.0);
+    }
+
+    @Test
+    void timeUnitsConvertForMetricsInPlainTimeUnitsToo() throws BenchException {
+        assertThat(Threshold.parse("load.time<0.5s").limitIn("ms")).isEqualTo(500.0);
+        assertThat(Threshold.parse("p99<100ms").limitIn("us/op")).isCloseTo(100_000.0, org.assertj.core.api.Assertions.within(1e-6));
+        assertThatThrownBy(() -> Threshold.parse("mem.rss.peak<1s").limitIn("MB")).hasMessageContaining("is in s but");
     }
 
     @Test
