@@ -159,10 +159,73 @@ public final class Reports {
     }
 
     private static Path text(Path file, TextBody body) throws IOException {
-        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+        try (FailureKeeping w = new FailureKeeping(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
             body.write(w);
+            w.flush();
+            w.rethrow();
         }
         return file;
+    }
+
+    /**
+     * The formats print through {@link java.io.PrintWriter}, which swallows write errors: a full disk gave a report
+     * "written" with exit 0. This writer keeps the first error so that {@link #text} can throw it after all.
+     */
+    static final class FailureKeeping extends java.io.FilterWriter {
+        private IOException failure;
+
+        FailureKeeping(Writer out) {
+            super(out);
+        }
+
+        private IOException keep(IOException e) {
+            if (failure == null) {
+                failure = e;
+            }
+            return e;
+        }
+
+        @Override
+        public void write(int c) throws IOException {
+            try {
+                out.write(c);
+            } catch (IOException e) {
+                throw keep(e);
+            }
+        }
+
+        @Override
+        public void write(char[] cbuf, int off, int len) throws IOException {
+            try {
+                out.write(cbuf, off, len);
+            } catch (IOException e) {
+                throw keep(e);
+            }
+        }
+
+        @Override
+        public void write(String str, int off, int len) throws IOException {
+            try {
+                out.write(str, off, len);
+            } catch (IOException e) {
+                throw keep(e);
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            try {
+                out.flush();
+            } catch (IOException e) {
+                throw keep(e);
+            }
+        }
+
+        void rethrow() throws IOException {
+            if (failure != null) {
+                throw failure;
+            }
+        }
     }
 
     private static Path bytes(Path file, ByteBody body) throws IOException {

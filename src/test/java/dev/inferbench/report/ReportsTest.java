@@ -90,6 +90,20 @@ class ReportsTest {
         assertThat(out.resolve("report.md")).isRegularFile();
     }
 
+    /** A full disk: every text format must fail with one line, not claim a report it could not write. */
+    @ParameterizedTest
+    @ValueSource(strings = {"md", "html", "csv"})
+    void aFullDiskIsReportedNotSwallowed(String format) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "needs Linux's /dev/full");
+        Files.createDirectories(out);
+        String name = "report." + format;
+        Files.createSymbolicLink(out.resolve(name), Path.of("/dev/full"));
+        assertThatThrownBy(() -> Reports.write(List.of(runA()), out, Reports.parseFormats(format)))
+                .isInstanceOf(BenchException.class)
+                .hasMessageStartingWith("cannot write the report to " + out + ": ")
+                .hasMessageContaining("No space left on device");
+    }
+
     @Test
     void unknownFormatIsOneLine() {
         assertThatThrownBy(() -> Reports.parseFormats("md,pdf")).isInstanceOf(BenchException.class)

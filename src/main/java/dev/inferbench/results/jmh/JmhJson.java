@@ -76,7 +76,8 @@ public final class JmhJson {
             return cells;
         } catch (JsonProcessingException e) {
             throw new BenchException(source + " is not valid JSON (" + e.getOriginalMessage()
-                    + ", line " + e.getLocation().getLineNr() + "); expected a JMH result file, complete", e);
+                    + (e.getLocation() == null ? "" : ", line " + e.getLocation().getLineNr())
+                    + "); expected a JMH result file, complete", e);
         } catch (IOException e) {
             throw new BenchException("cannot read " + source + ": " + e.getMessage(), e);
         }

@@ -150,6 +150,15 @@ class JmhJsonTest {
                 .hasMessageStartingWith("test.json is not valid JSON (");
     }
 
+    /** Jackson's stream limits (nesting over 1,000, a number of over 1,000 digits) report no location. */
+    @Test
+    void jsonBeyondJacksonsLimitsIsOneClearLine() {
+        assertThatThrownBy(() -> parse("[".repeat(1100) + "]".repeat(1100))).isInstanceOf(BenchException.class)
+                .hasMessageStartingWith("test.json is not valid JSON (").hasMessageEndingWith("expected a JMH result file, complete");
+        assertThatThrownBy(() -> parse("[{\"benchmark\": \"a.B.c\", \"threads\": " + "9".repeat(1200) + "}]"))
+                .isInstanceOf(BenchException.class).hasMessageStartingWith("test.json is not valid JSON (");
+    }
+
     /**
      * 1,000 seeded mutants of a real file (AverageTime with the gc profiler, SampleTime with histograms): read, then
      * reported (every format but the plots) and compared with the unmutated file, or refused with a one-line
