@@ -42,11 +42,19 @@ public record ReportInput(List<Run> runs) {
             throw new BenchException("report needs a run folder; expected e.g. report results/20261122-171500-abc1234");
         }
         Map<String, Run> byPlan = new LinkedHashMap<>();
+        Map<String, java.util.Set<String>> slicesByPlan = new java.util.HashMap<>();
         for (Path dir : dirs) {
             Path json = Files.isDirectory(dir) ? dir.resolve(RunFolder.JMH_JSON) : dir;
             Path runDir = Files.isDirectory(dir) ? dir : dir.toAbsolutePath().getParent();
             List<JmhCell> cells = JmhJson.read(json);
-            String key = planId(runDir).orElse(runDir.toAbsolutePath().normalize().toString());
+            // shards of one plan join into one run: folders of one plan id with different slices of a sharded plan.
+            // Two runs of the same command (same plan id, unsharded, or the same slice twice) stay two runs.
+            String key = "folder " + runDir.toAbsolutePath().normalize();
+            String[] plan = plan(runDir);
+            if (plan != null && plan[1].matches("\\d+/\\d+") && !plan[1].endsWith("/1")
+                    && slicesByPlan.computeIfAbsent(plan[0], k -> new java.util.HashSet<>()).add(plan[1])) {
+                key = "plan " + plan[0];
+            }
             Run earlier = byPlan.get(key);
             if (earlier == null) {
                 byPlan.put(key, new Run(String.valueOf(runDir.getFileName()), runDir, new ArrayList<>(List.of(json)),
@@ -56,7 +64,33 @@ public record ReportInput(List<Run> runs) {
                 earlier.cells().addAll(cells);
             }
         }
-        return new ReportInput(List.copyOf(byPlan.values()));
+        List<Run> runs = new ArrayList<>(byPlan.values());
+        uniqueLabels(runs);
+        return new ReportInput(List.copyOf(runs));
+    }
+
+    /**
+     * Runs are told apart by their folder's name; two folders of one name (hostA/run1, hostB/run1) get their parent
+     * folder's name in front, and a number when that is not enough.
+     */
+    private static void uniqueLabels(List<Run> runs) {
+        for (int pass = 0; pass < 2; pass++) {
+            Map<String, Long> counts = new java.util.HashMap<>();
+            runs.forEach(r -> counts.merge(r.label(), 1L, Long::sum));
+            for (int i = 0; i < runs.size(); i++) {
+                Run r = runs.get(i);
+                if (counts.get(r.label()) > 1) {
+                    String label;
+                    if (pass == 0) {
+                        Path parent = r.dir().toAbsolutePath().normalize().getParent();
+                        label = (parent == null || parent.getFileName() == null ? "" : parent.getFileName() + "/") + r.label();
+                    } else {
+                        label = r.label() + " (" + (i + 1) + ")";
+                    }
+                    runs.set(i, new Run(label, r.dir(), r.files(), r.cells(), r.environment()));
+                }
+            }
+        }
     }
 
     public List<ReportRow> rows() {
@@ -69,15 +103,18 @@ public record ReportInput(List<Run> runs) {
         return rows;
     }
 
-    private static java.util.Optional<String> planId(Path runDir) {
+    /** The plan id and shard ("2/4") of a run folder's plan.json; null without one. */
+    private static String[] plan(Path runDir) {
         Path plan = runDir.resolve(RunStore.PLAN);
         if (!Files.isRegularFile(plan)) {
-            return java.util.Optional.empty();
+            return null;
         }
         try {
-            return java.util.Optional.ofNullable(JSON.readTree(plan.toFile()).path("id").textValue());
+            com.fasterxml.jackson.databind.JsonNode n = JSON.readTree(plan.toFile());
+            String id = n.path("id").textValue();
+            return id == null ? null : new String[]{id, n.path("shard").asText("")};
         } catch (IOException e) {
-            return java.util.Optional.empty();
+            return null;
         }
     }
 

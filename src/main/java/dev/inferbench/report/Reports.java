@@ -88,10 +88,16 @@ public final class Reports {
                 tasks.add(() -> bytes(out.resolve("bencher.json"), o -> Exports.bencher(rows, o)));
             }
             if (formats.contains(Format.JMH)) {
+                java.util.Set<String> names = new java.util.HashSet<>();
                 for (ReportInput.Run run : input.runs()) {
-                    String name = input.runs().size() == 1 ? "jmh-visualizer.json"
-                            : "jmh-visualizer-" + run.label().replaceAll("[^A-Za-z0-9._-]", "_") + ".json";
-                    tasks.add(() -> bytes(out.resolve(name), o -> JmhJson.writeForVisualizer(run.files(), o)));
+                    String stem = input.runs().size() == 1 ? "jmh-visualizer"
+                            : "jmh-visualizer-" + run.label().replaceAll("[^A-Za-z0-9._-]", "_");
+                    String name = stem + ".json";
+                    for (int n = 2; !names.add(name); n++) { // "r 1" and "r_1" must not share a file
+                        name = stem + "-" + n + ".json";
+                    }
+                    Path file = out.resolve(name);
+                    tasks.add(() -> bytes(file, o -> JmhJson.writeForVisualizer(run.files(), o)));
                 }
             }
             written.addAll(runAll(tasks));

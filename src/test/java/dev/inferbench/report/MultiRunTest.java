@@ -21,6 +21,10 @@ class MultiRunTest {
     Path dir;
 
     private Path run(String name, String cpu, String planId, int... entries) throws Exception {
+        return run(name, cpu, planId, "1/1", entries);
+    }
+
+    private Path run(String name, String cpu, String planId, String shard, int... entries) throws Exception {
         Path run = Files.createDirectories(dir.resolve(name));
         JsonNode all = JSON.readTree(ReportsTest.runA().resolve("jmh-result.json").toFile());
         ArrayNode some = JSON.createArrayNode();
@@ -32,7 +36,7 @@ class MultiRunTest {
             Files.writeString(run.resolve("environment.json"), "{\"cpu\":{\"model\":\"" + cpu + "\"}}");
         }
         if (planId != null) {
-            Files.writeString(run.resolve("plan.json"), "{\"format\":1,\"id\":\"" + planId + "\"}");
+            Files.writeString(run.resolve("plan.json"), "{\"format\":1,\"id\":\"" + planId + "\",\"shard\":\"" + shard + "\"}");
         }
         return run;
     }
@@ -56,13 +60,38 @@ class MultiRunTest {
 
     @Test
     void shardsOfOnePlanAreOneRun() throws Exception {
-        Path one = run("20261122-100000-aaa-shard-1-of-2", "Xeon", "same", 0);
-        Path two = run("20261122-100500-aaa-shard-2-of-2", "Xeon", "same", 1, 2);
+        Path one = run("20261122-100000-aaa-shard-1-of-2", "Xeon", "same", "1/2", 0);
+        Path two = run("20261122-100500-aaa-shard-2-of-2", "Xeon", "same", "2/2", 1, 2);
         ReportInput input = ReportInput.load(List.of(one, two));
         assertThat(input.runs()).hasSize(1);
         assertThat(input.rows()).hasSize(3).allSatisfy(r -> assertThat(r.run()).isEqualTo("20261122-100000-aaa-shard-1-of-2"));
         Path out = dir.resolve("out");
         Reports.write(List.of(one, two), out, EnumSet.of(Reports.Format.MD));
         assertThat(Files.readString(out.resolve("report.md"))).doesNotContain("Side by side", "| run |");
+    }
+
+    /** The same command run twice (same plan id, no shards), or one shard run twice: runs of their own, not shards. */
+    @Test
+    void theSameCommandRunTwiceIsTwoRuns() throws Exception {
+        Path monday = run("20261122-100000-aaa", "Xeon", "same", 0, 1);
+        Path tuesday = run("20261123-100000-aaa", "EPYC", "same", 0, 1);
+        assertThat(ReportInput.load(List.of(monday, tuesday)).runs()).extracting(ReportInput.Run::label)
+                .containsExactly("20261122-100000-aaa", "20261123-100000-aaa");
+        Path again1 = run("20261122-120000-aaa-shard-1-of-2", "Xeon", "p", "1/2", 0);
+        Path again2 = run("20261122-130000-aaa-shard-1-of-2", "Xeon", "p", "1/2", 0);
+        assertThat(ReportInput.load(List.of(again1, again2)).runs()).hasSize(2);
+    }
+
+    /** hostA/run1 and hostB/run1: each keeps its figures, its column and its JMH export. */
+    @Test
+    void foldersOfTheSameNameStayApart() throws Exception {
+        Path a = run("hostA/run1", "Xeon", "p1", 0);
+        Path b = run("hostB/run1", "EPYC", "p2", 0);
+        ReportInput input = ReportInput.load(List.of(a, b));
+        assertThat(input.runs()).extracting(ReportInput.Run::label).containsExactly("hostA/run1", "hostB/run1");
+        Path out = dir.resolve("out");
+        List<Path> written = Reports.write(List.of(a, b), out, EnumSet.of(Reports.Format.MD, Reports.Format.JMH));
+        assertThat(written).doesNotHaveDuplicates().hasSize(3);
+        assertThat(Files.readString(out.resolve("report.md"))).contains("| run |", "hostA/run1 (Xeon)", "hostB/run1 (EPYC)");
     }
 }
