@@ -60,11 +60,21 @@ final class ReportTable {
 
     static List<ReportTable> of(List<ReportRow> rows) {
         boolean multiRun = rows.stream().map(ReportRow::run).distinct().count() > 1;
+        // one table per model; within a model, one per JMH mode when there are several (-bm avgt,thrpt: a rate and a
+        // time must not share a column), and one per unit of a rate (ops/s and ops/ms do not convert)
+        Map<String, Set<String>> kindsByGroup = new LinkedHashMap<>();
+        rows.forEach(r -> kindsByGroup.computeIfAbsent(r.group(), k -> new LinkedHashSet<>()).add(kind(r)));
         Map<String, List<ReportRow>> byGroup = new LinkedHashMap<>();
-        rows.forEach(r -> byGroup.computeIfAbsent(r.group(), k -> new ArrayList<>()).add(r));
+        rows.forEach(r -> byGroup.computeIfAbsent(kindsByGroup.get(r.group()).size() > 1
+                ? r.group() + " (" + kind(r) + ")" : r.group(), k -> new ArrayList<>()).add(r));
         List<ReportTable> tables = new ArrayList<>();
         byGroup.forEach((name, rs) -> tables.add(new ReportTable(name, rs, multiRun)));
         return tables;
+    }
+
+    /** What may share a table's columns: rows of one mode, and for rates one unit. */
+    private static String kind(ReportRow r) {
+        return r.isTime() ? r.mode() : r.mode() + ", " + r.unit();
     }
 
     String name() {
@@ -143,8 +153,9 @@ final class ReportTable {
     }
 
     private Value time(ReportRow r, String column, java.util.function.ToDoubleFunction<ReportRow> f, boolean lower) {
-        return new Value(Units.format(Units.convert(f.applyAsDouble(r), r.unit(), unit)),
-                isBest(r, column, f, r.isTime() == lower), true);
+        // the best is picked among values in the table's unit: 0.6 ms/op is not better than 500 us/op
+        java.util.function.ToDoubleFunction<ReportRow> inTableUnit = x -> Units.convert(f.applyAsDouble(x), x.unit(), unit);
+        return new Value(Units.format(inTableUnit.applyAsDouble(r)), isBest(r, column, inTableUnit, r.isTime() == lower), true);
     }
 
     /** The value, marked when it is the group's best (lowest or highest) and the group has more than one value. */

@@ -94,4 +94,35 @@ class MultiRunTest {
         assertThat(written).doesNotHaveDuplicates().hasSize(3);
         assertThat(Files.readString(out.resolve("report.md"))).contains("| run |", "hostA/run1 (Xeon)", "hostB/run1 (EPYC)");
     }
+
+    private Path jmhRun(String name, String... cells) throws Exception {
+        Path run = Files.createDirectories(dir.resolve(name));
+        Files.writeString(run.resolve("jmh-result.json"), "[" + String.join(",", cells) + "]");
+        return run;
+    }
+
+    private static String cell(String mode, double value, String unit) {
+        return """
+                {"benchmark": "b.InferenceBenchmark.infer", "mode": "%s", "forks": 3, "params": {"model": "m", "batchSize": "1"},
+                 "primaryMetric": {"score": %s, "scoreUnit": "%s", "rawData": [[%s], [%s], [%s]]}, "secondaryMetrics": {}}
+                """.formatted(mode, value, unit, value, value, value);
+    }
+
+    /** A rate and a time never share a column, and the best is picked in one unit: 500 us/op beats 0.6 ms/op. */
+    @Test
+    void modesGetTablesOfTheirOwnAndTheBestIsPickedInOneUnit() throws Exception {
+        Path mixed = jmhRun("mixed", cell("thrpt", 2, "ops/ms"), cell("avgt", 0.5, "ms/op"));
+        Path out = dir.resolve("out-mixed");
+        Reports.write(List.of(mixed), out, EnumSet.of(Reports.Format.MD));
+        String md = Files.readString(out.resolve("report.md"));
+        assertThat(md).contains("## m (thrpt, ops/ms)", "## m (avgt)", "mean (ops/ms)", "| 2.000 |", "| 500.0 |");
+        assertThat(md).doesNotContain("| **");
+
+        Path a = jmhRun("a", cell("avgt", 0.6, "ms/op"));
+        Path b = jmhRun("b", cell("avgt", 500, "us/op"));
+        out = dir.resolve("out-units");
+        Reports.write(List.of(a, b), out, EnumSet.of(Reports.Format.MD));
+        md = Files.readString(out.resolve("report.md"));
+        assertThat(md).contains("| a | m | 1 | 600.0 |", "| b | m | 1 | **500.0** |");
+    }
 }
