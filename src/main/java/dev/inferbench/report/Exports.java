@@ -28,25 +28,52 @@ final class Exports {
     /** github-action-benchmark {@code customSmallerIsBetter} (biggerIsBetter false) or {@code customBiggerIsBetter}. */
     static void githubActionBenchmark(List<ReportRow> rows, boolean biggerIsBetter, OutputStream out) throws IOException {
         ArrayNode all = JSON.createArrayNode();
+        Names names = new Names(rows);
         for (ReportRow r : rows) {
+            String label = names.of(r);
             String extra = r.forks() + " forks, " + r.samples() + " samples"
                     + (r.warnings().isEmpty() ? "" : "; unstable: " + String.join("; ", r.warnings()));
             if (r.isTime() != biggerIsBetter && !Double.isNaN(r.mean())) {
-                ObjectNode n = entry(all, r.label() + " mean", r.unit(), r.mean(), extra);
+                ObjectNode n = entry(all, label + " mean", r.unit(), r.mean(), extra);
                 if (!Double.isNaN(r.halfWidth())) {
                     n.put("range", "± " + Units.format(r.halfWidth()));
                 }
             }
             if (r.isTime() && !biggerIsBetter && !Double.isNaN(r.p99())) {
-                entry(all, r.label() + " p99", r.unit(), r.p99(), extra);
+                entry(all, label + " p99", r.unit(), r.p99(), extra);
             }
             r.extra().forEach((name, f) -> {
                 if (biggerIsBetter(name, f.unit()) == biggerIsBetter && !Double.isNaN(f.value())) {
-                    entry(all, r.label() + " " + name, f.unit(), f.value(), extra);
+                    entry(all, label + " " + name, f.unit(), f.value(), extra);
                 }
             });
         }
         JSON.writerWithDefaultPrettyPrinter().writeValue(out, all);
+    }
+
+    /**
+     * Benchmark names that tell every row apart: the run in front when there are several runs, the JMH mode behind
+     * when a cell was measured in several ({@code -bm avgt,sample}); otherwise benchmark and params only, so that
+     * names stay the same from one run to the next (the tools track a benchmark by its name).
+     */
+    private static final class Names {
+        private final boolean multiRun;
+        private final java.util.Set<String> severalModes = new java.util.HashSet<>();
+
+        Names(List<ReportRow> rows) {
+            multiRun = rows.stream().map(ReportRow::run).distinct().count() > 1;
+            java.util.Map<String, String> modes = new java.util.HashMap<>();
+            for (ReportRow r : rows) {
+                String earlier = modes.putIfAbsent(r.run() + "\n" + r.label(), r.mode());
+                if (earlier != null && !earlier.equals(r.mode())) {
+                    severalModes.add(r.label());
+                }
+            }
+        }
+
+        String of(ReportRow r) {
+            return (multiRun ? r.run() + " " : "") + r.label() + (severalModes.contains(r.label()) ? " [" + r.mode() + "]" : "");
+        }
     }
 
     /**
@@ -72,10 +99,14 @@ final class Exports {
      */
     static void bencher(List<ReportRow> rows, OutputStream out) throws IOException {
         ObjectNode all = JSON.createObjectNode();
-        boolean multiRun = rows.stream().map(ReportRow::run).distinct().count() > 1;
+        Names names = new Names(rows);
         for (ReportRow r : rows) {
-            String name = multiRun ? r.run() + " " + r.label() : r.label();
+            String name = names.of(r);
             ObjectNode bench = all.has(name) ? (ObjectNode) all.get(name) : all.putObject(name);
+            if (!r.isTime() && !Double.isNaN(r.mean())) {
+                // a thrpt cell's own score (ops/s ...): Bencher's throughput measure, in the cell's unit
+                bench.putObject("throughput").put("value", r.mean());
+            }
             if (r.isTime()) {
                 double ns = Units.convert(1, r.unit(), "ns");
                 ObjectNode m = bench.putObject("latency");

@@ -125,4 +125,28 @@ class MultiRunTest {
         md = Files.readString(out.resolve("report.md"));
         assertThat(md).contains("| a | m | 1 | 600.0 |", "| b | m | 1 | **500.0** |");
     }
+
+    /** Exports keep every row: a mode per name where a cell has several, the run where there are several runs. */
+    @Test
+    void exportsNameEveryRowApart() throws Exception {
+        Path modes = jmhRun("modes", cell("avgt", 0.5, "ms/op"), cell("sample", 0.7, "ms/op"), cell("thrpt", 2, "ops/ms"));
+        Path out = dir.resolve("out-modes");
+        Reports.write(List.of(modes), out, EnumSet.of(Reports.Format.BMF, Reports.Format.GAB));
+        JsonNode bencher = JSON.readTree(out.resolve("bencher.json").toFile());
+        assertThat(bencher.path("InferenceBenchmark.infer model=m batchSize=1 [avgt]").at("/latency/value").asDouble())
+                .isEqualTo(500_000.0);
+        assertThat(bencher.path("InferenceBenchmark.infer model=m batchSize=1 [sample]").at("/latency/value").asDouble())
+                .isCloseTo(700_000.0, org.assertj.core.api.Assertions.within(1e-6));
+        assertThat(bencher.path("InferenceBenchmark.infer model=m batchSize=1 [thrpt]").at("/throughput/value").asDouble())
+                .isEqualTo(2.0);
+
+        Path a = jmhRun("a", cell("avgt", 0.6, "ms/op"));
+        Path b = jmhRun("b", cell("avgt", 0.5, "ms/op"));
+        out = dir.resolve("out-runs");
+        Reports.write(List.of(a, b), out, EnumSet.of(Reports.Format.GAB));
+        List<String> names = new java.util.ArrayList<>();
+        JSON.readTree(out.resolve("gab-smaller-is-better.json").toFile()).forEach(e -> names.add(e.path("name").asText()));
+        assertThat(names).doesNotHaveDuplicates().contains("a InferenceBenchmark.infer model=m batchSize=1 mean",
+                "b InferenceBenchmark.infer model=m batchSize=1 mean");
+    }
 }
