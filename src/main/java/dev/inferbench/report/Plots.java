@@ -42,8 +42,14 @@ final class Plots {
     static List<Plot> of(List<ReportRow> rows) {
         List<Plot> plots = new ArrayList<>();
         boolean multiRun = rows.stream().map(ReportRow::run).distinct().count() > 1;
+        java.util.Set<String> slugs = new java.util.HashSet<>();
         for (ReportTable g : ReportTable.of(rows)) {
-            String slug = g.name().replaceAll("[^A-Za-z0-9._-]", "_");
+            // a model path of hundreds of characters made "File name too long" and no report at all
+            String stem = dev.inferbench.run.Cell.fileName(g.name(), "[^A-Za-z0-9._-]");
+            String slug = stem;
+            for (int n = 2; !slugs.add(slug); n++) { // "a b" and "a_b" must not share plot files
+                slug = stem + "-" + n;
+            }
             String unit = g.unit();
             if (g.rows().stream().map(r -> r.params().get("batchSize")).distinct().count() > 1) {
                 plots.add(byBatch(slug + "-latency-vs-batch", g.name() + ": mean latency vs batch size",

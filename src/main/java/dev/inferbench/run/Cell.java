@@ -31,11 +31,19 @@ public record Cell(String benchmark, String mode, Map<String, String> params) {
     public String id() {
         StringBuilder sb = new StringBuilder(shortName()).append('-').append(mode);
         params.forEach((k, v) -> sb.append('-').append(k).append('=').append(v));
-        String safe = sb.toString().replaceAll("[^A-Za-z0-9=._,+-]", "_");
+        return fileName(sb.toString(), "[^A-Za-z0-9=._,+-]");
+    }
+
+    /**
+     * {@code text} as a file name: characters matching {@code notAllowed} as {@code _}; when longer than a file name may
+     * be, cut and given a digest of the whole text, so that two texts never share one.
+     */
+    public static String fileName(String text, String notAllowed) {
+        String safe = text.replaceAll(notAllowed, "_");
         if (safe.length() <= MAX_ID_LENGTH) {
             return safe;
         }
-        return safe.substring(0, MAX_ID_LENGTH - 13) + "-" + digest(sb.toString()).substring(0, 12);
+        return safe.substring(0, MAX_ID_LENGTH - 13) + "-" + digest(text).substring(0, 12);
     }
 
     /** {@code InferenceBenchmark.infer}: class and method. */

@@ -149,4 +149,25 @@ class MultiRunTest {
         assertThat(names).doesNotHaveDuplicates().contains("a InferenceBenchmark.infer model=m batchSize=1 mean",
                 "b InferenceBenchmark.infer model=m batchSize=1 mean");
     }
+
+    /** A model given by a long path, and two models whose names differ only in characters a file name cannot hold. */
+    @Test
+    void plotFilesForLongAndLookAlikeModelNames() throws Exception {
+        String longModel = "/data/models/" + "very-long-directory-name/".repeat(12) + "model.onnx";
+        List<String> cells = new java.util.ArrayList<>();
+        for (String model : List.of(longModel, "a b", "a_b")) {
+            for (String batch : List.of("1", "8")) {
+                cells.add(cell("avgt", 0.5, "ms/op").replace("\"model\": \"m\"", "\"model\": \"" + model + "\"")
+                        .replace("\"batchSize\": \"1\"", "\"batchSize\": \"" + batch + "\""));
+            }
+        }
+        Path run = jmhRun("plots", cells.toArray(String[]::new));
+        List<Path> written = Reports.write(List.of(run), dir.resolve("out-plots"), EnumSet.of(Reports.Format.PLOTS));
+        assertThat(written).doesNotHaveDuplicates().allSatisfy(f -> {
+            assertThat(f).isRegularFile();
+            assertThat(f.getFileName().toString().length()).isLessThan(255);
+        });
+        assertThat(written.stream().map(f -> f.getFileName().toString()))
+                .contains("a_b-latency-vs-batch.svg", "a_b-2-latency-vs-batch.svg");
+    }
 }
