@@ -23,10 +23,17 @@ final class CsvReport {
             params.addAll(r.params().keySet());
             metrics.addAll(r.extra().keySet());
         });
-        List<String> header = new ArrayList<>(List.of("run", "benchmark", "mode"));
-        header.addAll(params);
-        header.addAll(List.of("unit", "p50", "p90", "p99", "mean", "mean.error", "forks", "samples"));
-        metrics.forEach(m -> header.add(m.equals(ReportRows.SAMPLES) ? "samples/s" : m));
+        List<String> fixed = List.of("run", "benchmark", "mode", "unit", "p50", "p90", "p99", "mean", "mean.error", "forks",
+                "samples", "warnings");
+        List<String> header = new ArrayList<>(fixed.subList(0, 3));
+        // a param or metric named like a fixed column (a param "mode") gets a prefix: column names stay unique for
+        // readers that key rows by header (pandas, csv.DictReader)
+        params.forEach(p -> header.add(fixed.contains(p) ? "param." + p : p));
+        header.addAll(fixed.subList(3, 11));
+        for (String m : metrics) {
+            String name = m.equals(ReportRows.SAMPLES) ? "samples/s" : m;
+            header.add(header.contains(name) || fixed.contains(name) ? "metric." + name : name);
+        }
         header.add("warnings");
         line(out, header);
         for (ReportRow r : rows) {

@@ -170,4 +170,15 @@ class MultiRunTest {
         assertThat(written.stream().map(f -> f.getFileName().toString()))
                 .contains("a_b-latency-vs-batch.svg", "a_b-2-latency-vs-batch.svg");
     }
+
+    /** A param named like a fixed CSV column (JMH benchmarks may have a param "mode") keeps both columns apart. */
+    @Test
+    void csvColumnNamesStayUnique() throws Exception {
+        Path run = jmhRun("csv", cell("avgt", 0.5, "ms/op").replace("\"batchSize\": \"1\"", "\"mode\": \"fast\", \"unit\": \"x\""));
+        Reports.write(List.of(run), dir.resolve("out-csv"), EnumSet.of(Reports.Format.CSV));
+        List<String> lines = Files.readAllLines(dir.resolve("out-csv").resolve("report.csv"));
+        List<String> header = List.of(lines.get(0).split(","));
+        assertThat(header).doesNotHaveDuplicates().contains("mode", "param.mode", "unit", "param.unit");
+        assertThat(lines.get(1)).startsWith("csv,InferenceBenchmark.infer,avgt,m,fast,x,ms/op,");
+    }
 }
