@@ -147,6 +147,9 @@ public record ReportInput(List<Run> runs) {
     }
 
     private static void flatten(String prefix, com.fasterxml.jackson.databind.JsonNode n, Map<String, String> out) {
+        if (n.isMissingNode() || prefix.isEmpty() && !n.isObject()) {
+            return; // an empty environment.json, or one that is not an object: no keys
+        }
         if (n.isObject()) {
             n.fields().forEachRemaining(e -> flatten(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(),
                     e.getValue(), out));
