@@ -58,11 +58,27 @@ final class MergeCommand implements Subcommand {
             if (!merged.missingShards().isEmpty()) {
                 err.println("inferbench: shards missing from the merge: " + String.join(", ", merged.missingShards()));
             }
+            // a shard stopped early (--max-forks, a budget, a kill) leaves cells short of forks: the merge is not a
+            // finished run, so it is said, not filed in the history, and the exit code is not 0
+            List<String> unfinished = new ArrayList<>();
+            dev.inferbench.run.Plan whole = merged.store().plan();
+            java.util.Map<dev.inferbench.run.Cell, String> failed = merged.store().failures(whole.runnableCells());
+            for (dev.inferbench.run.Cell c : whole.runnableCells()) {
+                int landed = merged.store().landed(c).size();
+                if (!failed.containsKey(c) && landed < whole.forks()) {
+                    unfinished.add(c.label() + " (" + landed + " of " + whole.forks() + " forks)");
+                }
+            }
+            if (!unfinished.isEmpty()) {
+                err.println("inferbench: cells short of forks (continue their shard with --resume, then merge again): "
+                        + String.join("; ", unfinished));
+            }
             out.println("inferbench: merged " + dirs.size() + " folder" + (dirs.size() == 1 ? "" : "s") + " into " + target);
-            if (merged.missingShards().isEmpty()) {
+            boolean complete = merged.missingShards().isEmpty() && unfinished.isEmpty() && !merged.results().isEmpty();
+            if (complete) {
                 Launcher.appendToHistory(BenchConfig.load(), target, out, err); // the joined run is one point of a trend
             }
-            return merged.missingShards().isEmpty() ? Main.OK : Main.CELLS_FAILED;
+            return complete ? Main.OK : Main.CELLS_FAILED;
         } catch (IOException | UncheckedIOException e) {
             throw new BenchException("cannot merge into " + target + ": " + e.getMessage(), e);
         }

@@ -54,7 +54,9 @@ final class RunCommand {
         CommandLineOptions cmd = prepared.cmd();
         // JMH honours -o only in Runner(Options); with our own output format it is ours to open.
         PrintStream console = cmd.getOutput().hasValue()
-                ? new PrintStream(Files.newOutputStream(Path.of(cmd.getOutput().get())), true, StandardCharsets.UTF_8)
+                ? new PrintStream(Files.newOutputStream(Path.of(cmd.getOutput().get()), java.nio.file.StandardOpenOption.CREATE,
+                        flags.resume() != null ? java.nio.file.StandardOpenOption.APPEND : java.nio.file.StandardOpenOption.TRUNCATE_EXISTING,
+                        java.nio.file.StandardOpenOption.WRITE), true, StandardCharsets.UTF_8)
                 : out;
         try {
             RunInfo info = RunInfo.start(argv, prepared.config());
@@ -119,8 +121,14 @@ final class RunCommand {
         console.print(extra);
         Files.writeString(runDir.resolve(RunFolder.SUMMARY), table + extra, StandardCharsets.UTF_8);
         if (prepared.cmd().getResult().hasValue()) {
-            RunStore.writeAs(Launcher.resultFormat(prepared.cmd()), outcome.results(), Path.of(prepared.cmd().getResult().get()));
-            console.println("inferbench: " + Launcher.resultFormat(prepared.cmd()) + " result also in " + prepared.cmd().getResult().get());
+            try {
+                RunStore.writeAs(Launcher.resultFormat(prepared.cmd()), outcome.results(), Path.of(prepared.cmd().getResult().get()));
+                console.println("inferbench: " + Launcher.resultFormat(prepared.cmd()) + " result also in " + prepared.cmd().getResult().get());
+            } catch (IOException e) {
+                // the results are in the run folder: a copy that cannot be written costs a line, not the run's end
+                err.println("inferbench: the -rff copy " + prepared.cmd().getResult().get() + " was not written ("
+                        + e + "); the results are in " + runDir.resolve(RunFolder.JMH_JSON));
+            }
         }
         info.finish(runDir, cells.size(), failed.size(), plan.skipped().size());
         if (!cells.isEmpty()) {
@@ -168,10 +176,39 @@ final class RunCommand {
     }
 
     static CommandLineOptions parse(List<String> args) throws BenchException {
+        CommandLineOptions cmd;
         try {
-            return new CommandLineOptions(args.toArray(String[]::new));
+            cmd = new CommandLineOptions(args.toArray(String[]::new));
         } catch (CommandLineOptionException e) {
             throw new BenchException("bad command line: " + e.getMessage() + "; see -h for the options", e);
+        } catch (IllegalStateException e) {
+            // JMH's own parse of an unknown -bm mode ("Unable to parse benchmark mode: \"foo\"")
+            throw new BenchException("bad command line: " + String.valueOf(e.getMessage()).lines().findFirst().orElse("")
+                    + "; expected -bm thrpt, avgt, sample, ss or all", e);
+        }
+        if (cmd.getResultFormat().hasValue() && !cmd.getResult().hasValue()) {
+            throw new BenchException("-rf " + cmd.getResultFormat().get() + " needs -rff FILE (a copy of the result in"
+                    + " that format); without it the run folder holds jmh-result.json and report/report.csv already");
+        }
+        writableFile("-rff", cmd.getResult().orElse(null));
+        writableFile("-o", cmd.getOutput().orElse(null));
+        if (cmd.getForkCount().hasValue() && cmd.getForkCount().get() < 1) {
+            throw new BenchException("-f " + cmd.getForkCount().get() + " measures nothing; expected 1 or more forks"
+                    + " (every fork is a fresh JVM: forks are what the intervals count)");
+        }
+        return cmd;
+    }
+
+    /** A file the run writes at its end must be possible before anything is measured, not found impossible after. */
+    private static void writableFile(String flag, String file) throws BenchException {
+        if (file == null) {
+            return;
+        }
+        Path p = Path.of(file).toAbsolutePath();
+        Path parent = p.getParent();
+        if (Files.isDirectory(p) || parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
+            throw new BenchException(flag + " " + file + " cannot be written (" + (Files.isDirectory(p) ? "it is a folder"
+                    : "no writable folder " + parent) + "); expected a file in an existing, writable folder");
         }
     }
 }

@@ -41,6 +41,10 @@ final class RunSetup {
         CommandLineOptions cmd = RunCommand.parse(split.jmhArgs());
         BenchConfig config = BenchConfig.load();
         Options options = Launcher.options(cmd, config, null).build();
+        int forks = options.getForkCount().orElse(Defaults.MEASUREMENT_FORKS);
+        if (forks < 1) {
+            throw new BenchException(forks + " forks per cell (run.forks or -f) measures nothing; expected 1 or more");
+        }
         List<Cell> cells = Planner.cells(options);
         MatrixCheck.prepare(cells, config, progress);
         Plan plan = Plan.of(userArgs, config.file().map(p -> p.toAbsolutePath().toString()).orElse(null),

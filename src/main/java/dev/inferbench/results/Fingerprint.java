@@ -37,9 +37,11 @@ public final class Fingerprint {
      *
      * @param models the model files the run measures, by model name: their sha256 tells two "resnet50" apart
      */
-    public static Path write(Path runDir, Map<String, Path> models) throws IOException {
+    public static Path write(Path runDir, Map<String, Path> models) throws IOException, dev.inferbench.BenchException {
         Path file = runDir.resolve(FILE);
-        if (!Files.exists(file)) {
+        if (Files.exists(file)) {
+            sameAsAtStart(file, models);
+        } else {
             Map<String, Object> env = capture();
             Map<String, String> digests = new java.util.TreeMap<>();
             for (Map.Entry<String, Path> m : models.entrySet()) {
@@ -49,6 +51,39 @@ public final class Fingerprint {
             JSON.writeValue(file.toFile(), env);
         }
         return file;
+    }
+
+    /**
+     * A resumed run must measure what its first start measured: the same model files and the same build. Resuming
+     * after pointing a model name at another file, or with a jar built from another commit, would pool two different
+     * things in one cell (a resnet fork and an add-one fork at ±1126 %), so it is refused before the first fork.
+     */
+    private static void sameAsAtStart(Path file, Map<String, Path> models) throws IOException, dev.inferbench.BenchException {
+        com.fasterxml.jackson.databind.JsonNode env;
+        try {
+            env = JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            return; // a damaged environment.json holds nothing to compare with; the report says it is not JSON
+        }
+        com.fasterxml.jackson.databind.JsonNode started = env.path("models.sha256");
+        for (Map.Entry<String, Path> m : models.entrySet()) {
+            String then = started.path(m.getKey()).asText("");
+            if (then.matches("[0-9a-f]{64}") && Files.isRegularFile(m.getValue())) {
+                String now = sha256(m.getValue());
+                if (!now.equals(then)) {
+                    throw new dev.inferbench.BenchException("model '" + m.getKey() + "' is not the file this run started"
+                            + " with: " + m.getValue() + " has sha256 " + now.substring(0, 12) + "..., the run measured "
+                            + then.substring(0, 12) + "...; expected the same model file to resume (or start a new run)");
+                }
+            }
+        }
+        String thenCommit = env.path("git").path("commit").asText("unknown");
+        String nowCommit = git().get("commit");
+        if (!thenCommit.equals("unknown") && !nowCommit.equals("unknown") && !thenCommit.equals(nowCommit)) {
+            throw new dev.inferbench.BenchException("this jar was built from commit " + nowCommit.substring(0, Math.min(12,
+                    nowCommit.length())) + " but the run started with " + thenCommit.substring(0, Math.min(12,
+                    thenCommit.length())) + "; expected the same build to resume (forks of two builds would be pooled)");
+        }
     }
 
     /** The CPU model an environment.json names; empty when the file has none or is not JSON. */

@@ -52,6 +52,9 @@ public final class History {
         }
     }
 
+    /** In each entry: the absolute path of the run folder it was filed from. */
+    static final String SOURCE = "source.txt";
+
     private History() {
     }
 
@@ -70,11 +73,18 @@ public final class History {
         JsonNode environment = read(env);
         String commit = environment.at("/git/commit").asText("unknown");
         String time = environment.at("/git/commit.time").asText("unknown").replaceAll("[^0-9T]", "");
-        String name = time + "-" + commit.substring(0, Math.min(12, commit.length())) + "-" + runDir.toAbsolutePath()
-                .normalize().getFileName();
+        Path source = runDir.toAbsolutePath().normalize();
+        String name = time + "-" + commit.substring(0, Math.min(12, commit.length())) + "-" + source.getFileName();
         Path dir = root.resolve(environmentKey(environment)).resolve(name);
         try {
+            // hostA/nightly and hostB/nightly share a folder name: the second gets a digest of its path instead of
+            // replacing the first (a run filed again from its own folder, after a resume, replaces its entry)
+            Path from = dir.resolve(SOURCE);
+            if (Files.isDirectory(dir) && !(Files.isRegularFile(from) && Files.readString(from).strip().equals(source.toString()))) {
+                dir = dir.resolveSibling(name + "-" + dev.inferbench.run.Cell.digest(source.toString()).substring(0, 8));
+            }
             Files.createDirectories(dir);
+            Files.writeString(dir.resolve(SOURCE), source + "\n");
             copy(result, dir.resolve(RunFolder.JMH_JSON));
             copy(env, dir.resolve(Fingerprint.FILE));
         } catch (IOException e) {

@@ -59,7 +59,8 @@ public record Cell(String benchmark, String mode, Map<String, String> params) {
         return sb.toString();
     }
 
-    static String digest(String text) {
+    /** SHA-256 of the text, in hex. */
+    public static String digest(String text) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {

@@ -90,6 +90,31 @@ class MainTest {
     }
 
     @Test
+    void jmhOptionsThatCouldOnlyFailAtTheEndAreRefusedFirst() {
+        assertRefused("Unable to parse benchmark mode: \"foo\"; expected -bm thrpt, avgt, sample, ss or all", "-bm", "foo");
+    }
+
+    @Test
+    void noForks() {
+        assertRefused("-f 0 measures nothing; expected 1 or more forks", "-f", "0");
+    }
+
+    @Test
+    void resultCopyInAFolderThatDoesNotExist() {
+        assertRefused("-rff /nonexistent/r.json cannot be written (no writable folder /nonexistent)", "-rff", "/nonexistent/r.json");
+    }
+
+    @Test
+    void outputInAFolderThatDoesNotExist() {
+        assertRefused("-o /nonexistent/out.txt cannot be written", "-o", "/nonexistent/out.txt");
+    }
+
+    @Test
+    void resultFormatWithoutAFile() {
+        assertRefused("-rf CSV needs -rff FILE", "-rf", "csv");
+    }
+
+    @Test
     void unknownModel() {
         assertRefused("unknown model 'resnet51'; expected one of: corrupt, gone, good, text, their", "-p", "model=resnet51");
     }

@@ -17,7 +17,10 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** merge on shard folders made by hand (a plan of two cells cut in two, no fork run): the environment comes along. */
+/**
+ * merge on shard folders made by hand (a plan of two cells cut in two, no fork run): the environment comes along, and
+ * the cells without their forks are named.
+ */
 class MergeCommandTest {
     @TempDir
     Path dir;
@@ -48,10 +51,13 @@ class MergeCommandTest {
         Path one = shard("1/2", "Intel Xeon");
         Path two = shard("2/2", "Intel Xeon");
         Path merged = dir.resolve("merged");
+        // no fork ran in these hand-made shards: the merge says which cells are short and does not exit 0
         assertThat(merge(one.toString(), two.toString(), "--run-dir", merged.toString()))
-                .as(err.toString(StandardCharsets.UTF_8)).isEqualTo(Main.OK);
+                .as(err.toString(StandardCharsets.UTF_8)).isEqualTo(Main.CELLS_FAILED);
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("inferbench: cells short of forks")
+                .contains("InferenceBenchmark.infer batchSize=1 (0 of 1 forks)");
         assertThat(merged.resolve("environment.json")).hasSameTextualContentAs(one.resolve("environment.json"));
-        assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("different CPUs");
+        assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("different CPUs", "history");
     }
 
     @Test
@@ -59,7 +65,7 @@ class MergeCommandTest {
         Path one = shard("1/2", "Intel Xeon");
         Path two = shard("2/2", "AMD EPYC");
         Path merged = dir.resolve("merged");
-        assertThat(merge(one.toString(), two.toString(), "--run-dir", merged.toString())).isEqualTo(Main.OK);
+        assertThat(merge(one.toString(), two.toString(), "--run-dir", merged.toString())).isEqualTo(Main.CELLS_FAILED);
         assertThat(merged.resolve("environment.json")).hasSameTextualContentAs(one.resolve("environment.json"));
         assertThat(out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("different CPUs")))
                 .containsExactly("inferbench: the shards ran on different CPUs (Intel Xeon; AMD EPYC); the merged run's"

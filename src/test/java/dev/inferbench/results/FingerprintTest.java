@@ -45,4 +45,18 @@ class FingerprintTest {
         Fingerprint.write(dir, java.util.Map.of());
         assertThat(Files.readString(dir.resolve(Fingerprint.FILE))).isEqualTo("{\"date\":\"first\"}");
     }
+
+    /** A resumed run must not pool forks of another model file into its cells. */
+    @Test
+    void resumingWithAnotherModelFileIsRefused(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Path model = tmp.resolve("mine.onnx");
+        Files.writeString(model, "the model the run started with");
+        Fingerprint.write(tmp, java.util.Map.of("mine", model));
+        Fingerprint.write(tmp, java.util.Map.of("mine", model)); // the same file: the resume goes on
+        Files.writeString(model, "another model under the same name");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Fingerprint.write(tmp, java.util.Map.of("mine", model)))
+                .isInstanceOf(dev.inferbench.BenchException.class)
+                .hasMessageStartingWith("model 'mine' is not the file this run started with: " + model)
+                .hasMessageEndingWith("expected the same model file to resume (or start a new run)");
+    }
 }

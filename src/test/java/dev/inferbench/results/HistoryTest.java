@@ -58,6 +58,19 @@ class HistoryTest {
         assertThat(History.append(Files.createDirectories(dir.resolve("empty")), dir.resolve("history"))).isNull();
     }
 
+    /** hostA/nightly and hostB/nightly: two entries, not the second replacing the first. */
+    @Test
+    void runFoldersOfTheSameNameAreTwoEntries() throws Exception {
+        Path history = dir.resolve("history");
+        Path a = History.append(run("hostA/nightly", "aaaaaaa111", "2026-11-22T10:00:00Z", "Test CPU", false), history);
+        Path b = History.append(run("hostB/nightly", "aaaaaaa111", "2026-11-22T10:00:00Z", "Test CPU", false), history);
+        assertThat(a).isNotEqualTo(b);
+        assertThat(History.entries(history)).hasSize(2);
+        // filed again from its own folder (a resume that finishes), hostB's entry is replaced, not added
+        History.append(dir.resolve("hostB/nightly"), history);
+        assertThat(History.entries(history)).hasSize(2);
+    }
+
     private Path run(String name, String commit, String time, String cpu, boolean dirty) throws Exception {
         Path run = Files.createDirectories(dir.resolve(name));
         Files.copy(RESULT, run.resolve(RunFolder.JMH_JSON), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
