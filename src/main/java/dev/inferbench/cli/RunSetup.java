@@ -45,6 +45,16 @@ final class RunSetup {
         if (forks < 1) {
             throw new BenchException(forks + " forks per cell (run.forks or -f) measures nothing; expected 1 or more");
         }
+        List<String> given = new java.util.ArrayList<>();
+        List<String> jmhArgs = split.jmhArgs();
+        for (int i = 0; i + 1 < jmhArgs.size(); i++) {
+            if (jmhArgs.get(i).equals("-p")) {
+                given.add(jmhArgs.get(i + 1).split("=", 2)[0].strip());
+            }
+        }
+        Planner.checkParamNames(given, "-p");
+        Planner.checkParamNames(config.defaultParamNames(), "param.* in " + config.file().map(Path::toString)
+                .orElse(BenchConfig.FILE_NAME));
         List<Cell> cells = Planner.cells(options);
         MatrixCheck.prepare(cells, config, progress);
         Plan plan = Plan.of(userArgs, config.file().map(p -> p.toAbsolutePath().toString()).orElse(null),

@@ -46,6 +46,25 @@ public final class Planner {
         return cells;
     }
 
+    /**
+     * Refuses a parameter that no benchmark of the jar declares ({@code -p batchsize=4}): JMH ignores it, and the run
+     * would measure the defaults under the belief that it measured what was asked.
+     *
+     * @param where where the names come from, for the message: "-p", "param.* in benchmarks.properties"
+     */
+    public static void checkParamNames(java.util.Collection<String> names, String where) throws BenchException {
+        java.util.Set<String> declared = new java.util.TreeSet<>();
+        for (BenchmarkListEntry e : Jmh.select(List.of(".*"), List.of())) {
+            declared.addAll(e.getParams().orElse(Map.of()).keySet());
+        }
+        for (String name : names) {
+            if (!declared.contains(name)) {
+                throw new BenchException("unknown parameter '" + name + "' (" + where + "); expected one of: "
+                        + String.join(", ", declared));
+            }
+        }
+    }
+
     public static List<Plan.Skipped> skipped(List<Cell> cells, BenchConfig config, List<SkipRule> rules) throws BenchException {
         List<Plan.Skipped> out = new ArrayList<>();
         for (Cell cell : cells) {

@@ -95,6 +95,12 @@ class MainTest {
     }
 
     @Test
+    void misspeltParameter() {
+        // JMH ignores a -p that no benchmark declares: the run would measure batch 1 and 8 under "batchsize=4"
+        assertRefused("unknown parameter 'batchsize' (-p); expected one of: ", "-p", "batchsize=4");
+    }
+
+    @Test
     void noForks() {
         assertRefused("-f 0 measures nothing; expected 1 or more forks", "-f", "0");
     }
