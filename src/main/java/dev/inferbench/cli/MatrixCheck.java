@@ -72,10 +72,17 @@ final class MatrixCheck {
             if (entry.zoo() != null && !Files.exists(entry.file())) {
                 generator.generate(entry.zoo().architecture(), entry.file());
             }
-            Optional<Long> fileSeed = seedOf(checkOnnx(entry, values(cells, "seqLen")));
+            OnnxSummary summary = checkOnnx(entry, values(cells, "seqLen"));
+            Optional<Long> fileSeed = seedOf(summary);
+            String fileArch = summary.metadata().get(OnnxExporter.META_ARCHITECTURE);
             if (entry.zoo() != null && fileSeed.isPresent() && fileSeed.get() != zooSeed) {
                 progress.println("[inferbench] " + entry.file() + " was generated with seed " + fileSeed.get()
                         + ", seed.zoo is now " + zooSeed + ": generating it again");
+                generator.generate(entry.zoo().architecture(), entry.file());
+            } else if (entry.zoo() != null && fileArch != null && !isZoo(fileArch, entry.zoo())) {
+                // model.foo.zoo changed from resnet-tiny to mlp-tiny: the old file would be measured under the new name
+                progress.println("[inferbench] " + entry.file() + " holds zoo model " + fileArch + ", model." + model
+                        + ".zoo is now " + entry.zoo().architecture().name() + ": generating it again");
                 generator.generate(entry.zoo().architecture(), entry.file());
             }
             checkEngines(cells, model, entry);
@@ -114,6 +121,23 @@ final class MatrixCheck {
                 .forEach(c -> engines.add(c.params().get("engine")));
         for (String engine : engines) {
             EngineKind.parse(engine).checkFile(entry.file());
+        }
+    }
+
+    /** Whether a registered zoo model's file holds another zoo architecture than the registry now names. */
+    static boolean holdsOtherZoo(ModelEntry entry) throws BenchException {
+        if (entry.zoo() == null || !Files.isRegularFile(entry.file())) {
+            return false;
+        }
+        String fileArch = OnnxSummary.read(entry.file()).metadata().get(OnnxExporter.META_ARCHITECTURE);
+        return fileArch != null && !isZoo(fileArch, entry.zoo());
+    }
+
+    private static boolean isZoo(String fileArch, dev.inferbench.model.Zoo zoo) {
+        try {
+            return dev.inferbench.model.Zoo.parse(fileArch) == zoo;
+        } catch (BenchException e) {
+            return false; // a name this build's zoo does not know: not the registered architecture either
         }
     }
 

@@ -59,7 +59,7 @@ final class ModelsCommand implements Subcommand {
         Map<String, Long> generatedMillis = new LinkedHashMap<>();
         for (String name : names) {
             ModelEntry entry = config.model(name);
-            if (entry.zoo() != null && !Files.exists(entry.file())) {
+            if (entry.zoo() != null && (!Files.exists(entry.file()) || MatrixCheck.holdsOtherZoo(entry))) {
                 generatedMillis.put(name, generator.generate(entry.zoo().architecture(), entry.file()).millis());
             }
             stats.add(ModelStats.of(entry, seqLen));
