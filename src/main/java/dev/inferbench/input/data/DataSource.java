@@ -4,6 +4,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.input.SyntheticInputs;
 import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.tensor.TensorSpec;
+import dev.inferbench.tensor.TensorSpec.DType;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -59,7 +60,7 @@ public final class DataSource {
             throw new BenchException("data folder " + path + " holds no test set, .npy files or class sub-folders"
                     + " with images; expected one of those");
         }
-        return matched(tensors, model, specs, batch, data);
+        return matched(tensors, model, specs, batch, data, seqLen, perSample);
     }
 
     /** Images {@code first ...} of the folder as one batch for a model with one {@code [N, 3, H, W]} input. */
@@ -90,6 +91,16 @@ public final class DataSource {
     /** Named as the model names its inputs, after checking count, dtype and shape against the model. */
     static List<HostTensor> matched(List<HostTensor> tensors, String model, List<TensorSpec> specs, int batch,
                                     String data) throws BenchException {
+        return matched(tensors, model, specs, batch, data, 0, Map.of());
+    }
+
+    /**
+     * @param seqLen the cell's seqLen: a dynamic sequence dimension of the data (token ids and masks: what
+     *               {@link dev.inferbench.input.InputShapes} fills with seqLen) must have that length, or the cell
+     *               would be labelled seqLen=512 while 16 tokens ran (and its MACs counted for 512); 0 checks nothing
+     */
+    static List<HostTensor> matched(List<HostTensor> tensors, String model, List<TensorSpec> specs, int batch,
+                                    String data, int seqLen, Map<String, long[]> perSample) throws BenchException {
         if (tensors.size() != specs.size()) {
             throw new BenchException("data '" + data + "' has " + tensors.size() + " input tensors; model '" + model
                     + "' takes " + specs.size() + " " + specs);
@@ -101,6 +112,17 @@ public final class DataSource {
             boolean shapeOk = t.shape().length == spec.shape().length && t.shape().length > 0 && t.shape()[0] == batch;
             for (int d = 1; shapeOk && d < spec.shape().length; d++) {
                 shapeOk = spec.shape()[d] <= 0 || spec.shape()[d] == t.shape()[d];
+            }
+            boolean sequence = spec.shape().length == 2 || spec.type() == DType.INT64 || spec.type() == DType.INT32
+                    || spec.type() == DType.BOOL;
+            if (shapeOk && seqLen > 0 && sequence && !perSample.containsKey(spec.name())) {
+                for (int d = 1; d < spec.shape().length; d++) {
+                    if (spec.shape()[d] <= 0 && t.shape()[d] != seqLen) {
+                        throw new BenchException("data '" + data + "' input '" + spec.name() + "' has sequence length "
+                                + t.shape()[d] + " but the cell has seqLen=" + seqLen + "; expected -p seqLen="
+                                + t.shape()[d] + " with this data (its tokens are what runs)");
+                    }
+                }
             }
             if (t.type() != spec.type() || !shapeOk) {
                 throw new BenchException("data '" + data + "' input " + i + " is " + t.type().name().toLowerCase()
