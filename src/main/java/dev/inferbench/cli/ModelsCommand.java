@@ -36,7 +36,14 @@ final class ModelsCommand implements Subcommand {
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
         BenchConfig config = BenchConfig.load();
         boolean json = false;
-        int seqLen = config.defaultParam("seqLen").stream().findFirst().map(Integer::parseInt).orElse(128);
+        String configured = config.defaultParam("seqLen").stream().findFirst().orElse("128");
+        int seqLen;
+        try {
+            seqLen = Integer.parseInt(configured.strip());
+        } catch (NumberFormatException e) {
+            throw new BenchException("param.seqLen=" + configured + " in " + BenchConfig.FILE_NAME
+                    + " is not a whole number; expected e.g. param.seqLen=128", e);
+        }
         List<String> names = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);

@@ -221,7 +221,8 @@ final class OrtEngine implements InferenceEngine {
             return "no message";
         }
         String line = message.strip().lines().findFirst().orElse("");
-        return line.length() > 300 ? line.substring(0, 300) + "..." : line;
+        // ORT's graph errors begin with a long C++ signature and end with the cause: keep both ends
+        return line.length() > 600 ? line.substring(0, 200) + " ... " + line.substring(line.length() - 400) : line;
     }
 
     private static final class OrtInput implements PreparedInput {

@@ -70,7 +70,8 @@ public final class ZooGenerator {
     }
 
     /** Temp files are created owner-only; a model is a shared artefact like any other file the user writes. */
-    private static void readableByAll(Path file) throws IOException {
+    /** Read permission for group and others, where the file system has POSIX permissions. */
+    public static void readableByAll(Path file) throws IOException {
         if (Files.getFileStore(file).supportsFileAttributeView(PosixFileAttributeView.class)) {
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
         }

@@ -143,6 +143,11 @@ public final class Verifier {
         if (!mismatches.isEmpty()) {
             return new Verdict(ran.model(), ran.engine(), ran.device(), Status.DISAGREES, String.join("; ", mismatches));
         }
+        if (compared == 0) {
+            // an argmax model (int64 output): it ran, but "agrees" would claim a comparison that was never made
+            return new Verdict(ran.model(), ran.engine(), ran.device(), Status.RUNS, "no float32 output to compare with "
+                    + against + "; only float32 outputs are compared");
+        }
         return new Verdict(ran.model(), ran.engine(), ran.device(), Status.AGREES, compared + " output(s) within rtol "
                 + tolerance.rtol() + ", atol " + tolerance.atol() + (acrossEngines ? " or " + Tolerance.ENGINE_ATOL_SHARE
                 + " x the largest output" : "") + " of " + against);

@@ -117,4 +117,14 @@ class OrtEngineTest {
         engine.close();
         assertThatThrownBy(() -> engine.prepare(java.util.List.of())).isInstanceOf(IllegalStateException.class);
     }
+
+    /** ORT's load errors start with a long C++ signature; the cause at the end must survive the shortening. */
+    @org.junit.jupiter.api.Test
+    void longOrtMessagesKeepTheirCause() {
+        String message = "Load model failed:/onnxruntime_src/graph.cc:1421 " + "onnxruntime::Graph::Graph(x) ".repeat(40)
+                + "[ONNXRuntimeError] : 1 : FAIL : Tensor element type mismatch. 10 != 1\nsecond line";
+        String line = OrtEngine.firstLine(message);
+        org.assertj.core.api.Assertions.assertThat(line).startsWith("Load model failed:")
+                .endsWith("Tensor element type mismatch. 10 != 1").hasSizeLessThan(620).doesNotContain("second line");
+    }
 }

@@ -140,6 +140,7 @@ public final class Variants {
             try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 20)) {
                 model.writeTo(out);
             }
+            dev.inferbench.model.ZooGenerator.readableByAll(tmp); // a temp file is 0600; a model is for everyone, as the zoo's
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new BenchException("cannot write " + target + ": " + e, e);
