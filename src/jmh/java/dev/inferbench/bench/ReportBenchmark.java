@@ -4,6 +4,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.report.Reports;
 import dev.inferbench.results.jmh.JmhCell;
 import dev.inferbench.results.jmh.JmhJson;
+import dev.inferbench.results.jmh.JmhJsonWriter;
 import dev.inferbench.results.jmh.JmhMetric;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -71,7 +72,7 @@ public class ReportBenchmark {
                     "mem.rss.peak", scalar(400 + base, "MB")), Map.of("jmhVersion", "1.37")));
         }
         try (OutputStream o = Files.newOutputStream(run.resolve("jmh-result.json"))) {
-            JmhJson.write(all, o);
+            JmhJsonWriter.write(all, o);
         }
     }
 

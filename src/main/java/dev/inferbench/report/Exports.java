@@ -14,7 +14,7 @@ import java.util.List;
 /**
  * JSON for other tools, each fixing what that tool's JMH import gets wrong: github-action-benchmark's custom
  * formats (it treats every JMH score as smaller-is-better, wrong for samples/s), and Bencher's Metric Format (its
- * JMH adapter drops params). JMH Visualizer's file is written by {@code JmhJson.writeForVisualizer}.
+ * JMH adapter drops params). JMH Visualizer's file is written by {@code JmhJsonWriter.writeForVisualizer}.
  */
 final class Exports {
     /** Writers here never close the stream they are given. */

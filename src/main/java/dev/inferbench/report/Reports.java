@@ -3,6 +3,7 @@ package dev.inferbench.report;
 import dev.inferbench.BenchException;
 import dev.inferbench.Choices;
 import dev.inferbench.results.jmh.JmhJson;
+import dev.inferbench.results.jmh.JmhJsonWriter;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -97,7 +98,7 @@ public final class Reports {
                         name = stem + "-" + n + ".json";
                     }
                     Path file = out.resolve(name);
-                    tasks.add(() -> bytes(file, o -> JmhJson.writeForVisualizer(run.files(), o)));
+                    tasks.add(() -> bytes(file, o -> JmhJsonWriter.writeForVisualizer(run.files(), o)));
                 }
             }
             written.addAll(runAll(tasks));

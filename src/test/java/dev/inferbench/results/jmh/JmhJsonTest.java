@@ -102,7 +102,7 @@ class JmhJsonTest {
         for (String name : List.of("sample-time.json", "average-time-gc.json", "quirks.json")) {
             List<JmhCell> cells = parse(resource(name));
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            JmhJson.write(cells, out);
+            JmhJsonWriter.write(cells, out);
             assertThat(parse(out.toString(StandardCharsets.UTF_8))).as(name).isEqualTo(cells);
         }
     }
