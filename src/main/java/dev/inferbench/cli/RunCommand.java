@@ -192,10 +192,6 @@ final class RunCommand {
         }
         writableFile("-rff", cmd.getResult().orElse(null));
         writableFile("-o", cmd.getOutput().orElse(null));
-        if (cmd.getForkCount().hasValue() && cmd.getForkCount().get() < 1) {
-            throw new BenchException("-f " + cmd.getForkCount().get() + " measures nothing; expected 1 or more forks"
-                    + " (every fork is a fresh JVM: forks are what the intervals count)");
-        }
         return cmd;
     }
 

@@ -102,7 +102,7 @@ class MainTest {
 
     @Test
     void noForks() {
-        assertRefused("-f 0 measures nothing; expected 1 or more forks", "-f", "0");
+        assertRefused("0 forks per cell (run.forks or -f) measures nothing; expected 1 or more", "-f", "0");
     }
 
     @Test
