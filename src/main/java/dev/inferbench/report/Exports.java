@@ -72,7 +72,8 @@ final class Exports {
         }
 
         String of(ReportRow r) {
-            return (multiRun ? r.run() + " " : "") + r.label() + (severalModes.contains(r.label()) ? " [" + r.mode() + "]" : "");
+            String label = r.label();
+            return (multiRun ? r.run() + " " : "") + label + (severalModes.contains(label) ? " [" + r.mode() + "]" : "");
         }
     }
 

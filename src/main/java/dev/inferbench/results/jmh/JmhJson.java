@@ -197,8 +197,8 @@ public final class JmhJson {
         double[] confidence = {Double.NaN, Double.NaN};
         TreeMap<Double, Double> percentiles = new TreeMap<>();
         String unit = "---";
-        List<List<Double>> raw = new ArrayList<>();
-        List<List<double[]>> hist = new ArrayList<>();
+        List<List<Double>> raw = List.of();
+        List<List<double[]>> hist = List.of();
         String field;
         while ((field = p.nextFieldName()) != null) {
             p.nextToken();
@@ -218,58 +218,48 @@ public final class JmhJson {
                     }
                 }
                 case "scoreUnit" -> unit = text(p, "---");
-                case "rawData" -> {
-                    raw = new ArrayList<>();
-                    if (p.currentToken() != JsonToken.START_ARRAY) {
-                        p.skipChildren();
-                        continue;
-                    }
-                    while (p.nextToken() != JsonToken.END_ARRAY) {
-                        List<Double> its = new ArrayList<>();
-                        for (double v : numbers(p, where)) {
-                            its.add(v);
-                        }
-                        raw.add(its);
-                    }
-                }
-                case "rawDataHistogram" -> {
-                    hist = new ArrayList<>();
-                    if (p.currentToken() != JsonToken.START_ARRAY) {
-                        p.skipChildren();
-                        continue;
-                    }
-                    while (p.nextToken() != JsonToken.END_ARRAY) {
-                        hist.add(histogramFork(p, where));
-                    }
-                }
+                case "rawData" -> raw = elements(p, q -> java.util.Arrays.stream(numbers(q, where)).boxed().toList());
+                case "rawDataHistogram" -> hist = elements(p, fork -> elements(fork, iteration -> bins(iteration, where)));
                 default -> p.skipChildren();
             }
         }
         return new JmhMetric(score, error, confidence, percentiles, unit, raw, hist);
     }
 
-    /** One fork of {@code rawDataHistogram}: per iteration, its [value, count] bins, flat. */
-    private static List<double[]> histogramFork(JsonParser p, String where) throws IOException, BenchException {
-        List<double[]> its = new ArrayList<>();
-        for (JsonToken t = p.currentToken(); t == JsonToken.START_ARRAY && p.nextToken() != JsonToken.END_ARRAY; ) {
-            double[] bins = new double[16];
-            int n = 0;
-            for (JsonToken i = p.currentToken(); i == JsonToken.START_ARRAY && p.nextToken() != JsonToken.END_ARRAY; ) {
-                if (n + 2 > bins.length) {
-                    bins = java.util.Arrays.copyOf(bins, bins.length * 2);
-                }
-                firstTwo(p, where, bins, n); // [value, count]
-                n += 2;
-            }
-            if (p.currentToken() != JsonToken.END_ARRAY) {
-                p.skipChildren();
-            }
-            its.add(n == bins.length ? bins : java.util.Arrays.copyOf(bins, n));
-        }
-        if (p.currentToken() != JsonToken.END_ARRAY) {
+    /** Reads one element of an array, the parser on its first token. */
+    private interface Element<T> {
+        T read(JsonParser p) throws IOException, BenchException;
+    }
+
+    /** Each element of the array the parser is on; a value that is not an array holds none (and is skipped). */
+    private static <T> List<T> elements(JsonParser p, Element<T> element) throws IOException, BenchException {
+        List<T> out = new ArrayList<>();
+        if (p.currentToken() != JsonToken.START_ARRAY) {
             p.skipChildren();
+            return out;
         }
-        return its;
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            out.add(element.read(p));
+        }
+        return out;
+    }
+
+    /** One iteration of {@code rawDataHistogram}: its [value, count] bins, flat (no array per bin). */
+    private static double[] bins(JsonParser p, String where) throws IOException, BenchException {
+        if (p.currentToken() != JsonToken.START_ARRAY) {
+            p.skipChildren();
+            return new double[0];
+        }
+        double[] bins = new double[16];
+        int n = 0;
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            if (n + 2 > bins.length) {
+                bins = java.util.Arrays.copyOf(bins, bins.length * 2);
+            }
+            firstTwo(p, where, bins, n);
+            n += 2;
+        }
+        return n == bins.length ? bins : java.util.Arrays.copyOf(bins, n);
     }
 
     /**
