@@ -1,11 +1,10 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.profile.FlameGraphs;
-import dev.inferbench.profile.FlameHook;
 import dev.inferbench.profile.LatencyRatio;
 import dev.inferbench.profile.OpProfileDiff;
-import dev.inferbench.profile.OpProfilePass;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -93,9 +92,9 @@ final class FlameCommand implements Subcommand {
     }
 
     private static Path flames(Path run) throws BenchException {
-        Path f = run.resolve(FlameHook.FOLDER);
+        Path f = run.resolve(RunLayout.FLAMES);
         if (!Files.isDirectory(run) || !Files.isRegularFile(run.resolve("jmh-result.json")) && !Files.isDirectory(f)
-                && !Files.isDirectory(run.resolve(OpProfilePass.FOLDER))) {
+                && !Files.isDirectory(run.resolve(RunLayout.OP_PROFILE))) {
             throw new BenchException(run + " has no flame graphs, operator profile or results; expected a run folder"
                     + " (made with --flame for flame graphs)");
         }

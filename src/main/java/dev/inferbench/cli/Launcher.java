@@ -20,7 +20,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.SortedSet;
 
@@ -35,8 +34,7 @@ final class Launcher {
     private Launcher() {
     }
 
-    static OptionsBuilder options(CommandLineOptions cmd, BenchConfig config, Path resultFile)
-            throws BenchException {
+    static OptionsBuilder options(CommandLineOptions cmd, BenchConfig config) throws BenchException {
         OptionsBuilder b = new OptionsBuilder();
         b.parent(cmd);
         if (cmd.getIncludes().isEmpty()) {
@@ -83,10 +81,6 @@ final class Launcher {
             append.add("-D" + BenchConfig.CONFIG_PROPERTY + "=" + file.toAbsolutePath());
             b.jvmArgsAppend(append.toArray(String[]::new));
         });
-        if (resultFile != null) {
-            b.result(resultFile.toString());
-            b.resultFormat(resultFormat(cmd));
-        }
         return b;
     }
 
@@ -112,10 +106,6 @@ final class Launcher {
 
     static ResultFormatType resultFormat(CommandLineOptions cmd) {
         return cmd.getResultFormat().orElse(ResultFormatType.JSON);
-    }
-
-    static String resultFileName(CommandLineOptions cmd) {
-        return "jmh-result." + resultFormat(cmd).name().toLowerCase(Locale.ROOT);
     }
 
     /**

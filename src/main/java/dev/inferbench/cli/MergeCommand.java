@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.report.SummaryTable;
@@ -53,7 +54,7 @@ final class MergeCommand implements Subcommand {
             target = merged.store().dir();
             copyEnvironment(dirs, target, out);
             String table = SummaryTable.render(merged.results().stream().map(CellSummary::of).toList());
-            Files.writeString(target.resolve(RunFolder.SUMMARY), table, StandardCharsets.UTF_8);
+            Files.writeString(target.resolve(RunLayout.SUMMARY), table, StandardCharsets.UTF_8);
             out.print(table);
             if (!merged.missingShards().isEmpty()) {
                 err.println("inferbench: shards missing from the merge: " + String.join(", ", merged.missingShards()));
@@ -92,7 +93,7 @@ final class MergeCommand implements Subcommand {
         Path first = null;
         Set<String> cpus = new LinkedHashSet<>();
         for (Path dir : dirs) {
-            Path env = dir.resolve(Fingerprint.FILE);
+            Path env = dir.resolve(RunLayout.ENVIRONMENT);
             if (Files.isRegularFile(env)) {
                 first = first == null ? env : first;
                 cpus.add(Fingerprint.cpuModel(env).orElse("unknown"));
@@ -101,7 +102,7 @@ final class MergeCommand implements Subcommand {
         if (first == null) {
             return;
         }
-        Files.copy(first, target.resolve(Fingerprint.FILE), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(first, target.resolve(RunLayout.ENVIRONMENT), StandardCopyOption.REPLACE_EXISTING);
         if (cpus.size() > 1) {
             out.println("inferbench: the shards ran on different CPUs (" + String.join("; ", cpus)
                     + "); the merged run's environment.json is " + first);

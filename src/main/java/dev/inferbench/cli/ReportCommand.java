@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.report.Reports;
 
@@ -56,9 +57,9 @@ final class ReportCommand implements Subcommand {
     /** {@code RUN/report/} for a run folder; for a result file, {@code report/} beside it. */
     static Path defaultFolder(Path run) {
         if (!Files.isRegularFile(run)) {
-            return run.resolve(Reports.FOLDER);
+            return run.resolve(RunLayout.REPORT);
         }
         Path parent = run.getParent();
-        return parent == null ? Path.of(Reports.FOLDER) : parent.resolve(Reports.FOLDER);
+        return parent == null ? Path.of(RunLayout.REPORT) : parent.resolve(RunLayout.REPORT);
     }
 }

@@ -1,12 +1,12 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.Gate;
 import dev.inferbench.report.Reports;
 import dev.inferbench.report.SummaryTable;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.Fingerprint;
-import dev.inferbench.results.RunFolder;
 import dev.inferbench.results.RunInfo;
 import dev.inferbench.profile.FlameHook;
 import dev.inferbench.profile.OpProfilePass;
@@ -119,7 +119,7 @@ final class RunCommand {
                 + " the unit):");
         console.print(table);
         console.print(extra);
-        Files.writeString(runDir.resolve(RunFolder.SUMMARY), table + extra, StandardCharsets.UTF_8);
+        Files.writeString(runDir.resolve(RunLayout.SUMMARY), table + extra, StandardCharsets.UTF_8);
         if (prepared.cmd().getResult().hasValue()) {
             try {
                 RunStore.writeAs(Launcher.resultFormat(prepared.cmd()), outcome.results(), Path.of(prepared.cmd().getResult().get()));
@@ -127,7 +127,7 @@ final class RunCommand {
             } catch (IOException e) {
                 // the results are in the run folder: a copy that cannot be written costs a line, not the run's end
                 err.println("inferbench: the -rff copy " + prepared.cmd().getResult().get() + " was not written ("
-                        + e + "); the results are in " + runDir.resolve(RunFolder.JMH_JSON));
+                        + e + "); the results are in " + runDir.resolve(RunLayout.RESULT));
             }
         }
         info.finish(runDir, cells.size(), failed.size(), plan.skipped().size());
@@ -140,7 +140,7 @@ final class RunCommand {
         }
         for (Map.Entry<Cell, String> f : failed.entrySet()) {
             err.println("inferbench: cell " + f.getKey().label() + " failed: " + f.getValue()
-                    + " (details in " + runDir.resolve("failed").resolve(f.getKey().id()) + ")");
+                    + " (details in " + RunLayout.of(runDir).cellFailures(f.getKey().id()) + ")");
         }
         if (outcome.forksRemaining() > 0) {
             console.println("inferbench: " + outcome.forksRemaining() + " forks not run yet; continue with: "

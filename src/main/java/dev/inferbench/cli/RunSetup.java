@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.profile.UserAsyncHook;
@@ -40,7 +41,7 @@ final class RunSetup {
         UserAsyncHook.Split split = UserAsyncHook.split(userArgs);
         CommandLineOptions cmd = RunCommand.parse(split.jmhArgs());
         BenchConfig config = BenchConfig.load();
-        Options options = Launcher.options(cmd, config, null).build();
+        Options options = Launcher.options(cmd, config).build();
         int forks = options.getForkCount().orElse(Defaults.MEASUREMENT_FORKS);
         if (forks < 1) {
             throw new BenchException(forks + " forks per cell (run.forks or -f) measures nothing; expected 1 or more");
@@ -73,7 +74,7 @@ final class RunSetup {
         CommandLineOptions extra = RunCommand.parse(args);
         if (args.size() != (extra.getForkCount().hasValue() ? 2 : 0)) {
             throw new BenchException("--resume takes no JMH options but -f N (more forks per cell); got "
-                    + String.join(" ", args) + "; the run's settings are in " + dir.resolve(RunStore.PLAN));
+                    + String.join(" ", args) + "; the run's settings are in " + dir.resolve(RunLayout.PLAN));
         }
         RunStore store = RunStore.open(dir);
         Plan plan = store.plan();
@@ -84,7 +85,7 @@ final class RunSetup {
         UserAsyncHook.Split split = UserAsyncHook.split(plan.args());
         CommandLineOptions cmd = RunCommand.parse(split.jmhArgs());
         BenchConfig config = plan.config() != null ? BenchConfig.fromFile(Path.of(plan.config())) : BenchConfig.load();
-        ChainedOptionsBuilder b = Launcher.options(cmd, config, null);
+        ChainedOptionsBuilder b = Launcher.options(cmd, config);
         Plan.Settings s = plan.settings();
         if (s.warmupIterations() != null) {
             b.warmupIterations(s.warmupIterations());

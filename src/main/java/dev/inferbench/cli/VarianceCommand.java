@@ -76,12 +76,17 @@ final class VarianceCommand implements Subcommand {
             VarianceComponents vc = VarianceComponents.of(m.forks());
             int k = m.forks().length;
             int n = (int) Math.round(vc.iterations());
-            double forkCost = Math.max(0.5, forkWall - n * iteration);
-            Split best = Split.optimal(vc, forkCost, iteration, perCell, MAX_ITERATIONS);
-            out.printf(Locale.ROOT, "%s | %.4g %s | %.2f%% | %.2f%% | %.0f%% | %d x %d | ±%.2f%% | %d x %d (%.0f s) | ±%.2f%%%n",
+            String now = String.format(Locale.ROOT, "%s | %.4g %s | %.2f%% | %.2f%% | %.0f%% | %d x %d | ±%.2f%%",
                     c.key().label(), vc.mean(), m.unit(), 100 * Math.sqrt(vc.betweenFork()) / vc.mean(),
                     100 * Math.sqrt(vc.withinFork()) / vc.mean(), 100 * vc.forkShare(), k, n,
-                    100 * ForkMeans.interval(m.forks(), ForkMeans.DEFAULT_CONFIDENCE).relativeError(),
+                    100 * ForkMeans.interval(m.forks(), ForkMeans.DEFAULT_CONFIDENCE).relativeError());
+            if (Double.isNaN(forkWall)) {
+                out.println(now + " | n/a: no fork wall times in this run folder (forks/*/fork-N.time.json) | n/a");
+                continue;
+            }
+            double forkCost = Math.max(0.5, forkWall - n * iteration);
+            Split best = Split.optimal(vc, forkCost, iteration, perCell, MAX_ITERATIONS);
+            out.printf(Locale.ROOT, "%s | %d x %d (%.0f s) | ±%.2f%%%n", now,
                     best.forks(), best.iterations(), best.seconds(), 100 * best.relativeError());
             if (ab) {
                 double smallest = Power.smallestDetected(vc, best.forks(), best.iterations(), minEffect, 0.95, TRIALS, 1);

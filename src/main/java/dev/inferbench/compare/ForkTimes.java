@@ -1,48 +1,36 @@
 package dev.inferbench.compare;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.results.ForkTime;
+import dev.inferbench.results.RunLayout;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * How long a fork took, from the run folder itself: the loop runs one fork at a time and writes each fork's file
- * ({@code forks/<cell>/fork-N.json}) the moment it ends, so the gaps between consecutive fork files are the forks'
- * wall times (JVM start, model load, warmup and measurement together).
+ * How long a fork took (JVM start, model load, warmup and measurement together), from the wall time the run loop
+ * keeps beside each fork's result ({@code forks/<cell>/fork-N.time.json}); merged shards keep it too.
  */
 public final class ForkTimes {
     private ForkTimes() {
     }
 
-    /** The median gap between consecutive fork files in seconds; NaN with fewer than two forks or no run folder. */
+    /** The median wall time of the run's forks in seconds; NaN when no fork has one (a run of an older build). */
     public static double medianForkSeconds(Path dir) throws BenchException {
-        Path forks = dir.resolve("forks");
+        Path forks = RunLayout.of(dir).forks();
         if (!Files.isDirectory(forks)) {
             return Double.NaN;
         }
-        long[] t;
+        double[] seconds;
         try (Stream<Path> files = Files.walk(forks, 2)) {
-            t = files.filter(p -> p.getFileName().toString().matches("fork-\\d+\\.json")).mapToLong(p -> {
-                try {
-                    return Files.getLastModifiedTime(p).toMillis();
-                } catch (IOException e) {
-                    return Long.MIN_VALUE;
-                }
-            }).filter(v -> v != Long.MIN_VALUE).sorted().toArray();
+            seconds = files.filter(p -> p.getFileName().toString().endsWith(".time.json"))
+                    .map(ForkTime::read).flatMap(Optional::stream).mapToDouble(ForkTime::seconds).sorted().toArray();
         } catch (IOException e) {
             throw new BenchException("cannot read " + forks + ": " + e.getMessage(), e);
         }
-        if (t.length < 2) {
-            return Double.NaN;
-        }
-        double[] gaps = new double[t.length - 1];
-        for (int i = 1; i < t.length; i++) {
-            gaps[i - 1] = (t[i] - t[i - 1]) / 1e3;
-        }
-        Arrays.sort(gaps);
-        return gaps[gaps.length / 2];
+        return seconds.length == 0 ? Double.NaN : seconds[seconds.length / 2];
     }
 }

@@ -1,5 +1,6 @@
 package dev.inferbench.compare;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.jmh.JmhCell;
 import dev.inferbench.results.jmh.JmhJson;
@@ -14,15 +15,14 @@ import java.util.List;
  * through the one typed reader ({@link JmhJson}).
  */
 public final class RunReader {
-    public static final String RESULT = "jmh-result.json";
 
     private RunReader() {
     }
 
     public static List<CellResults> read(Path runOrFile) throws BenchException {
-        Path file = Files.isDirectory(runOrFile) ? runOrFile.resolve(RESULT) : runOrFile;
+        Path file = RunLayout.resultOf(runOrFile);
         if (!Files.exists(file)) {
-            throw new BenchException(runOrFile + (Files.isDirectory(runOrFile) ? " has no " + RESULT : " does not exist")
+            throw new BenchException(runOrFile + (Files.isDirectory(runOrFile) ? " has no " + RunLayout.RESULT : " does not exist")
                     + "; expected a run folder (results/<run>) or a JMH JSON result file");
         }
         List<CellResults> cells = new ArrayList<>();
@@ -37,7 +37,7 @@ public final class RunReader {
 
     /** JMH's measurement time per iteration in seconds ("1 s", "500 ms"), from the file's run settings; NaN if absent. */
     public static double iterationSeconds(Path runOrFile) throws BenchException {
-        Path file = Files.isDirectory(runOrFile) ? runOrFile.resolve(RESULT) : runOrFile;
+        Path file = RunLayout.resultOf(runOrFile);
         Object t = JmhJson.read(file).get(0).run().get("measurementTime");
         if (t == null) {
             return Double.NaN;

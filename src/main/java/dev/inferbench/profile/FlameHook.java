@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.run.Cell;
 import dev.inferbench.run.ForkHook;
@@ -26,7 +27,6 @@ import java.util.stream.Stream;
  */
 public final class FlameHook implements ForkHook {
     /** The run folder's subfolder for flame graphs, one folder per cell id. */
-    public static final String FOLDER = "flames";
     private static final String ENGINE_FILE = "profiler.properties";
 
     private final Path flamesDir;
@@ -55,7 +55,7 @@ public final class FlameHook implements ForkHook {
             throws BenchException {
         Path lib = profilerLibrary();
         List<String> append = keepOrtLibraries(base);
-        Path flames = runDir.resolve(FOLDER);
+        Path flames = RunLayout.of(runDir).flames();
         try {
             Files.createDirectories(flames);
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 
 import java.io.IOException;
@@ -51,11 +52,11 @@ public final class OpProfileDiff {
     }
 
     private static Path collapsed(Path run, String cell) {
-        return run.resolve(OpProfilePass.FOLDER).resolve(cell).resolve("ops.collapsed");
+        return run.resolve(RunLayout.OP_PROFILE).resolve(cell).resolve("ops.collapsed");
     }
 
     private static Set<String> cells(Path run) throws BenchException {
-        Path dir = run.resolve(OpProfilePass.FOLDER);
+        Path dir = run.resolve(RunLayout.OP_PROFILE);
         if (!Files.isDirectory(dir)) {
             return Set.of();
         }

@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.model.variant.Precision;
 import dev.inferbench.model.variant.Variants;
 import dev.inferbench.BenchException;
@@ -27,7 +28,6 @@ import java.util.List;
  * flame graph (session run -> operator type -> node) as collapsed stacks and async-profiler's HTML.
  */
 public final class OpProfilePass {
-    public static final String FOLDER = "op-profile";
     static final int WARMUP_CALLS = 10;
     static final int MEASURED_CALLS = 50;
     static final int TOP = 10;
@@ -46,7 +46,7 @@ public final class OpProfilePass {
             out.println("inferbench: ORT operator profile of " + cell.label() + " (" + MEASURED_CALLS
                     + " calls after " + WARMUP_CALLS + ", profiling on, outside the timed forks):");
             try {
-                OpTable table = profile(cell, config, runDir.resolve(FOLDER).resolve(cell.id()));
+                OpTable table = profile(cell, config, RunLayout.of(runDir).opProfile().resolve(cell.id()));
                 table.printTable(out, TOP);
             } catch (BenchException e) {
                 // the timed results are on disk already; one cell's profile failing costs only that profile

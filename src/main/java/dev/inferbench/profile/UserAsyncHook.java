@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.run.Cell;
 import dev.inferbench.run.ForkHook;
@@ -55,7 +56,7 @@ public final class UserAsyncHook implements ForkHook {
     /** Extracts async-profiler and ONNX Runtime's libraries (once per machine) before the first fork. */
     public static UserAsyncHook create(String asyncOptions, Path runDir, Options base, PrintStream console)
             throws BenchException {
-        Path root = runDir.resolve(FlameHook.FOLDER);
+        Path root = runDir.resolve(RunLayout.FLAMES);
         Path library = null;
         StringJoiner kept = new StringJoiner(";");
         for (String option : asyncOptions.split(";")) {

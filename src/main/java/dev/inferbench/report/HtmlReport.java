@@ -1,7 +1,7 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.profile.FlameHook;
-import dev.inferbench.profile.OpProfilePass;
 import org.knowm.xchart.VectorGraphicsEncoder;
 
 import java.io.ByteArrayOutputStream;
@@ -107,7 +107,7 @@ final class HtmlReport {
             return "";
         }
         List<String> links = new ArrayList<>();
-        Path flames = runDir.resolve(FlameHook.FOLDER).resolve(cellId);
+        Path flames = runDir.resolve(RunLayout.FLAMES).resolve(cellId);
         if (Files.isDirectory(flames)) {
             try (Stream<Path> files = Files.walk(flames)) {
                 files.filter(f -> f.getFileName().toString().endsWith(".html"))
@@ -115,7 +115,7 @@ final class HtmlReport {
                         .forEach(f -> links.add(link(f, flames.relativize(f).toString(), reportDir)));
             }
         }
-        Path ops = runDir.resolve(OpProfilePass.FOLDER).resolve(cellId).resolve("ops.html");
+        Path ops = runDir.resolve(RunLayout.OP_PROFILE).resolve(cellId).resolve("ops.html");
         if (Files.isRegularFile(ops)) {
             links.add(link(ops, "ops.html", reportDir));
         }

@@ -1,13 +1,10 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.RunLayout;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.inferbench.BenchException;
-import dev.inferbench.results.Fingerprint;
-import dev.inferbench.results.RunFolder;
-import dev.inferbench.results.RunInfo;
 import dev.inferbench.results.jmh.JmhCell;
 import dev.inferbench.results.jmh.JmhJson;
-import dev.inferbench.run.RunStore;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -44,7 +41,7 @@ public record ReportInput(List<Run> runs) {
         Map<String, Run> byPlan = new LinkedHashMap<>();
         Map<String, java.util.Set<String>> slicesByPlan = new java.util.HashMap<>();
         for (Path dir : dirs) {
-            Path json = Files.isDirectory(dir) ? dir.resolve(RunFolder.JMH_JSON) : dir;
+            Path json = RunLayout.resultOf(dir);
             Path runDir = Files.isDirectory(dir) ? dir : dir.toAbsolutePath().getParent();
             List<JmhCell> cells = JmhJson.read(json);
             // shards of one plan join into one run: folders of one plan id with different slices of a sharded plan.
@@ -105,7 +102,7 @@ public record ReportInput(List<Run> runs) {
 
     /** The plan id and shard ("2/4") of a run folder's plan.json; null without one. */
     private static String[] plan(Path runDir) {
-        Path plan = runDir.resolve(RunStore.PLAN);
+        Path plan = runDir.resolve(RunLayout.PLAN);
         if (!Files.isRegularFile(plan)) {
             return null;
         }
@@ -121,7 +118,7 @@ public record ReportInput(List<Run> runs) {
     /** run.properties then environment.json (nested keys joined with dots); missing files give nothing. */
     static Map<String, String> environment(Path runDir) throws BenchException {
         Map<String, String> env = new LinkedHashMap<>();
-        Path env1 = runDir.resolve(Fingerprint.FILE);
+        Path env1 = runDir.resolve(RunLayout.ENVIRONMENT);
         if (Files.isRegularFile(env1)) {
             try {
                 flatten("", JSON.readTree(env1.toFile()), env);
@@ -130,7 +127,7 @@ public record ReportInput(List<Run> runs) {
                         + "); expected the environment fingerprint written at the start of the run", e);
             }
         }
-        Path props = runDir.resolve(RunInfo.FILE);
+        Path props = RunLayout.of(runDir).runInfo();
         if (Files.isRegularFile(props)) {
             Properties p = new Properties();
             try (Reader r = Files.newBufferedReader(props, StandardCharsets.ISO_8859_1)) {

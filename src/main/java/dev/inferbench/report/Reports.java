@@ -1,8 +1,8 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.Choices;
-import dev.inferbench.results.jmh.JmhJson;
 import dev.inferbench.results.jmh.JmhJsonWriter;
 
 import java.io.IOException;
@@ -24,7 +24,6 @@ import java.util.Set;
  */
 public final class Reports {
     /** The folder inside a run folder that the report goes to by default. */
-    public static final String FOLDER = "report";
 
     /** What can be written; {@code plots} are the PNG/SVG files and the HTML report's figures. */
     public enum Format {
@@ -40,7 +39,7 @@ public final class Reports {
 
     /** The whole report of a finished run into {@code runDir/report/}: what the run loop calls at its end. */
     public static Path writeAll(Path runDir) throws BenchException {
-        Path out = runDir.resolve(FOLDER);
+        Path out = RunLayout.of(runDir).report();
         write(List.of(runDir), out, EnumSet.allOf(Format.class));
         return out;
     }

@@ -23,7 +23,6 @@ import java.util.Properties;
  * written at build time), not whatever the working directory holds now.
  */
 public final class Fingerprint {
-    public static final String FILE = "environment.json";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     /** The cpuinfo flags that decide which kernels ORT and libtorch pick. */
     private static final List<String> VECTOR_FLAGS = List.of("sse4_2", "avx", "avx2", "fma", "f16c", "avx_vnni");
@@ -38,7 +37,7 @@ public final class Fingerprint {
      * @param models the model files the run measures, by model name: their sha256 tells two "resnet50" apart
      */
     public static Path write(Path runDir, Map<String, Path> models) throws IOException, dev.inferbench.BenchException {
-        Path file = runDir.resolve(FILE);
+        Path file = RunLayout.of(runDir).environment();
         if (Files.exists(file)) {
             sameAsAtStart(file, models);
         } else {

@@ -43,7 +43,7 @@ public final class History {
     public record Entry(String environment, String commit, String commitTime, boolean dirty, String run, Path dir,
                         String cpu) {
         public Path result() {
-            return dir.resolve(RunFolder.JMH_JSON);
+            return dir.resolve(RunLayout.RESULT);
         }
 
         /** "dc8b9e8" or "dc8b9e8+" (built from uncommitted changes). */
@@ -65,8 +65,8 @@ public final class History {
      * @return the entry's folder, or null when there was nothing to file
      */
     public static Path append(Path runDir, Path root) throws BenchException {
-        Path result = runDir.resolve(RunFolder.JMH_JSON);
-        Path env = runDir.resolve(Fingerprint.FILE);
+        Path result = runDir.resolve(RunLayout.RESULT);
+        Path env = runDir.resolve(RunLayout.ENVIRONMENT);
         if (!Files.isRegularFile(result) || !Files.isRegularFile(env)) {
             return null;
         }
@@ -85,8 +85,8 @@ public final class History {
             }
             Files.createDirectories(dir);
             Files.writeString(dir.resolve(SOURCE), source + "\n");
-            copy(result, dir.resolve(RunFolder.JMH_JSON));
-            copy(env, dir.resolve(Fingerprint.FILE));
+            copy(result, dir.resolve(RunLayout.RESULT));
+            copy(env, dir.resolve(RunLayout.ENVIRONMENT));
         } catch (IOException e) {
             throw new BenchException("cannot add the run to the history " + root + ": " + e.getMessage()
                     + "; expected a writable folder (run.history in benchmarks.properties)", e);
@@ -104,7 +104,7 @@ public final class History {
         try (Stream<Path> envs = Files.list(root)) {
             for (Path envDir : envs.filter(Files::isDirectory).toList()) {
                 try (Stream<Path> runs = Files.list(envDir)) {
-                    for (Path dir : runs.filter(d -> Files.isRegularFile(d.resolve(RunFolder.JMH_JSON))).toList()) {
+                    for (Path dir : runs.filter(d -> Files.isRegularFile(d.resolve(RunLayout.RESULT))).toList()) {
                         entries.add(entry(envDir.getFileName().toString(), dir));
                     }
                 }
@@ -118,7 +118,7 @@ public final class History {
     }
 
     private static Entry entry(String environment, Path dir) throws BenchException {
-        JsonNode env = Files.isRegularFile(dir.resolve(Fingerprint.FILE)) ? read(dir.resolve(Fingerprint.FILE))
+        JsonNode env = Files.isRegularFile(dir.resolve(RunLayout.ENVIRONMENT)) ? read(dir.resolve(RunLayout.ENVIRONMENT))
                 : JSON.createObjectNode();
         String name = dir.getFileName().toString();
         return new Entry(environment, env.at("/git/commit").asText("unknown"), env.at("/git/commit.time").asText(""),
@@ -145,7 +145,7 @@ public final class History {
             return JSON.readTree(file.toFile());
         } catch (JsonProcessingException e) {
             throw new BenchException(file + " is not valid JSON (" + e.getOriginalMessage() + "); expected the "
-                    + Fingerprint.FILE + " a run writes", e);
+                    + RunLayout.ENVIRONMENT + " a run writes", e);
         } catch (IOException e) {
             throw new BenchException("cannot read " + file + ": " + e.getMessage(), e);
         }

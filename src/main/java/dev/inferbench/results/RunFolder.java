@@ -9,12 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /** {@code results/<yyyyMMdd-HHmmss>[-<git short sha>]/}: one folder per run, never reused. */
 public final class RunFolder {
-    public static final String JMH_JSON = "jmh-result.json";
-    public static final String SUMMARY = "summary.txt";
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     private RunFolder() {
@@ -33,29 +30,6 @@ public final class RunFolder {
             dir = resultsRoot.resolve(base + "-" + i);
         }
         return Files.createDirectory(dir);
-    }
-
-    /**
-     * Removes a run folder that holds nothing measured (JMH may have touched an empty result file), so a run
-     * that stopped before its first cell leaves no trace. Does nothing for null or a folder with content.
-     */
-    public static void deleteIfEmpty(Path dir) throws IOException {
-        if (dir == null || !Files.isDirectory(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.toList()) {
-                if (Files.size(f) > 0) {
-                    return;
-                }
-            }
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.toList()) {
-                Files.delete(f);
-            }
-        }
-        Files.delete(dir);
     }
 
     /** Whether the checkout has uncommitted changes to tracked files; empty outside git. */

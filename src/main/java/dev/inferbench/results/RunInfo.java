@@ -11,8 +11,6 @@ import java.util.Properties;
 
 /** run.properties: what was run, on what, from which commit; enough to tell two run folders apart later. */
 public final class RunInfo {
-    public static final String FILE = "run.properties";
-
     private final Properties props = new Properties();
 
     private RunInfo() {
@@ -39,7 +37,7 @@ public final class RunInfo {
         props.setProperty("finished", Instant.now().toString());
         props.setProperty("cells.measured", Integer.toString(cells));
         props.setProperty("cells.failed", Integer.toString(failedCells));
-        try (OutputStream out = Files.newOutputStream(runDir.resolve(FILE))) {
+        try (OutputStream out = Files.newOutputStream(RunLayout.of(runDir).runInfo())) {
             props.store(out, "inferbench run");
         }
     }

@@ -1,7 +1,9 @@
 package dev.inferbench.run;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.CellSummary;
+import dev.inferbench.results.ForkTime;
 import dev.inferbench.stats.StoppingRule;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.results.RunResult;
@@ -18,6 +20,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -201,6 +204,7 @@ public final class RunLoop {
     /** Runs one fork; empty when it landed, else why it failed (also recorded in the run folder). */
     private Optional<String> runFork(Cell cell, int fork, ForkWatchdog watchdog)
             throws BenchException, IOException, RunStoppedException {
+        Instant start = Instant.now();
         Path forkDir = store.forkDir(cell, fork);
         Path jmhFile = forkDir.resolve(FORK_FILE);
         ChainedOptionsBuilder b = new OptionsBuilder().parent(base)
@@ -238,7 +242,7 @@ public final class RunLoop {
         boolean ok = result.isPresent() && !killed;
         if (ok) {
             try {
-                store.saveFork(cell, fork, result.get());
+                store.saveFork(cell, fork, result.get(), new ForkTime(start, Instant.now()));
                 store.rebuildResult(plan.runnableCells());
             } catch (IOException e) {
                 throw new RunStoppedException("cannot write the result of " + cell.label() + " fork " + fork + " ("
@@ -259,7 +263,7 @@ public final class RunLoop {
                 : output.failures().stream().findFirst().map(FailureFilter.Failure::reason).orElse("the fork produced no result")
                         + FailureRecord.crashSite(output.crashTail());
         store.saveFailure(cell, fork, FailureRecord.text(reason, output.crashTail(), newCrashLogs(crashLogsBefore),
-                store.dir().resolve("failed").resolve(cell.id())));
+                store.layout().cellFailures(cell.id())));
         return Optional.of(reason);
     }
 
@@ -347,7 +351,7 @@ public final class RunLoop {
         ForkWatchdog.killForks();
         System.err.println();
         System.err.println("inferbench: interrupted; " + landedCount + " fork" + (landedCount == 1 ? "" : "s")
-                + " kept in " + store.dir() + " (" + RunStore.RESULT + " holds them); continue with: "
+                + " kept in " + store.dir() + " (" + RunLayout.RESULT + " holds them); continue with: "
                 + "java -jar target/benchmarks.jar --resume " + store.dir());
     }
 

@@ -1,6 +1,8 @@
 package dev.inferbench.run;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.results.ForkTime;
+import dev.inferbench.results.RunLayout;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.RunResult;
@@ -34,26 +36,19 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * A run folder as the run loop keeps it. Every file appears complete or not at all (temp file + rename), so a kill
- * at any moment leaves a folder that can be read and resumed:
- * <pre>
- *   plan.json                         the plan (cells, forks, settings)
- *   forks/&lt;cell-id&gt;/fork-N.json   JMH's JSON of that one fork (a valid JMH result file)
- *   forks/&lt;cell-id&gt;/fork-N.ser    the same result as JMH's own objects, merged without loss
- *   forks/&lt;cell-id&gt;/fork-N/       the fork's own files (profiler output)
- *   failed/&lt;cell-id&gt;/fork-N.txt   why a fork produced no result
- *   jmh-result.json                   every landed fork merged, rebuilt after each one
- * </pre>
+ * A run folder as the run loop keeps it ({@link RunLayout} names its files). Every file appears complete or not at
+ * all (temp file + rename), so a kill at any moment leaves a folder that can be read and resumed.
  */
 public final class RunStore {
-    public static final String PLAN = "plan.json";
-    public static final String RESULT = "jmh-result.json";
-    private static final Pattern FORK_FILE = Pattern.compile("fork-(\\d+)\\.ser");
+    private static final Pattern FORK_FILE = Pattern.compile(RunLayout.forkName(0).replace("0", "(\\d+)")
+            + Pattern.quote(RunLayout.FORK_RESULT_SUFFIX));
 
     private final Path dir;
+    private final RunLayout layout;
 
     private RunStore(Path dir) {
         this.dir = dir;
+        this.layout = RunLayout.of(dir);
     }
 
     /** A new run in {@code dir}, which must not exist or be empty. */
@@ -88,8 +83,8 @@ public final class RunStore {
 
     /** An existing run: a folder with a plan.json. */
     public static RunStore open(Path dir) throws BenchException {
-        if (!Files.isRegularFile(dir.resolve(PLAN))) {
-            throw new BenchException(dir + " is not a run folder (no " + PLAN + "); expected a folder made by a run, "
+        if (!Files.isRegularFile(RunLayout.of(dir).plan())) {
+            throw new BenchException(dir + " is not a run folder (no " + RunLayout.PLAN + "); expected a folder made by a run, "
                     + "e.g. results/20261122-101500-abc1234");
         }
         return new RunStore(dir);
@@ -99,8 +94,12 @@ public final class RunStore {
         return dir;
     }
 
+    public RunLayout layout() {
+        return layout;
+    }
+
     public Plan plan() throws BenchException {
-        Path file = dir.resolve(PLAN);
+        Path file = layout.plan();
         try {
             return Plan.fromJson(Files.readString(file, StandardCharsets.UTF_8), file.toString());
         } catch (IOException e) {
@@ -109,30 +108,34 @@ public final class RunStore {
     }
 
     public void writePlan(Plan plan) throws IOException {
-        writeAtomically(dir.resolve(PLAN), plan.toJson().getBytes(StandardCharsets.UTF_8));
+        writeAtomically(layout.plan(), plan.toJson().getBytes(StandardCharsets.UTF_8));
     }
 
     public Path cellDir(Cell cell) {
-        return dir.resolve("forks").resolve(cell.id());
+        return layout.cellForks(cell.id());
     }
 
     /** The fork's own folder, for files written while it runs; created on demand. */
     public Path forkDir(Cell cell, int fork) throws IOException {
-        return Files.createDirectories(cellDir(cell).resolve("fork-" + fork));
+        return Files.createDirectories(layout.forkFiles(cell.id(), fork));
     }
 
-    /** Keeps one fork's result: JMH's objects for lossless merging and JMH's JSON for anyone reading the folder. */
-    public void saveFork(Cell cell, int fork, RunResult result) throws IOException {
-        Path cellDir = Files.createDirectories(cellDir(cell));
+    /**
+     * Keeps one fork's result: JMH's objects for lossless merging, JMH's JSON for anyone reading the folder, and
+     * when the fork ran.
+     */
+    public void saveFork(Cell cell, int fork, RunResult result, ForkTime time) throws IOException {
+        Files.createDirectories(cellDir(cell));
         ByteArrayOutputStream json = new ByteArrayOutputStream();
         writeJson(List.of(result), json);
-        writeAtomically(cellDir.resolve("fork-" + fork + ".json"), json.toByteArray());
+        writeAtomically(layout.forkJson(cell.id(), fork), json.toByteArray());
+        writeAtomically(layout.forkTime(cell.id(), fork), time.toJson());
         ByteArrayOutputStream ser = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(ser)) {
             out.writeObject(result);
         }
         // the .ser file last: its presence is what marks the fork as landed
-        writeAtomically(cellDir.resolve("fork-" + fork + ".ser"), ser.toByteArray());
+        writeAtomically(layout.forkResult(cell.id(), fork), ser.toByteArray());
         Files.deleteIfExists(failureFile(cell, fork));
     }
 
@@ -175,7 +178,7 @@ public final class RunStore {
     public Map<Cell, String> failures(List<Cell> cells) throws IOException {
         Map<Cell, String> out = new LinkedHashMap<>();
         for (Cell cell : cells) {
-            Path d = dir.resolve("failed").resolve(cell.id());
+            Path d = layout.cellFailures(cell.id());
             if (!Files.isDirectory(d)) {
                 continue;
             }
@@ -190,7 +193,7 @@ public final class RunStore {
     }
 
     private Path failureFile(Cell cell, int fork) {
-        return dir.resolve("failed").resolve(cell.id()).resolve("fork-" + fork + ".txt");
+        return layout.failure(cell.id(), fork);
     }
 
     /** One result per cell with at least one landed fork, forks merged as JMH merges its own, in plan order. */
@@ -210,7 +213,7 @@ public final class RunStore {
         List<RunResult> merged = merged(cells);
         ByteArrayOutputStream json = new ByteArrayOutputStream();
         writeJson(merged, json);
-        writeAtomically(dir.resolve(RESULT), json.toByteArray());
+        writeAtomically(layout.result(), json.toByteArray());
         return merged;
     }
 

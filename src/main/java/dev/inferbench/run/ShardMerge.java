@@ -1,6 +1,7 @@
 package dev.inferbench.run;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.results.RunLayout;
 import org.openjdk.jmh.results.RunResult;
 
 import java.io.IOException;
@@ -59,7 +60,7 @@ public final class ShardMerge {
         Path out = target.create();
         RunStore merged = RunStore.create(out, whole);
         for (RunStore shard : byShard.values()) {
-            for (String sub : List.of("forks", "failed")) {
+            for (String sub : List.of(RunLayout.FORKS, RunLayout.FAILED)) {
                 copyTree(shard.dir().resolve(sub), out.resolve(sub));
             }
         }

@@ -4,7 +4,6 @@ import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.SamplesProfiler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -21,10 +20,10 @@ class LauncherTest {
             "model.resnet50.zoo=resnet50", "");
 
     @Test
-    void commandLineWinsAndPropertiesFillTheRest(@TempDir Path dir) throws Exception {
+    void commandLineWinsAndPropertiesFillTheRest() throws Exception {
         BenchConfig config = BenchConfig.parse(CONFIG);
         CommandLineOptions cmd = new CommandLineOptions("-f", "1", "-r", "500ms", "-p", "batchSize=2,4");
-        Options o = Launcher.options(cmd, config, dir.resolve("r.json")).build();
+        Options o = Launcher.options(cmd, config).build();
 
         assertThat(o.getForkCount().get()).isEqualTo(1);
         assertThat(o.getMeasurementTime().get()).isEqualTo(TimeValue.milliseconds(500));
@@ -35,13 +34,13 @@ class LauncherTest {
         assertThat(o.getParameter("model").get()).containsExactly("resnet50");
         assertThat(o.getIncludes()).containsExactly("InferenceBenchmark");
         assertThat(o.getProfilers()).anySatisfy(p -> assertThat(p.getKlass()).isEqualTo(SamplesProfiler.class.getName()));
-        assertThat(o.getResult().get()).isEqualTo(dir.resolve("r.json").toString());
-        assertThat(o.getResultFormat().get()).isEqualTo(ResultFormatType.JSON);
+        // the run loop sets each fork's own result file; the run's options name none
+        assertThat(o.getResult().hasValue()).isFalse();
     }
 
     @Test
     void userRegexReplacesTheDefaultOne() throws Exception {
-        Options o = Launcher.options(new CommandLineOptions("Cold"), BenchConfig.parse(CONFIG), null).build();
+        Options o = Launcher.options(new CommandLineOptions("Cold"), BenchConfig.parse(CONFIG)).build();
         assertThat(o.getIncludes()).containsExactly("Cold");
         assertThat(o.getResult().hasValue()).isFalse();
     }
@@ -55,18 +54,18 @@ class LauncherTest {
         BenchConfig config = BenchConfig.parse(CONFIG);
         for (String[] coldOnly : new String[][]{{"ColdStart"}, {"ColdStartBenchmark.firstResult"},
                 {"ColdStart|Inference", "-e", "Inference"}}) {
-            Options o = Launcher.options(new CommandLineOptions(coldOnly), config, null).build();
+            Options o = Launcher.options(new CommandLineOptions(coldOnly), config).build();
             assertThat(o.getMeasurementIterations().hasValue()).as(String.join(" ", coldOnly)).isFalse();
             assertThat(o.getWarmupIterations().hasValue()).as(String.join(" ", coldOnly)).isFalse();
         }
         for (String[] mixed : new String[][]{{"ColdStart|Inference"}, {"ColdStart", "Inference"}, {"Benchmark"}}) {
-            Options o = Launcher.options(new CommandLineOptions(mixed), config, null).build();
+            Options o = Launcher.options(new CommandLineOptions(mixed), config).build();
             assertThat(o.getMeasurementIterations().orElse(null)).as(String.join(" ", mixed)).isEqualTo(10);
             assertThat(o.getWarmupTime().orElse(null)).as(String.join(" ", mixed)).isEqualTo(TimeValue.seconds(2));
         }
         BenchConfig coldByDefault = BenchConfig.parse(CONFIG.replace("run.include=InferenceBenchmark",
                 "run.include=dev.inferbench.bench.ColdStartBenchmark"));
-        assertThat(Launcher.options(new CommandLineOptions(), coldByDefault, null).build().getMeasurementIterations()
+        assertThat(Launcher.options(new CommandLineOptions(), coldByDefault).build().getMeasurementIterations()
                 .hasValue()).isFalse();
     }
 
@@ -74,7 +73,7 @@ class LauncherTest {
     void forksAreToldWhichConfigFileToRead(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("b.properties");
         Files.writeString(file, CONFIG);
-        Options o = Launcher.options(new CommandLineOptions("-jvmArgsAppend", "-Xmx2g"), BenchConfig.fromFile(file), null)
+        Options o = Launcher.options(new CommandLineOptions("-jvmArgsAppend", "-Xmx2g"), BenchConfig.fromFile(file))
                 .build();
         assertThat(o.getJvmArgsAppend().get())
                 .containsExactly("-Xmx2g", "-Dinferbench.config=" + file.toAbsolutePath());
@@ -84,9 +83,9 @@ class LauncherTest {
     @Test
     void theGcProfilerIsAlwaysThereOnce() throws Exception {
         BenchConfig config = BenchConfig.parse(CONFIG);
-        Options plain = Launcher.options(new CommandLineOptions(), config, null).build();
+        Options plain = Launcher.options(new CommandLineOptions(), config).build();
         assertThat(plain.getProfilers()).filteredOn(p -> p.getKlass().endsWith("GCProfiler")).hasSize(1);
-        Options own = Launcher.options(new CommandLineOptions("-prof", "gc"), config, null).build();
+        Options own = Launcher.options(new CommandLineOptions("-prof", "gc"), config).build();
         assertThat(own.getProfilers()).filteredOn(p -> p.getKlass().equals("gc") || p.getKlass().endsWith("GCProfiler"))
                 .hasSize(1);
     }
@@ -96,19 +95,13 @@ class LauncherTest {
     void extraMetricsCanBeSwitchedOff() throws Exception {
         System.setProperty(Launcher.EXTRA_METRICS, "false");
         try {
-            Options o = Launcher.options(new CommandLineOptions(), BenchConfig.parse(CONFIG), null).build();
+            Options o = Launcher.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build();
             assertThat(o.getProfilers()).singleElement()
                     .satisfies(p -> assertThat(p.getKlass()).isEqualTo(SamplesProfiler.class.getName()));
         } finally {
             System.clearProperty(Launcher.EXTRA_METRICS);
         }
-        assertThat(Launcher.options(new CommandLineOptions(), BenchConfig.parse(CONFIG), null).build().getProfilers())
+        assertThat(Launcher.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build().getProfilers())
                 .hasSize(6);
-    }
-
-    @Test
-    void resultFileFollowsTheFormat() throws Exception {
-        assertThat(Launcher.resultFileName(new CommandLineOptions())).isEqualTo("jmh-result.json");
-        assertThat(Launcher.resultFileName(new CommandLineOptions("-rf", "csv"))).isEqualTo("jmh-result.csv");
     }
 }

@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.model.OnnxExporter;
 import dev.inferbench.model.ResNet;
@@ -36,9 +37,9 @@ class OpProfilePassTest {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         OpProfilePass.run(List.of(int8, endToEnd), config, dir.resolve("run"), new PrintStream(printed, true));
 
-        String ops = Files.readString(dir.resolve("run").resolve(OpProfilePass.FOLDER).resolve(int8.id()).resolve("ops.json"));
+        String ops = Files.readString(dir.resolve("run").resolve(RunLayout.OP_PROFILE).resolve(int8.id()).resolve("ops.json"));
         assertThat(ops).containsPattern("QLinearConv|QuantizeLinear|DequantizeLinear");
-        assertThat(dir.resolve("run").resolve(OpProfilePass.FOLDER).resolve(endToEnd.id())).doesNotExist();
+        assertThat(dir.resolve("run").resolve(RunLayout.OP_PROFILE).resolve(endToEnd.id())).doesNotExist();
         assertThat(printed.toString()).contains("ORT operator profile of").doesNotContain("EndToEndBenchmark");
     }
 }

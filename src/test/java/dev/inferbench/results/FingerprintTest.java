@@ -41,9 +41,9 @@ class FingerprintTest {
 
     @Test
     void aResumedRunKeepsItsFirstFingerprint() throws Exception {
-        Files.writeString(dir.resolve(Fingerprint.FILE), "{\"date\":\"first\"}");
+        Files.writeString(dir.resolve(RunLayout.ENVIRONMENT), "{\"date\":\"first\"}");
         Fingerprint.write(dir, java.util.Map.of());
-        assertThat(Files.readString(dir.resolve(Fingerprint.FILE))).isEqualTo("{\"date\":\"first\"}");
+        assertThat(Files.readString(dir.resolve(RunLayout.ENVIRONMENT))).isEqualTo("{\"date\":\"first\"}");
     }
 
     /** A resumed run must not pool forks of another model file into its cells. */

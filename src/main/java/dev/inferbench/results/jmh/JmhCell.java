@@ -1,6 +1,5 @@
 package dev.inferbench.results.jmh;
 
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -33,9 +32,5 @@ public record JmhCell(String benchmark, String mode, int threads, int forks, Map
      */
     public static boolean isPercentileEntry(String secondaryName) {
         return PERCENTILE_ENTRY.matcher(secondaryName).matches();
-    }
-
-    public List<String> secondaryNames() {
-        return List.copyOf(secondary.keySet());
     }
 }
