@@ -1,15 +1,11 @@
 package dev.inferbench.bench;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
-import dev.inferbench.config.ModelEntry;
-import dev.inferbench.engine.Device;
-import dev.inferbench.engine.EngineKind;
-import dev.inferbench.engine.EngineSettings;
 import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.engine.PreparedInput;
-import dev.inferbench.input.InputShapes;
 import dev.inferbench.input.SyntheticInputs;
 import dev.inferbench.metrics.SetupRecord;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -18,15 +14,12 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
-import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,33 +40,15 @@ import java.util.concurrent.TimeUnit;
 // Milliseconds: cold starts take from ~100 ms (tiny models) to seconds.
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @State(Scope.Benchmark)
-public class ColdStartBenchmark {
+public class ColdStartBenchmark extends ModelParams {
 
-    /** A name from the model registry in benchmarks.properties. */
-    @Param("mlp-tiny")
-    public String model;
-
-    /** ort, djl-ort or djl-pytorch. */
-    @Param("ort")
-    public String engine;
-
-    /** cpu, cuda or cuda:N. */
-    @Param("cpu")
-    public String device;
-
-    private Path file;
-    private Map<String, long[]> declaredInputs;
-    private long seed;
+    private CellSpec cell;
 
     /** Only the registry lookup (a properties file): nothing that warms the engine. */
     @Setup(Level.Trial)
     public void resolve() {
         try {
-            BenchConfig config = BenchConfig.load();
-            ModelEntry entry = config.model(model);
-            file = entry.file();
-            declaredInputs = entry.inputs();
-            seed = config.seed("input");
+            cell = cell(BenchConfig.load());
         } catch (BenchException e) {
             throw new CellFailure(e);
         }
@@ -82,11 +57,9 @@ public class ColdStartBenchmark {
     @Benchmark
     public void firstResult(Blackhole bh) throws BenchException {
         SetupRecord.loadStarting();
-        try (InferenceEngine loaded = EngineKind.parse(engine).open(file, Device.parse(device),
-                new EngineSettings(0, 0, EngineSettings.GraphOptimization.ALL, declaredInputs))) {
+        try (InferenceEngine loaded = cell.engine().open(cell.modelFile(), cell.device(), cell.settings())) {
             SetupRecord.loaded();
-            try (PreparedInput input = loaded.prepare(SyntheticInputs.forModel(model, file, loaded.signature().inputs(),
-                    declaredInputs, 1, InputShapes.DEFAULT_SEQ_LEN, seed))) {
+            try (PreparedInput input = loaded.prepare(SyntheticInputs.forModel(cell.inputs(), loaded.signature().inputs()))) {
                 long start = System.nanoTime();
                 try (Outputs out = loaded.run(input)) {
                     SetupRecord.firstInference(start);

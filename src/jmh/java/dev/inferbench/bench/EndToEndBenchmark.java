@@ -1,11 +1,8 @@
 package dev.inferbench.bench;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
-import dev.inferbench.config.ModelEntry;
-import dev.inferbench.engine.Device;
-import dev.inferbench.engine.EngineKind;
-import dev.inferbench.engine.EngineSettings;
 import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.engine.PreparedInput;
@@ -22,7 +19,6 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -45,31 +41,7 @@ import java.util.concurrent.TimeUnit;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @State(Scope.Benchmark)
-public class EndToEndBenchmark {
-
-    /** A vision or text model from the registry in benchmarks.properties. */
-    @Param("resnet50")
-    public String model;
-
-    /** ort, djl-ort or djl-pytorch. */
-    @Param("ort")
-    public String engine;
-
-    /** Images per request. */
-    @Param("1")
-    public int batchSize;
-
-    /** Tokens per request for text models (padded or cut to it); vision models ignore it. */
-    @Param("128")
-    public int seqLen;
-
-    /** cpu, cuda or cuda:N. */
-    @Param("cpu")
-    public String device;
-
-    /** Intra-op threads of the engine; 0 means all available cores. */
-    @Param("0")
-    public int threads;
+public class EndToEndBenchmark extends BatchParams {
 
     private InferenceEngine loaded;
     private ImagePipeline images;
@@ -82,21 +54,19 @@ public class EndToEndBenchmark {
     @Setup(Level.Trial)
     public void load() {
         try {
-            BenchConfig config = BenchConfig.load();
-            ModelEntry entry = config.model(model);
+            CellSpec cell = cell(BenchConfig.load());
             SetupRecord.loadStarting();
-            loaded = EngineKind.parse(engine).open(entry.file(), Device.parse(device),
-                    new EngineSettings(threads, 0, EngineSettings.GraphOptimization.ALL, entry.inputs()));
+            loaded = cell.engine().open(cell.modelFile(), cell.device(), cell.settings());
             SetupRecord.loaded();
             List<TensorSpec> ins = loaded.signature().inputs();
             inputNames = ins.stream().map(TensorSpec::name).toList();
             if (isVision(ins)) {
                 images = new ImagePipeline((int) ins.get(0).shape()[2], (int) ins.get(0).shape()[3]);
-                png = images.samplePng(config.seed("input"));
+                png = images.samplePng(cell.inputSeed());
             } else if (isText(ins)) {
-                long vocab = OnnxSummary.read(entry.file()).vocab().orElse(SyntheticInputs.TOKEN_RANGE);
+                long vocab = OnnxSummary.read(cell.modelFile()).vocab().orElse(SyntheticInputs.TOKEN_RANGE);
                 text = new TextPipeline(seqLen, vocab);
-                sentence = TextPipeline.sampleText(config.seed("input"), seqLen);
+                sentence = TextPipeline.sampleText(cell.inputSeed(), seqLen);
                 List<TensorSpec> outs = loaded.signature().outputs();
                 scoresOutput = outs.isEmpty() ? 0 : outs.size() - 1;
             } else {

@@ -1,20 +1,16 @@
 package dev.inferbench.bench;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
-import dev.inferbench.config.ModelEntry;
-import dev.inferbench.engine.Device;
 import dev.inferbench.engine.EngineKind;
-import dev.inferbench.engine.EngineSettings;
 import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.engine.PreparedInput;
-import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.input.data.DataSource;
 import dev.inferbench.input.data.ImageFolder;
 import dev.inferbench.quality.AccuracyProbe;
-import dev.inferbench.model.variant.Precision;
-import dev.inferbench.model.variant.Variants;
+import dev.inferbench.variant.Variants;
 import dev.inferbench.quality.CellQuality;
 import dev.inferbench.quality.FidelityProbe;
 import dev.inferbench.metrics.SetupRecord;
@@ -31,7 +27,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
 import java.nio.file.Path;
-import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,39 +37,15 @@ import java.util.concurrent.TimeUnit;
  * correctness check of the outputs, the fidelity of the cell's outputs to the fp32 reference) happens in the trial
  * setup, outside the measurement.
  *
- * <p>The matrix is the cross product of the parameters below; benchmarks.properties holds the defaults the
- * inferbench launcher passes, and {@code -p name=v1,v2} on the command line overrides them.
+ * <p>The matrix is the cross product of the parameters below and those of {@link BatchParams}; benchmarks.properties
+ * holds the defaults the inferbench launcher passes, and {@code -p name=v1,v2} on the command line overrides them.
  */
 // SampleTime: every call is timed, so the JSON carries p50/p90/p95/p99/p99.9, not only a mean.
 @BenchmarkMode(Mode.SampleTime)
 // Milliseconds: inference calls take 0.01 ms (tiny MLP) to seconds (large batches); ms reads well across that range.
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @State(Scope.Benchmark)
-public class InferenceBenchmark {
-
-    /** A name from the model registry in benchmarks.properties, or the path of any .onnx file. */
-    @Param("resnet50")
-    public String model;
-
-    /** ort (ONNX Runtime's Java API), djl-ort (the same ORT behind DJL's Predictor), djl-pytorch (DJL on libtorch). */
-    @Param("ort")
-    public String engine;
-
-    /** Samples per call; the model's batch dimension. */
-    @Param("1")
-    public int batchSize;
-
-    /** Tokens per sample: the dynamic sequence dimension of transformer inputs (ignored by image models). */
-    @Param("128")
-    public int seqLen;
-
-    /** cpu, cuda or cuda:N. */
-    @Param("cpu")
-    public String device;
-
-    /** Intra-op threads of the engine; 0 means all available cores. */
-    @Param("0")
-    public int threads;
+public class InferenceBenchmark extends BatchParams {
 
     /** Inter-op threads (ORT's parallel executor, libtorch's inter-op pool); 0 keeps the engine's default. */
     @Param("0")
@@ -96,6 +69,16 @@ public class InferenceBenchmark {
     @Param("synthetic")
     public String data;
 
+    @Override
+    protected Map<String, String> params() {
+        Map<String, String> p = super.params();
+        p.put(CellSpec.INTER_OP_THREADS, Integer.toString(interOpThreads));
+        p.put(CellSpec.OPT_LEVEL, optLevel);
+        p.put(CellSpec.PRECISION, precision);
+        p.put(CellSpec.DATA, data);
+        return p;
+    }
+
     private InferenceEngine loaded;
     private PreparedInput input;
     private long slowdownTokens;
@@ -103,36 +86,27 @@ public class InferenceBenchmark {
     @Setup(Level.Trial)
     public void load() {
         try {
-            BenchConfig config = BenchConfig.load();
-            ModelEntry entry = config.model(model);
-            if (batchSize <= 0 || seqLen <= 0) {
-                throw new BenchException("batchSize " + batchSize + " / seqLen " + seqLen
-                        + " is not positive; expected whole numbers >= 1");
-            }
-            EngineSettings settings = new EngineSettings(threads, interOpThreads,
-                    EngineSettings.GraphOptimization.parse(optLevel), entry.inputs());
+            CellSpec cell = cell(BenchConfig.load());
             CellQuality.clear();
-            Path file = Variants.ensure(model, entry.file(), Precision.parse(precision), entry.inputs(),
-                    Variants.calibrationSeed(config.seed("input")), System.out);
+            Path file = Variants.ensure(cell.modelName(), cell.modelFile(), cell.precision(), cell.model().inputs(),
+                    Variants.calibrationSeed(cell.inputSeed()), System.out);
             SetupRecord.loadStarting();
-            loaded = EngineKind.parse(engine).open(file, Device.parse(device), settings);
+            loaded = cell.engine().open(file, cell.device(), cell.settings());
             SetupRecord.loaded();
-            List<HostTensor> batch = DataSource.batch(data, model, entry.file(), loaded.signature().inputs(),
-                    entry.inputs(), batchSize, seqLen, config.seed("input"));
-            input = loaded.prepare(batch);
+            input = loaded.prepare(DataSource.batch(cell.data(), cell.inputs(), loaded.signature().inputs()));
             long first = System.nanoTime();
             try (Outputs firstOutputs = loaded.run(input)) {
                 SetupRecord.firstInference(first);
-                OutputCheck.verify(model, firstOutputs, batchSize);
+                OutputCheck.verify(cell.modelName(), firstOutputs, cell.batchSize());
             }
-            if (!EngineKind.isTorchScript(entry.file()) && !isReference()) {
+            if (!EngineKind.isTorchScript(cell.modelFile()) && !cell.isFidelityReference()) {
                 // loads the fp32 reference in this fork, after load.time and mem.native.model were taken; the fork's
                 // mem.rss.peak includes it. The reference cell itself agrees with itself by definition: not probed.
-                CellQuality.record(FidelityProbe.measure(loaded, entry.file(), model, entry.inputs(),
-                        seqLen, config.seed("input")));
+                CellQuality.record(FidelityProbe.measure(loaded, cell.inputs()));
             }
-            if (!data.equals(DataSource.SYNTHETIC) && ImageFolder.looksLike(Path.of(data))) {
-                CellQuality.record(AccuracyProbe.measure(loaded, ImageFolder.read(Path.of(data)), model, batchSize));
+            if (!cell.syntheticData() && ImageFolder.looksLike(Path.of(cell.data()))) {
+                CellQuality.record(AccuracyProbe.measure(loaded, ImageFolder.read(Path.of(cell.data())),
+                        cell.modelName(), cell.batchSize()));
             }
             slowdownTokens = InjectedSlowdown.tokens(InjectedSlowdown.percent(), this::callOnce);
         } catch (BenchException e) {
@@ -155,16 +129,10 @@ public class InferenceBenchmark {
 
     private void callOnce() {
         try (Outputs out = loaded.run(input)) {
-            java.util.Objects.requireNonNull(out);
+            Objects.requireNonNull(out);
         } catch (BenchException e) {
             throw new CellFailure(e);
         }
-    }
-
-    /** The cell whose outputs are the fidelity reference: the model file as is, on ONNX Runtime, on the CPU. */
-    private boolean isReference() throws BenchException {
-        return Precision.parse(precision) == Precision.FP32 && EngineKind.parse(engine) == EngineKind.ORT
-                && Device.parse(device).equals(Device.CPU);
     }
 
     @TearDown(Level.Trial)

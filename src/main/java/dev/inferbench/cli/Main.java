@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.prepare.JmhArgs;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.run.Jmh;
@@ -67,7 +68,7 @@ public final class Main {
                 return command.run(List.copyOf(args.subList(1, args.size())), out, err);
             }
             RunFlags flags = RunFlags.extract(args);
-            CommandLineOptions cmd = RunCommand.parse(flags.resume() != null ? List.of() : flags.jmhArgs());
+            CommandLineOptions cmd = JmhArgs.parse(flags.resume() != null ? List.of() : flags.jmhArgs());
             if (cmd.shouldHelp()) {
                 cmd.showHelp();
                 out.println();

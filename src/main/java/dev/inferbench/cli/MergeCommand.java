@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.prepare.Launcher;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
@@ -63,8 +64,8 @@ final class MergeCommand implements Subcommand {
             // finished run, so it is said, not filed in the history, and the exit code is not 0
             List<String> unfinished = new ArrayList<>();
             dev.inferbench.run.Plan whole = merged.store().plan();
-            java.util.Map<dev.inferbench.run.Cell, String> failed = merged.store().failures(whole.runnableCells());
-            for (dev.inferbench.run.Cell c : whole.runnableCells()) {
+            java.util.Map<dev.inferbench.cell.Cell, String> failed = merged.store().failures(whole.runnableCells());
+            for (dev.inferbench.cell.Cell c : whole.runnableCells()) {
                 int landed = merged.store().landed(c).size();
                 if (!failed.containsKey(c) && landed < whole.forks()) {
                     unfinished.add(c.label() + " (" + landed + " of " + whole.forks() + " forks)");
@@ -77,7 +78,7 @@ final class MergeCommand implements Subcommand {
             out.println("inferbench: merged " + dirs.size() + " folder" + (dirs.size() == 1 ? "" : "s") + " into " + target);
             boolean complete = merged.missingShards().isEmpty() && unfinished.isEmpty() && !merged.results().isEmpty();
             if (complete) {
-                Launcher.appendToHistory(BenchConfig.load(), target, out, err); // the joined run is one point of a trend
+                HistoryCommand.appendToHistory(BenchConfig.load(), target, out, err); // the joined run is one point of a trend
             }
             return complete ? Main.OK : Main.CELLS_FAILED;
         } catch (IOException | UncheckedIOException e) {

@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.prepare.MatrixCheck;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -69,7 +70,7 @@ final class ModelsCommand implements Subcommand {
             if (entry.zoo() != null && (!Files.exists(entry.file()) || MatrixCheck.holdsOtherZoo(entry))) {
                 generatedMillis.put(name, generator.generate(entry.zoo().architecture(), entry.file()).millis());
             }
-            stats.add(ModelStats.of(entry, seqLen));
+            stats.add(entry.stats(seqLen));
         }
         if (json) {
             json(stats, generatedMillis, seqLen, out);

@@ -1,5 +1,7 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.prepare.Launcher;
+import dev.inferbench.prepare.RunSetup;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.Gate;
@@ -11,7 +13,7 @@ import dev.inferbench.results.RunInfo;
 import dev.inferbench.profile.FlameHook;
 import dev.inferbench.profile.OpProfilePass;
 import dev.inferbench.profile.UserAsyncHook;
-import dev.inferbench.run.Cell;
+import dev.inferbench.cell.Cell;
 import dev.inferbench.run.ForkHook;
 import dev.inferbench.run.Plan;
 import dev.inferbench.run.RunLoop;
@@ -19,7 +21,6 @@ import dev.inferbench.run.RunStore;
 import dev.inferbench.run.RunStoppedException;
 import org.openjdk.jmh.runner.Defaults;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
-import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
@@ -135,7 +136,7 @@ final class RunCommand {
             writeReport(runDir, console);
             if (plan.shardSlice().isWhole() && outcome.forksRemaining() == 0) {
                 // a slice or an unfinished run is not a point of the trend; merge files the joined shards
-                Launcher.appendToHistory(prepared.config(), runDir, console, err);
+                HistoryCommand.appendToHistory(prepared.config(), runDir, console, err);
             }
         }
         for (Map.Entry<Cell, String> f : failed.entrySet()) {
@@ -173,38 +174,5 @@ final class RunCommand {
             }
         }
         return files;
-    }
-
-    static CommandLineOptions parse(List<String> args) throws BenchException {
-        CommandLineOptions cmd;
-        try {
-            cmd = new CommandLineOptions(args.toArray(String[]::new));
-        } catch (CommandLineOptionException e) {
-            throw new BenchException("bad command line: " + e.getMessage() + "; see -h for the options", e);
-        } catch (IllegalStateException e) {
-            // JMH's own parse of an unknown -bm mode ("Unable to parse benchmark mode: \"foo\"")
-            throw new BenchException("bad command line: " + String.valueOf(e.getMessage()).lines().findFirst().orElse("")
-                    + "; expected -bm thrpt, avgt, sample, ss or all", e);
-        }
-        if (cmd.getResultFormat().hasValue() && !cmd.getResult().hasValue()) {
-            throw new BenchException("-rf " + cmd.getResultFormat().get() + " needs -rff FILE (a copy of the result in"
-                    + " that format); without it the run folder holds jmh-result.json and report/report.csv already");
-        }
-        writableFile("-rff", cmd.getResult().orElse(null));
-        writableFile("-o", cmd.getOutput().orElse(null));
-        return cmd;
-    }
-
-    /** A file the run writes at its end must be possible before anything is measured, not found impossible after. */
-    private static void writableFile(String flag, String file) throws BenchException {
-        if (file == null) {
-            return;
-        }
-        Path p = Path.of(file).toAbsolutePath();
-        Path parent = p.getParent();
-        if (Files.isDirectory(p) || parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
-            throw new BenchException(flag + " " + file + " cannot be written (" + (Files.isDirectory(p) ? "it is a folder"
-                    : "no writable folder " + parent) + "); expected a file in an existing, writable folder");
-        }
     }
 }

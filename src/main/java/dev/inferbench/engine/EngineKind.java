@@ -63,6 +63,14 @@ public enum EngineKind {
     }
 
     /** Whether this engine, as built into this jar, can run on a CUDA GPU at all. */
+    /**
+     * Whether the engine loads an ONNX file as it is, and so any precision variant of it: djl-pytorch renders a zoo
+     * model from the fp32 weights instead.
+     */
+    public boolean readsOnnxAsIs() {
+        return this != DJL_PYTORCH;
+    }
+
     public boolean hasCudaBuild() {
         return switch (this) {
             case ORT, DJL_ORT -> OrtEngine.hasCudaProvider();

@@ -1,7 +1,9 @@
 package dev.inferbench.input;
 
+import dev.inferbench.model.InputShapes;
 import dev.inferbench.tensor.Half;
 import dev.inferbench.BenchException;
+import dev.inferbench.model.stats.OnnxSummary;
 import dev.inferbench.model.ModelFormat;
 import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.tensor.TensorSpec;
@@ -33,13 +35,12 @@ public final class SyntheticInputs {
      * The inputs a cell measures: shapes from the model's signature, batch and seqLen, and {@code model.NAME.inputs};
      * token ids within the vocabulary the file records. The benchmark and the operator profile pass both use this.
      */
-    public static List<HostTensor> forModel(String model, java.nio.file.Path file, List<TensorSpec> inputs,
-                                            Map<String, long[]> perSample, int batch, int seqLen, long seed)
-            throws BenchException {
+    public static List<HostTensor> forModel(InputSpec spec, List<TensorSpec> inputs) throws BenchException {
         // only an ONNX file tells its vocabulary; a TorchScript file is libtorch's to read
-        int tokens = ModelFormat.of(file) == ModelFormat.TORCHSCRIPT ? TOKEN_RANGE
-                : dev.inferbench.model.stats.OnnxSummary.read(file).vocab().orElse(TOKEN_RANGE);
-        return create(model, inputs, new InputShapes(model, perSample, batch, seqLen), tokens, seed);
+        int tokens = ModelFormat.of(spec.file()) == ModelFormat.TORCHSCRIPT ? TOKEN_RANGE
+                : OnnxSummary.read(spec.file()).vocab().orElse(TOKEN_RANGE);
+        return create(spec.model(), inputs, new InputShapes(spec.model(), spec.perSample(), spec.batchSize(),
+                spec.seqLen()), tokens, spec.seed());
     }
 
     /** With the fallback token range. */

@@ -1,9 +1,10 @@
 package dev.inferbench.metrics;
 
-import dev.inferbench.model.variant.Precision;
-import dev.inferbench.model.variant.Variants;
+import dev.inferbench.cell.CellSpec;
+import java.util.Optional;
+import dev.inferbench.variant.Precision;
+import dev.inferbench.variant.Variants;
 import dev.inferbench.BenchException;
-import dev.inferbench.config.BenchConfig;
 import dev.inferbench.model.stats.ModelStats;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
@@ -46,12 +47,8 @@ public final class ModelStatsProfiler implements InternalProfiler {
     @Override
     public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                        IterationResult result) {
-        String model = benchmarkParams.getParam("model");
-        if (model == null) {
-            return List.of();
-        }
-        String seq = benchmarkParams.getParam("seqLen");
-        ModelStats s = stats(model, seq == null ? 128 : Integer.parseInt(seq));
+        Optional<CellSpec> cell = ForkCell.of(benchmarkParams);
+        ModelStats s = cell.map(this::stats).orElse(null);
         if (s == null) {
             return List.of();
         }
@@ -59,36 +56,34 @@ public final class ModelStatsProfiler implements InternalProfiler {
         List<Result> out = new java.util.ArrayList<>(List.of(
                 new ScalarResult(PARAMS, s.params(), "params", AggregationPolicy.AVG),
                 new ScalarResult(MACS, gmac, "GMAC/sample", AggregationPolicy.AVG)));
-        long bytes = cellFileBytes(s, benchmarkParams.getParam("precision"));
+        long bytes = cellFileBytes(s, cell.get().precision());
         if (bytes >= 0) {
             out.add(new ScalarResult(SIZE, bytes / 1e6, "MB", AggregationPolicy.AVG));
         }
-        String batch = benchmarkParams.getParam("batchSize");
         double perCall = result.getRawPrimaryResults().isEmpty() ? Double.NaN : result.getPrimaryResult().getScore();
-        if (batch != null && perCall > 0 && benchmarkParams.getMode().name().endsWith("Time")) {
+        if (perCall > 0 && benchmarkParams.getMode().name().endsWith("Time")) {
             double secondsPerCall = perCall * benchmarkParams.getTimeUnit().toNanos(1) / 1e9;
-            out.add(new ScalarResult(GMACS, Integer.parseInt(batch) * gmac / secondsPerCall, "GMAC/s",
+            out.add(new ScalarResult(GMACS, cell.get().batchSize() * gmac / secondsPerCall, "GMAC/s",
                     AggregationPolicy.AVG));
         }
         return out;
     }
 
     /** The size of the file this cell runs, or -1 when it cannot be told. */
-    private static long cellFileBytes(ModelStats s, String precision) {
+    private static long cellFileBytes(ModelStats s, Precision precision) {
         try {
-            Precision p = precision == null ? Precision.FP32 : Precision.parse(precision);
-            return java.nio.file.Files.size(Variants.file(s.file(), p));
-        } catch (BenchException | java.io.IOException e) {
+            return java.nio.file.Files.size(Variants.file(s.file(), precision));
+        } catch (java.io.IOException e) {
             return -1;
         }
     }
 
-    private ModelStats stats(String model, int seqLen) {
-        String key = model + "@" + seqLen;
+    private ModelStats stats(CellSpec cell) {
+        String key = cell.modelName() + "@" + cell.seqLen();
         if (!key.equals(statsKey)) {
             statsKey = key;
             try {
-                stats = ModelStats.of(BenchConfig.load().model(model), seqLen);
+                stats = cell.model().stats(cell.seqLen());
             } catch (BenchException | RuntimeException unreadable) {
                 stats = null; // the benchmark's own setup reports a bad model; the metrics are simply absent
             }

@@ -1,5 +1,7 @@
 package dev.inferbench.metrics;
 
+import dev.inferbench.cell.CellSpec;
+import java.util.Optional;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.InternalProfiler;
@@ -34,16 +36,16 @@ public final class SamplesProfiler implements InternalProfiler {
     @Override
     public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                        IterationResult result) {
-        String batch = benchmarkParams.getParam("batchSize");
-        if (batch == null || result.getRawPrimaryResults().isEmpty()) {
-            return List.of(); // not a batched benchmark, or the iteration failed before measuring
+        Optional<CellSpec> cell = ForkCell.of(benchmarkParams);
+        if (cell.isEmpty() || result.getRawPrimaryResults().isEmpty()) {
+            return List.of(); // not a model benchmark, or the iteration failed before measuring
         }
         double perCall = result.getPrimaryResult().getScore();
         if (!(perCall > 0) || !benchmarkParams.getMode().name().endsWith("Time")) {
             return List.of();
         }
         double secondsPerCall = perCall * benchmarkParams.getTimeUnit().toNanos(1) / 1e9;
-        double samples = Integer.parseInt(batch) / secondsPerCall;
+        double samples = cell.get().batchSize() / secondsPerCall;
         return List.of(new ScalarResult(LABEL, samples, UNIT, AggregationPolicy.AVG));
     }
 }

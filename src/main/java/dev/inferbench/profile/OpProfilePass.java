@@ -1,16 +1,14 @@
 package dev.inferbench.profile;
 
 import dev.inferbench.results.RunLayout;
-import dev.inferbench.model.variant.Precision;
-import dev.inferbench.model.variant.Variants;
+import dev.inferbench.variant.Variants;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
-import dev.inferbench.config.ModelEntry;
-import dev.inferbench.engine.Device;
-import dev.inferbench.engine.EngineSettings;
 import dev.inferbench.engine.OrtProfiledRun;
 import dev.inferbench.input.SyntheticInputs;
-import dev.inferbench.run.Cell;
+import dev.inferbench.cell.Cell;
+import dev.inferbench.cell.CellSpec;
+import dev.inferbench.engine.EngineKind;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -38,8 +36,8 @@ public final class OpProfilePass {
     public static void run(List<Cell> cells, BenchConfig config, Path runDir, PrintStream out) throws BenchException {
         for (Cell cell : cells) {
             // the inference-only cells of ort: cold-start and end-to-end cells time other things than the model
-            if (!"ort".equals(cell.params().get("engine")) || !cell.params().containsKey("model")
-                    || !cell.benchmark().endsWith("InferenceBenchmark.infer")) {
+            if (!cell.benchmark().endsWith("InferenceBenchmark.infer") || !CellSpec.isModelCell(cell.params())
+                    || CellSpec.of(cell.params(), config).engine() != EngineKind.ORT) {
                 continue;
             }
             out.println();
@@ -56,21 +54,13 @@ public final class OpProfilePass {
     }
 
     static OpTable profile(Cell cell, BenchConfig config, Path dir) throws BenchException {
-        String model = cell.params().get("model");
-        ModelEntry entry = config.model(model);
-        Precision precision = Precision.parse(cell.params().getOrDefault("precision", "fp32"));
+        CellSpec spec = CellSpec.of(cell.params(), config);
         // the file the cell ran: its fp16/int8 variant, made before the first fork
-        Path file = Variants.file(entry.file(), precision);
-        int batchSize = Integer.parseInt(cell.params().getOrDefault("batchSize", "1"));
-        int seqLen = Integer.parseInt(cell.params().getOrDefault("seqLen", "128"));
-        EngineSettings settings = new EngineSettings(Integer.parseInt(cell.params().getOrDefault("threads", "0")),
-                Integer.parseInt(cell.params().getOrDefault("interOpThreads", "0")),
-                EngineSettings.GraphOptimization.parse(cell.params().getOrDefault("optLevel", "all")), entry.inputs());
-        long seed = config.seed("input");
+        Path file = Variants.file(spec.modelFile(), spec.precision());
         try {
             Files.createDirectories(dir);
-            OrtProfiledRun run = OrtProfiledRun.run(file, Device.parse(cell.params().getOrDefault("device", "cpu")),
-                    settings, sig -> SyntheticInputs.forModel(model, entry.file(), sig.inputs(), entry.inputs(), batchSize, seqLen, seed),
+            OrtProfiledRun run = OrtProfiledRun.run(file, spec.device(), spec.settings(),
+                    sig -> SyntheticInputs.forModel(spec.inputs(), sig.inputs()),
                     WARMUP_CALLS, MEASURED_CALLS, dir.resolve("ort"));
             Path profileFile = Files.move(run.profileJson(), dir.resolve("ort-profile.json"), StandardCopyOption.REPLACE_EXISTING);
             OrtProfile profile = OrtProfile.read(profileFile).lastRuns(MEASURED_CALLS);

@@ -2,7 +2,7 @@ package dev.inferbench.profile;
 
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
-import dev.inferbench.run.Cell;
+import dev.inferbench.cell.Cell;
 import dev.inferbench.run.ForkHook;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.Options;

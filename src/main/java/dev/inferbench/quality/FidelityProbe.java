@@ -7,13 +7,12 @@ import dev.inferbench.engine.EngineSettings;
 import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.engine.PreparedInput;
+import dev.inferbench.input.InputSpec;
 import dev.inferbench.input.SyntheticInputs;
 import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.tensor.TensorSpec;
 
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Runs a loaded variant and the fp32 reference (ONNX Runtime on the CPU) on the same seeded batch and compares
@@ -26,14 +25,18 @@ public final class FidelityProbe {
     private FidelityProbe() {
     }
 
-    public static Fidelity measure(InferenceEngine variant, Path reference, String model,
-                                   Map<String, long[]> perSample, int seqLen, long seed) throws BenchException {
+    /**
+     * @param reference the fp32 inputs of the cell: its model's own file, read by ONNX Runtime on the CPU; the batch
+     *                  is the variant's fixed batch, else {@link #SAMPLES}
+     */
+    public static Fidelity measure(InferenceEngine variant, InputSpec reference) throws BenchException {
         List<TensorSpec> specs = variant.signature().inputs();
         int batch = batchOf(specs);
-        List<HostTensor> inputs = SyntheticInputs.forModel(model, reference, specs, perSample, batch, seqLen, seed);
+        String model = reference.model();
+        List<HostTensor> inputs = SyntheticInputs.forModel(reference.withBatchSize(batch), specs);
         float[] got = output0(variant, inputs);
-        EngineSettings settings = new EngineSettings(0, 0, EngineSettings.GraphOptimization.ALL, perSample);
-        try (InferenceEngine ref = EngineKind.ORT.open(reference, Device.parse("cpu"), settings)) {
+        EngineSettings settings = new EngineSettings(0, 0, EngineSettings.GraphOptimization.ALL, reference.perSample());
+        try (InferenceEngine ref = EngineKind.ORT.open(reference.file(), Device.CPU, settings)) {
             float[] expected = output0(ref, inputs);
             if (expected.length != got.length) {
                 throw new BenchException("model '" + model + "' output 0 has " + got.length + " values; its fp32"

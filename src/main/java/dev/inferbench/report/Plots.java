@@ -45,7 +45,7 @@ final class Plots {
         java.util.Set<String> slugs = new java.util.HashSet<>();
         for (ReportTable g : ReportTable.of(rows)) {
             // a model path of hundreds of characters made "File name too long" and no report at all
-            String stem = dev.inferbench.run.Cell.fileName(g.name(), "[^A-Za-z0-9._-]");
+            String stem = dev.inferbench.cell.Cell.fileName(g.name(), "[^A-Za-z0-9._-]");
             String slug = stem;
             for (int n = 2; !slugs.add(slug); n++) { // "a b" and "a_b" must not share plot files
                 slug = stem + "-" + n;

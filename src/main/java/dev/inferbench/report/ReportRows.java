@@ -2,7 +2,7 @@ package dev.inferbench.report;
 
 import dev.inferbench.results.jmh.JmhCell;
 import dev.inferbench.results.jmh.JmhMetric;
-import dev.inferbench.run.Cell;
+import dev.inferbench.cell.Cell;
 import dev.inferbench.stats.ForkMeans;
 import dev.inferbench.stats.Interval;
 

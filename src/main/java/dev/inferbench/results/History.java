@@ -81,7 +81,7 @@ public final class History {
             // replacing the first (a run filed again from its own folder, after a resume, replaces its entry)
             Path from = dir.resolve(SOURCE);
             if (Files.isDirectory(dir) && !(Files.isRegularFile(from) && Files.readString(from).strip().equals(source.toString()))) {
-                dir = dir.resolveSibling(name + "-" + dev.inferbench.run.Cell.digest(source.toString()).substring(0, 8));
+                dir = dir.resolveSibling(name + "-" + dev.inferbench.cell.Cell.digest(source.toString()).substring(0, 8));
             }
             Files.createDirectories(dir);
             Files.writeString(dir.resolve(SOURCE), source + "\n");

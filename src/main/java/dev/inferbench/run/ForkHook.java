@@ -1,5 +1,6 @@
 package dev.inferbench.run;
 
+import dev.inferbench.cell.Cell;
 import dev.inferbench.BenchException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 

@@ -43,7 +43,7 @@ public final class Jmh {
     }
 
     /** The benchmarks the options' include/exclude patterns select, from the jar's benchmark list. */
-    static SortedSet<BenchmarkListEntry> benchmarks(Options options) throws BenchException {
+    public static SortedSet<BenchmarkListEntry> benchmarks(Options options) throws BenchException {
         SortedSet<BenchmarkListEntry> found = select(options.getIncludes(), options.getExcludes());
         if (found.isEmpty()) {
             throw new BenchException("no benchmark matches " + options.getIncludes() + "; see -l for the list");

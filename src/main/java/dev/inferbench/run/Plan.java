@@ -1,5 +1,7 @@
 package dev.inferbench.run;
 
+import dev.inferbench.prepare.SkipRule;
+import dev.inferbench.cell.Cell;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;

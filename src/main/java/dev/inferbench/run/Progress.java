@@ -1,5 +1,6 @@
 package dev.inferbench.run;
 
+import dev.inferbench.cell.Cell;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;

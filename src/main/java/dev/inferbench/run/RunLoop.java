@@ -1,5 +1,6 @@
 package dev.inferbench.run;
 
+import dev.inferbench.cell.Cell;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.CellSummary;

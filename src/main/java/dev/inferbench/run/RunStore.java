@@ -1,5 +1,6 @@
 package dev.inferbench.run;
 
+import dev.inferbench.cell.Cell;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.ForkTime;
 import dev.inferbench.results.RunLayout;

@@ -1,15 +1,16 @@
 package dev.inferbench.verify;
 
-import dev.inferbench.input.InputShapes;
+import dev.inferbench.model.InputShapes;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.Device;
-import dev.inferbench.engine.DeviceSkipRule;
+import dev.inferbench.engine.DeviceCheck;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.engine.EngineSettings;
 import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.engine.PreparedInput;
+import dev.inferbench.input.InputSpec;
 import dev.inferbench.input.SyntheticInputs;
 import dev.inferbench.input.data.HostTensors;
 import dev.inferbench.input.data.TestSet;
@@ -94,8 +95,7 @@ public final class Verifier {
     /** Runs the cell's inputs once; AGREES here only means "ran", {@link #compare} decides. */
     private Verdict run(Target target, EngineKind engine, String device, List<List<float[]>> got)
             throws BenchException {
-        Optional<String> unavailable = new DeviceSkipRule().skipReason(
-                Map.of("engine", engine.id(), "device", device, "model", target.name()), config);
+        Optional<String> unavailable = new DeviceCheck().unavailable(engine, Device.parse(device), device);
         if (unavailable.isPresent()) {
             return new Verdict(target.name(), engine.id(), device, Status.UNAVAILABLE, unavailable.get());
         }
@@ -157,8 +157,9 @@ public final class Verifier {
         List<TensorSpec> specs = loaded.signature().inputs();
         long first = specs.isEmpty() || specs.get(0).shape().length == 0 ? -1 : specs.get(0).shape()[0];
         int batch = first > 0 ? (int) first : 1;
-        return List.of(new Case("seeded batch", SyntheticInputs.forModel(target.name(), target.file(), specs,
-                target.perSample(), batch, InputShapes.DEFAULT_SEQ_LEN, seed), List.of()));
+        InputSpec input = new InputSpec(target.name(), target.file(), target.perSample(), batch,
+                InputShapes.DEFAULT_SEQ_LEN, seed);
+        return List.of(new Case("seeded batch", SyntheticInputs.forModel(input, specs), List.of()));
     }
 
     private static List<float[]> nullIfEmpty(List<float[]> outputs) {

@@ -1,6 +1,6 @@
 package dev.inferbench.cli;
 
-import dev.inferbench.run.Cell;
+import dev.inferbench.cell.Cell;
 import dev.inferbench.run.Plan;
 import dev.inferbench.run.RunStore;
 import dev.inferbench.run.Shard;

@@ -1,5 +1,6 @@
 package dev.inferbench.input;
 
+import dev.inferbench.model.InputShapes;
 import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.tensor.TensorSpec;
 import dev.inferbench.tensor.TensorSpec.DType;
@@ -108,7 +109,7 @@ class SyntheticInputsTest {
     void aTorchScriptFileIsNotReadAsOnnx(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Path pt = java.nio.file.Files.writeString(dir.resolve("their.pt"), "a TorchScript archive, not ONNX");
         TensorSpec x = new TensorSpec("x", DType.FLOAT32, new long[]{-1, 6});
-        List<HostTensor> got = SyntheticInputs.forModel("their", pt, List.of(x), Map.of(), 2, 128, 7);
+        List<HostTensor> got = SyntheticInputs.forModel(new InputSpec("their", pt, Map.of(), 2, 128, 7), List.of(x));
         assertThat(got.get(0).shape()).containsExactly(2, 6);
         assertThat(floats(got.get(0))).containsExactly(floats(SyntheticInputs.create("their", List.of(x), Map.of(), 2,
                 128, 7).get(0)));

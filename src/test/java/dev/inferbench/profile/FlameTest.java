@@ -1,7 +1,7 @@
 package dev.inferbench.profile;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.run.Cell;
+import dev.inferbench.cell.Cell;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;

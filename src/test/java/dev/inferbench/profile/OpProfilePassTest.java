@@ -4,9 +4,9 @@ import dev.inferbench.results.RunLayout;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.model.OnnxExporter;
 import dev.inferbench.model.ResNet;
-import dev.inferbench.model.variant.Precision;
-import dev.inferbench.model.variant.Variants;
-import dev.inferbench.run.Cell;
+import dev.inferbench.variant.Precision;
+import dev.inferbench.variant.Variants;
+import dev.inferbench.cell.Cell;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,6 +1,7 @@
 package dev.inferbench.input.data;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.input.InputSpec;
 import dev.inferbench.input.SyntheticInputs;
 import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.tensor.TensorSpec;
@@ -27,12 +28,12 @@ public final class DataSource {
     private DataSource() {
     }
 
-    public static List<HostTensor> batch(String data, String model, Path file, List<TensorSpec> specs,
-                                         Map<String, long[]> perSample, int batch, int seqLen, long seed)
-            throws BenchException {
+    public static List<HostTensor> batch(String data, InputSpec input, List<TensorSpec> specs) throws BenchException {
         if (data == null || data.equals(SYNTHETIC)) {
-            return SyntheticInputs.forModel(model, file, specs, perSample, batch, seqLen, seed);
+            return SyntheticInputs.forModel(input, specs);
         }
+        String model = input.model();
+        int batch = input.batchSize();
         Path path = Path.of(data);
         List<HostTensor> tensors;
         if (data.endsWith(".npy")) {
@@ -60,7 +61,7 @@ public final class DataSource {
             throw new BenchException("data folder " + path + " holds no test set, .npy files or class sub-folders"
                     + " with images; expected one of those");
         }
-        return matched(tensors, model, specs, batch, data, seqLen, perSample);
+        return matched(tensors, model, specs, batch, data, input.seqLen(), input.perSample());
     }
 
     /** Images {@code first ...} of the folder as one batch for a model with one {@code [N, 3, H, W]} input. */
@@ -96,7 +97,7 @@ public final class DataSource {
 
     /**
      * @param seqLen the cell's seqLen: a dynamic sequence dimension of the data (token ids and masks: what
-     *               {@link dev.inferbench.input.InputShapes} fills with seqLen) must have that length, or the cell
+     *               {@link dev.inferbench.model.InputShapes} fills with seqLen) must have that length, or the cell
      *               would be labelled seqLen=512 while 16 tokens ran (and its MACs counted for 512); 0 checks nothing
      */
     static List<HostTensor> matched(List<HostTensor> tensors, String model, List<TensorSpec> specs, int batch,

@@ -2,8 +2,7 @@ package dev.inferbench.model.stats;
 
 import ai.onnx.proto.OnnxMl;
 import dev.inferbench.BenchException;
-import dev.inferbench.config.ModelEntry;
-import dev.inferbench.input.InputShapes;
+import dev.inferbench.model.InputShapes;
 import dev.inferbench.model.Graph;
 import dev.inferbench.tensor.TensorSpec;
 import dev.inferbench.tensor.TensorSpec.DType;
@@ -28,12 +27,6 @@ import java.util.TreeMap;
  */
 public record ModelStats(String name, Path file, long bytes, long params, long macsPerSample, int uncounted,
                          Map<String, Integer> operators, List<String> inputs, List<String> outputs) {
-
-    /** Statistics of a registered (or by-path) model. */
-    public static ModelStats of(ModelEntry entry, int seqLen) throws BenchException {
-        Graph graph = entry.zoo() != null ? entry.zoo().architecture().build() : null;
-        return of(entry.name(), entry.file(), graph, entry.inputs(), seqLen);
-    }
 
     public static ModelStats of(String name, Path file, Graph zooGraph, Map<String, long[]> perSample, int seqLen)
             throws BenchException {

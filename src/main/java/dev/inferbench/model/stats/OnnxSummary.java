@@ -189,6 +189,22 @@ public record OnnxSummary(Map<String, String> metadata, List<OnnxMl.ValueInfoPro
         }
     }
 
+    /** An input whose batch (leading) dimension the file fixes: many exports declare {@code [1, 3, 224, 224]}. */
+    public record FixedBatch(String input, long batch) {
+    }
+
+    /** The inputs whose leading dimension is a number, not a symbol, in input order. */
+    public List<FixedBatch> fixedBatches() {
+        List<FixedBatch> out = new java.util.ArrayList<>();
+        for (OnnxMl.ValueInfoProto input : inputs) {
+            long[] d = dims(input, null);
+            if (d.length > 0 && d[0] > 0) {
+                out.add(new FixedBatch(input.getName(), d[0]));
+            }
+        }
+        return out;
+    }
+
     /** Declared dims of a value: -1 for a dynamic one; its symbolic name (or "") in {@code names}. */
     public static long[] dims(OnnxMl.ValueInfoProto v, List<String> names) {
         OnnxMl.TensorShapeProto shape = v.getType().getTensorType().getShape();

@@ -1,5 +1,6 @@
 package dev.inferbench.input.data;
 
+import dev.inferbench.input.InputSpec;
 import ai.onnx.proto.OnnxMl.TensorProto;
 import dev.inferbench.BenchException;
 import dev.inferbench.tensor.HostTensor;
@@ -102,9 +103,9 @@ class DataFilesTest {
         assertThat(t.shape()).containsExactly(1, 4);
         assertThat(HostTensors.toFloats(t)).containsExactly(0.5f, -1, 2, 3);
         List<TensorSpec> spec = List.of(new TensorSpec("input", DType.FLOAT32, new long[]{-1, 4}));
-        assertThat(DataSource.batch(f.toString(), "m", f, spec, Map.of(), 1, 128, 1)).hasSize(1);
-        assertThatThrownBy(() -> DataSource.batch(f.toString(), "m", f,
-                List.of(new TensorSpec("input", DType.FLOAT32, new long[]{-1, 5})), Map.of(), 1, 128, 1))
+        assertThat(DataSource.batch(f.toString(), new InputSpec("m", f, Map.of(), 1, 128, 1), spec)).hasSize(1);
+        assertThatThrownBy(() -> DataSource.batch(f.toString(), new InputSpec("m", f, Map.of(), 1, 128, 1),
+                List.of(new TensorSpec("input", DType.FLOAT32, new long[]{-1, 5}))))
                 .isInstanceOf(BenchException.class)
                 .hasMessage("data '" + f + "' input 0 is float32[1, 4]; model 'm' input 'input' expects float32[-1, 5]"
                         + " with batch 1");

@@ -1,4 +1,4 @@
-package dev.inferbench.model.variant;
+package dev.inferbench.variant;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.Choices;

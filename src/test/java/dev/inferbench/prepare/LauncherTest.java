@@ -1,4 +1,4 @@
-package dev.inferbench.cli;
+package dev.inferbench.prepare;
 
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.SamplesProfiler;

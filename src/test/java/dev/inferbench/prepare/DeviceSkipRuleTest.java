@@ -1,6 +1,8 @@
-package dev.inferbench.engine;
+package dev.inferbench.prepare;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.engine.EngineKind;
+import dev.inferbench.engine.GpuProbe;
 import dev.inferbench.config.BenchConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +33,7 @@ class DeviceSkipRuleTest {
     }
 
     private static Map<String, String> cell(String engine, String device) {
-        return Map.of("model", "mlp-tiny", "engine", engine, "device", device, "batchSize", "1");
+        return Map.of("model", "/nowhere/mlp-tiny.onnx", "engine", engine, "device", device, "batchSize", "1");
     }
 
     private static BenchConfig config() throws BenchException {

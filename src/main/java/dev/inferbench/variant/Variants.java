@@ -1,4 +1,4 @@
-package dev.inferbench.model.variant;
+package dev.inferbench.variant;
 
 import ai.onnx.proto.OnnxMl.ModelProto;
 import ai.onnx.proto.OnnxMl.StringStringEntryProto;

@@ -1,5 +1,6 @@
-package dev.inferbench.model.variant;
+package dev.inferbench.variant;
 
+import dev.inferbench.input.InputSpec;
 import dev.inferbench.tensor.Half;
 import ai.onnx.proto.OnnxMl.ModelProto;
 import dev.inferbench.BenchException;
@@ -78,7 +79,7 @@ class VariantsTest {
         Path source = zoo(Zoo.parse(arch));
         Path variant = Variants.ensure(arch, source, Precision.parse(precision), Map.of(), SEED, QUIET);
         try (InferenceEngine engine = EngineKind.ORT.open(variant, Device.parse("cpu"), EngineSettings.DEFAULTS)) {
-            Fidelity f = FidelityProbe.measure(engine, source, arch, Map.of(), 128, 42);
+            Fidelity f = FidelityProbe.measure(engine, new InputSpec(arch, source, Map.of(), 1, 128, 42));
             assertThat(f.top1Agreement()).isGreaterThanOrEqualTo(top1);
             assertThat(f.cosine()).isGreaterThan(cosine);
             assertThat(f.maxAbsError()).isGreaterThan(0);

@@ -1,5 +1,6 @@
-package dev.inferbench.run;
+package dev.inferbench.cell;
 
+import dev.inferbench.run.Plan;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

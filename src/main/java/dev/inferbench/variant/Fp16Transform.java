@@ -1,5 +1,6 @@
-package dev.inferbench.model.variant;
+package dev.inferbench.variant;
 
+import dev.inferbench.variant.TensorData;
 import ai.onnx.proto.OnnxMl.AttributeProto;
 import ai.onnx.proto.OnnxMl.GraphProto;
 import ai.onnx.proto.OnnxMl.ModelProto;

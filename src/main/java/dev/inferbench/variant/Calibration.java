@@ -1,9 +1,10 @@
-package dev.inferbench.model.variant;
+package dev.inferbench.variant;
 
+import dev.inferbench.variant.TensorData;
 import ai.onnx.proto.OnnxMl.ModelProto;
 import ai.onnx.proto.OnnxMl.TypeProto;
 import ai.onnx.proto.OnnxMl.ValueInfoProto;
-import dev.inferbench.input.InputShapes;
+import dev.inferbench.model.InputShapes;
 import dev.inferbench.BenchException;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.engine.EngineSettings;

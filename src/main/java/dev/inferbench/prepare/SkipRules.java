@@ -1,10 +1,8 @@
-package dev.inferbench.run;
+package dev.inferbench.prepare;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.cell.Cell;
 import dev.inferbench.config.BenchConfig;
-import dev.inferbench.engine.DeviceSkipRule;
-import dev.inferbench.model.variant.PrecisionSkipRule;
-import dev.inferbench.input.FixedBatchRule;
 
 import java.util.List;
 import java.util.Optional;

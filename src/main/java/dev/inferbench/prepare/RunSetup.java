@@ -1,16 +1,18 @@
-package dev.inferbench.cli;
+package dev.inferbench.prepare;
 
+import dev.inferbench.prepare.Launcher;
+import dev.inferbench.prepare.MatrixCheck;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.profile.UserAsyncHook;
 import dev.inferbench.results.RunFolder;
-import dev.inferbench.run.Cell;
+import dev.inferbench.cell.Cell;
 import dev.inferbench.run.Plan;
-import dev.inferbench.run.Planner;
+import dev.inferbench.prepare.Planner;
 import dev.inferbench.run.RunStore;
 import dev.inferbench.run.Shard;
-import dev.inferbench.run.SkipRules;
+import dev.inferbench.prepare.SkipRules;
 import org.openjdk.jmh.runner.Defaults;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
@@ -27,19 +29,19 @@ import java.util.List;
  * Everything a run needs before its first fork: a new run's plan and folder, or the plan and folder of a run being
  * resumed, and the JMH options every fork starts from.
  */
-final class RunSetup {
+public final class RunSetup {
     private RunSetup() {
     }
 
     /** {@code asyncOptions}: the user's {@code -prof async[:...]} options, run per fork; {@code null} when none. */
-    record Prepared(CommandLineOptions cmd, BenchConfig config, Options options, Plan plan, RunStore store,
+    public record Prepared(CommandLineOptions cmd, BenchConfig config, Options options, Plan plan, RunStore store,
                     String asyncOptions) {
     }
 
-    static Prepared create(List<String> userArgs, Path runDir, Shard shard, LocalDateTime now, PrintStream progress)
+    public static Prepared create(List<String> userArgs, Path runDir, Shard shard, LocalDateTime now, PrintStream progress)
             throws BenchException, IOException {
         UserAsyncHook.Split split = UserAsyncHook.split(userArgs);
-        CommandLineOptions cmd = RunCommand.parse(split.jmhArgs());
+        CommandLineOptions cmd = JmhArgs.parse(split.jmhArgs());
         BenchConfig config = BenchConfig.load();
         Options options = Launcher.options(cmd, config).build();
         int forks = options.getForkCount().orElse(Defaults.MEASUREMENT_FORKS);
@@ -70,8 +72,8 @@ final class RunSetup {
      * A run continues with its own plan; only the stopping rules and a larger {@code -f} may be given anew (so a
      * run can be extended by more forks per cell).
      */
-    static Prepared resume(Path dir, List<String> args, PrintStream progress) throws BenchException, IOException {
-        CommandLineOptions extra = RunCommand.parse(args);
+    public static Prepared resume(Path dir, List<String> args, PrintStream progress) throws BenchException, IOException {
+        CommandLineOptions extra = JmhArgs.parse(args);
         if (args.size() != (extra.getForkCount().hasValue() ? 2 : 0)) {
             throw new BenchException("--resume takes no JMH options but -f N (more forks per cell); got "
                     + String.join(" ", args) + "; the run's settings are in " + dir.resolve(RunLayout.PLAN));
@@ -83,7 +85,7 @@ final class RunSetup {
             store.writePlan(plan);
         }
         UserAsyncHook.Split split = UserAsyncHook.split(plan.args());
-        CommandLineOptions cmd = RunCommand.parse(split.jmhArgs());
+        CommandLineOptions cmd = JmhArgs.parse(split.jmhArgs());
         BenchConfig config = plan.config() != null ? BenchConfig.fromFile(Path.of(plan.config())) : BenchConfig.load();
         ChainedOptionsBuilder b = Launcher.options(cmd, config);
         Plan.Settings s = plan.settings();

@@ -1,5 +1,8 @@
-package dev.inferbench.run;
+package dev.inferbench.prepare;
 
+import dev.inferbench.run.Plan;
+import dev.inferbench.run.Jmh;
+import dev.inferbench.cell.Cell;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import org.openjdk.jmh.annotations.Mode;

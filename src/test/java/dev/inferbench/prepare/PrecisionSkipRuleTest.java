@@ -1,10 +1,8 @@
-package dev.inferbench.model.variant;
+package dev.inferbench.prepare;
 
 import dev.inferbench.config.BenchConfig;
-import dev.inferbench.run.Cell;
+import dev.inferbench.cell.Cell;
 import dev.inferbench.run.Plan;
-import dev.inferbench.run.Planner;
-import dev.inferbench.run.SkipRules;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -18,7 +16,7 @@ class PrecisionSkipRuleTest {
             + " fp16/int8 variants run on ort and djl-ort";
 
     private static Map<String, String> cell(String engine, String precision) {
-        return Map.of("model", "mlp-tiny", "engine", engine, "precision", precision, "device", "cpu", "batchSize", "1");
+        return Map.of("model", "/nowhere/mlp-tiny.onnx", "engine", engine, "precision", precision, "device", "cpu", "batchSize", "1");
     }
 
     @Test

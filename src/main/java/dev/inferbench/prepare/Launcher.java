@@ -1,9 +1,8 @@
-package dev.inferbench.cli;
+package dev.inferbench.prepare;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.ModelStatsProfiler;
-import dev.inferbench.results.History;
 import dev.inferbench.metrics.QualityProfiler;
 import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
@@ -16,7 +15,6 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,14 +25,14 @@ import java.util.SortedSet;
  * The JMH options of a run: the user's command line as given, plus benchmarks.properties for whatever the command
  * line leaves unsaid, plus what inferbench always adds (the samples/s profiler, a result file in the run folder).
  */
-final class Launcher {
+public final class Launcher {
     /** By name: library code does not depend on the benchmarks (src/jmh), only the other way round. */
     private static final String COLD_START = "dev.inferbench.bench.ColdStartBenchmark";
 
     private Launcher() {
     }
 
-    static OptionsBuilder options(CommandLineOptions cmd, BenchConfig config) throws BenchException {
+    public static OptionsBuilder options(CommandLineOptions cmd, BenchConfig config) throws BenchException {
         OptionsBuilder b = new OptionsBuilder();
         b.parent(cmd);
         if (cmd.getIncludes().isEmpty()) {
@@ -91,7 +89,7 @@ final class Launcher {
      * regex such as {@code ColdStart|Inference} that also selects a steady-state benchmark keeps the defaults. The
      * command line's own -wi/-i still win.
      */
-    static boolean singleShotOnly(List<String> includes, List<String> excludes) {
+    public static boolean singleShotOnly(List<String> includes, List<String> excludes) {
         if (includes.isEmpty()) {
             return false; // JMH runs every benchmark
         }
@@ -104,27 +102,8 @@ final class Launcher {
         return !selected.isEmpty() && selected.stream().allMatch(b -> b.getUserClassQName().equals(COLD_START));
     }
 
-    static ResultFormatType resultFormat(CommandLineOptions cmd) {
+    public static ResultFormatType resultFormat(CommandLineOptions cmd) {
         return cmd.getResultFormat().orElse(ResultFormatType.JSON);
-    }
-
-    /**
-     * Files a finished run in the history folder ({@code run.history}, default results/history; empty: off). A
-     * failure costs no measurement: one line on stderr.
-     */
-    static void appendToHistory(BenchConfig config, Path runDir, PrintStream out, PrintStream err) {
-        java.util.Optional<Path> root = History.root(config);
-        if (root.isEmpty()) {
-            return;
-        }
-        try {
-            Path entry = History.append(runDir, root.get());
-            if (entry != null) {
-                out.println("inferbench: run added to the history in " + entry);
-            }
-        } catch (BenchException e) {
-            err.println("inferbench: " + e.getMessage());
-        }
     }
 
     /**
@@ -134,7 +113,7 @@ final class Launcher {
      */
     static final String EXTRA_METRICS = "inferbench.extraMetrics";
 
-    static Path resultsRoot(BenchConfig config) {
+    public static Path resultsRoot(BenchConfig config) {
         return Path.of(config.get("run.resultsDir").orElse("results"));
     }
 

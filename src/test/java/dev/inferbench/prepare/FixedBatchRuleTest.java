@@ -1,4 +1,4 @@
-package dev.inferbench.input;
+package dev.inferbench.prepare;
 
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.model.Mlp;

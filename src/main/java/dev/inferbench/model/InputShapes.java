@@ -1,4 +1,4 @@
-package dev.inferbench.input;
+package dev.inferbench.model;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.tensor.TensorSpec;

@@ -1,0 +1,31 @@
+package dev.inferbench.input;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What a cell's input batch is made from: the model (its name for messages, its file for the vocabulary and data
+ * checks, the registry's per-sample shapes for dimensions the file leaves open), the batch size, tokens per sample
+ * and the seed. Made by the typed cell ({@code cell.CellSpec#inputs()}); the synthetic inputs, the data sources and
+ * the probes take it whole.
+ *
+ * @param perSample per-sample input shapes from {@code model.NAME.inputs} (batch left out), by input name
+ */
+public record InputSpec(String model, Path file, Map<String, long[]> perSample, int batchSize, int seqLen, long seed) {
+
+    public InputSpec {
+        perSample = Collections.unmodifiableMap(new LinkedHashMap<>(perSample));
+    }
+
+    /** The same inputs at another batch size (a model file that fixes its batch, the fidelity probe's samples). */
+    public InputSpec withBatchSize(int batch) {
+        return new InputSpec(model, file, perSample, batch, seqLen, seed);
+    }
+
+    /** The same inputs read against another file of the model (the fp32 source of a precision variant). */
+    public InputSpec withFile(Path other) {
+        return new InputSpec(model, other, perSample, batchSize, seqLen, seed);
+    }
+}

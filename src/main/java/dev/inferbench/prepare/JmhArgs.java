@@ -1,0 +1,55 @@
+package dev.inferbench.prepare;
+
+import dev.inferbench.BenchException;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The JMH options of a run's command line (everything inferbench's own flags leave), parsed by JMH and checked
+ * before anything runs: a new run's and, from its plan, a resumed run's.
+ */
+public final class JmhArgs {
+    private JmhArgs() {
+    }
+
+    /**
+     * JMH's parse of {@code args}, with its errors as one line; a result or output file that could not be written
+     * at the end is refused now.
+     */
+    public static CommandLineOptions parse(List<String> args) throws BenchException {
+        CommandLineOptions cmd;
+        try {
+            cmd = new CommandLineOptions(args.toArray(String[]::new));
+        } catch (CommandLineOptionException e) {
+            throw new BenchException("bad command line: " + e.getMessage() + "; see -h for the options", e);
+        } catch (IllegalStateException e) {
+            // JMH's own parse of an unknown -bm mode ("Unable to parse benchmark mode: \"foo\"")
+            throw new BenchException("bad command line: " + String.valueOf(e.getMessage()).lines().findFirst().orElse("")
+                    + "; expected -bm thrpt, avgt, sample, ss or all", e);
+        }
+        if (cmd.getResultFormat().hasValue() && !cmd.getResult().hasValue()) {
+            throw new BenchException("-rf " + cmd.getResultFormat().get() + " needs -rff FILE (a copy of the result in"
+                    + " that format); without it the run folder holds jmh-result.json and report/report.csv already");
+        }
+        writableFile("-rff", cmd.getResult().orElse(null));
+        writableFile("-o", cmd.getOutput().orElse(null));
+        return cmd;
+    }
+
+    /** A file the run writes at its end must be possible before anything is measured, not found impossible after. */
+    private static void writableFile(String flag, String file) throws BenchException {
+        if (file == null) {
+            return;
+        }
+        Path p = Path.of(file).toAbsolutePath();
+        Path parent = p.getParent();
+        if (Files.isDirectory(p) || parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
+            throw new BenchException(flag + " " + file + " cannot be written (" + (Files.isDirectory(p) ? "it is a folder"
+                    : "no writable folder " + parent) + "); expected a file in an existing, writable folder");
+        }
+    }
+}

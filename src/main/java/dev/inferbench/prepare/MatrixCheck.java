@@ -1,0 +1,162 @@
+package dev.inferbench.prepare;
+
+import dev.inferbench.prepare.DataCheck;
+import ai.onnx.proto.OnnxMl;
+import dev.inferbench.BenchException;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.config.ModelEntry;
+import dev.inferbench.engine.EngineKind;
+import dev.inferbench.model.OnnxExporter;
+import dev.inferbench.model.ZooGenerator;
+import dev.inferbench.model.stats.ModelStats;
+import dev.inferbench.model.stats.OnnxSummary;
+import dev.inferbench.model.InputShapes;
+import dev.inferbench.tensor.TensorSpec;
+import dev.inferbench.variant.Precision;
+import dev.inferbench.prepare.PrecisionSkipRule;
+import dev.inferbench.variant.Variants;
+import dev.inferbench.cell.Cell;
+import dev.inferbench.cell.CellSpec;
+import dev.inferbench.model.Zoo;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Checks every value of the matrix before JMH starts, so that a typo costs one line and no forks, and generates
+ * the zoo models the matrix needs. A cell that still fails inside a fork is reported by {@link FailureFilter}.
+ */
+public final class MatrixCheck {
+    private MatrixCheck() {
+    }
+
+    /**
+     * Makes the typed cell of every model cell (which checks its values), then, model by model, generates what the
+     * zoo needs, reads each file and makes the precision variants the cells use. A benchmark without a {@code model}
+     * parameter needs nothing.
+     */
+    public static void prepare(List<Cell> cells, BenchConfig config, PrintStream progress) throws BenchException {
+        Map<String, List<CellSpec>> byModel = new LinkedHashMap<>();
+        for (Cell c : cells) {
+            if (CellSpec.isModelCell(c.params())) {
+                CellSpec spec = CellSpec.of(c.params(), config);
+                byModel.computeIfAbsent(spec.modelName(), m -> new ArrayList<>()).add(spec);
+            }
+        }
+        long zooSeed = config.seed("zoo");
+        ZooGenerator generator = new ZooGenerator(zooSeed, progress);
+        for (List<CellSpec> specs : byModel.values()) {
+            ModelEntry entry = specs.get(0).model();
+            if (entry.zoo() == null && Files.isRegularFile(entry.file()) && EngineKind.isTorchScript(entry.file())) {
+                checkEngines(specs, entry);
+                continue;
+            }
+            if (entry.zoo() != null && !Files.exists(entry.file())) {
+                generator.generate(entry.zoo().architecture(), entry.file());
+            }
+            OnnxSummary summary = checkOnnx(entry, specs);
+            Optional<Long> fileSeed = seedOf(summary);
+            String fileArch = summary.metadata().get(OnnxExporter.META_ARCHITECTURE);
+            if (entry.zoo() != null && fileSeed.isPresent() && fileSeed.get() != zooSeed) {
+                progress.println("[inferbench] " + entry.file() + " was generated with seed " + fileSeed.get()
+                        + ", seed.zoo is now " + zooSeed + ": generating it again");
+                generator.generate(entry.zoo().architecture(), entry.file());
+            } else if (entry.zoo() != null && fileArch != null && !isZoo(fileArch, entry.zoo())) {
+                // model.foo.zoo changed from resnet-tiny to mlp-tiny: the old file would be measured under the new name
+                progress.println("[inferbench] " + entry.file() + " holds zoo model " + fileArch + ", model."
+                        + entry.name() + ".zoo is now " + entry.zoo().architecture().name() + ": generating it again");
+                generator.generate(entry.zoo().architecture(), entry.file());
+            }
+            checkEngines(specs, entry);
+            for (Precision precision : precisions(specs)) {
+                Variants.ensure(entry.name(), entry.file(), precision, entry.inputs(),
+                        Variants.calibrationSeed(config.seed("input")), progress);
+            }
+            DataCheck.check(specs, entry);
+        }
+    }
+
+    /** The precisions the model's cells use; a variant only cells that {@link PrecisionSkipRule} skips use is not made. */
+    private static Collection<Precision> precisions(List<CellSpec> specs) {
+        Set<Precision> out = new LinkedHashSet<>();
+        PrecisionSkipRule skip = new PrecisionSkipRule();
+        for (CellSpec c : specs) {
+            if (skip.skipReason(c).isEmpty()) {
+                out.add(c.precision());
+            }
+        }
+        return out;
+    }
+
+    /** Each engine the model's cells use can read its file. */
+    private static void checkEngines(List<CellSpec> specs, ModelEntry entry) throws BenchException {
+        for (EngineKind engine : specs.stream().map(CellSpec::engine).collect(Collectors.toCollection(LinkedHashSet::new))) {
+            engine.checkFile(entry.file());
+        }
+    }
+
+    /** Whether a registered zoo model's file holds another zoo architecture than the registry now names. */
+    public static boolean holdsOtherZoo(ModelEntry entry) throws BenchException {
+        if (entry.zoo() == null || !Files.isRegularFile(entry.file())) {
+            return false;
+        }
+        String fileArch = OnnxSummary.read(entry.file()).metadata().get(OnnxExporter.META_ARCHITECTURE);
+        return fileArch != null && !isZoo(fileArch, entry.zoo());
+    }
+
+    private static boolean isZoo(String fileArch, Zoo zoo) {
+        try {
+            return Zoo.parse(fileArch) == zoo;
+        } catch (BenchException e) {
+            return false; // a name this build's zoo does not know: not the registered architecture either
+        }
+    }
+
+    private static Optional<Long> seedOf(OnnxSummary summary) {
+        try {
+            return Optional.ofNullable(summary.metadata().get(OnnxExporter.META_SEED)).map(Long::parseLong);
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * A read of the file without its weights: catches missing, truncated and non-ONNX files, and inputs whose
+     * dimensions nothing resolves, without loading an engine.
+     */
+    private static OnnxSummary checkOnnx(ModelEntry entry, List<CellSpec> specs) throws BenchException {
+        Path file = entry.file();
+        if (!Files.isRegularFile(file)) {
+            throw new BenchException("model file not found: " + file + " (model '" + entry.name()
+                    + "' in " + BenchConfig.FILE_NAME + "); expected an .onnx file");
+        }
+        OnnxSummary summary;
+        try {
+            summary = OnnxSummary.read(file);
+        } catch (BenchException e) {
+            throw new BenchException("model '" + entry.name() + "' file " + e.getMessage() + regenerateHint(entry), e);
+        }
+        for (OnnxMl.ValueInfoProto input : summary.inputs()) {
+            TensorSpec spec = ModelStats.spec(input);
+            int batch = spec.shape().length > 0 && spec.shape()[0] > 0 ? (int) spec.shape()[0] : 1;
+            for (int seqLen : specs.stream().map(CellSpec::seqLen).collect(Collectors.toCollection(LinkedHashSet::new))) {
+                new InputShapes(entry.name(), entry.inputs(), batch, seqLen).resolve(spec);
+            }
+        }
+        return summary;
+    }
+
+    private static String regenerateHint(ModelEntry entry) {
+        return entry.zoo() != null ? "; delete it and inferbench generates it again" : "";
+    }
+}
