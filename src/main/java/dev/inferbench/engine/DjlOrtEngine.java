@@ -7,6 +7,7 @@ import ai.djl.repository.zoo.Criteria;
 import ai.djl.repository.zoo.ModelNotFoundException;
 import ai.djl.repository.zoo.ZooModel;
 import ai.djl.translate.NoopTranslator;
+import ai.onnxruntime.OrtEnvironment;
 import dev.inferbench.BenchException;
 
 import java.io.IOException;
@@ -49,8 +50,11 @@ final class DjlOrtEngine {
         try {
             loaded = criteria.loadModel();
         } catch (ModelNotFoundException | MalformedModelException | IOException | RuntimeException e) {
-            throw new BenchException("cannot load " + model + " with engine '" + ID + "' on " + device + ": "
-                    + DjlEngine.rootMessage(e) + "; expected a valid ONNX model", e);
+            String ort = DjlEngine.rootMessage(e);
+            // DJL's engine has started, so this is its environment (same name and logging level, so ORT logs no
+            // warning); DJL's own getVersion() names the ORT it was built against, not the one the pom pins
+            throw new BenchException("cannot load " + model + " with engine '" + ID + "' on " + device + ": " + ort
+                    + OrtLoadFailure.expected(model, ort, OrtEnvironment.getEnvironment().getVersion()), e);
         }
         return new DjlEngine(ID, model, loaded, loaded.newPredictor(), signature, false);
     }

@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -28,6 +29,7 @@ import java.util.Set;
 record OnnxFile(ModelSignature signature, Map<String, String> metadata, Map<String, FloatBuffer> weights) {
     // Field numbers from onnx.proto: ModelProto.graph, ModelProto.metadata_props, GraphProto.initializer/input/output.
     private static final int MODEL_GRAPH = 7;
+    private static final int MODEL_OPSET_IMPORT = 8;
     private static final int MODEL_METADATA = 14;
     private static final int GRAPH_INITIALIZER = 5;
     private static final int GRAPH_INPUT = 11;
@@ -78,6 +80,30 @@ record OnnxFile(ModelSignature signature, Map<String, String> metadata, Map<Stri
         }
         List<TensorSpec> in = inputs.stream().filter(v -> !initializers.contains(v.getName())).map(OnnxFile::spec).toList();
         return new OnnxFile(new ModelSignature(in, outputs.stream().map(OnnxFile::spec).toList()), metadata, weights);
+    }
+
+    /**
+     * The version of the default operator set ({@code ai.onnx}, also written as the empty domain) the model imports,
+     * or empty when the file does not say or cannot be read: it only explains a load failure, so it never adds one.
+     */
+    static OptionalLong opset(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            CodedInputStream c = CodedInputStream.newInstance(in, 1 << 16);
+            c.setSizeLimit(Integer.MAX_VALUE);
+            for (int tag = c.readTag(); tag != 0; tag = c.readTag()) {
+                if (WireFormat.getTagFieldNumber(tag) != MODEL_OPSET_IMPORT) {
+                    c.skipField(tag); // the graph, and its weights, are skipped, not parsed
+                    continue;
+                }
+                OnnxMl.OperatorSetIdProto id = OnnxMl.OperatorSetIdProto.parseFrom(c.readBytes());
+                if (id.getDomain().isEmpty() || id.getDomain().equals("ai.onnx")) {
+                    return OptionalLong.of(id.getVersion());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // unreadable: the caller reports the engine's own error without the opset
+        }
+        return OptionalLong.empty();
     }
 
     /** Reads an initializer's name and skips the rest of it (its data above all). */

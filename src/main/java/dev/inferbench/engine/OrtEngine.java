@@ -65,7 +65,7 @@ final class OrtEngine implements InferenceEngine {
                 session = env.createSession(model.toString(), options);
             } catch (OrtException e) {
                 throw new BenchException("cannot load " + model + " with engine 'ort': " + firstLine(e.getMessage())
-                        + "; expected a valid ONNX model", e);
+                        + OrtLoadFailure.expected(model, e.getMessage(), env.getVersion()), e);
             }
             try {
                 return new OrtEngine(env, session);

@@ -1,5 +1,6 @@
 package dev.inferbench.engine;
 
+import ai.onnx.proto.OnnxMl;
 import dev.inferbench.tensor.TensorSpec;
 import dev.inferbench.BenchException;
 import dev.inferbench.input.SyntheticInputs;
@@ -92,6 +93,88 @@ class OrtEngineTest {
                 .hasMessageContaining("cannot load").hasMessageContaining("expected a valid ONNX model")
                 .hasCauseInstanceOf(ai.onnxruntime.OrtException.class)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    }
+
+    /** One node on a float [1, 3] input at the given opset; Gemm gets a [3, 2] weight and a [2] bias. */
+    private Path oneNode(String op, int elemType, long opset) throws IOException {
+        OnnxMl.TypeProto in = tensorType(elemType, 1, 3);
+        OnnxMl.GraphProto.Builder g = OnnxMl.GraphProto.newBuilder().setName(op)
+                .addInput(OnnxMl.ValueInfoProto.newBuilder().setName("x").setType(in));
+        OnnxMl.NodeProto.Builder node = OnnxMl.NodeProto.newBuilder().setOpType(op).addInput("x").addOutput("y");
+        if (op.equals("Gemm")) {
+            g.addInitializer(OnnxMl.TensorProto.newBuilder().setName("w").addDims(3).addDims(2)
+                    .setDataType(elemType).addAllFloatData(java.util.List.of(1f, 2f, 3f, 4f, 5f, 6f)));
+            g.addInitializer(OnnxMl.TensorProto.newBuilder().setName("b").addDims(2)
+                    .setDataType(elemType).addAllFloatData(java.util.List.of(0.5f, -0.5f)));
+            // IR version 3 lists initializers among the inputs (onnx's checker and converter insist); opset 6's Gemm
+            // broadcasts C only when told to (the attribute went away in Gemm-7)
+            g.addInput(OnnxMl.ValueInfoProto.newBuilder().setName("w").setType(tensorType(elemType, 3, 2)))
+                    .addInput(OnnxMl.ValueInfoProto.newBuilder().setName("b").setType(tensorType(elemType, 2)));
+            node.addInput("w").addInput("b").addAttribute(OnnxMl.AttributeProto.newBuilder().setName("broadcast")
+                    .setType(OnnxMl.AttributeProto.AttributeType.INT).setI(1));
+        }
+        g.addNode(node).addOutput(OnnxMl.ValueInfoProto.newBuilder().setName("y")
+                .setType(tensorType(elemType, 1, op.equals("Gemm") ? 2 : 3)));
+        Path file = dir.resolve(op + "-opset" + opset + ".onnx");
+        Files.write(file, OnnxMl.ModelProto.newBuilder().setIrVersion(opset < 7 ? 3 : 8).setGraph(g)
+                .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain("ai.onnx.ml").setVersion(1))
+                .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setDomain("").setVersion(opset))
+                .build().toByteArray());
+        return file;
+    }
+
+    private static OnnxMl.TypeProto tensorType(int elemType, long... dims) {
+        OnnxMl.TensorShapeProto.Builder shape = OnnxMl.TensorShapeProto.newBuilder();
+        for (long d : dims) {
+            shape.addDim(OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimValue(d));
+        }
+        return OnnxMl.TypeProto.newBuilder().setTensorType(OnnxMl.TypeProto.Tensor.newBuilder()
+                .setElemType(elemType).setShape(shape)).build();
+    }
+
+    /** A valid model of opset 6 is not "an invalid ONNX model": ORT 1.29 dropped the Gemm-6 kernel. */
+    @Test
+    void anOldOpsetNamesTheOpsetTheMissingKernelAndTheConversion() throws Exception {
+        Path model = oneNode("Gemm", OnnxMl.TensorProto.DataType.FLOAT.getNumber(), 6);
+        assertThatThrownBy(() -> EngineKind.ORT.open(model, Device.CPU, 0))
+                .isInstanceOf(BenchException.class)
+                .hasCauseInstanceOf(ai.onnxruntime.OrtException.class)
+                .hasMessageContaining("cannot load " + model + " with engine 'ort': ")
+                .hasMessageContaining("Could not find an implementation for Gemm(6)")
+                .hasMessageContaining("; expected a model of opset 7 or newer, the oldest ONNX Runtime 1.29.0"
+                        + " guarantees, found opset 6 (ai.onnx), whose Gemm version 6 it has no kernel for:"
+                        + " convert it with onnx's version converter (python -c \"import onnx; from onnx import"
+                        + " version_converter as vc; onnx.save(vc.convert_version(onnx.load('" + model + "'), 17), '"
+                        + dir.resolve("Gemm-opset6-opset17.onnx") + "')\") or export it again with a newer opset")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n").doesNotContain("valid ONNX model"));
+    }
+
+    /** A missing kernel at a current opset is about the node's types: a newer opset would not help. */
+    @Test
+    void aMissingKernelAtACurrentOpsetNamesTheOperatorNotAConversion() throws Exception {
+        Path model = oneNode("Erf", OnnxMl.TensorProto.DataType.DOUBLE.getNumber(), 13);
+        assertThatThrownBy(() -> EngineKind.ORT.open(model, Device.CPU, 0))
+                .isInstanceOf(BenchException.class)
+                .hasMessageContaining("; expected nodes that ONNX Runtime 1.29.0 has kernels for, found Erf version 13"
+                        + " (model opset 13, ai.onnx), which it has no kernel for with this node's input types")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("version_converter"));
+    }
+
+    @Test
+    void theOpsetIsTheDefaultDomainsAndUnknownWhenTheFileSaysNone() throws Exception {
+        assertThat(OnnxFile.opset(oneNode("Gemm", OnnxMl.TensorProto.DataType.FLOAT.getNumber(), 6))).hasValue(6);
+        assertThat(OnnxFile.opset(write(Mlp.tiny()))).hasValue(17); // the zoo's opset
+        Path bad = Files.write(dir.resolve("bad.onnx"), new byte[]{1, 2, 3, 4, 5, 6, 7, 8});
+        assertThat(OnnxFile.opset(bad)).isEmpty();
+        Path customOnly = dir.resolve("custom.onnx");
+        Files.write(customOnly, OnnxMl.ModelProto.newBuilder().addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder()
+                .setDomain("com.microsoft").setVersion(1)).build().toByteArray());
+        assertThat(OnnxFile.opset(customOnly)).isEmpty();
+        // an old opset explains any load failure; without a missing kernel or an old opset the old words stay
+        assertThat(OrtLoadFailure.expected(bad, "some other failure", java.util.OptionalLong.of(5), "1.29.0"))
+                .startsWith("; expected a model of opset 7 or newer").contains("found opset 5 (ai.onnx):");
+        assertThat(OrtLoadFailure.expected(bad, "some other failure", java.util.OptionalLong.of(13), "1.29.0"))
+                .isEqualTo("; expected a valid ONNX model");
     }
 
     @Test
