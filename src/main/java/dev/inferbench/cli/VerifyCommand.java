@@ -65,7 +65,7 @@ final class VerifyCommand implements Subcommand {
         Verifier verifier = new Verifier(config, tolerance, config.seed("input"));
         List<Verdict> verdicts = new ArrayList<>();
         for (Target t : targets) {
-            err.println("[inferbench] verifying " + t.name() + " (" + t.file() + ")");
+            err.println("[inferbench] verifying " + t.name() + " (" + t.file() + ") on " + t.inputsLabel());
             verdicts.addAll(verifier.verify(t));
         }
         CompatibilityMatrix matrix = new CompatibilityMatrix(verdicts, tolerance);

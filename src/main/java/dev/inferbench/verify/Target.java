@@ -17,7 +17,8 @@ import java.util.stream.Stream;
 /**
  * One model to verify: a registry name, an .onnx file, or a folder in the ONNX model zoo's layout ({@code model.onnx}
  * beside {@code test_data_set_N/}), or one {@code test_data_set_N} folder (its model is {@code ../model.onnx}).
- * With test sets, outputs are checked against their expected outputs; without, against the reference engine.
+ * With test sets (an .onnx file's own, beside it), outputs are checked against their expected outputs; without,
+ * against the reference engine on synthetic inputs.
  */
 public record Target(String name, Path file, Map<String, long[]> perSample, List<Path> testSets) {
 
@@ -40,13 +41,50 @@ public record Target(String name, Path file, Map<String, long[]> perSample, List
             if (!Files.isRegularFile(path)) {
                 throw new BenchException("model file not found: " + arg + "; expected an .onnx file");
             }
-            return new Target(path.getFileName().toString(), path, Map.of(), List.of());
+            return new Target(path.getFileName().toString(), path, Map.of(), setsBeside(path, progress));
         }
         ModelEntry entry = config.model(arg);
         if (entry.zoo() != null && !Files.exists(entry.file())) {
             new ZooGenerator(config.seed("zoo"), progress).generate(entry.zoo().architecture(), entry.file());
         }
         return new Target(arg, entry.file(), entry.inputs(), List.of());
+    }
+
+    /** What the outputs are checked on, for people: the test sets by name, or seeded synthetic inputs. */
+    public String inputsLabel() {
+        if (testSets.isEmpty()) {
+            return "seeded synthetic inputs";
+        }
+        List<String> names = testSets.stream().map(p -> p.toAbsolutePath().normalize().getFileName().toString())
+                .toList();
+        return names.size() <= 3 ? String.join(", ", names)
+                : names.get(0) + " ... " + names.get(names.size() - 1) + " (" + names.size() + " test sets)";
+    }
+
+    /**
+     * The test sets of an .onnx file in the ONNX model zoo's layout: the {@code test_data_set_N} folders beside it,
+     * when it is the model a folder argument would pick (model.onnx, or the folder's only .onnx file). Beside other
+     * .onnx files they belong to another model, and the file is checked on synthetic inputs, as the progress says.
+     */
+    private static List<Path> setsBeside(Path file, PrintStream progress) throws BenchException {
+        Path dir = file.toAbsolutePath().getParent();
+        List<Path> sets = TestSet.setsIn(dir);
+        if (sets.isEmpty()) {
+            return sets;
+        }
+        Path owner;
+        try {
+            owner = onnxIn(dir, file.toString());
+        } catch (BenchException severalOrNone) {
+            owner = null;
+        }
+        if (owner != null && owner.getFileName().equals(file.getFileName())) {
+            return sets;
+        }
+        progress.println("[inferbench] not using the test_data_set_N folders beside " + file + ": they are "
+                + (owner != null ? owner.getFileName() + "'s" : "no one model's (" + dir + " holds several .onnx files"
+                + " and no model.onnx)") + "; verifying " + file.getFileName() + " on synthetic inputs");
+        return List.of();
     }
 
     private static Path onnxIn(Path dir, String arg) throws BenchException {

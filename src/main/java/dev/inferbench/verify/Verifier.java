@@ -76,7 +76,7 @@ public final class Verifier {
                 if (v.status() != Status.AGREES) {
                     out.add(v);
                 } else if (cases != null) {
-                    out.add(compare(v, cases, outputs.get(key), cases.size() + " test set(s)", false));
+                    out.add(compare(v, cases, outputs.get(key), target.inputsLabel(), false));
                 } else if (refVerdict.status() == Status.UNSUPPORTED) {
                     out.add(new Verdict(v.model(), v.engine(), v.device(), Status.RUNS, "ran; no test set, and the"
                             + " reference (ort on cpu) cannot read this file: nothing to compare the outputs against"));
@@ -85,7 +85,7 @@ public final class Verifier {
                             "the reference (ort on cpu) did not run: " + refVerdict.detail()));
                 } else {
                     List<Case> ref = List.of(new Case("seeded batch", List.of(), nullIfEmpty(reference.get(0))));
-                    out.add(compare(v, ref, outputs.get(key), "ort cpu fp32", true));
+                    out.add(compare(v, ref, outputs.get(key), "ort cpu fp32 on " + target.inputsLabel(), true));
                 }
             }
         }

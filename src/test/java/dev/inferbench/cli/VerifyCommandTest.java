@@ -82,6 +82,34 @@ class VerifyCommandTest {
         assertThat(verify(model.toString(), "--rtol", "0.01", "--out", dir.resolve("m").toString())).as("%s%s", out, err).isEqualTo(0);
     }
 
+    /** The ONNX model zoo's layout named by its file: the test set beside it is used, not synthetic inputs. */
+    @Test
+    void anOnnxFileIsCheckedAgainstTheTestSetsBesideIt() throws Exception {
+        // 2.01 where Relu gives 2: synthetic inputs, checked against ort itself, would agree
+        Path model = reluModel(new float[]{-1, 0.5f, 2}, new float[]{0, 0.5f, 2.01f}).resolve("model.onnx");
+        assertThat(verify(model.toString(), "--out", dir.resolve("m").toString())).as("%s%s", out, err).isEqualTo(1);
+        assertThat(out.toString()).contains("| model.onnx | ort | cpu | disagrees | test_data_set_0 output 0: 1 of 3"
+                + " values off");
+        assertThat(err.toString()).contains("verifying model.onnx (" + model + ") on test_data_set_0");
+        out.reset();
+        assertThat(verify(model.toString(), "--rtol", "0.01", "--out", dir.resolve("m").toString())).isEqualTo(0);
+        assertThat(out.toString()).contains("| model.onnx | ort | cpu | agrees | 1 output(s) within rtol 0.01, atol"
+                + " 1.0E-7 of test_data_set_0 |");
+    }
+
+    /** Test sets beside model.onnx are not another file's: that one runs on synthetic inputs, and says so. */
+    @Test
+    void anotherFileBesideAModelsTestSetsRunsOnSyntheticInputs() throws Exception {
+        Path folder = reluModel(new float[]{-1, 0.5f, 2}, new float[]{0, 0.5f, 2.01f});
+        Path other = Files.copy(folder.resolve("model.onnx"), folder.resolve("other.onnx"));
+        assertThat(verify(other.toString(), "--out", dir.resolve("m").toString())).as("%s%s", out, err).isEqualTo(0);
+        assertThat(err.toString()).contains("not using the test_data_set_N folders beside " + other
+                + ": they are model.onnx's; verifying other.onnx on synthetic inputs")
+                .contains("verifying other.onnx (" + other + ") on seeded synthetic inputs");
+        assertThat(out.toString()).contains("| other.onnx | ort | cpu | agrees | 1 output(s) within rtol 0.001, atol"
+                + " 1.0E-7 or 1.0E-5 x the largest output of ort cpu fp32 on seeded synthetic inputs |");
+    }
+
     /**
      * Only djl-pytorch reads a .pt file and it has no test set: the reference (ort on cpu) cannot read it, so the
      * row that ran has nothing to be compared against. It "runs"; that is no failure, and verify exits 0.
