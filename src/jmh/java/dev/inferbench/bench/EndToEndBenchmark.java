@@ -11,7 +11,7 @@ import dev.inferbench.input.SyntheticInputs;
 import dev.inferbench.model.stats.OnnxSummary;
 import dev.inferbench.pipeline.ImagePipeline;
 import dev.inferbench.pipeline.TextPipeline;
-import dev.inferbench.pipeline.TopK;
+import dev.inferbench.pipeline.TopClasses;
 import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.tensor.TensorSpec;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -33,9 +33,9 @@ import java.util.concurrent.TimeUnit;
  * center-crop and normalize it ({@link ImagePipeline}). A text model (int64 token ids and an attention mask, such as
  * bert_base): split a sentence into words, map them to token ids, pad to seqLen and build the mask
  * ({@link TextPipeline}). Then turn the batch into engine tensors, run the model, copy the scores (a text model's
- * last [N, H] output, e.g. BERT's pooler) to the heap, softmax and top-5 ({@link TopK}). Beside InferenceBenchmark's
- * cell of the same model, engine and batch, the difference is what the Java side of serving costs; the run summary
- * prints it. A model of another shape fails in setup with one line saying so.
+ * last [N, H] output, e.g. BERT's pooler) to the heap, softmax and top-5 ({@link TopClasses}). Beside
+ * InferenceBenchmark's cell of the same model, engine and batch, the difference is what the Java side of serving
+ * costs; the run summary prints it. A model of another shape fails in setup with one line saying so.
  */
 // SampleTime and ms, as InferenceBenchmark: the two cells are read side by side.
 @BenchmarkMode(Mode.SampleTime)
@@ -99,7 +99,7 @@ public class EndToEndBenchmark extends BatchParams {
                 : text.preprocess(sentence, batchSize, inputNames.get(0), inputNames.get(1));
         try (PreparedInput input = loaded.prepare(batch);
              Outputs out = loaded.run(input)) {
-            return TopK.of(out.floats(scoresOutput), batchSize, 5);
+            return TopClasses.of(out.floats(scoresOutput), batchSize, 5);
         }
     }
 

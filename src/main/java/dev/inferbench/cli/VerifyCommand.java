@@ -5,7 +5,7 @@ import dev.inferbench.config.BenchConfig;
 import dev.inferbench.verify.CompatibilityMatrix;
 import dev.inferbench.verify.Target;
 import dev.inferbench.verify.Tolerance;
-import dev.inferbench.verify.Verdict;
+import dev.inferbench.verify.EngineCheck;
 import dev.inferbench.verify.Verifier;
 
 import java.io.BufferedOutputStream;
@@ -63,12 +63,12 @@ final class VerifyCommand implements Subcommand {
         }
         Tolerance tolerance = new Tolerance(rtol, atol);
         Verifier verifier = new Verifier(config, tolerance, config.seed("input"));
-        List<Verdict> verdicts = new ArrayList<>();
+        List<EngineCheck> checks = new ArrayList<>();
         for (Target t : targets) {
             err.println("[inferbench] verifying " + t.name() + " (" + t.file() + ") on " + t.inputsLabel());
-            verdicts.addAll(verifier.verify(t));
+            checks.addAll(verifier.verify(t));
         }
-        CompatibilityMatrix matrix = new CompatibilityMatrix(verdicts, tolerance);
+        CompatibilityMatrix matrix = new CompatibilityMatrix(checks, tolerance);
         matrix.writeMarkdown(out);
         write(matrix, dir != null ? dir : Path.of(config.get("run.resultsDir").orElse("results"),
                 "verify-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))), out);

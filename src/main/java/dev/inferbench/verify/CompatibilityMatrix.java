@@ -10,24 +10,24 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.List;
 
-/** The verdicts of a verify run as a Markdown table (for people) and JSON (for machines). */
-public record CompatibilityMatrix(List<Verdict> verdicts, Tolerance tolerance) {
+/** The checks of a verify run as a Markdown table (for people) and JSON (for machines). */
+public record CompatibilityMatrix(List<EngineCheck> checks, Tolerance tolerance) {
 
     public boolean allAgree() {
-        return verdicts.stream().noneMatch(v -> v.status().isProblem());
+        return checks.stream().noneMatch(v -> v.status().isProblem());
     }
 
     public void writeMarkdown(PrintStream out) {
         out.println("| model | engine | device | result | detail |");
         out.println("|---|---|---|---|---|");
-        for (Verdict v : verdicts) {
+        for (EngineCheck v : checks) {
             out.println("| " + cell(v.model()) + " | " + v.engine() + " | " + v.device() + " | " + v.status().id()
                     + " | " + cell(v.detail()) + " |");
         }
-        long problems = verdicts.stream().filter(v -> v.status().isProblem()).count();
-        long uncompared = verdicts.stream().filter(v -> v.status() == Verdict.Status.RUNS).count();
+        long problems = checks.stream().filter(v -> v.status().isProblem()).count();
+        long uncompared = checks.stream().filter(v -> v.status() == EngineCheck.Status.RUNS).count();
         out.println();
-        out.println((problems == 0 ? "Everything that could run agrees" : problems + " of " + verdicts.size()
+        out.println((problems == 0 ? "Everything that could run agrees" : problems + " of " + checks.size()
                 + " cells disagree or failed") + (uncompared == 0 ? "." : "; " + uncompared
                 + " ran with nothing to compare against."));
     }
@@ -41,7 +41,7 @@ public record CompatibilityMatrix(List<Verdict> verdicts, Tolerance tolerance) {
         root.put("atol", tolerance.atol());
         root.put("allAgree", allAgree());
         ArrayNode cells = root.putArray("cells");
-        for (Verdict v : verdicts) {
+        for (EngineCheck v : checks) {
             cells.addObject().put("model", v.model()).put("engine", v.engine()).put("device", v.device())
                     .put("result", v.status().id()).put("detail", v.detail());
         }

@@ -16,7 +16,7 @@ import dev.inferbench.input.data.HostTensors;
 import dev.inferbench.input.data.TestSet;
 import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.tensor.TensorSpec;
-import dev.inferbench.verify.Verdict.Status;
+import dev.inferbench.verify.EngineCheck.Status;
 
 import java.nio.FloatBuffer;
 import java.nio.file.Path;
@@ -49,40 +49,40 @@ public final class Verifier {
     private record Case(String name, List<HostTensor> inputs, List<float[]> expected) {
     }
 
-    public List<Verdict> verify(Target target) throws BenchException {
+    public List<EngineCheck> verify(Target target) throws BenchException {
         // The reference is the ort/cpu cell itself, run last: DJL's ONNX Runtime engine must create the process's
         // one OrtEnvironment (with its own thread pool) before ort does, or it cannot start in this JVM.
         List<EngineKind> order = new ArrayList<>(List.of(EngineKind.values()));
         order.remove(EngineKind.ORT);
         order.add(EngineKind.ORT);
-        Map<String, Verdict> verdicts = new HashMap<>();
+        Map<String, EngineCheck> checks = new HashMap<>();
         Map<String, List<List<float[]>>> outputs = new HashMap<>();
         List<Case> cases = target.testSets().isEmpty() ? null : testSetCases(target);
         for (EngineKind engine : order) {
             for (String device : DEVICES) {
                 String key = engine.id() + "/" + device;
                 List<List<float[]>> got = new ArrayList<>();
-                verdicts.put(key, run(target, engine, device, got));
+                checks.put(key, run(target, engine, device, got));
                 outputs.put(key, got);
             }
         }
         List<List<float[]>> reference = outputs.get(EngineKind.ORT.id() + "/cpu");
-        Verdict refVerdict = verdicts.get(EngineKind.ORT.id() + "/cpu");
-        List<Verdict> out = new ArrayList<>();
+        EngineCheck refCheck = checks.get(EngineKind.ORT.id() + "/cpu");
+        List<EngineCheck> out = new ArrayList<>();
         for (EngineKind engine : EngineKind.values()) {
             for (String device : DEVICES) {
                 String key = engine.id() + "/" + device;
-                Verdict v = verdicts.get(key);
+                EngineCheck v = checks.get(key);
                 if (v.status() != Status.AGREES) {
                     out.add(v);
                 } else if (cases != null) {
                     out.add(compare(v, cases, outputs.get(key), target.inputsLabel(), false));
-                } else if (refVerdict.status() == Status.UNSUPPORTED) {
-                    out.add(new Verdict(v.model(), v.engine(), v.device(), Status.RUNS, "ran; no test set, and the"
+                } else if (refCheck.status() == Status.UNSUPPORTED) {
+                    out.add(new EngineCheck(v.model(), v.engine(), v.device(), Status.RUNS, "ran; no test set, and the"
                             + " reference (ort on cpu) cannot read this file: nothing to compare the outputs against"));
-                } else if (refVerdict.status() != Status.AGREES) {
-                    out.add(new Verdict(v.model(), v.engine(), v.device(), Status.FAILED,
-                            "the reference (ort on cpu) did not run: " + refVerdict.detail()));
+                } else if (refCheck.status() != Status.AGREES) {
+                    out.add(new EngineCheck(v.model(), v.engine(), v.device(), Status.FAILED,
+                            "the reference (ort on cpu) did not run: " + refCheck.detail()));
                 } else {
                     List<Case> ref = List.of(new Case("seeded batch", List.of(), nullIfEmpty(reference.get(0))));
                     out.add(compare(v, ref, outputs.get(key), "ort cpu fp32 on " + target.inputsLabel(), true));
@@ -93,16 +93,16 @@ public final class Verifier {
     }
 
     /** Runs the cell's inputs once; AGREES here only means "ran", {@link #compare} decides. */
-    private Verdict run(Target target, EngineKind engine, String device, List<List<float[]>> got)
+    private EngineCheck run(Target target, EngineKind engine, String device, List<List<float[]>> got)
             throws BenchException {
         Optional<String> unavailable = new DeviceCheck().unavailable(engine, Device.parse(device), device);
         if (unavailable.isPresent()) {
-            return new Verdict(target.name(), engine.id(), device, Status.UNAVAILABLE, unavailable.get());
+            return new EngineCheck(target.name(), engine.id(), device, Status.UNAVAILABLE, unavailable.get());
         }
         try {
             engine.checkFile(target.file());
         } catch (BenchException e) {
-            return new Verdict(target.name(), engine.id(), device, Status.UNSUPPORTED, e.getMessage());
+            return new EngineCheck(target.name(), engine.id(), device, Status.UNSUPPORTED, e.getMessage());
         }
         EngineSettings settings = new EngineSettings(0, 0, EngineSettings.GraphOptimization.ALL, target.perSample());
         try (InferenceEngine loaded = engine.open(target.file(), Device.parse(device), settings)) {
@@ -110,14 +110,14 @@ public final class Verifier {
             for (Case c : cases) {
                 got.add(run(loaded, named(c.inputs(), loaded.signature().inputs())));
             }
-            return new Verdict(target.name(), engine.id(), device, Status.AGREES, "ran");
+            return new EngineCheck(target.name(), engine.id(), device, Status.AGREES, "ran");
         } catch (BenchException | RuntimeException | LinkageError e) {
-            return new Verdict(target.name(), engine.id(), device, Status.FAILED, String.valueOf(e.getMessage()));
+            return new EngineCheck(target.name(), engine.id(), device, Status.FAILED, String.valueOf(e.getMessage()));
         }
     }
 
     /** @param acrossEngines against another engine's outputs: atol scaled to the outputs (Tolerance#acrossEngines) */
-    private Verdict compare(Verdict ran, List<Case> cases, List<List<float[]>> got, String against,
+    private EngineCheck compare(EngineCheck ran, List<Case> cases, List<List<float[]>> got, String against,
                             boolean acrossEngines) {
         List<String> mismatches = new ArrayList<>();
         int compared = 0;
@@ -141,16 +141,17 @@ public final class Verifier {
             }
         }
         if (!mismatches.isEmpty()) {
-            return new Verdict(ran.model(), ran.engine(), ran.device(), Status.DISAGREES, String.join("; ", mismatches));
+            return new EngineCheck(ran.model(), ran.engine(), ran.device(), Status.DISAGREES,
+                    String.join("; ", mismatches));
         }
         if (compared == 0) {
             // an argmax model (int64 output): it ran, but "agrees" would claim a comparison that was never made
-            return new Verdict(ran.model(), ran.engine(), ran.device(), Status.RUNS, "no float32 output to compare with "
-                    + against + "; only float32 outputs are compared");
+            return new EngineCheck(ran.model(), ran.engine(), ran.device(), Status.RUNS,
+                    "no float32 output to compare with " + against + "; only float32 outputs are compared");
         }
-        return new Verdict(ran.model(), ran.engine(), ran.device(), Status.AGREES, compared + " output(s) within rtol "
-                + tolerance.rtol() + ", atol " + tolerance.atol() + (acrossEngines ? " or " + Tolerance.ENGINE_ATOL_SHARE
-                + " x the largest output" : "") + " of " + against);
+        return new EngineCheck(ran.model(), ran.engine(), ran.device(), Status.AGREES, compared
+                + " output(s) within rtol " + tolerance.rtol() + ", atol " + tolerance.atol() + (acrossEngines ? " or "
+                + Tolerance.ENGINE_ATOL_SHARE + " x the largest output" : "") + " of " + against);
     }
 
     private List<Case> syntheticCase(Target target, InferenceEngine loaded) throws BenchException {

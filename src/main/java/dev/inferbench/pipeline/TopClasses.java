@@ -4,8 +4,8 @@ package dev.inferbench.pipeline;
  * What a service does with a classifier's output: softmax over each row (the zoo models already end in one; real
  * exports often end in logits, and a service cannot tell, so it normalizes) and the k most likely classes.
  */
-public final class TopK {
-    private TopK() {
+public final class TopClasses {
+    private TopClasses() {
     }
 
     /** For each of {@code rows} rows of {@code scores}: the indices of its {@code k} largest softmax values. */

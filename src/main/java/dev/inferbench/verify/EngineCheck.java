@@ -2,8 +2,8 @@ package dev.inferbench.verify;
 
 import java.util.Locale;
 
-/** One cell of the compatibility matrix: a model on one engine and device. */
-public record Verdict(String model, String engine, String device, Status status, String detail) {
+/** One cell of the compatibility matrix: how a model fared on one engine and device. */
+public record EngineCheck(String model, String engine, String device, Status status, String detail) {
 
     public enum Status {
         /** Ran, and every output is within tolerance of what was expected. */
