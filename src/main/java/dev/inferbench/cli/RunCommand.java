@@ -107,7 +107,7 @@ final class RunCommand {
         if (!outcome.results().isEmpty()) {
             OutputFormatFactory.createFormatInstance(console, verbosity).endRun(outcome.results());
         }
-        List<CellSummary> cells = outcome.results().stream().map(CellSummary::of).toList();
+        List<CellSummary> cells = prepared.store().results().stream().map(CellSummary::of).toList();
         String table = SummaryTable.render(cells);
         StringBuilder extra = new StringBuilder();
         for (Plan.Skipped s : plan.skipped()) {

@@ -1,6 +1,5 @@
 package dev.inferbench.prepare;
 
-import dev.inferbench.prepare.DataCheck;
 import ai.onnx.proto.OnnxMl;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
@@ -13,7 +12,6 @@ import dev.inferbench.model.stats.OnnxSummary;
 import dev.inferbench.model.InputShapes;
 import dev.inferbench.tensor.TensorSpec;
 import dev.inferbench.variant.Precision;
-import dev.inferbench.prepare.PrecisionSkipRule;
 import dev.inferbench.variant.Variants;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.cell.CellSpec;

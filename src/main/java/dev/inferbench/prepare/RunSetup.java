@@ -1,7 +1,5 @@
 package dev.inferbench.prepare;
 
-import dev.inferbench.prepare.Launcher;
-import dev.inferbench.prepare.MatrixCheck;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
@@ -9,10 +7,8 @@ import dev.inferbench.profile.UserAsyncHook;
 import dev.inferbench.results.RunFolder;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.run.Plan;
-import dev.inferbench.prepare.Planner;
 import dev.inferbench.run.RunStore;
 import dev.inferbench.run.Shard;
-import dev.inferbench.prepare.SkipRules;
 import org.openjdk.jmh.runner.Defaults;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.CommandLineOptions;

@@ -1,7 +1,6 @@
 package dev.inferbench.report;
 
 import dev.inferbench.results.RunLayout;
-import dev.inferbench.profile.FlameHook;
 import org.knowm.xchart.VectorGraphicsEncoder;
 
 import java.io.ByteArrayOutputStream;

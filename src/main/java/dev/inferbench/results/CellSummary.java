@@ -3,19 +3,13 @@ package dev.inferbench.results;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.stats.ForkMeans;
 import dev.inferbench.stats.Interval;
+import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.JmhMetric;
 import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.results.BenchmarkResult;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.util.Statistics;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
-/**
 /**
  * The figures of one benchmark cell: percentiles of all timed calls, the mean with its fork-level confidence
  * interval ({@link ForkMeans}: forks are the unit, not iterations), batch-aware samples/s, and {@code extras}: the
@@ -30,27 +24,23 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
         this(benchmark, params, unit, p50, p99, mean, samplesPerSecond, Map.of());
     }
 
-    public static CellSummary of(RunResult run) {
-        BenchmarkParams bp = run.getParams();
-        Map<String, String> params = new LinkedHashMap<>();
-        bp.getParamsKeys().forEach(k -> params.put(k, bp.getParam(k)));
-        Result<?> primary = run.getPrimaryResult();
-        Statistics stats = primary.getStatistics();
-        List<double[]> forks = new ArrayList<>();
-        for (BenchmarkResult fork : run.getBenchmarkResults()) {
-            forks.add(fork.getIterationResults().stream().mapToDouble(it -> it.getPrimaryResult().getScore()).toArray());
-        }
-        Result<?> samples = run.getSecondaryResults().get(SamplesProfiler.LABEL);
+    /**
+     * The figures of a cell from the one cell model every reader uses ({@link JmhCell}, read from a run's
+     * jmh-result.json): percentiles as the file gives them (JMH's, over all timed calls of all forks), the mean's
+     * interval from the per-fork iteration means.
+     */
+    public static CellSummary of(JmhCell cell) {
+        JmhMetric primary = cell.primary();
+        JmhMetric samples = cell.secondary().get(SamplesProfiler.LABEL);
         Map<String, Double> extras = new LinkedHashMap<>();
-        run.getSecondaryResults().forEach((label, r) -> extras.put(label, r.getScore()));
-        if (bp.getMode() == Mode.SingleShotTime) {
-            extras.put(P90, stats.getPercentile(90));
-            extras.put(MAX, stats.getMax());
+        cell.secondary().forEach((name, m) -> extras.put(name, m.score()));
+        if (cell.mode().equals(Mode.SingleShotTime.shortLabel())) {
+            extras.put(P90, primary.percentile(90.0));
+            extras.put(MAX, primary.percentile(100.0));
         }
-        return new CellSummary(shortName(bp.getBenchmark()), params, primary.getScoreUnit(),
-                stats.getPercentile(50), stats.getPercentile(99),
-                ForkMeans.interval(forks.toArray(double[][]::new), ForkMeans.DEFAULT_CONFIDENCE),
-                samples == null ? Double.NaN : samples.getScore(), extras);
+        return new CellSummary(cell.shortName(), cell.params(), primary.unit(), primary.percentile(50.0),
+                primary.percentile(99.0), ForkMeans.interval(primary.iterationMeans(), ForkMeans.DEFAULT_CONFIDENCE),
+                samples == null ? Double.NaN : samples.score(), extras);
     }
 
     public static final String P90 = "p90";

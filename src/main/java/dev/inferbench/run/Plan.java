@@ -1,6 +1,5 @@
 package dev.inferbench.run;
 
-import dev.inferbench.prepare.SkipRule;
 import dev.inferbench.cell.Cell;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -39,7 +38,7 @@ public record Plan(int format, String id, List<String> args, String config, int 
     public record Settings(Integer warmupIterations, String warmupTime, Integer iterations, String time) {
     }
 
-    /** A cell that cannot run here, and why (see {@link SkipRule}). */
+    /** A cell that cannot run here, and why (prepare.SkipRule says why). */
     public record Skipped(Cell cell, String reason) {
     }
 

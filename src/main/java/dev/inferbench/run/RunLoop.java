@@ -5,6 +5,7 @@ import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.ForkTime;
+import dev.inferbench.stats.Interval;
 import dev.inferbench.stats.StoppingRule;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.results.RunResult;
@@ -158,22 +159,21 @@ public final class RunLoop {
         if (settings.precision().isEmpty()) {
             return false;
         }
-        try {
-            List<RunResult> merged = store.merged(List.of(cell));
-            return !merged.isEmpty()
-                    && StoppingRule.precise(CellSummary.of(merged.get(0)).mean(), settings.precision().getAsDouble());
-        } catch (BenchException e) {
-            return false;
-        }
+        Optional<Interval> mean = mean(cell);
+        return mean.isPresent() && StoppingRule.precise(mean.get(), settings.precision().getAsDouble());
     }
 
     /** The half-width of the cell's interval over its mean, from the run's one interval (NaN without forks). */
     private double relativeError(Cell cell) {
+        return mean(cell).map(Interval::relativeError).orElse(Double.NaN);
+    }
+
+    /** The cell's mean with its interval, as the summary gives it; empty before its first fork. */
+    private Optional<Interval> mean(Cell cell) {
         try {
-            List<RunResult> merged = store.merged(List.of(cell));
-            return merged.isEmpty() ? Double.NaN : CellSummary.of(merged.get(0)).mean().relativeError();
+            return store.result(cell).map(c -> CellSummary.of(c).mean());
         } catch (BenchException e) {
-            return Double.NaN;
+            return Optional.empty();
         }
     }
 

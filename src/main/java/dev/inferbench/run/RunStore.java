@@ -4,6 +4,9 @@ import dev.inferbench.cell.Cell;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.ForkTime;
 import dev.inferbench.results.RunLayout;
+import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.JmhJson;
+import java.io.ByteArrayInputStream;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.RunResult;
@@ -207,6 +210,25 @@ public final class RunStore {
             }
         }
         return out;
+    }
+
+    /**
+     * The cell's landed forks as the one cell model every reader uses (what jmh-result.json holds for the cell, read
+     * by {@link JmhJson}); empty before its first fork lands.
+     */
+    public Optional<JmhCell> result(Cell cell) throws BenchException {
+        List<RunResult> merged = merged(List.of(cell));
+        if (merged.isEmpty()) {
+            return Optional.empty();
+        }
+        ByteArrayOutputStream json = new ByteArrayOutputStream();
+        writeJson(merged, json);
+        return JmhJson.read(new ByteArrayInputStream(json.toByteArray()), cellDir(cell).toString()).stream().findFirst();
+    }
+
+    /** Every cell of the run's jmh-result.json, in plan order, as reports and compare read them. */
+    public List<JmhCell> results() throws BenchException {
+        return JmhJson.read(layout.result());
     }
 
     /** Rewrites jmh-result.json from everything landed; always a complete, valid JMH file. */

@@ -1,6 +1,5 @@
 package dev.inferbench.variant;
 
-import dev.inferbench.variant.TensorData;
 import ai.onnx.proto.OnnxMl.ModelProto;
 import ai.onnx.proto.OnnxMl.TypeProto;
 import ai.onnx.proto.OnnxMl.ValueInfoProto;

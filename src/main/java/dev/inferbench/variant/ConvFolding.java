@@ -1,6 +1,5 @@
 package dev.inferbench.variant;
 
-import dev.inferbench.variant.TensorData;
 import ai.onnx.proto.OnnxMl.AttributeProto;
 import ai.onnx.proto.OnnxMl.GraphProto;
 import ai.onnx.proto.OnnxMl.ModelProto;
