@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Proof on this machine that compare's verdicts hold: an A/A comparison (this checkout against itself, forks
 # interleaved) should flag almost no cell, and an injected slowdown (-Dinferbench.slowdown=S on one side, see
-# README "Calibration aid") should be flagged in most cells. Prints how many cells each flagged, on the mean time.
+# docs/statistics.md, "Calibration aid") should be flagged in most cells. Prints how many cells each flagged, on the mean time.
 # The synthetic counterpart with known truth and thousands of cells is PowerTest (mvn test -Dtest=PowerTest).
 #
 # usage: tools/calibration-proof.sh [--forks N] [--slowdown S] [JMH args; default: two tiny models x 3 batch sizes]

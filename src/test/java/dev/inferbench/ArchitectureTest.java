@@ -1,5 +1,7 @@
 package dev.inferbench;
 
+import dev.inferbench.tensor.TensorSpec;
+import dev.inferbench.run.Plan;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -89,7 +91,7 @@ class ArchitectureTest {
     @Test
     void aLowerPackageUsingAHigherOneIsCaught() {
         JavaClasses withViolation = new ClassFileImporter().importClasses(
-                dev.inferbench.tensor.TensorSpec.class, dev.inferbench.run.Plan.class, Probe.class);
+                TensorSpec.class, Plan.class, Probe.class);
         EvaluationResult result = layers().evaluate(withViolation);
         assertThat(result.hasViolation()).isTrue();
         assertThat(result.getFailureReport().toString()).contains(Probe.class.getName()).contains("dev.inferbench.run.Plan");
@@ -97,7 +99,7 @@ class ArchitectureTest {
 
     /** Stands for a model-layer class that reaches up into the run loop (compiled with the tests, so never shipped). */
     static final class Probe {
-        int forks(dev.inferbench.run.Plan plan) {
+        int forks(Plan plan) {
             return plan.forks();
         }
     }

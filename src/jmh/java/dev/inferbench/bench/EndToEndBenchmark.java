@@ -1,5 +1,6 @@
 package dev.inferbench.bench;
 
+import java.util.Locale;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
@@ -112,7 +113,7 @@ public class EndToEndBenchmark extends BatchParams {
     /** Token ids then the attention mask, both int64 [N, seq], as the zoo's BERT and common exports declare them. */
     private static boolean isText(List<TensorSpec> ins) {
         return ins.size() == 2 && ins.stream().allMatch(t -> t.type() == TensorSpec.DType.INT64 && t.shape().length == 2)
-                && ins.get(1).name().toLowerCase(java.util.Locale.ROOT).contains("mask");
+                && ins.get(1).name().toLowerCase(Locale.ROOT).contains("mask");
     }
 
     @TearDown(Level.Trial)

@@ -1,5 +1,6 @@
 package dev.inferbench.bench;
 
+import dev.inferbench.BenchException;
 import org.openjdk.jmh.infra.Blackhole;
 
 import java.util.Arrays;
@@ -37,7 +38,7 @@ final class InjectedSlowdown {
         } catch (NumberFormatException ignored) {
             // reported below
         }
-        throw new CellFailure(new dev.inferbench.BenchException("-D" + PROPERTY + "='" + v
+        throw new CellFailure(new BenchException("-D" + PROPERTY + "='" + v
                 + "' is not a percentage from 0 to 1000; expected e.g. -D" + PROPERTY + "=5"));
     }
 

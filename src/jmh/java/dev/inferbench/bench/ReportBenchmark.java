@@ -1,9 +1,10 @@
 package dev.inferbench.bench;
 
+import java.util.stream.Stream;
+import java.util.Comparator;
 import dev.inferbench.BenchException;
 import dev.inferbench.report.Reports;
 import dev.inferbench.results.jmh.JmhCell;
-import dev.inferbench.results.jmh.JmhJson;
 import dev.inferbench.results.jmh.JmhJsonWriter;
 import dev.inferbench.results.jmh.JmhMetric;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -103,8 +104,8 @@ public class ReportBenchmark {
     /** The synthetic run is 37 MB and its report 54 MB: left behind, every run of this benchmark filled /tmp. */
     @TearDown(Level.Trial)
     public void removeRun() throws IOException {
-        try (java.util.stream.Stream<Path> files = Files.walk(run)) {
-            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        try (Stream<Path> files = Files.walk(run)) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(f);
             }
         }

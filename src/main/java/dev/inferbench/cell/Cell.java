@@ -1,5 +1,6 @@
 package dev.inferbench.cell;
 
+import java.util.Collections;
 import dev.inferbench.run.Plan;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -22,7 +23,7 @@ public record Cell(String benchmark, String mode, Map<String, String> params) {
 
     public Cell {
         // JSON keys are never null; a damaged plan.json may still lack the map, which Plan.fromJson refuses
-        params = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(new TreeMap<>(params == null ? Map.of() : params)));
+        params = Collections.unmodifiableMap(new LinkedHashMap<>(new TreeMap<>(params == null ? Map.of() : params)));
     }
 
     /**

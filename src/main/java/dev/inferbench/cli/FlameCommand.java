@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import java.nio.charset.StandardCharsets;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.profile.FlameGraphs;
@@ -80,7 +81,7 @@ final class FlameCommand implements Subcommand {
         if (!latency.isEmpty()) {
             write(dir.resolve("latency.txt"), stream -> {
                 try {
-                    stream.write((String.join("\n", latency) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    stream.write((String.join("\n", latency) + "\n").getBytes(StandardCharsets.UTF_8));
                 } catch (IOException e) {
                     throw new BenchException("cannot write latency.txt: " + e.getMessage(), e);
                 }

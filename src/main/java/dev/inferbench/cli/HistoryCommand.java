@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import java.util.Optional;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.report.Trend;
@@ -63,7 +64,7 @@ final class HistoryCommand implements Subcommand {
      * failure costs no measurement: one line on stderr.
      */
     static void appendToHistory(BenchConfig config, Path runDir, PrintStream out, PrintStream err) {
-        java.util.Optional<Path> root = History.root(config);
+        Optional<Path> root = History.root(config);
         if (root.isEmpty()) {
             return;
         }

@@ -76,7 +76,7 @@ public final class Main {
                         + "; a run folder results/<time>-<sha>/ kept fork by fork (-rff FILE: a copy of the result"
                         + " there too);");
                 out.println("  --resume DIR [-f N], --run-dir DIR, --shard i/n, --max-forks N, --fork-timeout D,"
-                        + " --precision P%, --budget D (see README.md)");
+                        + " --precision P%, --budget D (see docs/running.md)");
                 out.println("  --flame [--flame-events cpu,alloc,...] [--flame-optional], --op-profile,"
                         + " --threshold '[param=v:]metric<value'");
                 SUBCOMMANDS.forEach((name, command) -> out.println("  " + name + ": " + command.get().summary()));

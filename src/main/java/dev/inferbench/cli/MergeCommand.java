@@ -1,5 +1,8 @@
 package dev.inferbench.cli;
 
+import java.util.Map;
+import dev.inferbench.run.Plan;
+import dev.inferbench.cell.Cell;
 import dev.inferbench.prepare.Launcher;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
@@ -63,9 +66,9 @@ final class MergeCommand implements Subcommand {
             // a shard stopped early (--max-forks, a budget, a kill) leaves cells short of forks: the merge is not a
             // finished run, so it is said, not filed in the history, and the exit code is not 0
             List<String> unfinished = new ArrayList<>();
-            dev.inferbench.run.Plan whole = merged.store().plan();
-            java.util.Map<dev.inferbench.cell.Cell, String> failed = merged.store().failures(whole.runnableCells());
-            for (dev.inferbench.cell.Cell c : whole.runnableCells()) {
+            Plan whole = merged.store().plan();
+            Map<Cell, String> failed = merged.store().failures(whole.runnableCells());
+            for (Cell c : whole.runnableCells()) {
                 int landed = merged.store().landed(c).size();
                 if (!failed.containsKey(c) && landed < whole.forks()) {
                     unfinished.add(c.label() + " (" + landed + " of " + whole.forks() + " forks)");

@@ -1,5 +1,8 @@
 package dev.inferbench.cli;
 
+import java.util.TreeMap;
+import java.util.ArrayList;
+import java.nio.file.StandardOpenOption;
 import dev.inferbench.prepare.Launcher;
 import dev.inferbench.prepare.RunSetup;
 import dev.inferbench.results.RunLayout;
@@ -55,9 +58,9 @@ final class RunCommand {
         CommandLineOptions cmd = prepared.cmd();
         // JMH honours -o only in Runner(Options); with our own output format it is ours to open.
         PrintStream console = cmd.getOutput().hasValue()
-                ? new PrintStream(Files.newOutputStream(Path.of(cmd.getOutput().get()), java.nio.file.StandardOpenOption.CREATE,
-                        flags.resume() != null ? java.nio.file.StandardOpenOption.APPEND : java.nio.file.StandardOpenOption.TRUNCATE_EXISTING,
-                        java.nio.file.StandardOpenOption.WRITE), true, StandardCharsets.UTF_8)
+                ? new PrintStream(Files.newOutputStream(Path.of(cmd.getOutput().get()), StandardOpenOption.CREATE,
+                        flags.resume() != null ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING,
+                        StandardOpenOption.WRITE), true, StandardCharsets.UTF_8)
                 : out;
         try {
             RunInfo info = RunInfo.start(argv, prepared.config());
@@ -81,7 +84,7 @@ final class RunCommand {
 
     /** The profilers of every fork: {@code --flame}, and the user's own {@code -prof async[:...]}. */
     private List<ForkHook> hooks(RunFlags flags, RunSetup.Prepared prepared, PrintStream console) throws BenchException {
-        List<ForkHook> hooks = new java.util.ArrayList<>();
+        List<ForkHook> hooks = new ArrayList<>();
         Path runDir = prepared.store().dir();
         try {
             if (flags.flame() != null) {
@@ -166,7 +169,7 @@ final class RunCommand {
 
     /** The registered files of the models the plan measures, for their digests in environment.json. */
     private static Map<String, Path> modelFiles(RunSetup.Prepared prepared) {
-        Map<String, Path> files = new java.util.TreeMap<>();
+        Map<String, Path> files = new TreeMap<>();
         for (Cell cell : prepared.plan().cells()) {
             String model = cell.params().get("model");
             if (model != null && prepared.config().models().containsKey(model)) {

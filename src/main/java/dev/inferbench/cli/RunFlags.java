@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import java.util.concurrent.TimeUnit;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.Threshold;
 import dev.inferbench.profile.FlameSettings;
@@ -92,7 +93,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameS
         try {
             String s = v.trim().matches("\\d+h") ? v.trim() + "r" : v.trim(); // JMH spells hours "hr"
             TimeValue t = TimeValue.fromString(s);
-            Duration d = Duration.ofNanos(t.convertTo(java.util.concurrent.TimeUnit.NANOSECONDS));
+            Duration d = Duration.ofNanos(t.convertTo(TimeUnit.NANOSECONDS));
             if (!d.isZero() && !d.isNegative()) {
                 return d;
             }

@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import java.util.Arrays;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.CellResults;
 import dev.inferbench.compare.ForkTimes;
@@ -68,7 +69,7 @@ final class VarianceCommand implements Subcommand {
                 + " | ±95% then" + (ab ? " | smallest slowdown caught (95% power, min effect " + pct(minEffect) + ")" : ""));
         for (CellResults c : cells) {
             MetricSeries m = c.metrics().values().iterator().next();
-            if (m.forks().length < 2 || java.util.Arrays.stream(m.forks()).allMatch(f -> f.length < 2)) {
+            if (m.forks().length < 2 || Arrays.stream(m.forks()).allMatch(f -> f.length < 2)) {
                 out.println(c.key().label() + " | too few forks or iterations: the components need at least 2 forks"
                         + " and 2 iterations per fork (e.g. -f 5 -i 2)");
                 continue;

@@ -1,5 +1,7 @@
 package dev.inferbench.compare;
 
+import java.util.HashSet;
+import java.util.HashMap;
 import dev.inferbench.BenchException;
 import dev.inferbench.stats.Direction;
 import dev.inferbench.stats.ForkMeans;
@@ -85,9 +87,9 @@ public final class Comparer {
      * entry per mode, instead of the last mode overwriting the others and hiding their changes).
      */
     private static Set<CellKey> severalModes(List<CellResults> baseline, List<CellResults> candidate) {
-        Set<CellKey> several = new java.util.HashSet<>();
+        Set<CellKey> several = new HashSet<>();
         for (List<CellResults> run : List.of(baseline, candidate)) {
-            Map<CellKey, String> modes = new java.util.HashMap<>();
+            Map<CellKey, String> modes = new HashMap<>();
             for (CellResults c : run) {
                 String earlier = modes.putIfAbsent(c.key(), c.mode());
                 if (earlier != null && !earlier.equals(c.mode())) {

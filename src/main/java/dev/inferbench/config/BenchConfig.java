@@ -1,5 +1,7 @@
 package dev.inferbench.config;
 
+import java.util.Locale;
+import java.nio.file.InvalidPathException;
 import dev.inferbench.BenchException;
 import dev.inferbench.model.Zoo;
 
@@ -154,7 +156,7 @@ public final class BenchConfig {
      */
     public ModelEntry model(String name) throws BenchException {
         ModelEntry e = models.get(name);
-        if (e == null && (name.toLowerCase(java.util.Locale.ROOT).endsWith(".onnx") || isFile(name))) {
+        if (e == null && (name.toLowerCase(Locale.ROOT).endsWith(".onnx") || isFile(name))) {
             return new ModelEntry(name, path("model", name), null, Map.of());
         }
         if (e == null) {
@@ -167,7 +169,7 @@ public final class BenchConfig {
     private static boolean isFile(String name) {
         try {
             return Files.isRegularFile(Path.of(name));
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             return false;
         }
     }
@@ -221,7 +223,7 @@ public final class BenchConfig {
     private Path path(String key, String value) throws BenchException {
         try {
             return Path.of(value);
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             throw new BenchException(key + "='" + value + "' in " + source + " is not a file path: " + e.getReason(), e);
         }
     }

@@ -1,5 +1,6 @@
 package dev.inferbench.engine;
 
+import java.util.Locale;
 import dev.inferbench.BenchException;
 
 /** Where a model runs: {@code cpu}, or {@code cuda} / {@code cuda:N} for the N-th GPU. */
@@ -10,7 +11,7 @@ public record Device(Kind kind, int index) {
     public static final Device CPU = new Device(Kind.CPU, 0);
 
     public static Device parse(String text) throws BenchException {
-        String s = text.trim().toLowerCase(java.util.Locale.ROOT);
+        String s = text.trim().toLowerCase(Locale.ROOT);
         if (s.equals("cpu")) {
             return CPU;
         }

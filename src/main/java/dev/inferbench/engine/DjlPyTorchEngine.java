@@ -71,7 +71,7 @@ final class DjlPyTorchEngine {
         zooGraph(model, OnnxFile.read(model, false));
     }
 
-    /** True when libtorch can be loaded for CUDA: a CUDA libtorch named by PYTORCH_LIBRARY_PATH (see README). */
+    /** True when libtorch can be loaded for CUDA: a CUDA libtorch named by PYTORCH_LIBRARY_PATH (see docs/engines.md). */
     static boolean hasCudaLibrary() {
         String path = System.getenv("PYTORCH_LIBRARY_PATH");
         path = path != null ? path : System.getProperty("PYTORCH_LIBRARY_PATH");

@@ -1,5 +1,8 @@
 package dev.inferbench.metrics;
 
+import java.util.ArrayList;
+import java.nio.file.Files;
+import java.io.IOException;
 import dev.inferbench.cell.CellSpec;
 import java.util.Optional;
 import dev.inferbench.variant.Precision;
@@ -53,7 +56,7 @@ public final class ModelStatsProfiler implements InternalProfiler {
             return List.of();
         }
         double gmac = s.macsPerSample() / 1e9;
-        List<Result> out = new java.util.ArrayList<>(List.of(
+        List<Result> out = new ArrayList<>(List.of(
                 new ScalarResult(PARAMS, s.params(), "params", AggregationPolicy.AVG),
                 new ScalarResult(MACS, gmac, "GMAC/sample", AggregationPolicy.AVG)));
         long bytes = cellFileBytes(s, cell.get().precision());
@@ -72,8 +75,8 @@ public final class ModelStatsProfiler implements InternalProfiler {
     /** The size of the file this cell runs, or -1 when it cannot be told. */
     private static long cellFileBytes(ModelStats s, Precision precision) {
         try {
-            return java.nio.file.Files.size(Variants.file(s.file(), precision));
-        } catch (java.io.IOException e) {
+            return Files.size(Variants.file(s.file(), precision));
+        } catch (IOException e) {
             return -1;
         }
     }

@@ -1,5 +1,6 @@
 package dev.inferbench.model;
 
+import java.util.Optional;
 import ai.onnx.proto.OnnxMl;
 import dev.inferbench.model.Graph.Init;
 import dev.inferbench.model.Graph.Node;
@@ -7,7 +8,6 @@ import dev.inferbench.model.Graph.Param;
 import dev.inferbench.model.Graph.Value;
 import dev.inferbench.tensor.TensorSpec.DType;
 import org.tribuo.util.onnx.ONNXContext;
-import org.tribuo.util.onnx.ONNXPlaceholder;
 import org.tribuo.util.onnx.ONNXRef;
 
 import java.io.IOException;
@@ -109,7 +109,7 @@ public final class OnnxExporter {
     }
 
     /** The seed recorded by {@link #export}, if the model was made by it. */
-    public static java.util.Optional<Long> seedOf(OnnxMl.ModelProto model) {
+    public static Optional<Long> seedOf(OnnxMl.ModelProto model) {
         return model.getMetadataPropsList().stream().filter(e -> e.getKey().equals(META_SEED))
                 .map(e -> Long.parseLong(e.getValue())).findFirst();
     }

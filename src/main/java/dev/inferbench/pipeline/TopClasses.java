@@ -1,5 +1,7 @@
 package dev.inferbench.pipeline;
 
+import java.util.Arrays;
+
 /**
  * What a service does with a classifier's output: softmax over each row (the zoo models already end in one; real
  * exports often end in logits, and a service cannot tell, so it normalizes) and the k most likely classes.
@@ -39,7 +41,7 @@ public final class TopClasses {
     static int[] largest(float[] p, int k) {
         int[] idx = new int[k];
         float[] val = new float[k];
-        java.util.Arrays.fill(val, Float.NEGATIVE_INFINITY);
+        Arrays.fill(val, Float.NEGATIVE_INFINITY);
         for (int i = 0; i < p.length; i++) {
             if (p[i] <= val[k - 1]) {
                 continue;

@@ -1,5 +1,7 @@
 package dev.inferbench.prepare;
 
+import java.util.TreeSet;
+import java.util.Set;
 import dev.inferbench.run.Plan;
 import dev.inferbench.run.Jmh;
 import dev.inferbench.cell.Cell;
@@ -55,8 +57,8 @@ public final class Planner {
      *
      * @param where where the names come from, for the message: "-p", "param.* in benchmarks.properties"
      */
-    public static void checkParamNames(java.util.Collection<String> names, String where) throws BenchException {
-        java.util.Set<String> declared = new java.util.TreeSet<>();
+    public static void checkParamNames(Collection<String> names, String where) throws BenchException {
+        Set<String> declared = new TreeSet<>();
         for (BenchmarkListEntry e : Jmh.select(List.of(".*"), List.of())) {
             declared.addAll(e.getParams().orElse(Map.of()).keySet());
         }

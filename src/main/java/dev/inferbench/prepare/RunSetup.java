@@ -1,5 +1,6 @@
 package dev.inferbench.prepare;
 
+import java.util.ArrayList;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
@@ -44,7 +45,7 @@ public final class RunSetup {
         if (forks < 1) {
             throw new BenchException(forks + " forks per cell (run.forks or -f) measures nothing; expected 1 or more");
         }
-        List<String> given = new java.util.ArrayList<>();
+        List<String> given = new ArrayList<>();
         List<String> jmhArgs = split.jmhArgs();
         for (int i = 0; i + 1 < jmhArgs.size(); i++) {
             if (jmhArgs.get(i).equals("-p")) {

@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import java.util.ArrayList;
 import dev.inferbench.BenchException;
 import one.convert.Arguments;
 import one.convert.FlameGraph;
@@ -87,7 +88,7 @@ public final class FlameGraphs {
     }
 
     private static Arguments args(String event, String output, String title, boolean reverse) {
-        java.util.List<String> a = new java.util.ArrayList<>(List.of("-o", output, "--title", title));
+        List<String> a = new ArrayList<>(List.of("-o", output, "--title", title));
         if (event != null) {
             a.add("--" + event);
         }

@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import java.nio.file.StandardCopyOption;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
@@ -105,7 +106,7 @@ public final class FlameHook implements ForkHook {
             Path jmh = dir.resolve("jmh");
             try (Stream<Path> s = Files.isDirectory(jmh) ? Files.walk(jmh) : Stream.empty()) {
                 for (Path f : s.filter(p -> p.toString().endsWith(".jfr")).toList()) {
-                    Files.move(f, jfr, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    Files.move(f, jfr, StandardCopyOption.REPLACE_EXISTING);
                 }
             }
             deleteTree(jmh);

@@ -1,5 +1,7 @@
 package dev.inferbench.profile;
 
+import java.util.Arrays;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
@@ -51,7 +53,7 @@ public record OpTable(List<Op> ops, int runs, double modelRunMs, double callMs) 
                 .sorted(Comparator.comparingDouble(Op::totalMs).reversed().thenComparing(Op::opType))
                 .toList();
         double modelRun = profile.modelRuns().stream().mapToLong(OrtProfile.Run::micros).average().orElse(Double.NaN) / 1e3;
-        double call = java.util.Arrays.stream(callNanos).average().orElse(Double.NaN) / 1e6;
+        double call = Arrays.stream(callNanos).average().orElse(Double.NaN) / 1e6;
         return new OpTable(ops, profile.modelRuns().size(), modelRun, call);
     }
 
@@ -84,7 +86,7 @@ public record OpTable(List<Op> ops, int runs, double modelRunMs, double callMs) 
         json.put("harnessOverhead", harnessOverhead());
         json.put("ops", ops);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .configure(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET, false)
+                .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false)
                 .writeValue(out, json);
     }
 

@@ -1,5 +1,11 @@
 package dev.inferbench.report;
 
+import java.util.Set;
+import java.util.Map;
+import java.util.HashSet;
+import java.util.HashMap;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -18,8 +24,8 @@ import java.util.List;
  */
 final class Exports {
     /** Writers here never close the stream they are given. */
-    private static final ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
-            .enable(com.fasterxml.jackson.core.StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build())
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+            .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build())
             .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
 
     private Exports() {
@@ -58,11 +64,11 @@ final class Exports {
      */
     private static final class Names {
         private final boolean multiRun;
-        private final java.util.Set<String> severalModes = new java.util.HashSet<>();
+        private final Set<String> severalModes = new HashSet<>();
 
         Names(List<ReportRow> rows) {
             multiRun = rows.stream().map(ReportRow::run).distinct().count() > 1;
-            java.util.Map<String, String> modes = new java.util.HashMap<>();
+            Map<String, String> modes = new HashMap<>();
             for (ReportRow r : rows) {
                 String earlier = modes.putIfAbsent(r.run() + "\n" + r.label(), r.mode());
                 if (earlier != null && !earlier.equals(r.mode())) {

@@ -1,5 +1,11 @@
 package dev.inferbench.report;
 
+import org.knowm.xchart.XYSeries;
+import java.util.Locale;
+import java.util.HashSet;
+import java.util.Collection;
+import java.awt.Color;
+import dev.inferbench.cell.Cell;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -42,10 +48,10 @@ final class Plots {
     static List<Plot> of(List<ReportRow> rows) {
         List<Plot> plots = new ArrayList<>();
         boolean multiRun = rows.stream().map(ReportRow::run).distinct().count() > 1;
-        java.util.Set<String> slugs = new java.util.HashSet<>();
+        Set<String> slugs = new HashSet<>();
         for (ReportTable g : ReportTable.of(rows)) {
             // a model path of hundreds of characters made "File name too long" and no report at all
-            String stem = dev.inferbench.cell.Cell.fileName(g.name(), "[^A-Za-z0-9._-]");
+            String stem = Cell.fileName(g.name(), "[^A-Za-z0-9._-]");
             String slug = stem;
             for (int n = 2; !slugs.add(slug); n++) { // "a b" and "a_b" must not share plot files
                 slug = stem + "-" + n;
@@ -74,7 +80,7 @@ final class Plots {
 
     /** The params whose value differs between the rows: only those tell the rows' series apart. */
     private static Set<String> varying(List<ReportRow> rows) {
-        Set<String> out = new java.util.HashSet<>();
+        Set<String> out = new HashSet<>();
         for (ReportRow r : rows) {
             r.params().forEach((k, v) -> {
                 if (!v.equals(rows.get(0).params().get(k))) {
@@ -142,7 +148,7 @@ final class Plots {
         String title = g.name() + ": " + metric + " vs latency";
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle("mean (" + g.unit() + ")").yAxisTitle(metric).build();
-        chart.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
+        chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         Set<String> varying = varying(g.rows());
         for (ReportRow r : g.rows()) {
             ReportRow.Figure q = r.extra().get(metric);
@@ -178,10 +184,10 @@ final class Plots {
     /** The same look in every locale: a plain number format, the legend under the plot. */
     static <C extends Chart<?, ?>> C styled(C chart) {
         Styler st = chart.getStyler();
-        st.setLocale(java.util.Locale.ROOT);
+        st.setLocale(Locale.ROOT);
         st.setDecimalPattern("#,##0.###");
         st.setLegendPosition(Styler.LegendPosition.OutsideS);
-        st.setChartBackgroundColor(java.awt.Color.WHITE);
+        st.setChartBackgroundColor(Color.WHITE);
         return chart;
     }
 
@@ -194,7 +200,7 @@ final class Plots {
         return n;
     }
 
-    private static String unique(java.util.Collection<String> taken, String name) {
+    private static String unique(Collection<String> taken, String name) {
         String n = name;
         for (int i = 2; taken.contains(n); i++) {
             n = name + " #" + i;

@@ -1,5 +1,9 @@
 package dev.inferbench.report;
 
+import java.util.Set;
+import java.util.HashSet;
+import java.util.HashMap;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.inferbench.results.RunLayout;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.inferbench.BenchException;
@@ -39,7 +43,7 @@ public record ReportInput(List<Run> runs) {
             throw new BenchException("report needs a run folder; expected e.g. report results/20261122-171500-abc1234");
         }
         Map<String, Run> byPlan = new LinkedHashMap<>();
-        Map<String, java.util.Set<String>> slicesByPlan = new java.util.HashMap<>();
+        Map<String, Set<String>> slicesByPlan = new HashMap<>();
         for (Path dir : dirs) {
             Path json = RunLayout.resultOf(dir);
             Path runDir = Files.isDirectory(dir) ? dir : dir.toAbsolutePath().getParent();
@@ -49,7 +53,7 @@ public record ReportInput(List<Run> runs) {
             String key = "folder " + runDir.toAbsolutePath().normalize();
             String[] plan = plan(runDir);
             if (plan != null && plan[1].matches("\\d+/\\d+") && !plan[1].endsWith("/1")
-                    && slicesByPlan.computeIfAbsent(plan[0], k -> new java.util.HashSet<>()).add(plan[1])) {
+                    && slicesByPlan.computeIfAbsent(plan[0], k -> new HashSet<>()).add(plan[1])) {
                 key = "plan " + plan[0];
             }
             Run earlier = byPlan.get(key);
@@ -72,7 +76,7 @@ public record ReportInput(List<Run> runs) {
      */
     private static void uniqueLabels(List<Run> runs) {
         for (int pass = 0; pass < 2; pass++) {
-            Map<String, Long> counts = new java.util.HashMap<>();
+            Map<String, Long> counts = new HashMap<>();
             runs.forEach(r -> counts.merge(r.label(), 1L, Long::sum));
             for (int i = 0; i < runs.size(); i++) {
                 Run r = runs.get(i);
@@ -107,7 +111,7 @@ public record ReportInput(List<Run> runs) {
             return null;
         }
         try {
-            com.fasterxml.jackson.databind.JsonNode n = JSON.readTree(plan.toFile());
+            JsonNode n = JSON.readTree(plan.toFile());
             String id = n.path("id").textValue();
             return id == null ? null : new String[]{id, n.path("shard").asText("")};
         } catch (IOException e) {
@@ -143,7 +147,7 @@ public record ReportInput(List<Run> runs) {
         return env;
     }
 
-    private static void flatten(String prefix, com.fasterxml.jackson.databind.JsonNode n, Map<String, String> out) {
+    private static void flatten(String prefix, JsonNode n, Map<String, String> out) {
         if (n.isMissingNode() || prefix.isEmpty() && !n.isObject()) {
             return; // an empty environment.json, or one that is not an object: no keys
         }

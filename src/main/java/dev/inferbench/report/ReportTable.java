@@ -1,5 +1,7 @@
 package dev.inferbench.report;
 
+import java.util.function.ToDoubleFunction;
+import java.util.HashMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -56,7 +58,7 @@ final class ReportTable {
 
     /** One table per model (or per benchmark without a model param), in the order rows first name them. */
     /** Per column and direction: the group's best value, or empty when fewer than two cells have one. */
-    private final Map<String, double[]> bests = new java.util.HashMap<>();
+    private final Map<String, double[]> bests = new HashMap<>();
 
     static List<ReportTable> of(List<ReportRow> rows) {
         boolean multiRun = rows.stream().map(ReportRow::run).distinct().count() > 1;
@@ -152,18 +154,18 @@ final class ReportTable {
         return v;
     }
 
-    private Value time(ReportRow r, String column, java.util.function.ToDoubleFunction<ReportRow> f, boolean lower) {
+    private Value time(ReportRow r, String column, ToDoubleFunction<ReportRow> f, boolean lower) {
         // the best is picked among values in the table's unit: 0.6 ms/op is not better than 500 us/op
-        java.util.function.ToDoubleFunction<ReportRow> inTableUnit = x -> Units.convert(f.applyAsDouble(x), x.unit(), unit);
+        ToDoubleFunction<ReportRow> inTableUnit = x -> Units.convert(f.applyAsDouble(x), x.unit(), unit);
         return new Value(Units.format(inTableUnit.applyAsDouble(r)), isBest(r, column, inTableUnit, r.isTime() == lower), true);
     }
 
     /** The value, marked when it is the group's best (lowest or highest) and the group has more than one value. */
-    private Value best(ReportRow r, String column, java.util.function.ToDoubleFunction<ReportRow> f, boolean lowest) {
+    private Value best(ReportRow r, String column, ToDoubleFunction<ReportRow> f, boolean lowest) {
         return new Value(Units.format(f.applyAsDouble(r)), isBest(r, column, f, lowest), true);
     }
 
-    private boolean isBest(ReportRow r, String column, java.util.function.ToDoubleFunction<ReportRow> f, boolean lowest) {
+    private boolean isBest(ReportRow r, String column, ToDoubleFunction<ReportRow> f, boolean lowest) {
         double mine = f.applyAsDouble(r);
         // each column's best once per table, not once per row: a table of n rows would cost n^2 otherwise
         double[] best = bests.computeIfAbsent(column + (lowest ? "-min" : "-max"), k -> {

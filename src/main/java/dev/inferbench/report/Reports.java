@@ -1,5 +1,13 @@
 package dev.inferbench.report;
 
+import java.util.concurrent.Future;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ExecutionException;
+import java.util.HashSet;
+import java.io.InterruptedIOException;
+import java.io.FilterWriter;
+import java.io.BufferedOutputStream;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.Choices;
@@ -88,7 +96,7 @@ public final class Reports {
                 tasks.add(() -> bytes(out.resolve("bencher.json"), o -> Exports.bencher(rows, o)));
             }
             if (formats.contains(Format.JMH)) {
-                java.util.Set<String> names = new java.util.HashSet<>();
+                Set<String> names = new HashSet<>();
                 for (ReportInput.Run run : input.runs()) {
                     String stem = input.runs().size() == 1 ? "jmh-visualizer"
                             : "jmh-visualizer-" + run.label().replaceAll("[^A-Za-z0-9._-]", "_");
@@ -123,21 +131,21 @@ public final class Reports {
             }
             return files;
         }
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "inferbench-report");
             t.setDaemon(true);
             return t;
         });
         try {
-            List<java.util.concurrent.Future<Path>> futures = new ArrayList<>();
+            List<Future<Path>> futures = new ArrayList<>();
             for (FileTask t : tasks) {
                 futures.add(pool.submit(t::write));
             }
             List<Path> files = new ArrayList<>();
-            for (java.util.concurrent.Future<Path> f : futures) {
+            for (Future<Path> f : futures) {
                 try {
                     files.add(f.get());
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     if (e.getCause() instanceof IOException io) {
                         throw io;
                     }
@@ -147,7 +155,7 @@ public final class Reports {
                     throw (Error) e.getCause();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new java.io.InterruptedIOException("interrupted while writing the report");
+                    throw new InterruptedIOException("interrupted while writing the report");
                 }
             }
             return files;
@@ -177,7 +185,7 @@ public final class Reports {
      * The formats print through {@link java.io.PrintWriter}, which swallows write errors: a full disk gave a report
      * "written" with exit 0. This writer keeps the first error so that {@link #text} can throw it after all.
      */
-    static final class FailureKeeping extends java.io.FilterWriter {
+    static final class FailureKeeping extends FilterWriter {
         private IOException failure;
 
         FailureKeeping(Writer out) {
@@ -235,7 +243,7 @@ public final class Reports {
     }
 
     private static Path bytes(Path file, ByteBody body) throws IOException {
-        try (OutputStream o = new java.io.BufferedOutputStream(Files.newOutputStream(file))) {
+        try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(file))) {
             body.write(o);
         }
         return file;

@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import java.util.TreeMap;
 import dev.inferbench.results.CellSummary;
 
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ public final class SummaryTable {
         Set<String> paramKeys = new LinkedHashSet<>();
         PARAM_ORDER.stream().filter(k -> cells.stream().anyMatch(c -> c.params().containsKey(k))).forEach(paramKeys::add);
         cells.forEach(c -> paramKeys.addAll(c.params().keySet()));
-        Map<String, String> constant = new java.util.TreeMap<>();
+        Map<String, String> constant = new TreeMap<>();
         for (String k : List.copyOf(paramKeys)) {
             Set<String> values = new LinkedHashSet<>();
             cells.forEach(c -> values.add(c.params().getOrDefault(k, "")));

@@ -1,5 +1,7 @@
 package dev.inferbench.report;
 
+import java.util.Objects;
+import java.util.Arrays;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.History;
 import dev.inferbench.results.jmh.JmhCell;
@@ -109,8 +111,8 @@ public final class Trend {
     }
 
     private static String unit(Series s) {
-        return Units.choose(s.cells().values().stream().flatMap(rows -> java.util.Arrays.stream(rows))
-                .filter(java.util.Objects::nonNull).toList());
+        return Units.choose(s.cells().values().stream().flatMap(rows -> Arrays.stream(rows))
+                .filter(Objects::nonNull).toList());
     }
 
     private static Plots.Plot chart(Series s) {

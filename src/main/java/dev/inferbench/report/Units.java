@@ -1,5 +1,7 @@
 package dev.inferbench.report;
 
+import java.math.RoundingMode;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -54,7 +56,7 @@ final class Units {
         // what %.Nf prints (half-up on the shortest decimal digits of the double, sign kept even when it rounds to
         // zero), without the Formatter: a report formats ~10 numbers per cell, and String.format was a fifth of a
         // 10,000-cell report's time
-        String plain = java.math.BigDecimal.valueOf(v).setScale(decimals, java.math.RoundingMode.HALF_UP).toPlainString();
+        String plain = BigDecimal.valueOf(v).setScale(decimals, RoundingMode.HALF_UP).toPlainString();
         boolean negative = v < 0 || v == 0 && 1 / v < 0;
         return negative && !plain.startsWith("-") ? "-" + plain : plain;
     }

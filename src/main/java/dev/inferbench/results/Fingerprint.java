@@ -1,5 +1,12 @@
 package dev.inferbench.results;
 
+import java.util.TreeMap;
+import java.util.HexFormat;
+import java.security.NoSuchAlgorithmException;
+import java.security.MessageDigest;
+import dev.inferbench.BenchException;
+import com.fasterxml.jackson.databind.JsonNode;
+import ai.onnxruntime.OrtEnvironment;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
@@ -36,13 +43,13 @@ public final class Fingerprint {
      *
      * @param models the model files the run measures, by model name: their sha256 tells two "resnet50" apart
      */
-    public static Path write(Path runDir, Map<String, Path> models) throws IOException, dev.inferbench.BenchException {
+    public static Path write(Path runDir, Map<String, Path> models) throws IOException, BenchException {
         Path file = RunLayout.of(runDir).environment();
         if (Files.exists(file)) {
             sameAsAtStart(file, models);
         } else {
             Map<String, Object> env = capture();
-            Map<String, String> digests = new java.util.TreeMap<>();
+            Map<String, String> digests = new TreeMap<>();
             for (Map.Entry<String, Path> m : models.entrySet()) {
                 digests.put(m.getKey(), Files.isRegularFile(m.getValue()) ? sha256(m.getValue()) : "no file at start");
             }
@@ -57,20 +64,20 @@ public final class Fingerprint {
      * after pointing a model name at another file, or with a jar built from another commit, would pool two different
      * things in one cell (a resnet fork and an add-one fork at ±1126 %), so it is refused before the first fork.
      */
-    private static void sameAsAtStart(Path file, Map<String, Path> models) throws IOException, dev.inferbench.BenchException {
-        com.fasterxml.jackson.databind.JsonNode env;
+    private static void sameAsAtStart(Path file, Map<String, Path> models) throws IOException, BenchException {
+        JsonNode env;
         try {
             env = JSON.readTree(file.toFile());
         } catch (IOException e) {
             return; // a damaged environment.json holds nothing to compare with; the report says it is not JSON
         }
-        com.fasterxml.jackson.databind.JsonNode started = env.path("models.sha256");
+        JsonNode started = env.path("models.sha256");
         for (Map.Entry<String, Path> m : models.entrySet()) {
             String then = started.path(m.getKey()).asText("");
             if (then.matches("[0-9a-f]{64}") && Files.isRegularFile(m.getValue())) {
                 String now = sha256(m.getValue());
                 if (!now.equals(then)) {
-                    throw new dev.inferbench.BenchException("model '" + m.getKey() + "' is not the file this run started"
+                    throw new BenchException("model '" + m.getKey() + "' is not the file this run started"
                             + " with: " + m.getValue() + " has sha256 " + now.substring(0, 12) + "..., the run measured "
                             + then.substring(0, 12) + "...; expected the same model file to resume (or start a new run)");
                 }
@@ -79,7 +86,7 @@ public final class Fingerprint {
         String thenCommit = env.path("git").path("commit").asText("unknown");
         String nowCommit = git().get("commit");
         if (!thenCommit.equals("unknown") && !nowCommit.equals("unknown") && !thenCommit.equals(nowCommit)) {
-            throw new dev.inferbench.BenchException("this jar was built from commit " + nowCommit.substring(0, Math.min(12,
+            throw new BenchException("this jar was built from commit " + nowCommit.substring(0, Math.min(12,
                     nowCommit.length())) + " but the run started with " + thenCommit.substring(0, Math.min(12,
                     thenCommit.length())) + "; expected the same build to resume (forks of two builds would be pooled)");
         }
@@ -96,13 +103,13 @@ public final class Fingerprint {
 
     static String sha256(Path file) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
-            java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
             byte[] buffer = new byte[1 << 16];
             for (int n; (n = in.read(buffer)) > 0; ) {
                 md.update(buffer, 0, n);
             }
-            return java.util.HexFormat.of().formatHex(md.digest());
-        } catch (java.security.NoSuchAlgorithmException e) {
+            return HexFormat.of().formatHex(md.digest());
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
     }
@@ -165,7 +172,7 @@ public final class Fingerprint {
     static Map<String, String> engines() {
         Map<String, String> v = new LinkedHashMap<>();
         try {
-            v.put("onnxruntime", ai.onnxruntime.OrtEnvironment.getEnvironment().getVersion());
+            v.put("onnxruntime", OrtEnvironment.getEnvironment().getVersion());
         } catch (Exception | LinkageError e) {
             v.put("onnxruntime", "unavailable: " + e.getMessage());
         }

@@ -1,5 +1,8 @@
 package dev.inferbench.results;
 
+import java.util.Optional;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.cell.Cell;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -34,9 +37,9 @@ public final class History {
             "/jdk/version", "/engines");
 
     /** The history folder {@code run.history} names (default {@value #DEFAULT_ROOT}); empty when set to nothing. */
-    public static java.util.Optional<Path> root(dev.inferbench.config.BenchConfig config) {
+    public static Optional<Path> root(BenchConfig config) {
         String root = config.get("run.history").orElse(DEFAULT_ROOT).strip();
-        return root.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(Path.of(root));
+        return root.isEmpty() ? Optional.empty() : Optional.of(Path.of(root));
     }
 
     /** One run in the history. */
@@ -81,7 +84,7 @@ public final class History {
             // replacing the first (a run filed again from its own folder, after a resume, replaces its entry)
             Path from = dir.resolve(SOURCE);
             if (Files.isDirectory(dir) && !(Files.isRegularFile(from) && Files.readString(from).strip().equals(source.toString()))) {
-                dir = dir.resolveSibling(name + "-" + dev.inferbench.cell.Cell.digest(source.toString()).substring(0, 8));
+                dir = dir.resolveSibling(name + "-" + Cell.digest(source.toString()).substring(0, 8));
             }
             Files.createDirectories(dir);
             Files.writeString(dir.resolve(SOURCE), source + "\n");

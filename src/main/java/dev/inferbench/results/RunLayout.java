@@ -1,5 +1,6 @@
 package dev.inferbench.results;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -43,7 +44,7 @@ public record RunLayout(Path dir) {
 
     /** The JMH result file of a run folder, or the file itself when {@code runOrFile} is a JMH JSON file. */
     public static Path resultOf(Path runOrFile) {
-        return java.nio.file.Files.isDirectory(runOrFile) ? runOrFile.resolve(RESULT) : runOrFile;
+        return Files.isDirectory(runOrFile) ? runOrFile.resolve(RESULT) : runOrFile;
     }
 
     public Path plan() {

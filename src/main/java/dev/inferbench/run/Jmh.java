@@ -61,10 +61,6 @@ public final class Jmh {
         return BenchmarkList.defaultList().find(quiet, includes, excludes);
     }
 
-    /**
-     * Runs what {@code options} select (one fork of one cell, as the loop builds them). Empty when the fork
-     * produced no result: the output format has recorded why.
-     */
     /** JMH's machine-wide lock is held by another JMH run: no fork may start now. */
     static final class LockBusy extends Exception {
         private static final long serialVersionUID = 1L;
@@ -74,6 +70,10 @@ public final class Jmh {
         }
     }
 
+    /**
+     * Runs what {@code options} select (one fork of one cell, as the loop builds them). Empty when the fork
+     * produced no result: the output format has recorded why.
+     */
     static Optional<RunResult> runFork(Options options, OutputFormat output) throws BenchException, LockBusy {
         try {
             Collection<RunResult> results = new Runner(options, output).run();
@@ -90,5 +90,4 @@ public final class Jmh {
             return Optional.empty();
         }
     }
-
 }

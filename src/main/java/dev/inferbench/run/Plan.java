@@ -1,5 +1,6 @@
 package dev.inferbench.run;
 
+import java.util.Collections;
 import dev.inferbench.cell.Cell;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -44,9 +45,9 @@ public record Plan(int format, String id, List<String> args, String config, int 
 
     public Plan {
         // copies that tolerate nulls: a damaged plan.json is refused by fromJson with a clear message, not here
-        args = args == null ? List.of() : java.util.Collections.unmodifiableList(new ArrayList<>(args));
-        cells = cells == null ? List.of() : java.util.Collections.unmodifiableList(new ArrayList<>(cells));
-        skipped = skipped == null ? List.of() : java.util.Collections.unmodifiableList(new ArrayList<>(skipped));
+        args = args == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(args));
+        cells = cells == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(cells));
+        skipped = skipped == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(skipped));
     }
 
     public static Plan of(List<String> args, String config, int forks, Settings settings, Shard shard,

@@ -1,5 +1,8 @@
 package dev.inferbench.run;
 
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Executors;
 import dev.inferbench.cell.Cell;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -19,7 +22,7 @@ final class Progress implements AutoCloseable {
     private final PrintStream out;
     private final boolean inPlace;
     private final long start = System.nanoTime();
-    private final java.util.concurrent.ScheduledExecutorService ticker;
+    private final ScheduledExecutorService ticker;
     private volatile String status;
     private volatile double forkStartedAt;
     private final double plannedForkSeconds;
@@ -30,13 +33,13 @@ final class Progress implements AutoCloseable {
         this.out = out;
         this.inPlace = inPlace;
         this.plannedForkSeconds = iterationSeconds + STARTUP_GUESS_S;
-        this.ticker = inPlace ? java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        this.ticker = inPlace ? Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "inferbench-progress");
             t.setDaemon(true);
             return t;
         }) : null;
         if (inPlace) {
-            ticker.scheduleAtFixedRate(this::redraw, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+            ticker.scheduleAtFixedRate(this::redraw, 1, 1, TimeUnit.SECONDS);
         }
     }
 

@@ -1,5 +1,8 @@
 package dev.inferbench.run;
 
+import org.openjdk.jmh.runner.Defaults;
+import java.util.concurrent.TimeUnit;
+import java.util.Locale;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
@@ -188,7 +191,7 @@ public final class RunLoop {
                 continue;
             }
             double rel = relativeError(cell);
-            progress.println(String.format(java.util.Locale.ROOT, "[inferbench] %s: ±%.1f%% after %d fork%s (%s ±%.1f%%)",
+            progress.println(String.format(Locale.ROOT, "[inferbench] %s: ±%.1f%% after %d fork%s (%s ±%.1f%%)",
                     cell.label(), rel * 100, landed.get(cell).size(), landed.get(cell).size() == 1 ? "" : "s",
                     rel <= goal ? "reached" : "did not reach", goal * 100));
         }
@@ -305,15 +308,15 @@ public final class RunLoop {
     /** JMH's settings for one fork, in seconds: warmup plus measurement. */
     private double iterationSeconds() {
         Plan.Settings s = plan.settings();
-        int wi = s.warmupIterations() != null ? s.warmupIterations() : org.openjdk.jmh.runner.Defaults.WARMUP_ITERATIONS;
-        int i = s.iterations() != null ? s.iterations() : org.openjdk.jmh.runner.Defaults.MEASUREMENT_ITERATIONS;
-        return wi * seconds(s.warmupTime(), org.openjdk.jmh.runner.Defaults.WARMUP_TIME)
-                + i * seconds(s.time(), org.openjdk.jmh.runner.Defaults.MEASUREMENT_TIME);
+        int wi = s.warmupIterations() != null ? s.warmupIterations() : Defaults.WARMUP_ITERATIONS;
+        int i = s.iterations() != null ? s.iterations() : Defaults.MEASUREMENT_ITERATIONS;
+        return wi * seconds(s.warmupTime(), Defaults.WARMUP_TIME)
+                + i * seconds(s.time(), Defaults.MEASUREMENT_TIME);
     }
 
     private static double seconds(String time, TimeValue fallback) {
         TimeValue t = time != null ? TimeValue.fromString(time) : fallback;
-        return t.convertTo(java.util.concurrent.TimeUnit.MILLISECONDS) / 1e3;
+        return t.convertTo(TimeUnit.MILLISECONDS) / 1e3;
     }
 
     /** Three times what a fork should take, and never under five minutes: generous for slow model loads. */

@@ -1,5 +1,6 @@
 package dev.inferbench.run;
 
+import org.openjdk.jmh.runner.WorkloadParams;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.ForkTime;
@@ -252,8 +253,8 @@ public final class RunStore {
         return new RunResult(all, results);
     }
 
-    private static org.openjdk.jmh.runner.WorkloadParams workload(BenchmarkParams p) {
-        org.openjdk.jmh.runner.WorkloadParams w = new org.openjdk.jmh.runner.WorkloadParams();
+    private static WorkloadParams workload(BenchmarkParams p) {
+        WorkloadParams w = new WorkloadParams();
         int order = 0;
         for (String k : p.getParamsKeys()) {
             w.put(k, p.getParam(k), order++);

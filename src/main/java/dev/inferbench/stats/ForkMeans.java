@@ -1,5 +1,7 @@
 package dev.inferbench.stats;
 
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.List;
 import org.apache.commons.math3.distribution.TDistribution;
 
 /**
@@ -44,14 +46,14 @@ public final class ForkMeans {
     }
 
     /** Quantiles already computed, by whole degrees of freedom and confidence: a report asks for the same few per cell. */
-    private static final java.util.concurrent.ConcurrentHashMap<java.util.List<Double>, Double> T_QUANTILES =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<List<Double>, Double> T_QUANTILES =
+            new ConcurrentHashMap<>();
 
     static double tQuantile(double df, double confidence) {
         if (df != Math.rint(df) || df > 1000) { // Welch's fractional df (Ratio) would only fill the map
             return new TDistribution(null, df).inverseCumulativeProbability(1 - (1 - confidence) / 2);
         }
-        return T_QUANTILES.computeIfAbsent(java.util.List.of(df, confidence), key ->
+        return T_QUANTILES.computeIfAbsent(List.of(df, confidence), key ->
                 new TDistribution(null, df).inverseCumulativeProbability(1 - (1 - confidence) / 2));
     }
 

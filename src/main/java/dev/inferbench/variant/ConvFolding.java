@@ -1,5 +1,6 @@
 package dev.inferbench.variant;
 
+import java.util.HashSet;
 import ai.onnx.proto.OnnxMl.AttributeProto;
 import ai.onnx.proto.OnnxMl.GraphProto;
 import ai.onnx.proto.OnnxMl.ModelProto;
@@ -32,7 +33,7 @@ final class ConvFolding {
         g.getInitializerList().forEach(t -> inits.put(t.getName(), t));
         Map<String, List<NodeProto>> consumers = consumers(g.getNodeList());
         Set<String> graphOutputs = g.getOutputList().stream().map(v -> v.getName()).collect(Collectors.toSet());
-        Set<NodeProto> dropped = new java.util.HashSet<>();
+        Set<NodeProto> dropped = new HashSet<>();
         Map<NodeProto, NodeProto> replaced = new HashMap<>();
         for (NodeProto conv : g.getNodeList()) {
             if (!conv.getOpType().equals("Conv") || !inits.containsKey(conv.getInput(1))) {
@@ -58,7 +59,7 @@ final class ConvFolding {
                 out.addNode(replaced.getOrDefault(n, n));
             }
         }
-        Set<String> used = new java.util.HashSet<>();
+        Set<String> used = new HashSet<>();
         out.getNodeList().forEach(n -> used.addAll(n.getInputList()));
         inits.values().stream().filter(t -> used.contains(t.getName())).forEach(out::addInitializer);
         return source.toBuilder().setGraph(out).build();

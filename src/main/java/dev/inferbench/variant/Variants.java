@@ -1,5 +1,6 @@
 package dev.inferbench.variant;
 
+import dev.inferbench.model.ZooGenerator;
 import ai.onnx.proto.OnnxMl.ModelProto;
 import ai.onnx.proto.OnnxMl.StringStringEntryProto;
 import ai.onnx.proto.OnnxMl.TensorProto;
@@ -140,7 +141,7 @@ public final class Variants {
             try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 20)) {
                 model.writeTo(out);
             }
-            dev.inferbench.model.ZooGenerator.readableByAll(tmp); // a temp file is 0600; a model is for everyone, as the zoo's
+            ZooGenerator.readableByAll(tmp); // a temp file is 0600; a model is for everyone, as the zoo's
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new BenchException("cannot write " + target + ": " + e, e);

@@ -1,5 +1,6 @@
 package dev.inferbench.verify;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -35,7 +36,7 @@ public record CompatibilityMatrix(List<EngineCheck> checks, Tolerance tolerance)
     /** Writes the JSON; the caller owns and closes the stream. */
     public void writeJson(OutputStream out) throws IOException {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .disable(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+                .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         ObjectNode root = mapper.createObjectNode();
         root.put("rtol", tolerance.rtol());
         root.put("atol", tolerance.atol());

@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import java.util.Arrays;
 import ai.onnx.proto.OnnxMl;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.model.Mlp;
@@ -35,7 +36,7 @@ class MainTest {
         }
         Path corrupt = dir.resolve("corrupt.onnx");
         byte[] bytes = Files.readAllBytes(good);
-        Files.write(corrupt, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        Files.write(corrupt, Arrays.copyOf(bytes, bytes.length / 2));
         Files.writeString(dir.resolve("text.onnx"), "this is not a model\n");
         Files.writeString(dir.resolve("their.pt"), "a TorchScript file by its name\n");
         results = dir.resolve("results");

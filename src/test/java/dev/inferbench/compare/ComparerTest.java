@@ -1,5 +1,12 @@
 package dev.inferbench.compare;
 
+import java.util.stream.Collectors;
+import java.util.TreeMap;
+import java.util.Random;
+import java.util.LinkedHashMap;
+import java.util.HashMap;
+import java.io.ByteArrayInputStream;
+import dev.inferbench.results.jmh.JmhJson;
 import dev.inferbench.BenchException;
 import dev.inferbench.report.CompareHtml;
 import dev.inferbench.report.CompareJson;
@@ -31,7 +38,7 @@ class ComparerTest {
             samples[f] = new double[]{1000 / v};
             odd[f] = new double[]{f};
         }
-        Map<String, MetricSeries> metrics = new java.util.LinkedHashMap<>();
+        Map<String, MetricSeries> metrics = new LinkedHashMap<>();
         metrics.put("time", MetricSeries.mean("time", unit, time));
         metrics.put("samples", MetricSeries.mean("samples", "samples/s", samples));
         metrics.put("odd.metric", MetricSeries.mean("odd.metric", "things", odd));
@@ -44,7 +51,7 @@ class ComparerTest {
                 List.of(cell("1", 20, "avgt", "ms/op"), cell("2", 30, "avgt", "ms/op"), cell("8", 150, "avgt", "ms/op")),
                 List.of(cell("1", 22, "avgt", "ms/op"), cell("2", 30.1, "avgt", "ms/op"), cell("16", 300, "avgt", "ms/op")),
                 0.03, 0.95);
-        Map<String, Comparison> byMetric1 = new java.util.HashMap<>();
+        Map<String, Comparison> byMetric1 = new HashMap<>();
         r.rows().stream().filter(c -> c.cell().params().get("batchSize").equals("1")).forEach(c -> byMetric1.put(c.metric(), c));
         assertThat(byMetric1.get("time").verdictWord()).isEqualTo("slower");
         assertThat(byMetric1.get("samples").verdict()).isEqualTo(Verdict.WORSE);
@@ -106,7 +113,7 @@ class ComparerTest {
      */
     @Test
     void percentileVerdictsKeepTheirFalseAlarmRateAtFewForks() throws BenchException {
-        java.util.Random random = new java.util.Random(7);
+        Random random = new Random(7);
         for (int forks : new int[]{2, 3, 5}) {
             int flagged = 0;
             int trials = 200;
@@ -121,23 +128,23 @@ class ComparerTest {
         }
     }
 
-    private static CellResults percentileCell(java.util.Random random, int forks) {
+    private static CellResults percentileCell(Random random, int forks) {
         StringBuilder json = new StringBuilder("[{\"benchmark\": \"b.Bench.infer\", \"mode\": \"sample\", \"forks\": ")
                 .append(forks).append(", \"params\": {\"batchSize\": \"1\"}, \"primaryMetric\": {\"score\": 1, \"scoreUnit\": \"ms/op\", \"rawDataHistogram\": [");
         for (int f = 0; f < forks; f++) {
             double forkMean = Math.exp(0.05 * random.nextGaussian());
-            java.util.TreeMap<Double, Integer> bins = new java.util.TreeMap<>();
+            TreeMap<Double, Integer> bins = new TreeMap<>();
             for (int i = 0; i < 2000; i++) {
                 bins.merge(Math.round(forkMean * Math.exp(0.1 * random.nextGaussian()) * 1000) / 1000.0, 1, Integer::sum);
             }
             json.append(f == 0 ? "[[" : ",[[");
             json.append(bins.entrySet().stream().map(e -> "[" + e.getKey() + "," + e.getValue() + "]")
-                    .collect(java.util.stream.Collectors.joining(",")));
+                    .collect(Collectors.joining(",")));
             json.append("]]");
         }
         json.append("]}, \"secondaryMetrics\": {}}]");
         try {
-            return JmhCells.of(dev.inferbench.results.jmh.JmhJson.read(new java.io.ByteArrayInputStream(
+            return JmhCells.of(JmhJson.read(new ByteArrayInputStream(
                     json.toString().getBytes(StandardCharsets.UTF_8)), "aa.json").get(0));
         } catch (BenchException e) {
             throw new AssertionError(e);

@@ -1,5 +1,6 @@
 package dev.inferbench.compare;
 
+import org.assertj.core.api.Assertions;
 import dev.inferbench.BenchException;
 import org.junit.jupiter.api.Test;
 
@@ -60,7 +61,7 @@ class ThresholdTest {
     @Test
     void timeUnitsConvertForMetricsInPlainTimeUnitsToo() throws BenchException {
         assertThat(Threshold.parse("load.time<0.5s").limitIn("ms")).isEqualTo(500.0);
-        assertThat(Threshold.parse("p99<100ms").limitIn("us/op")).isCloseTo(100_000.0, org.assertj.core.api.Assertions.within(1e-6));
+        assertThat(Threshold.parse("p99<100ms").limitIn("us/op")).isCloseTo(100_000.0, Assertions.within(1e-6));
         assertThatThrownBy(() -> Threshold.parse("mem.rss.peak<1s").limitIn("MB")).hasMessageContaining("is in s but");
     }
 

@@ -1,5 +1,6 @@
 package dev.inferbench.engine;
 
+import ai.djl.ndarray.NDManager;
 import ai.onnx.proto.OnnxMl;
 import dev.inferbench.model.Mlp;
 import dev.inferbench.model.OnnxExporter;
@@ -62,7 +63,7 @@ class DjlBadInputTest {
     @Test
     void aZooFileWithoutTheZoosWeightsIsRefused() throws Exception {
         DjlRuntime.configure(0);
-        try (ai.djl.ndarray.NDManager manager = ai.djl.ndarray.NDManager.newBaseManager("PyTorch")) {
+        try (NDManager manager = NDManager.newBaseManager("PyTorch")) {
             assertThatThrownBy(() -> GraphRenderer.render(Mlp.tiny().build(), Map.of(), manager))
                     .hasMessage("the ONNX file of model mlp-tiny has no float initializer 'fc1.weight'; expected the"
                             + " zoo's weights (regenerate the file)");

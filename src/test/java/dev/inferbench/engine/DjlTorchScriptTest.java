@@ -1,5 +1,6 @@
 package dev.inferbench.engine;
 
+import java.nio.FloatBuffer;
 import dev.inferbench.input.SyntheticInputs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +31,7 @@ class DjlTorchScriptTest {
                  Outputs out = engine.run(in)) {
                 assertThat(out.shape(0)).containsExactly(2, 6);
                 float[] y = out.floats(0);
-                java.nio.FloatBuffer x = (java.nio.FloatBuffer) batch.get(0).data();
+                FloatBuffer x = (FloatBuffer) batch.get(0).data();
                 for (int i = 0; i < y.length; i++) {
                     assertThat(y[i]).isEqualTo(Math.max(0f, x.get(i)));
                 }

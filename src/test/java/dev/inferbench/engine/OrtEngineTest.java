@@ -1,5 +1,9 @@
 package dev.inferbench.engine;
 
+import org.assertj.core.api.Assertions;
+import java.util.OptionalLong;
+import java.util.List;
+import ai.onnxruntime.OrtException;
 import ai.onnx.proto.OnnxMl;
 import dev.inferbench.tensor.TensorSpec;
 import dev.inferbench.BenchException;
@@ -91,7 +95,7 @@ class OrtEngineTest {
         assertThatThrownBy(() -> EngineKind.ORT.open(bad, Device.CPU, 0))
                 .isInstanceOf(BenchException.class)
                 .hasMessageContaining("cannot load").hasMessageContaining("expected a valid ONNX model")
-                .hasCauseInstanceOf(ai.onnxruntime.OrtException.class)
+                .hasCauseInstanceOf(OrtException.class)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
     }
 
@@ -103,9 +107,9 @@ class OrtEngineTest {
         OnnxMl.NodeProto.Builder node = OnnxMl.NodeProto.newBuilder().setOpType(op).addInput("x").addOutput("y");
         if (op.equals("Gemm")) {
             g.addInitializer(OnnxMl.TensorProto.newBuilder().setName("w").addDims(3).addDims(2)
-                    .setDataType(elemType).addAllFloatData(java.util.List.of(1f, 2f, 3f, 4f, 5f, 6f)));
+                    .setDataType(elemType).addAllFloatData(List.of(1f, 2f, 3f, 4f, 5f, 6f)));
             g.addInitializer(OnnxMl.TensorProto.newBuilder().setName("b").addDims(2)
-                    .setDataType(elemType).addAllFloatData(java.util.List.of(0.5f, -0.5f)));
+                    .setDataType(elemType).addAllFloatData(List.of(0.5f, -0.5f)));
             // IR version 3 lists initializers among the inputs (onnx's checker and converter insist); opset 6's Gemm
             // broadcasts C only when told to (the attribute went away in Gemm-7)
             g.addInput(OnnxMl.ValueInfoProto.newBuilder().setName("w").setType(tensorType(elemType, 3, 2)))
@@ -138,7 +142,7 @@ class OrtEngineTest {
         Path model = oneNode("Gemm", OnnxMl.TensorProto.DataType.FLOAT.getNumber(), 6);
         assertThatThrownBy(() -> EngineKind.ORT.open(model, Device.CPU, 0))
                 .isInstanceOf(BenchException.class)
-                .hasCauseInstanceOf(ai.onnxruntime.OrtException.class)
+                .hasCauseInstanceOf(OrtException.class)
                 .hasMessageContaining("cannot load " + model + " with engine 'ort': ")
                 .hasMessageContaining("Could not find an implementation for Gemm(6)")
                 .hasMessageContaining("; expected a model of opset 7 or newer, the oldest ONNX Runtime 1.29.0"
@@ -171,9 +175,9 @@ class OrtEngineTest {
                 .setDomain("com.microsoft").setVersion(1)).build().toByteArray());
         assertThat(OnnxFile.opset(customOnly)).isEmpty();
         // an old opset explains any load failure; without a missing kernel or an old opset the old words stay
-        assertThat(OrtLoadFailure.expected(bad, "some other failure", java.util.OptionalLong.of(5), "1.29.0"))
+        assertThat(OrtLoadFailure.expected(bad, "some other failure", OptionalLong.of(5), "1.29.0"))
                 .startsWith("; expected a model of opset 7 or newer").contains("found opset 5 (ai.onnx):");
-        assertThat(OrtLoadFailure.expected(bad, "some other failure", java.util.OptionalLong.of(13), "1.29.0"))
+        assertThat(OrtLoadFailure.expected(bad, "some other failure", OptionalLong.of(13), "1.29.0"))
                 .isEqualTo("; expected a valid ONNX model");
     }
 
@@ -198,7 +202,7 @@ class OrtEngineTest {
         InferenceEngine engine = EngineKind.ORT.open(write(Mlp.tiny()), Device.CPU, 0);
         engine.close();
         engine.close();
-        assertThatThrownBy(() -> engine.prepare(java.util.List.of())).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> engine.prepare(List.of())).isInstanceOf(IllegalStateException.class);
     }
 
     /** ORT's load errors start with a long C++ signature; the cause at the end must survive the shortening. */
@@ -207,7 +211,7 @@ class OrtEngineTest {
         String message = "Load model failed:/onnxruntime_src/graph.cc:1421 " + "onnxruntime::Graph::Graph(x) ".repeat(40)
                 + "[ONNXRuntimeError] : 1 : FAIL : Tensor element type mismatch. 10 != 1\nsecond line";
         String line = OrtEngine.firstLine(message);
-        org.assertj.core.api.Assertions.assertThat(line).startsWith("Load model failed:")
+        Assertions.assertThat(line).startsWith("Load model failed:")
                 .endsWith("Tensor element type mismatch. 10 != 1").hasSizeLessThan(620).doesNotContain("second line");
     }
 }

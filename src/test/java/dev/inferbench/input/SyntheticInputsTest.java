@@ -1,5 +1,7 @@
 package dev.inferbench.input;
 
+import java.nio.file.Path;
+import java.nio.file.Files;
 import dev.inferbench.model.InputShapes;
 import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.tensor.TensorSpec;
@@ -106,8 +108,8 @@ class SyntheticInputsTest {
      * synthetic batch of a djl-pytorch cell and of verify on a .pt file), the same as without a file.
      */
     @Test
-    void aTorchScriptFileIsNotReadAsOnnx(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        java.nio.file.Path pt = java.nio.file.Files.writeString(dir.resolve("their.pt"), "a TorchScript archive, not ONNX");
+    void aTorchScriptFileIsNotReadAsOnnx(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path pt = Files.writeString(dir.resolve("their.pt"), "a TorchScript archive, not ONNX");
         TensorSpec x = new TensorSpec("x", DType.FLOAT32, new long[]{-1, 6});
         List<HostTensor> got = SyntheticInputs.forModel(new InputSpec("their", pt, Map.of(), 2, 128, 7), List.of(x));
         assertThat(got.get(0).shape()).containsExactly(2, 6);

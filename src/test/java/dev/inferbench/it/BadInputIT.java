@@ -1,5 +1,8 @@
 package dev.inferbench.it;
 
+import java.util.Comparator;
+import dev.inferbench.model.OnnxExporter;
+import dev.inferbench.model.Mlp;
 import ai.onnx.proto.OnnxMl;
 import dev.inferbench.engine.GpuProbe;
 import org.junit.jupiter.api.AfterAll;
@@ -67,7 +70,7 @@ class BadInputIT {
         Path model = cwd.resolve("models/mlp-tiny.onnx");
         Files.createDirectories(model.getParent());
         try (OutputStream o = Files.newOutputStream(model)) {
-            new dev.inferbench.model.OnnxExporter(20261121).write(dev.inferbench.model.Mlp.tiny().build(), o);
+            new OnnxExporter(20261121).write(Mlp.tiny().build(), o);
         }
         byte[] bytes = Files.readAllBytes(model);
         Files.write(cwd.resolve("truncated.onnx"), Arrays.copyOf(bytes, bytes.length / 2));
@@ -188,7 +191,7 @@ class BadInputIT {
     private static void deleteTree(Path dir) throws IOException {
         if (Files.exists(dir)) {
             try (var s = Files.walk(dir)) {
-                for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
                     Files.delete(p);
                 }
             }

@@ -1,5 +1,8 @@
 package dev.inferbench.it;
 
+import java.io.InputStreamReader;
+import java.io.BufferedReader;
+import ai.onnx.proto.OnnxMl;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
@@ -142,7 +145,7 @@ class EndToEndIT {
     void killedGenerationLeavesNoHalfWrittenModel() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("killed"));
         Process p = Jar.command(cwd, "-p model=resnet50 -p batchSize=1").redirectErrorStream(true).start();
-        try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()))) {
+        try (var lines = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
             String line;
             while ((line = lines.readLine()) != null && !line.contains("generating zoo model resnet50")) {
                 // skip to the announcement
@@ -155,7 +158,7 @@ class EndToEndIT {
         boolean survived = Files.exists(model);
         if (survived) {
             // the kill came after the rename: then the file must be whole
-            assertThat(ai.onnx.proto.OnnxMl.ModelProto.parseFrom(Files.readAllBytes(model)).getGraph().getNodeCount())
+            assertThat(OnnxMl.ModelProto.parseFrom(Files.readAllBytes(model)).getGraph().getNodeCount())
                     .isPositive();
         }
         // the next run checks (and regenerates) the model, then stops at its non-empty run folder

@@ -1,5 +1,6 @@
 package dev.inferbench.model;
 
+import java.io.PrintStream;
 import dev.inferbench.engine.Device;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.engine.InferenceEngine;
@@ -78,7 +79,7 @@ class ArchitecturesTest {
     void bigTransformersRunFinite(@TempDir Path dir) throws Exception {
         for (Architecture arch : new Architecture[]{MobileNetV2.mobilenetV2(), Bert.base(), VisionTransformer.vitB16()}) {
             Path file = dir.resolve(arch.name() + ".onnx");
-            new ZooGenerator(3, new java.io.PrintStream(new ByteArrayOutputStream())).generate(arch, file);
+            new ZooGenerator(3, new PrintStream(new ByteArrayOutputStream())).generate(arch, file);
             try (InferenceEngine engine = EngineKind.ORT.open(file, Device.CPU, 0);
                  PreparedInput in = engine.prepare(SyntheticInputs.create(arch.name(), engine.signature().inputs(),
                          Map.of(), 1, 32, 5));

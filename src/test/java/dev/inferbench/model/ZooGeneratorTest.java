@@ -1,5 +1,6 @@
 package dev.inferbench.model;
 
+import org.assertj.core.data.Offset;
 import dev.inferbench.BenchException;
 import dev.inferbench.engine.Device;
 import dev.inferbench.engine.EngineKind;
@@ -42,7 +43,7 @@ class ZooGeneratorTest {
                 assertThat(v).isBetween(0f, 1f);
                 sum += v;
             }
-            assertThat(sum).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-4));
+            assertThat(sum).isCloseTo(1.0, Offset.offset(1e-4));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.inferbench.pipeline;
 
+import java.util.Arrays;
 import dev.inferbench.tensor.HostTensor;
 import org.junit.jupiter.api.Test;
 
@@ -45,7 +46,7 @@ class TextPipelineTest {
     @Test
     void aSmallVocabularyKeepsEveryIdInside() {
         long[] ids = new TextPipeline(32, 100).tokenize(TextPipeline.sampleText(7, 20));
-        assertThat(java.util.Arrays.stream(ids).min().orElseThrow()).isNotNegative();
-        assertThat(java.util.Arrays.stream(ids).max().orElseThrow()).isLessThan(100L);
+        assertThat(Arrays.stream(ids).min().orElseThrow()).isNotNegative();
+        assertThat(Arrays.stream(ids).max().orElseThrow()).isLessThan(100L);
     }
 }

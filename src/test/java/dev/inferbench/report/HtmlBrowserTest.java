@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import java.nio.file.StandardCopyOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,6 +79,6 @@ class HtmlBrowserTest {
             }
         }
         assertThat(colours.size()).as("distinct colours").isGreaterThan(50);
-        Files.copy(png, Path.of("target", "report-screenshot.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(png, Path.of("target", "report-screenshot.png"), StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -1,5 +1,7 @@
 package dev.inferbench.report;
 
+import org.assertj.core.api.Assertions;
+import java.util.ArrayList;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -136,7 +138,7 @@ class MultiRunTest {
         assertThat(bencher.path("InferenceBenchmark.infer model=m batchSize=1 [avgt]").at("/latency/value").asDouble())
                 .isEqualTo(500_000.0);
         assertThat(bencher.path("InferenceBenchmark.infer model=m batchSize=1 [sample]").at("/latency/value").asDouble())
-                .isCloseTo(700_000.0, org.assertj.core.api.Assertions.within(1e-6));
+                .isCloseTo(700_000.0, Assertions.within(1e-6));
         assertThat(bencher.path("InferenceBenchmark.infer model=m batchSize=1 [thrpt]").at("/throughput/value").asDouble())
                 .isEqualTo(2.0);
 
@@ -144,7 +146,7 @@ class MultiRunTest {
         Path b = jmhRun("b", cell("avgt", 0.5, "ms/op"));
         out = dir.resolve("out-runs");
         Reports.write(List.of(a, b), out, EnumSet.of(Reports.Format.GAB));
-        List<String> names = new java.util.ArrayList<>();
+        List<String> names = new ArrayList<>();
         JSON.readTree(out.resolve("gab-smaller-is-better.json").toFile()).forEach(e -> names.add(e.path("name").asText()));
         assertThat(names).doesNotHaveDuplicates().contains("a InferenceBenchmark.infer model=m batchSize=1 mean",
                 "b InferenceBenchmark.infer model=m batchSize=1 mean");
@@ -154,7 +156,7 @@ class MultiRunTest {
     @Test
     void plotFilesForLongAndLookAlikeModelNames() throws Exception {
         String longModel = "/data/models/" + "very-long-directory-name/".repeat(12) + "model.onnx";
-        List<String> cells = new java.util.ArrayList<>();
+        List<String> cells = new ArrayList<>();
         for (String model : List.of(longModel, "a b", "a_b")) {
             for (String batch : List.of("1", "8")) {
                 cells.add(cell("avgt", 0.5, "ms/op").replace("\"model\": \"m\"", "\"model\": \"" + model + "\"")

@@ -1,5 +1,10 @@
 package dev.inferbench.report;
 
+import org.junit.jupiter.api.Assumptions;
+import java.util.regex.Pattern;
+import java.util.ArrayList;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.jmh.JmhJson;
 import org.junit.jupiter.api.Test;
@@ -57,13 +62,13 @@ class ReportsTest {
         assertThat(JmhJson.read(out.resolve("jmh-visualizer.json")))
                 .isEqualTo(JmhJson.read(runA().resolve("jmh-result.json")));
         // JMH Visualizer lists a secondary metric only under its pre-1.30 name, with the '·' prefix
-        com.fasterxml.jackson.databind.JsonNode export = new com.fasterxml.jackson.databind.ObjectMapper()
+        JsonNode export = new ObjectMapper()
                 .readTree(out.resolve("jmh-visualizer.json").toFile());
-        List<String> names = new java.util.ArrayList<>();
+        List<String> names = new ArrayList<>();
         export.forEach(cell -> cell.get("secondaryMetrics").fieldNames().forEachRemaining(names::add));
         assertThat(names).isNotEmpty().contains("\u00b7gc.alloc.rate.norm").allMatch(n -> n.startsWith("\u00b7"));
         // the numbers are copied as JMH wrote them, digit for digit
-        java.util.regex.Pattern number = java.util.regex.Pattern.compile("-?\\d+\\.\\d+(?:[eE][-+]?\\d+)?");
+        Pattern number = Pattern.compile("-?\\d+\\.\\d+(?:[eE][-+]?\\d+)?");
         assertThat(number.matcher(Files.readString(out.resolve("jmh-visualizer.json"))).results().map(r -> r.group()).toList())
                 .isEqualTo(number.matcher(Files.readString(runA().resolve("jmh-result.json"))).results().map(r -> r.group()).toList())
                 .hasSizeGreaterThan(100);
@@ -94,7 +99,7 @@ class ReportsTest {
     @ParameterizedTest
     @ValueSource(strings = {"md", "html", "csv"})
     void aFullDiskIsReportedNotSwallowed(String format) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "needs Linux's /dev/full");
+        Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "needs Linux's /dev/full");
         Files.createDirectories(out);
         String name = "report." + format;
         Files.createSymbolicLink(out.resolve(name), Path.of("/dev/full"));

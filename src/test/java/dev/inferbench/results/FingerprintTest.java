@@ -1,5 +1,8 @@
 package dev.inferbench.results;
 
+import org.assertj.core.api.Assertions;
+import java.util.Map;
+import dev.inferbench.BenchException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
@@ -18,7 +21,7 @@ class FingerprintTest {
     @Test
     void writesWhatTheReportShows() throws Exception {
         Path model = Files.writeString(dir.resolve("m.onnx"), "abc");
-        Path file = Fingerprint.write(dir, java.util.Map.of("m", model, "gone", dir.resolve("gone.onnx")));
+        Path file = Fingerprint.write(dir, Map.of("m", model, "gone", dir.resolve("gone.onnx")));
         JsonNode env = new ObjectMapper().readTree(file.toFile());
         assertThat(env.path("cpu").path("cores").asInt()).isEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(env.path("cpu").path("model").asText()).isNotBlank();
@@ -42,7 +45,7 @@ class FingerprintTest {
     @Test
     void aResumedRunKeepsItsFirstFingerprint() throws Exception {
         Files.writeString(dir.resolve(RunLayout.ENVIRONMENT), "{\"date\":\"first\"}");
-        Fingerprint.write(dir, java.util.Map.of());
+        Fingerprint.write(dir, Map.of());
         assertThat(Files.readString(dir.resolve(RunLayout.ENVIRONMENT))).isEqualTo("{\"date\":\"first\"}");
     }
 
@@ -51,11 +54,11 @@ class FingerprintTest {
     void resumingWithAnotherModelFileIsRefused(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
         Path model = tmp.resolve("mine.onnx");
         Files.writeString(model, "the model the run started with");
-        Fingerprint.write(tmp, java.util.Map.of("mine", model));
-        Fingerprint.write(tmp, java.util.Map.of("mine", model)); // the same file: the resume goes on
+        Fingerprint.write(tmp, Map.of("mine", model));
+        Fingerprint.write(tmp, Map.of("mine", model)); // the same file: the resume goes on
         Files.writeString(model, "another model under the same name");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Fingerprint.write(tmp, java.util.Map.of("mine", model)))
-                .isInstanceOf(dev.inferbench.BenchException.class)
+        Assertions.assertThatThrownBy(() -> Fingerprint.write(tmp, Map.of("mine", model)))
+                .isInstanceOf(BenchException.class)
                 .hasMessageStartingWith("model 'mine' is not the file this run started with: " + model)
                 .hasMessageEndingWith("expected the same model file to resume (or start a new run)");
     }

@@ -1,5 +1,6 @@
 package dev.inferbench.results;
 
+import java.nio.file.StandardCopyOption;
 import dev.inferbench.BenchException;
 import dev.inferbench.report.Trend;
 import org.junit.jupiter.api.Test;
@@ -73,7 +74,7 @@ class HistoryTest {
 
     private Path run(String name, String commit, String time, String cpu, boolean dirty) throws Exception {
         Path run = Files.createDirectories(dir.resolve(name));
-        Files.copy(RESULT, run.resolve(RunLayout.RESULT), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(RESULT, run.resolve(RunLayout.RESULT), StandardCopyOption.REPLACE_EXISTING);
         Files.writeString(run.resolve(RunLayout.ENVIRONMENT), """
                 {"cpu": {"model": "%s", "flags": ["avx2"], "cores": 2}, "memory.total.mb": 7936,
                  "os": {"name": "Linux", "kernel": "6.1.%s", "arch": "amd64"}, "jdk": {"version": "17.0.15"},

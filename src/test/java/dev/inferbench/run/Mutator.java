@@ -1,5 +1,6 @@
 package dev.inferbench.run;
 
+import java.io.IOException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -85,7 +86,7 @@ public final class Mutator {
                 }
             }
             return JSON.writeValueAsString(root);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalArgumentException("not JSON: " + e.getMessage(), e);
         }
     }

@@ -1,5 +1,6 @@
 package dev.inferbench.stats;
 
+import java.util.Arrays;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.junit.jupiter.api.Test;
 
@@ -34,7 +35,7 @@ class ForkMeansTest {
         int trials = 4000;
         for (int t = 0; t < trials; t++) {
             double[][] cell = Power.simulate(TRUTH, 20, 5, 10, rng);
-            double[] all = java.util.Arrays.stream(cell).flatMapToDouble(java.util.Arrays::stream).toArray();
+            double[] all = Arrays.stream(cell).flatMapToDouble(Arrays::stream).toArray();
             double half = new TDistribution(all.length - 1).inverseCumulativeProbability(0.975)
                     * Math.sqrt(ForkMeans.variance(all) / all.length);
             if (Math.abs(ForkMeans.mean(all) - 20) <= half) {

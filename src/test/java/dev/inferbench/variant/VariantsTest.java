@@ -1,5 +1,6 @@
 package dev.inferbench.variant;
 
+import java.nio.file.attribute.FileTime;
 import dev.inferbench.input.InputSpec;
 import dev.inferbench.tensor.Half;
 import ai.onnx.proto.OnnxMl.ModelProto;
@@ -59,7 +60,7 @@ class VariantsTest {
         Path source = zoo(Zoo.MLP_TINY);
         Path variant = Variants.ensure("m", source, Precision.INT8, Map.of(), SEED, QUIET);
         long made = Files.getLastModifiedTime(variant).toMillis();
-        Files.setLastModifiedTime(variant, java.nio.file.attribute.FileTime.fromMillis(made - 10_000));
+        Files.setLastModifiedTime(variant, FileTime.fromMillis(made - 10_000));
         Variants.ensure("m", source, Precision.INT8, Map.of(), SEED, QUIET);
         assertThat(Files.getLastModifiedTime(variant).toMillis()).isEqualTo(made - 10_000);
         new ZooGenerator(8, QUIET).generate(Zoo.MLP_TINY.architecture(), source);

@@ -1,5 +1,6 @@
 package dev.inferbench.verify;
 
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,7 +16,7 @@ class ToleranceTest {
         Tolerance t = Tolerance.ONNX_BACKEND;
         assertThat(t.mismatch(expected, rounding, "o")).startsWith("o: 1 of 4 values off");
         assertThat(t.acrossEngines(expected).mismatch(expected, rounding, "o")).isNull();
-        assertThat(t.acrossEngines(expected).atol()).isEqualTo(3.5e-5, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(t.acrossEngines(expected).atol()).isEqualTo(3.5e-5, Offset.offset(1e-9));
         assertThat(t.acrossEngines(expected).mismatch(expected, wrong, "o")).startsWith("o: 1 of 4 values off");
         // small outputs (softmax) keep the ONNX backend tests' atol
         assertThat(t.acrossEngines(new float[]{0.001f, 0.002f}).atol()).isEqualTo(1e-7);

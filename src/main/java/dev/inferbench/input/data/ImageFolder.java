@@ -1,5 +1,6 @@
 package dev.inferbench.input.data;
 
+import java.util.Locale;
 import dev.inferbench.BenchException;
 
 import javax.imageio.ImageIO;
@@ -60,7 +61,7 @@ public record ImageFolder(List<String> classes, List<Path> images, int[] labels)
     }
 
     private static boolean isImage(Path p) {
-        String n = p.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
         return n.endsWith(".png") || n.endsWith(".jpg") || n.endsWith(".jpeg") || n.endsWith(".bmp") || n.endsWith(".gif");
     }
 

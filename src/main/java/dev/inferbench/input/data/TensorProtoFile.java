@@ -1,5 +1,6 @@
 package dev.inferbench.input.data;
 
+import java.util.Arrays;
 import ai.onnx.proto.OnnxMl.TensorProto;
 import dev.inferbench.BenchException;
 import dev.inferbench.tensor.HostTensor;
@@ -41,7 +42,7 @@ public final class TensorProtoFile {
         ByteBuffer raw = t.getRawData().isEmpty() ? typedFields(t, type, n) : t.getRawData().asReadOnlyByteBuffer();
         int width = type == DType.INT64 ? 8 : 4;
         if (raw.remaining() != n * width) {
-            throw new BenchException(file + " declares shape " + java.util.Arrays.toString(shape) + " (" + n
+            throw new BenchException(file + " declares shape " + Arrays.toString(shape) + " (" + n
                     + " values) but holds " + raw.remaining() / width + "; expected a complete tensor");
         }
         return HostTensors.of(t.getName(), type, shape, raw);

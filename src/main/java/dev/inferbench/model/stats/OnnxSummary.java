@@ -1,5 +1,7 @@
 package dev.inferbench.model.stats;
 
+import java.nio.ByteOrder;
+import java.nio.ByteBuffer;
 import ai.onnx.proto.OnnxMl;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.ExtensionRegistryLite;
@@ -155,7 +157,7 @@ public record OnnxSummary(Map<String, String> metadata, List<OnnxMl.ValueInfoPro
         long[] values = null;
         boolean integer = type == OnnxMl.TensorProto.DataType.INT64_VALUE || type == OnnxMl.TensorProto.DataType.INT32_VALUE;
         if (integer && raw != null) {
-            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(raw).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer b = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
             int width = type == OnnxMl.TensorProto.DataType.INT64_VALUE ? 8 : 4;
             values = new long[raw.length / width];
             for (int i = 0; i < values.length; i++) {
@@ -195,7 +197,7 @@ public record OnnxSummary(Map<String, String> metadata, List<OnnxMl.ValueInfoPro
 
     /** The inputs whose leading dimension is a number, not a symbol, in input order. */
     public List<FixedBatch> fixedBatches() {
-        List<FixedBatch> out = new java.util.ArrayList<>();
+        List<FixedBatch> out = new ArrayList<>();
         for (OnnxMl.ValueInfoProto input : inputs) {
             long[] d = dims(input, null);
             if (d.length > 0 && d[0] > 0) {

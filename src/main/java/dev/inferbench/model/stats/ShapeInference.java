@@ -1,5 +1,7 @@
 package dev.inferbench.model.stats;
 
+import java.nio.LongBuffer;
+import java.nio.ByteOrder;
 import static dev.inferbench.model.stats.ShapeRules.attrInt;
 import static dev.inferbench.model.stats.ShapeRules.attrInts;
 import static dev.inferbench.model.stats.ShapeRules.broadcast;
@@ -19,7 +21,6 @@ import ai.onnx.proto.OnnxMl.NodeProto;
 
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -137,8 +138,8 @@ final class ShapeInference {
                 if (t.getInt64DataCount() > 0) {
                     ints.put(n.getOutput(0), t.getInt64DataList().stream().mapToLong(Long::longValue).toArray());
                 } else if (t.getDataType() == OnnxMl.TensorProto.DataType.INT64_VALUE && !t.getRawData().isEmpty()) {
-                    java.nio.LongBuffer b = t.getRawData().asReadOnlyByteBuffer()
-                            .order(java.nio.ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+                    LongBuffer b = t.getRawData().asReadOnlyByteBuffer()
+                            .order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
                     long[] v = new long[b.remaining()];
                     b.get(v);
                     ints.put(n.getOutput(0), v);

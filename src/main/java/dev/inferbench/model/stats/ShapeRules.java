@@ -1,5 +1,7 @@
 package dev.inferbench.model.stats;
 
+import java.util.stream.IntStream;
+import java.util.Optional;
 import ai.onnx.proto.OnnxMl;
 import ai.onnx.proto.OnnxMl.NodeProto;
 
@@ -131,7 +133,7 @@ final class ShapeRules {
                 drop[(int) norm(a, x.length)] = true;
             }
         }
-        return java.util.stream.IntStream.range(0, x.length).filter(i -> !drop[i]).mapToLong(i -> x[i]).toArray();
+        return IntStream.range(0, x.length).filter(i -> !drop[i]).mapToLong(i -> x[i]).toArray();
     }
 
     static long[] broadcast(long[] a, long[] b) {
@@ -188,7 +190,7 @@ final class ShapeRules {
         return attribute(n, name).map(a -> a.getS().toStringUtf8()).orElse("NOTSET");
     }
 
-    static java.util.Optional<OnnxMl.AttributeProto> attribute(NodeProto n, String name) {
+    static Optional<OnnxMl.AttributeProto> attribute(NodeProto n, String name) {
         List<OnnxMl.AttributeProto> attrs = n.getAttributeList();
         return attrs.stream().filter(a -> a.getName().equals(name)).findFirst();
     }

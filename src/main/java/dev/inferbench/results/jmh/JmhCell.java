@@ -1,5 +1,6 @@
 package dev.inferbench.results.jmh;
 
+import java.util.regex.Pattern;
 import java.util.Map;
 
 /**
@@ -13,7 +14,7 @@ import java.util.Map;
  */
 public record JmhCell(String benchmark, String mode, int threads, int forks, Map<String, String> params,
                       JmhMetric primary, Map<String, JmhMetric> secondary, Map<String, Object> run) {
-    private static final java.util.regex.Pattern PERCENTILE_ENTRY = java.util.regex.Pattern.compile("p\\d\\.\\d+");
+    private static final Pattern PERCENTILE_ENTRY = Pattern.compile("p\\d\\.\\d+");
 
     /** {@code InferenceBenchmark.infer}: class and method. */
     public String shortName() {

@@ -1,5 +1,7 @@
 package dev.inferbench.results.jmh;
 
+import java.util.Locale;
+import java.util.Arrays;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -90,7 +92,7 @@ public final class JmhJson {
             case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "number";
             case VALUE_TRUE, VALUE_FALSE -> "boolean";
             case VALUE_NULL -> "null";
-            default -> t.name().toLowerCase(java.util.Locale.ROOT);
+            default -> t.name().toLowerCase(Locale.ROOT);
         };
     }
 
@@ -218,7 +220,7 @@ public final class JmhJson {
                     }
                 }
                 case "scoreUnit" -> unit = text(p, "---");
-                case "rawData" -> raw = elements(p, q -> java.util.Arrays.stream(numbers(q, where)).boxed().toList());
+                case "rawData" -> raw = elements(p, q -> Arrays.stream(numbers(q, where)).boxed().toList());
                 case "rawDataHistogram" -> hist = elements(p, fork -> elements(fork, iteration -> bins(iteration, where)));
                 default -> p.skipChildren();
             }
@@ -254,12 +256,12 @@ public final class JmhJson {
         int n = 0;
         while (p.nextToken() != JsonToken.END_ARRAY) {
             if (n + 2 > bins.length) {
-                bins = java.util.Arrays.copyOf(bins, bins.length * 2);
+                bins = Arrays.copyOf(bins, bins.length * 2);
             }
             firstTwo(p, where, bins, n);
             n += 2;
         }
-        return n == bins.length ? bins : java.util.Arrays.copyOf(bins, n);
+        return n == bins.length ? bins : Arrays.copyOf(bins, n);
     }
 
     /**
@@ -298,11 +300,11 @@ public final class JmhJson {
         int n = 0;
         while (p.nextToken() != JsonToken.END_ARRAY) {
             if (n == values.length) {
-                values = java.util.Arrays.copyOf(values, n * 2);
+                values = Arrays.copyOf(values, n * 2);
             }
             values[n++] = number(p, where);
         }
-        return n == values.length ? values : java.util.Arrays.copyOf(values, n);
+        return n == values.length ? values : Arrays.copyOf(values, n);
     }
 
     /** JMH writes NaN and infinities as strings; null reads as NaN. The parser is on the value, and stays there. */

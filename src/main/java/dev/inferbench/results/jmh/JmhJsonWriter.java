@@ -1,5 +1,7 @@
 package dev.inferbench.results.jmh;
 
+import java.io.OutputStream;
+import java.io.FilterOutputStream;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -23,7 +25,7 @@ public final class JmhJsonWriter {
      * Writes cells back as JMH writes them (NaN and infinities as strings), unindented, token by token (no tree per
      * cell); the stream stays open.
      */
-    public static void write(List<JmhCell> cells, java.io.OutputStream out) throws IOException {
+    public static void write(List<JmhCell> cells, OutputStream out) throws IOException {
         try (JsonGenerator g = MAPPER.getFactory().createGenerator(new NonClosing(out))) {
             g.writeStartArray();
             for (JmhCell c : cells) {
@@ -128,7 +130,7 @@ public final class JmhJsonWriter {
      * starts with {@code ·}, so JMH 1.37's {@code gc.alloc.rate} would be unreachable there. The files must have been
      * read by {@link #read(Path)} already; the stream stays open.
      */
-    public static void writeForVisualizer(List<Path> files, java.io.OutputStream out) throws IOException {
+    public static void writeForVisualizer(List<Path> files, OutputStream out) throws IOException {
         try (JsonGenerator g = MAPPER.getFactory().createGenerator(new NonClosing(out))) {
             g.writeStartArray();
             for (Path file : files) {
@@ -183,8 +185,8 @@ public final class JmhJsonWriter {
     }
 
     /** Jackson closes the stream it writes to; writers here never close what they are given. */
-    private static final class NonClosing extends java.io.FilterOutputStream {
-        NonClosing(java.io.OutputStream out) {
+    private static final class NonClosing extends FilterOutputStream {
+        NonClosing(OutputStream out) {
             super(out);
         }
 

@@ -1,5 +1,8 @@
 package dev.inferbench.input.data;
 
+import org.assertj.core.data.Offset;
+import org.assertj.core.api.Assertions;
+import com.google.protobuf.ByteString;
 import dev.inferbench.input.InputSpec;
 import ai.onnx.proto.OnnxMl.TensorProto;
 import dev.inferbench.BenchException;
@@ -36,7 +39,7 @@ class DataFilesTest {
         }
         ByteBuffer raw = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
         raw.asFloatBuffer().put(values);
-        t.setRawData(com.google.protobuf.ByteString.copyFrom(raw));
+        t.setRawData(ByteString.copyFrom(raw));
         Files.write(file, t.build().toByteArray());
     }
 
@@ -148,22 +151,22 @@ class DataFilesTest {
         assertThat(f.labels()).containsExactly(0, 1, 1, 2);
         float[] px = ImageFolder.pixels(f.images().get(0), 8);
         assertThat(px).hasSize(3 * 8 * 8);
-        assertThat(px[0]).isCloseTo((1 - 0.485f) / 0.229f, org.assertj.core.data.Offset.offset(1e-4f));
-        assertThat(px[64]).isCloseTo(-0.456f / 0.224f, org.assertj.core.data.Offset.offset(1e-4f));
+        assertThat(px[0]).isCloseTo((1 - 0.485f) / 0.229f, Offset.offset(1e-4f));
+        assertThat(px[64]).isCloseTo(-0.456f / 0.224f, Offset.offset(1e-4f));
     }
 
     /** Real token ids of length 16 in a seqLen=512 cell: refused, not measured as 512 with MACs counted for 512. */
     @Test
     void dataOfAnotherSequenceLengthThanTheCellIsRefused() throws Exception {
-        dev.inferbench.tensor.TensorSpec ids = new dev.inferbench.tensor.TensorSpec("input_ids",
-                dev.inferbench.tensor.TensorSpec.DType.INT64, new long[]{-1, -1});
-        dev.inferbench.tensor.HostTensor tokens = new dev.inferbench.tensor.HostTensor("t",
-                dev.inferbench.tensor.TensorSpec.DType.INT64, new long[]{1, 16}, java.nio.LongBuffer.allocate(16));
-        assertThat(DataSource.matched(List.of(tokens), "bert", List.of(ids), 1, "u/bertdata", 16, java.util.Map.of()))
+        TensorSpec ids = new TensorSpec("input_ids",
+                TensorSpec.DType.INT64, new long[]{-1, -1});
+        HostTensor tokens = new HostTensor("t",
+                TensorSpec.DType.INT64, new long[]{1, 16}, LongBuffer.allocate(16));
+        assertThat(DataSource.matched(List.of(tokens), "bert", List.of(ids), 1, "u/bertdata", 16, Map.of()))
                 .hasSize(1);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DataSource.matched(List.of(tokens), "bert", List.of(ids), 1,
-                        "u/bertdata", 512, java.util.Map.of()))
-                .isInstanceOf(dev.inferbench.BenchException.class)
+        Assertions.assertThatThrownBy(() -> DataSource.matched(List.of(tokens), "bert", List.of(ids), 1,
+                        "u/bertdata", 512, Map.of()))
+                .isInstanceOf(BenchException.class)
                 .hasMessage("data 'u/bertdata' input 'input_ids' has sequence length 16 but the cell has seqLen=512;"
                         + " expected -p seqLen=16 with this data (its tokens are what runs)");
     }

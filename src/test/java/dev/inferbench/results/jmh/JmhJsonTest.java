@@ -1,5 +1,6 @@
 package dev.inferbench.results.jmh;
 
+import java.util.Map;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.CellResults;
 import dev.inferbench.compare.Comparer;
@@ -80,7 +81,7 @@ class JmhJsonTest {
     @Test
     void averageTimeWithGcProfiler() throws Exception {
         JmhCell c = parse(resource("average-time-gc.json")).get(0);
-        assertThat(c.params()).containsExactly(java.util.Map.entry("atIteration", "1"), java.util.Map.entry("fault", "none"));
+        assertThat(c.params()).containsExactly(Map.entry("atIteration", "1"), Map.entry("fault", "none"));
         assertThat(c.mode()).isEqualTo("avgt");
         assertThat(c.primary().rawData()).hasSize(2);
         assertThat(c.secondary()).containsKeys("gc.alloc.rate", "gc.alloc.rate.norm", "gc.count");
