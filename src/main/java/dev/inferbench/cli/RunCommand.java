@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.cell.CellSpec;
 import java.util.TreeMap;
 import java.util.ArrayList;
 import java.nio.file.StandardOpenOption;
@@ -171,7 +172,7 @@ final class RunCommand {
     private static Map<String, Path> modelFiles(RunSetup.Prepared prepared) {
         Map<String, Path> files = new TreeMap<>();
         for (Cell cell : prepared.plan().cells()) {
-            String model = cell.params().get("model");
+            String model = cell.params().get(CellSpec.MODEL);
             if (model != null && prepared.config().models().containsKey(model)) {
                 files.put(model, prepared.config().models().get(model).file());
             }

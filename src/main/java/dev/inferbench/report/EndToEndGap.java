@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.cell.CellSpec;
 import dev.inferbench.results.CellSummary;
 
 import java.util.ArrayList;
@@ -31,8 +32,8 @@ final class EndToEndGap {
                         DisplayUnit u = units.get(SummaryTable.groupOf(e2e));
                         double a = e2e.mean().estimate();
                         double b = inf.mean().estimate();
-                        rows.add(List.of(e2e.params().getOrDefault("model", ""),
-                                e2e.params().getOrDefault("engine", ""), e2e.params().getOrDefault("batchSize", ""),
+                        rows.add(List.of(e2e.params().getOrDefault(CellSpec.MODEL, ""),
+                                e2e.params().getOrDefault(CellSpec.ENGINE, ""), e2e.params().getOrDefault(CellSpec.BATCH_SIZE, ""),
                                 SummaryTable.time(a, u), SummaryTable.time(b, u), SummaryTable.time(a - b, u),
                                 String.format(Locale.ROOT, "%.1f%%", 100 * (a - b) / a)));
                     });
@@ -49,8 +50,8 @@ final class EndToEndGap {
      * inference cell runs what the end-to-end cell runs: the model file as is (fp32) on synthetic inputs.
      */
     private static boolean sameShared(CellSummary a, CellSummary b) {
-        return a.unit().equals(b.unit()) && b.params().getOrDefault("precision", "fp32").equals("fp32")
-                && b.params().getOrDefault("data", "synthetic").equals("synthetic") && a.params().entrySet().stream()
+        return a.unit().equals(b.unit()) && b.params().getOrDefault(CellSpec.PRECISION, "fp32").equals("fp32")
+                && b.params().getOrDefault(CellSpec.DATA, "synthetic").equals("synthetic") && a.params().entrySet().stream()
                 .allMatch(p -> !b.params().containsKey(p.getKey())
                         || Objects.equals(b.params().get(p.getKey()), p.getValue()));
     }

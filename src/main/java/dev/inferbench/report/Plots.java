@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.cell.CellSpec;
 import org.knowm.xchart.XYSeries;
 import java.util.Locale;
 import java.util.HashSet;
@@ -57,7 +58,7 @@ final class Plots {
                 slug = stem + "-" + n;
             }
             String unit = g.unit();
-            if (g.rows().stream().map(r -> r.params().get("batchSize")).distinct().count() > 1) {
+            if (g.rows().stream().map(r -> r.params().get(CellSpec.BATCH_SIZE)).distinct().count() > 1) {
                 plots.add(byBatch(slug + "-latency-vs-batch", g.name() + ": mean latency vs batch size",
                         "mean (" + unit + ")", g.rows(), r -> Units.convert(r.mean(), r.unit(), unit), multiRun));
                 if (g.rows().stream().anyMatch(r -> !Double.isNaN(r.samplesPerSecond()))) {
@@ -103,7 +104,7 @@ final class Plots {
             }
         });
         String s = sb.toString().strip();
-        return s.isEmpty() ? r.params().getOrDefault("engine", r.source().shortName()) : s;
+        return s.isEmpty() ? r.params().getOrDefault(CellSpec.ENGINE, r.source().shortName()) : s;
     }
 
     private static Plot byBatch(String name, String title, String yTitle, List<ReportRow> rows,
@@ -113,7 +114,7 @@ final class Plots {
         Map<String, TreeMap<Double, Double>> series = new LinkedHashMap<>();
         Set<String> varying = varying(rows);
         for (ReportRow r : rows) {
-            double batch = parse(r.params().get("batchSize"));
+            double batch = parse(r.params().get(CellSpec.BATCH_SIZE));
             if (!Double.isNaN(batch) && !Double.isNaN(y.applyAsDouble(r))) {
                 series.computeIfAbsent(seriesName(r, multiRun, false, varying), k -> new TreeMap<>()).put(batch, y.applyAsDouble(r));
             }

@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.cell.CellSpec;
 import java.util.TreeMap;
 import dev.inferbench.results.CellSummary;
 
@@ -116,7 +117,7 @@ public final class SummaryTable {
 
     /** The cells a unit is chosen for together: one model (the benchmark when a cell has no model). */
     static String groupOf(CellSummary c) {
-        return c.params().getOrDefault("model", c.benchmark()) + "\u0000" + c.unit();
+        return c.params().getOrDefault(CellSpec.MODEL, c.benchmark()) + "\u0000" + c.unit();
     }
 
     private static Map<String, DisplayUnit> units(List<CellSummary> cells) {
