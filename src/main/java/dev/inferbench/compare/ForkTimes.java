@@ -26,7 +26,9 @@ public final class ForkTimes {
         }
         double[] seconds;
         try (Stream<Path> files = Files.walk(forks, 2)) {
-            seconds = files.filter(p -> p.getFileName().toString().endsWith(".time.json"))
+            // a time beside a fork that never landed (killed between its files) is not a fork's time
+            seconds = files.filter(p -> p.getFileName().toString().endsWith(RunLayout.FORK_TIME_SUFFIX) && Files.exists(
+                            p.resolveSibling(p.getFileName().toString().replace(RunLayout.FORK_TIME_SUFFIX, RunLayout.FORK_RESULT_SUFFIX))))
                     .map(ForkTime::read).flatMap(Optional::stream).mapToDouble(ForkTime::seconds).sorted().toArray();
         } catch (IOException e) {
             throw new BenchException("cannot read " + forks + ": " + e.getMessage(), e);

@@ -37,6 +37,8 @@ public record RunLayout(Path dir) {
 
     /** The landed fork's JMH objects: their presence marks the fork as landed (written last). */
     public static final String FORK_RESULT_SUFFIX = ".ser";
+    /** When the fork started and ended. */
+    public static final String FORK_TIME_SUFFIX = ".time.json";
 
     public static RunLayout of(Path dir) {
         return new RunLayout(dir);
@@ -111,7 +113,7 @@ public record RunLayout(Path dir) {
     }
 
     public Path forkTime(String cellId, int fork) {
-        return cellForks(cellId).resolve(forkName(fork) + ".time.json");
+        return cellForks(cellId).resolve(forkName(fork) + FORK_TIME_SUFFIX);
     }
 
     public Path failure(String cellId, int fork) {

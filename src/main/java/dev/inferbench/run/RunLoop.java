@@ -45,8 +45,7 @@ import java.util.stream.Stream;
  */
 public final class RunLoop {
     /** What an invocation of the loop did. */
-    public record Outcome(List<RunResult> results, Map<Cell, String> failures, int forksRun, int forksRemaining,
-                          boolean interrupted) {
+    public record Outcome(List<RunResult> results, Map<Cell, String> failures, int forksRun, int forksRemaining) {
     }
 
     /** The name of the result file JMH writes in a fork's folder; the loop keeps its own copy and deletes it. */
@@ -65,6 +64,7 @@ public final class RunLoop {
     private List<String> catalogue;
     private volatile int landedCount;
     private volatile boolean finished;
+    private Instant forkStart;
 
     public RunLoop(RunStore store, Plan plan, Options base, LoopSettings settings, List<ForkHook> hooks,
                    PrintStream console, VerboseMode verbosity, boolean verbose) {
@@ -146,7 +146,7 @@ public final class RunLoop {
         }
         int left = (int) cells.stream().filter(c -> !failed.containsKey(c) && !precise(c, landed.get(c)))
                 .mapToLong(c -> plan.forks() - landed.get(c).stream().filter(f -> f <= plan.forks()).count()).sum();
-        return new Outcome(store.rebuildResult(cells), failed, run, stoppedEarly ? left : 0, false);
+        return new Outcome(store.rebuildResult(cells), failed, run, stoppedEarly ? left : 0);
     }
 
     private boolean limitReached(int run, Progress progress) {
@@ -208,7 +208,6 @@ public final class RunLoop {
     /** Runs one fork; empty when it landed, else why it failed (also recorded in the run folder). */
     private Optional<String> runFork(Cell cell, int fork, ForkWatchdog watchdog)
             throws BenchException, IOException, RunStoppedException {
-        Instant start = Instant.now();
         Path forkDir = store.forkDir(cell, fork);
         Path jmhFile = forkDir.resolve(FORK_FILE);
         ChainedOptionsBuilder b = new OptionsBuilder().parent(base)
@@ -246,7 +245,7 @@ public final class RunLoop {
         boolean ok = result.isPresent() && !killed;
         if (ok) {
             try {
-                store.saveFork(cell, fork, result.get(), new ForkTime(start, Instant.now()));
+                store.saveFork(cell, fork, result.get(), new ForkTime(forkStart, Instant.now()));
                 store.rebuildResult(plan.runnableCells());
             } catch (IOException e) {
                 throw new RunStoppedException("cannot write the result of " + cell.label() + " fork " + fork + " ("
@@ -283,6 +282,8 @@ public final class RunLoop {
             try {
                 // the fork's time limit counts from the attempt that gets the lock, not from the wait
                 watchdog.arm(forkTimeout());
+                // the fork's wall time, too, counts from the attempt that gets the lock
+                forkStart = Instant.now();
                 return Jmh.runFork(options, output);
             } catch (Jmh.LockBusy busy) {
                 watchdog.disarm();

@@ -31,6 +31,7 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -188,13 +189,21 @@ public final class RunStore {
                 continue;
             }
             try (Stream<Path> files = Files.list(d)) {
-                Optional<Path> first = files.filter(f -> f.getFileName().toString().endsWith(".txt")).sorted().findFirst();
+                // by fork number: as text, fork-10.txt would come before fork-2.txt
+                Optional<Path> first = files.filter(f -> f.getFileName().toString().endsWith(".txt"))
+                        .min(Comparator.comparingInt(RunStore::forkNumber));
                 if (first.isPresent()) {
                     out.put(cell, Files.readString(first.get()).lines().findFirst().orElse("failed"));
                 }
             }
         }
         return out;
+    }
+
+    /** N of a file named fork-N.*, or the largest int when the name holds no fork number. */
+    private static int forkNumber(Path file) {
+        Matcher m = Pattern.compile("fork-(\\d+)\\..*").matcher(file.getFileName().toString());
+        return m.matches() ? Integer.parseInt(m.group(1)) : Integer.MAX_VALUE;
     }
 
     private Path failureFile(Cell cell, int fork) {

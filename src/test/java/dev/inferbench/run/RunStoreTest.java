@@ -136,6 +136,11 @@ class RunStoreTest {
         store.saveFork(A, 1, fork(A, 3), T1);
         assertThat(store.layout().failure(A.id(), 1)).doesNotExist();
         assertThat(store.failures(List.of(A, B))).containsOnlyKeys(B);
+
+        // the first record is the lowest fork number, not the first name as text (fork-10 sorts before fork-2)
+        store.saveFailure(A, 10, "the tenth fork's reason");
+        store.saveFailure(A, 2, "the second fork's reason");
+        assertThat(store.failures(List.of(A))).containsEntry(A, "the second fork's reason");
     }
 
     @Test
