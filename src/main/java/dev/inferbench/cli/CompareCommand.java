@@ -18,7 +18,9 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * {@code compare BASE HEAD [--min-effect 3%] [--fail-on-regression] [--threshold T]... [--precision P]
@@ -29,7 +31,7 @@ import java.util.List;
  * decide whether to run another pair of forks.
  */
 final class CompareCommand implements Subcommand {
-    private static final String USAGE = "compare BASE HEAD [--min-effect 3%] [--fail-on-regression] "
+    private static final String USAGE = "compare BASE HEAD [--min-effect 3%] [--fail-on-regression] [--gate M,...] "
             + "[--threshold T]... [--precision P] [--format table|md|json|html]";
 
     @Override
@@ -45,11 +47,13 @@ final class CompareCommand implements Subcommand {
         String format = "table";
         List<Threshold> thresholds = new ArrayList<>();
         double precision = Double.NaN;
+        Set<String> gate = Comparer.PRIMARY_ONLY;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
                 case "--min-effect" -> minEffect = RunFlags.percent(value(args, ++i, a), a);
                 case "--fail-on-regression" -> failOnRegression = true;
+                case "--gate" -> gate = gateMetrics(value(args, ++i, a));
                 case "--threshold" -> thresholds.add(Threshold.parse(value(args, ++i, a)));
                 case "--precision" -> precision = RunFlags.percent(value(args, ++i, a), a);
                 case "--format" -> {
@@ -71,7 +75,8 @@ final class CompareCommand implements Subcommand {
         }
         var candidate = RunReader.read(runs.get(1));
         Comparer.Report report = Comparer.compare(RunReader.read(runs.get(0)), candidate, minEffect,
-                Verdict.CONFIDENCE);
+                Verdict.CONFIDENCE, gate);
+        checkGateNames(gate, report);
         List<Gate.Check> checks = Gate.check(thresholds, candidate);
         switch (format) {
             case "md" -> out.print(CompareTable.markdown(report));
@@ -95,7 +100,8 @@ final class CompareCommand implements Subcommand {
         }
         boolean regression = failOnRegression && report.anyWorse();
         if (regression) {
-            notes.println("inferbench: regression beyond " + Math.round(minEffect * 1000) / 10.0 + "% (--fail-on-regression)");
+            notes.println("inferbench: regression beyond " + Math.round(minEffect * 1000) / 10.0 + "% in "
+                    + report.regressions().size() + " of the gate's " + report.family() + " rows (--fail-on-regression)");
         }
         return regression || checks.stream().anyMatch(c -> !c.passed()) ? Main.CELLS_FAILED : Main.OK;
     }
@@ -117,6 +123,32 @@ final class CompareCommand implements Subcommand {
         }
         return "settled " + (cells - unsettled.size()) + " of " + cells + " cells"
                 + (unsettled.isEmpty() ? "" : "; unsettled: " + String.join("; ", unsettled));
+    }
+
+    /** {@code --gate time,p99,mem.rss.peak}: the metrics whose regressions fail the gate ({@code primary} by default). */
+    private static Set<String> gateMetrics(String list) throws BenchException {
+        Set<String> names = new LinkedHashSet<>();
+        for (String n : list.split(",")) {
+            if (!n.isBlank()) {
+                names.add(n.strip());
+            }
+        }
+        if (names.isEmpty()) {
+            throw new BenchException("--gate '" + list + "' names no metric; expected e.g. --gate primary,p99,mem.rss.peak");
+        }
+        return names;
+    }
+
+    /** A gated metric that no row has is a typo, not a pass. */
+    private static void checkGateNames(Set<String> gate, Comparer.Report report) throws BenchException {
+        Set<String> metrics = new LinkedHashSet<>();
+        report.rows().forEach(r -> metrics.add(r.metric()));
+        for (String name : gate) {
+            if (!name.equals(Comparer.PRIMARY) && !metrics.contains(name)) {
+                throw new BenchException("--gate names metric '" + name + "', which no cell of both runs has; expected "
+                        + Comparer.PRIMARY + " or one of: " + String.join(", ", metrics));
+            }
+        }
     }
 
     private static String value(List<String> args, int i, String flag) throws BenchException {

@@ -1,5 +1,6 @@
 package dev.inferbench.compare;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -26,8 +27,14 @@ public record CellKey(String benchmark, String mode, Map<String, String> params)
 
     /** "infer batchSize=1 engine=ort ...": the method name (and [mode] when it tells cells apart), then params in name order. */
     public String label() {
+        return label(params.keySet());
+    }
+
+    /** The label with only the params named (those that tell the cells of a table apart). */
+    public String label(Collection<String> shown) {
         String method = benchmark.substring(benchmark.lastIndexOf('.') + 1) + (mode.isEmpty() ? "" : " [" + mode + "]");
-        String p = params.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
+        String p = params.entrySet().stream().filter(e -> shown.contains(e.getKey()))
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
         return p.isEmpty() ? method : method + " " + p;
     }
 

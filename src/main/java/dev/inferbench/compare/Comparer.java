@@ -18,25 +18,57 @@ import java.util.TreeMap;
 /** Matches the cells of two runs by benchmark and params and compares every metric both sides have. */
 public final class Comparer {
 
-    /** The outcome: matched rows, and the cells only one side has. */
+    /**
+     * The outcome: matched rows, the cells only one side has, and the gate: the metrics whose regressions fail a CI
+     * job, and how many rows that family holds.
+     */
     public record Report(double minEffect, double confidence, List<Comparison> rows, List<CellKey> onlyBaseline,
-                         List<CellKey> onlyCandidate) {
+                         List<CellKey> onlyCandidate, Set<String> gate, int family) {
+
+        /** The rows of the gate family that regressed at the family's confidence: what fails a CI job. */
+        public List<Comparison> regressions() {
+            return rows.stream().filter(r -> r.gateVerdict() == Verdict.WORSE).toList();
+        }
 
         public boolean anyWorse() {
-            return rows.stream().anyMatch(r -> r.verdict() == Verdict.WORSE);
+            return !regressions().isEmpty();
         }
+
+        /** The confidence of each gated row's interval: the family's error rate split over its rows (Bonferroni). */
+        public double gateConfidence() {
+            return perRow(confidence, family);
+        }
+    }
+
+    /** The gate's default family: each cell's primary metric (time, or throughput for thrpt cells). */
+    public static final String PRIMARY = "primary";
+    public static final Set<String> PRIMARY_ONLY = Set.of(PRIMARY);
+
+    /** One metric both sides of a cell have. */
+    private record Pair(CellKey key, MetricSeries baseline, MetricSeries candidate, boolean gated) {
     }
 
     private Comparer() {
     }
 
-    /** @param minEffect the smallest relative change that counts, e.g. 0.03 */
+    /** With the default gate: each cell's primary metric. */
     public static Report compare(List<CellResults> baseline, List<CellResults> candidate, double minEffect,
                                  double confidence) throws BenchException {
+        return compare(baseline, candidate, minEffect, confidence, PRIMARY_ONLY);
+    }
+
+    /**
+     * @param minEffect  the smallest relative change that counts, e.g. 0.03
+     * @param confidence of each row's interval, and 1 - the error rate of the whole gate family
+     * @param gate       the metrics a regression of which fails the gate ({@link #PRIMARY} for each cell's primary
+     *                   metric); every row of every metric is still compared and shown
+     */
+    public static Report compare(List<CellResults> baseline, List<CellResults> candidate, double minEffect,
+                                 double confidence, Set<String> gate) throws BenchException {
         Set<CellKey> severalModes = severalModes(baseline, candidate);
         Map<CellKey, CellResults> base = byKey(baseline, severalModes);
         Map<CellKey, CellResults> cand = byKey(candidate, severalModes);
-        List<Comparison> rows = new ArrayList<>();
+        List<Pair> pairs = new ArrayList<>();
         for (Map.Entry<CellKey, CellResults> e : base.entrySet()) {
             CellResults b = e.getValue();
             CellResults c = cand.get(e.getKey());
@@ -50,9 +82,15 @@ public final class Comparer {
             for (MetricSeries mb : b.metrics().values()) {
                 MetricSeries mc = c.metrics().get(mb.name());
                 if (mc != null) {
-                    rows.add(row(e.getKey(), mb, mc, minEffect, confidence));
+                    pairs.add(new Pair(e.getKey(), mb, mc, gated(gate, mb.name(), b.metrics())));
                 }
             }
+        }
+        int family = (int) pairs.stream().filter(Pair::gated).count();
+        List<Comparison> rows = new ArrayList<>();
+        for (Pair p : pairs) {
+            rows.add(row(p.key(), p.baseline(), p.candidate(), minEffect, confidence,
+                    p.gated() ? perRow(confidence, family) : Double.NaN));
         }
         List<CellKey> onlyBase = base.keySet().stream().filter(k -> !cand.containsKey(k)).toList();
         List<CellKey> onlyCand = cand.keySet().stream().filter(k -> !base.containsKey(k)).toList();
@@ -60,11 +98,22 @@ public final class Comparer {
             throw new BenchException("no cell of the baseline matches a cell of the candidate (" + base.size() + " vs "
                     + cand.size() + " cells); expected runs of the same benchmark with the same params");
         }
-        return new Report(minEffect, confidence, rows, onlyBase, onlyCand);
+        return new Report(minEffect, confidence, rows, onlyBase, onlyCand, Set.copyOf(gate), family);
     }
 
-    private static Comparison row(CellKey key, MetricSeries b, MetricSeries c, double minEffect, double confidence)
-            throws BenchException {
+    /** Whether a metric is in the gate: named, or the cell's primary metric (its first) when {@link #PRIMARY} is. */
+    private static boolean gated(Set<String> gate, String metric, Map<String, MetricSeries> cellMetrics) {
+        return gate.contains(metric) || gate.contains(PRIMARY) && metric.equals(cellMetrics.keySet().iterator().next());
+    }
+
+    /** Each of {@code family} rows at the confidence that keeps the family's error rate at {@code 1 - confidence}. */
+    static double perRow(double confidence, int family) {
+        return family <= 1 ? confidence : 1 - (1 - confidence) / family;
+    }
+
+    /** @param gateConfidence the row's confidence in the gate family; NaN for a row outside the gate */
+    private static Comparison row(CellKey key, MetricSeries b, MetricSeries c, double minEffect, double confidence,
+                                  double gateConfidence) throws BenchException {
         if (!b.unit().equals(c.unit())) {
             throw new BenchException("metric '" + b.name() + "' of cell '" + key.label() + "' is in " + b.unit()
                     + " in the baseline but " + c.unit() + " in the candidate; expected the same unit (-tu) on both sides");
@@ -78,8 +127,10 @@ public final class Comparer {
         ci = ForkMeans.interval(c.forks(), confidence);
         ratio = Ratio.interval(b.forks(), c.forks(), confidence);
         Direction dir = Directions.of(b.name(), b.unit());
+        Verdict gateVerdict = Double.isNaN(gateConfidence) ? null
+                : Verdict.of(Ratio.interval(b.forks(), c.forks(), gateConfidence), dir, minEffect);
         return new Comparison(key, b.name(), b.unit(), dir, Directions.isTime(b.name(), b.unit()), bi, ci, ratio,
-                Verdict.of(ratio, dir, minEffect));
+                Verdict.of(ratio, dir, minEffect), gateVerdict);
     }
 
     /**

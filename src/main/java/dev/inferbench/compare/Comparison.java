@@ -4,9 +4,18 @@ import dev.inferbench.stats.Direction;
 import dev.inferbench.stats.Interval;
 import dev.inferbench.stats.Verdict;
 
-/** One metric of one cell in both runs: each side's estimate with its interval, their ratio and the verdict. */
+/**
+ * One metric of one cell in both runs: each side's estimate with its interval, their ratio and the verdict.
+ *
+ * @param gateVerdict for a row of the gate family, the verdict of the ratio at the family's per-row confidence
+ *                    (what fails a CI job); null for a row outside the gate
+ */
 public record Comparison(CellKey cell, String metric, String unit, Direction direction, boolean time,
-                         Interval baseline, Interval candidate, Interval ratio, Verdict verdict) {
+                         Interval baseline, Interval candidate, Interval ratio, Verdict verdict, Verdict gateVerdict) {
+
+    public boolean gated() {
+        return gateVerdict != null;
+    }
 
     /** The verdict as a table prints it: faster/slower for time metrics, better/worse for others. */
     public String verdictWord() {

@@ -17,6 +17,8 @@ public final class CompareHtml {
     /** Columns from the baseline figure to the ratio: right-aligned numbers. */
     private static final int FIRST_NUMBER = 3;
     private static final int LAST_NUMBER = 6;
+    /** The verdict's column, coloured by the verdict. */
+    private static final int VERDICT = 7;
 
     private CompareHtml() {
     }
@@ -35,13 +37,16 @@ public final class CompareHtml {
         CompareTable.head(report).forEach(h -> out.print("<th>" + HtmlReport.escape(h) + "</th>"));
         out.println("</tr></thead><tbody>");
         for (Comparison r : report.rows()) {
-            List<String> cells = CompareTable.cells(r, HtmlReport::escape);
+            // every row names its cell in full: the filter box matches params
+            List<String> cells = CompareTable.cells(r, r.cell().label(), HtmlReport::escape);
             out.print("<tr>");
-            for (int i = 0; i < cells.size() - 1; i++) {
-                out.print((i >= FIRST_NUMBER && i <= LAST_NUMBER ? "<td class=\"num\">" : "<td>") + cells.get(i) + "</td>");
+            for (int i = 0; i < cells.size(); i++) {
+                String css = i >= FIRST_NUMBER && i <= LAST_NUMBER ? " class=\"num\""
+                        : i == VERDICT ? " class=\"" + r.verdict().name().toLowerCase(Locale.ROOT).replace('_', '-') + "\""
+                        : "";
+                out.print("<td" + css + ">" + cells.get(i) + "</td>");
             }
-            String verdict = r.verdict().name().toLowerCase(Locale.ROOT).replace('_', '-');
-            out.println("<td class=\"" + verdict + "\">" + cells.get(cells.size() - 1) + "</td></tr>");
+            out.println("</tr>");
         }
         out.println("</tbody></table>\n<ul>");
         CompareTable.footer(report, "", HtmlReport::escape).lines().forEach(l -> out.println("<li>" + l + "</li>"));

@@ -25,6 +25,9 @@ public final class CompareJson {
         ObjectNode root = JSON.createObjectNode();
         root.put("minEffect", report.minEffect());
         root.put("confidence", report.confidence());
+        root.putArray("gate").addAll(report.gate().stream().sorted().map(root::textNode).toList());
+        root.put("gateRows", report.family());
+        root.put("gateConfidence", report.gateConfidence());
         ArrayNode rows = root.putArray("comparisons");
         for (Comparison r : report.rows()) {
             ObjectNode n = rows.addObject();
@@ -36,6 +39,9 @@ public final class CompareJson {
             interval(n.putObject("candidate"), r.candidate());
             interval(n.putObject("ratio"), r.ratio());
             n.put("verdict", r.verdictWord());
+            if (r.gated()) {
+                n.put("gate", CompareTable.gate(r));
+            }
         }
         keys(root.putArray("onlyBaseline"), report.onlyBaseline());
         keys(root.putArray("onlyCandidate"), report.onlyCandidate());

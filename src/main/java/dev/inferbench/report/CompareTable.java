@@ -1,5 +1,11 @@
 package dev.inferbench.report;
 
+import dev.inferbench.stats.Verdict;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import dev.inferbench.compare.CellKey;
 import dev.inferbench.compare.Comparer;
 import dev.inferbench.compare.Comparison;
@@ -19,10 +25,16 @@ public final class CompareTable {
     private CompareTable() {
     }
 
+    /** A cell is named once, on its first row, by the params that vary; the others are listed under the table. */
     public static String text(Comparer.Report report) {
         List<List<String>> rows = new ArrayList<>();
         rows.add(head(report));
-        report.rows().forEach(r -> rows.add(cells(r, UnaryOperator.identity())));
+        Set<String> varying = varying(report);
+        CellKey last = null;
+        for (Comparison r : report.rows()) {
+            rows.add(cells(r, r.cell().equals(last) ? "" : r.cell().label(varying), UnaryOperator.identity()));
+            last = r.cell();
+        }
         return SummaryTable.layout(rows) + footer(report, "", UnaryOperator.identity());
     }
 
@@ -30,22 +42,60 @@ public final class CompareTable {
         StringBuilder sb = new StringBuilder();
         sb.append("| ").append(String.join(" | ", head(report))).append(" |\n");
         sb.append("|").append("---|".repeat(head(report).size())).append('\n');
+        Set<String> varying = varying(report);
+        CellKey last = null;
         for (Comparison r : report.rows()) {
-            sb.append("| ").append(String.join(" | ", cells(r, MarkdownReport::escape)).replace("±", "± ")).append(" |\n");
+            String label = r.cell().equals(last) ? "" : r.cell().label(varying);
+            sb.append("| ").append(String.join(" | ", cells(r, label, MarkdownReport::escape)).replace("±", "± "))
+                    .append(" |\n");
+            last = r.cell();
         }
         return sb.append('\n').append(footer(report, "- ", MarkdownReport::escape)).toString();
     }
 
     static List<String> head(Comparer.Report report) {
         return List.of("cell", "metric", "unit", "baseline", "candidate", "change",
-                String.format(Locale.ROOT, "ratio %.0f%% CI", report.confidence() * 100), "verdict");
+                String.format(Locale.ROOT, "ratio %.0f%% CI", report.confidence() * 100), "verdict", "gate");
     }
 
-    /** @param text how the format shows text from the results (cell label, metric, unit) */
-    static List<String> cells(Comparison r, UnaryOperator<String> text) {
-        return List.of(text.apply(r.cell().label()), text.apply(r.metric()), text.apply(r.unit()),
+    /**
+     * @param label how the row names its cell
+     * @param text  how the format shows text from the results (cell label, metric, unit)
+     */
+    static List<String> cells(Comparison r, String label, UnaryOperator<String> text) {
+        return List.of(text.apply(label), text.apply(r.metric()), text.apply(r.unit()),
                 withError(r.baseline()), withError(r.candidate()), change(r.ratio().estimate()), ratio(r.ratio()),
-                r.verdictWord());
+                r.verdictWord(), gate(r));
+    }
+
+    /** A gated row: FAIL when it regressed at the gate family's confidence, else pass; blank outside the gate. */
+    static String gate(Comparison r) {
+        return !r.gated() ? "" : r.gateVerdict() == Verdict.WORSE ? "FAIL" : "pass";
+    }
+
+    /** The params whose values differ between the cells of the report (a param some cells lack differs too). */
+    static Set<String> varying(Comparer.Report report) {
+        List<CellKey> keys = new ArrayList<>();
+        report.rows().forEach(r -> keys.add(r.cell()));
+        keys.addAll(report.onlyBaseline());
+        keys.addAll(report.onlyCandidate());
+        Set<String> out = new TreeSet<>();
+        keys.forEach(k -> out.addAll(k.params().keySet()));
+        out.removeIf(p -> keys.stream().map(k -> k.params().get(p)).distinct().count() == 1
+                && keys.stream().allMatch(k -> k.params().containsKey(p)));
+        return out;
+    }
+
+    /** The params every cell has with the same value, as {@code name=value} in name order. */
+    private static String shared(Comparer.Report report) {
+        Set<String> varying = varying(report);
+        Map<String, String> same = new TreeMap<>();
+        report.rows().stream().findFirst().ifPresent(r -> r.cell().params().forEach((k, v) -> {
+            if (!varying.contains(k)) {
+                same.put(k, v);
+            }
+        }));
+        return same.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "));
     }
 
     private static String withError(Interval i) {
@@ -67,11 +117,20 @@ public final class CompareTable {
         sb.append(bullet).append(String.format(Locale.ROOT,
                 "ratio = candidate / baseline; minimum effect %.1f%%; intervals with forks as the unit%n",
                 report.minEffect() * 100));
+        String shared = shared(report);
+        if (!shared.isEmpty()) {
+            sb.append(bullet).append("every cell: ").append(text.apply(shared)).append('\n');
+        }
+        sb.append(bullet).append(String.format(Locale.ROOT, "gate: %s, %d row%s, each at %s%% so that the gate as a"
+                        + " whole errs at most %.0f%% of the time (Bonferroni); the other rows are shown, not gated%n",
+                String.join(",", new TreeSet<>(report.gate())), report.family(), report.family() == 1 ? "" : "s",
+                SummaryTable.num(report.gateConfidence() * 100), (1 - report.confidence()) * 100));
+        Set<String> varying = varying(report);
         for (CellKey k : report.onlyBaseline()) {
-            sb.append(bullet).append("only in baseline: ").append(text.apply(k.label())).append('\n');
+            sb.append(bullet).append("only in baseline: ").append(text.apply(k.label(varying))).append('\n');
         }
         for (CellKey k : report.onlyCandidate()) {
-            sb.append(bullet).append("only in candidate: ").append(text.apply(k.label())).append('\n');
+            sb.append(bullet).append("only in candidate: ").append(text.apply(k.label(varying))).append('\n');
         }
         return sb.toString();
     }

@@ -2,12 +2,14 @@ package dev.inferbench.stats;
 
 /**
  * What a candidate/baseline ratio says, given the smallest change that matters ({@code minEffect}, e.g. 0.03).
- * With {@code change} the ratio turned so that above 1 is worse (inverted for higher-is-better metrics):
+ * With {@code change} the ratio turned so that above 1 is worse (inverted for higher-is-better metrics), and the
+ * bounds symmetric in log space, so that a change and its inverse get the same verdict whichever way a metric points
+ * (a time 3 % longer is as large a change as a throughput 1/1.03 as high):
  * <ul>
  *   <li>WORSE: the interval lies above 1 and the estimate is at least {@code 1 + minEffect};</li>
- *   <li>BETTER: the interval lies below 1 and the estimate is at most {@code 1 - minEffect};</li>
- *   <li>SAME: the whole interval lies within {@code [1 - minEffect, 1 + minEffect]}: any change is too small to
- *       matter, significant or not;</li>
+ *   <li>BETTER: the interval lies below 1 and the estimate is at most {@code 1 / (1 + minEffect)};</li>
+ *   <li>SAME: the whole interval lies within {@code [1 / (1 + minEffect), 1 + minEffect]}: any change is too small
+ *       to matter, significant or not;</li>
  *   <li>INCONCLUSIVE: none of these (too few forks to tell); UNKNOWN_DIRECTION: the metric's direction is unknown,
  *       only the ratio is reported.</li>
  * </ul>
@@ -35,10 +37,11 @@ public enum Verdict {
         if (lo > 1 && est >= 1 + minEffect) {
             return WORSE;
         }
-        if (hi < 1 && est <= 1 - minEffect) {
+        double below = 1 / (1 + minEffect);
+        if (hi < 1 && est <= below) {
             return BETTER;
         }
-        if (lo >= 1 - minEffect && hi <= 1 + minEffect) {
+        if (lo >= below && hi <= 1 + minEffect) {
             return SAME;
         }
         return INCONCLUSIVE;

@@ -42,7 +42,7 @@ class ComparerTest {
         metrics.put("time", MetricSeries.mean("time", unit, time));
         metrics.put("samples", MetricSeries.mean("samples", "samples/s", samples));
         metrics.put("odd.metric", MetricSeries.mean("odd.metric", "things", odd));
-        return new CellResults(new CellKey("b.Bench.infer", Map.of("batchSize", batch)), mode, metrics);
+        return new CellResults(new CellKey("b.Bench.infer", Map.of("batchSize", batch, "engine", "ort")), mode, metrics);
     }
 
     @Test
@@ -59,8 +59,8 @@ class ComparerTest {
         assertThat(byMetric1.get("odd.metric").verdictWord()).isEqualTo("direction unknown");
         assertThat(r.rows().stream().filter(c -> c.cell().params().get("batchSize").equals("2") && c.metric().equals("time"))
                 .findFirst().orElseThrow().verdict()).isEqualTo(Verdict.SAME);
-        assertThat(r.onlyBaseline()).extracting(CellKey::label).containsExactly("infer batchSize=8");
-        assertThat(r.onlyCandidate()).extracting(CellKey::label).containsExactly("infer batchSize=16");
+        assertThat(r.onlyBaseline()).extracting(CellKey::label).containsExactly("infer batchSize=8 engine=ort");
+        assertThat(r.onlyCandidate()).extracting(CellKey::label).containsExactly("infer batchSize=16 engine=ort");
         assertThat(r.anyWorse()).isTrue();
     }
 
@@ -154,7 +154,7 @@ class ComparerTest {
     @Test
     void outputFormatsMatchGoldenFiles() throws BenchException, IOException {
         Comparer.Report r = Comparer.compare(List.of(cell("1", 20, "avgt", "ms/op"), cell("8", 150, "avgt", "ms/op")),
-                List.of(cell("1", 22, "avgt", "ms/op"), cell("16", 300, "avgt", "ms/op")), 0.03, 0.95);
+                List.of(cell("1", 22, "avgt", "ms/op"), cell("16", 300, "avgt", "ms/op")), 0.03, Verdict.CONFIDENCE);
         ByteArrayOutputStream json = new ByteArrayOutputStream();
         CompareJson.write(r, json);
         assertThat(CompareTable.text(r)).isEqualTo(golden("compare.txt"));
