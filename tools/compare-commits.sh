@@ -2,7 +2,8 @@
 # Interleaved A/B benchmark of two commits: each commit's jar is built in its own git worktree, then forks run
 # A, B, A, B ... (one fork per step through the run loop's --resume/--max-forks, so drift of the machine hits both
 # builds alike), then `compare`. With --precision P it keeps adding fork pairs until every cell's ratio interval is
-# narrower than P or its verdict is certain (the same StoppingRule as a run's --precision), or the budget is spent.
+# narrower than P or its verdict is "same" (the same StoppingRule as a run's --precision; never on "slower" or
+# "faster", which only the compare at the end declares), or the budget is spent.
 #
 # usage: tools/compare-commits.sh <base> <head> [JMH args...] [--precision P] [--budget 20m] [--forks N]
 #                                 [--min-effect 3%] [--fail-on-regression] [--out DIR] [--head-args "ARGS"]

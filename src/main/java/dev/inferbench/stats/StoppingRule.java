@@ -2,25 +2,35 @@ package dev.inferbench.stats;
 
 /**
  * "Is this cell measured well enough?": the one rule behind {@code --precision P} of a run and the adaptive
- * stopping of {@code tools/compare-commits.sh}. A cell (or a ratio of two cells) needs no more forks once its
- * interval's larger half is at most {@code precision} of its estimate, or, for a ratio, once its verdict can no
- * longer be inconclusive. Both need at least {@link Split#MIN_FORKS} forks, so that two lucky forks cannot stop a run.
+ * stopping of {@code tools/compare-commits.sh}, which look again after every fork (pair). Looking again is testing
+ * again, so the rule never stops on the result a gate acts on:
+ * <ul>
+ *   <li>a cell's mean: its interval's larger half is at most {@code precision} of the estimate;</li>
+ *   <li>a candidate/baseline ratio: its interval is that narrow, or its verdict is SAME (already inside the
+ *       minimum effect). Never on WORSE or BETTER: a regression is declared once, by the compare at the end, so the
+ *       adaptive A/B keeps the error rate of a single look (stopping on the first WORSE or BETTER flagged 2.2 % of
+ *       simulated A/A comparisons as slower instead of none; {@code SequentialStoppingTest}).</li>
+ * </ul>
+ * Both need at least {@link #MIN_FORKS} forks: stopping at the first narrow interval favours forks that happen to
+ * agree, and from 3 forks a 95 % interval covered the truth 91 % of the time, from 8 forks 93-95 %.
  */
 public final class StoppingRule {
+    /** Forks (per side) before any stop. */
+    public static final int MIN_FORKS = 8;
+
     private StoppingRule() {
     }
 
     /** For one cell's mean. */
     public static boolean precise(Interval mean, double precision) {
-        return mean.forks() >= Split.MIN_FORKS && mean.known() && mean.relativeError() <= precision;
+        return mean.forks() >= MIN_FORKS && mean.known() && mean.relativeError() <= precision;
     }
 
-    /** For a candidate/baseline ratio: precise enough, or already decided either way. */
+    /** For a candidate/baseline ratio: precise enough, or already the same within the minimum effect. */
     public static boolean settled(Interval ratio, Direction direction, double precision, double minEffect) {
-        if (ratio.forks() < Split.MIN_FORKS || !ratio.known()) {
+        if (ratio.forks() < MIN_FORKS || !ratio.known()) {
             return false;
         }
-        Verdict v = Verdict.of(ratio, direction, minEffect);
-        return ratio.relativeError() <= precision || v == Verdict.BETTER || v == Verdict.WORSE || v == Verdict.SAME;
+        return ratio.relativeError() <= precision || Verdict.of(ratio, direction, minEffect) == Verdict.SAME;
     }
 }

@@ -34,11 +34,20 @@ class VerdictTest {
 
     @Test
     void stoppingRule() {
-        assertThat(StoppingRule.precise(new Interval(10, 9.9, 10.1, 0.95, 3), 0.02)).isTrue();
-        assertThat(StoppingRule.precise(new Interval(10, 9.9, 10.1, 0.95, 2), 0.02)).isFalse();
-        assertThat(StoppingRule.precise(new Interval(10, 9, 11, 0.95, 9), 0.02)).isFalse();
-        assertThat(StoppingRule.settled(ratio(1.2, 1.1, 1.3), LOWER_IS_BETTER, 0.01, 0.03)).isTrue();
-        assertThat(StoppingRule.settled(ratio(1.0, 0.95, 1.05), LOWER_IS_BETTER, 0.01, 0.03)).isFalse();
-        assertThat(StoppingRule.settled(ratio(1.0, 0.95, 1.05), LOWER_IS_BETTER, 0.06, 0.03)).isTrue();
+        int min = StoppingRule.MIN_FORKS;
+        assertThat(StoppingRule.precise(new Interval(10, 9.9, 10.1, 0.95, min), 0.02)).isTrue();
+        assertThat(StoppingRule.precise(new Interval(10, 9.9, 10.1, 0.95, min - 1), 0.02)).as("too few forks").isFalse();
+        assertThat(StoppingRule.precise(new Interval(10, 9, 11, 0.95, min + 1), 0.02)).isFalse();
+        // a clear regression does not stop the A/B: the compare at the end declares it, once
+        assertThat(StoppingRule.settled(ratio(1.2, 1.1, 1.3, min), LOWER_IS_BETTER, 0.01, 0.03)).isFalse();
+        assertThat(StoppingRule.settled(ratio(0.8, 0.7, 0.9, min), LOWER_IS_BETTER, 0.01, 0.03)).isFalse();
+        assertThat(StoppingRule.settled(ratio(1.0, 0.99, 1.01, min), LOWER_IS_BETTER, 0.001, 0.03)).as("same").isTrue();
+        assertThat(StoppingRule.settled(ratio(1.0, 0.95, 1.05, min), LOWER_IS_BETTER, 0.01, 0.03)).isFalse();
+        assertThat(StoppingRule.settled(ratio(1.0, 0.95, 1.05, min), LOWER_IS_BETTER, 0.06, 0.03)).isTrue();
+        assertThat(StoppingRule.settled(ratio(1.0, 0.95, 1.05, min - 1), LOWER_IS_BETTER, 0.06, 0.03)).isFalse();
+    }
+
+    private static Interval ratio(double est, double lo, double hi, int forks) {
+        return new Interval(est, lo, hi, 0.99, forks);
     }
 }
