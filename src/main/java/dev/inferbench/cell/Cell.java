@@ -1,7 +1,6 @@
 package dev.inferbench.cell;
 
 import java.util.Collections;
-import dev.inferbench.run.Plan;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -45,10 +45,4 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
 
     public static final String P90 = "p90";
     public static final String MAX = "max";
-
-    /** "dev.inferbench.bench.InferenceBenchmark.infer" becomes "InferenceBenchmark.infer". */
-    static String shortName(String benchmark) {
-        String[] parts = benchmark.split("\\.");
-        return parts.length < 2 ? benchmark : parts[parts.length - 2] + "." + parts[parts.length - 1];
-    }
 }
