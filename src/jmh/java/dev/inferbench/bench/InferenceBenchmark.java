@@ -40,7 +40,8 @@ import java.util.concurrent.TimeUnit;
  * <p>The matrix is the cross product of the parameters below and those of {@link BatchParams}; benchmarks.properties
  * holds the defaults the inferbench launcher passes, and {@code -p name=v1,v2} on the command line overrides them.
  */
-// SampleTime: every call is timed, so the JSON carries p50/p90/p95/p99/p99.9, not only a mean.
+// SampleTime: calls are timed (all of them while they are long, a sample when short), so the JSON carries
+// p50/p90/p95/p99/p99.9, not only a mean; the mean over every call is CallMeanProfiler's mean.all.
 @BenchmarkMode(Mode.SampleTime)
 // Milliseconds: inference calls take 0.01 ms (tiny MLP) to seconds (large batches); ms reads well across that range.
 @OutputTimeUnit(TimeUnit.MILLISECONDS)

@@ -20,7 +20,7 @@ final class JmhCells {
         Map<String, MetricSeries> metrics = new LinkedHashMap<>();
         JmhMetric primary = cell.primary();
         String name = cell.mode().equals("thrpt") ? "throughput" : "time";
-        metrics.put(name, MetricSeries.mean(name, primary.unit(), primary.iterationMeans()));
+        metrics.put(name, MetricSeries.mean(name, primary.unit(), cell.callMeans()));
         if (!primary.histograms().isEmpty()) {
             List<double[][]> forks = new ArrayList<>();
             for (int f = 0; f < primary.histograms().size(); f++) {

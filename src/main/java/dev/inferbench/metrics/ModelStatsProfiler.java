@@ -63,10 +63,9 @@ public final class ModelStatsProfiler implements InternalProfiler {
         if (bytes >= 0) {
             out.add(new ScalarResult(SIZE, bytes / 1e6, "MB", AggregationPolicy.AVG));
         }
-        double perCall = result.getRawPrimaryResults().isEmpty() ? Double.NaN : result.getPrimaryResult().getScore();
-        if (perCall > 0 && benchmarkParams.getMode().name().endsWith("Time")) {
-            double secondsPerCall = perCall * benchmarkParams.getTimeUnit().toNanos(1) / 1e9;
-            out.add(new ScalarResult(GMACS, cell.get().batchSize() * gmac / secondsPerCall, "GMAC/s",
+        double nanos = CallMeanProfiler.meanNanos(benchmarkParams, iterationParams, result);
+        if (!Double.isNaN(nanos)) {
+            out.add(new ScalarResult(GMACS, cell.get().batchSize() * gmac / (nanos / 1e9), "GMAC/s",
                     AggregationPolicy.AVG));
         }
         return out;

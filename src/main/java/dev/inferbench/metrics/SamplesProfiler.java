@@ -15,7 +15,7 @@ import java.util.List;
 
 /**
  * Batch-aware throughput as a JMH secondary metric, {@value #LABEL} in samples/s: batchSize divided by the
- * iteration's mean time per call. JMH's own ops/s counts calls, not samples, and {@code @OperationsPerInvocation}
+ * iteration's mean time per call (over every call, {@link CallMeanProfiler#meanNanos}). JMH's own ops/s counts calls, not samples, and {@code @OperationsPerInvocation}
  * is fixed at compile time, so it cannot follow the {@code batchSize} parameter. Benchmarks without a
  * {@code batchSize} parameter get nothing.
  */
@@ -37,15 +37,11 @@ public final class SamplesProfiler implements InternalProfiler {
     public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                        IterationResult result) {
         Optional<CellSpec> cell = ForkCell.of(benchmarkParams);
-        if (cell.isEmpty() || result.getRawPrimaryResults().isEmpty()) {
-            return List.of(); // not a model benchmark, or the iteration failed before measuring
+        double nanos = CallMeanProfiler.meanNanos(benchmarkParams, iterationParams, result);
+        if (cell.isEmpty() || Double.isNaN(nanos)) {
+            return List.of(); // not a model benchmark, not a time mode, or the iteration failed before measuring
         }
-        double perCall = result.getPrimaryResult().getScore();
-        if (!(perCall > 0) || !benchmarkParams.getMode().name().endsWith("Time")) {
-            return List.of();
-        }
-        double secondsPerCall = perCall * benchmarkParams.getTimeUnit().toNanos(1) / 1e9;
-        double samples = cell.get().batchSize() / secondsPerCall;
+        double samples = cell.get().batchSize() / (nanos / 1e9);
         return List.of(new ScalarResult(LABEL, samples, UNIT, AggregationPolicy.AVG));
     }
 }

@@ -5,6 +5,7 @@ import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.ModelStatsProfiler;
 import dev.inferbench.metrics.QualityProfiler;
 import dev.inferbench.metrics.MemoryProfiler;
+import dev.inferbench.metrics.CallMeanProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.metrics.SetupProfiler;
 import dev.inferbench.run.Jmh;
@@ -63,6 +64,7 @@ public final class Launcher {
             }
         }
         b.addProfiler(SamplesProfiler.class);
+        b.addProfiler(CallMeanProfiler.class);
         if (!"false".equals(System.getProperty(EXTRA_METRICS))) {
             b.addProfiler(ModelStatsProfiler.class);
             b.addProfiler(QualityProfiler.class);

@@ -27,7 +27,7 @@ public final class ReportRows {
 
     public static ReportRow of(String run, JmhCell c) {
         JmhMetric p = c.primary();
-        Interval interval = interval(p);
+        Interval interval = interval(c);
         Map<String, ReportRow.Figure> extra = new LinkedHashMap<>();
         c.secondary().forEach((name, m) -> {
             if (!JmhCell.isPercentileEntry(name)) {
@@ -39,12 +39,12 @@ public final class ReportRows {
         return new ReportRow(run, c.shortName(), c.mode(), new Cell(c.benchmark(), c.mode(), c.params()).id(),
                 c.params(), p.unit(), p.percentile(50.0), p.percentile(90.0), p.percentile(99.0),
                 Double.isNaN(interval.estimate()) ? p.score() : interval.estimate(), interval.halfWidth(), extra, forks,
-                samples, warnings(p, samples, forks), c);
+                samples, warnings(c, samples, forks), c);
     }
 
-    /** The one place the report's interval comes from: the stats package's interval over fork means. */
-    static Interval interval(JmhMetric m) {
-        return ForkMeans.interval(m.iterationMeans(), CONFIDENCE);
+    /** The one place the report's interval comes from: the stats package's interval over the cell's fork means. */
+    static Interval interval(JmhCell c) {
+        return ForkMeans.interval(c.callMeans(), CONFIDENCE);
     }
 
     /** "95% interval over fork means", for the reports' legends. */
@@ -52,7 +52,8 @@ public final class ReportRows {
         return String.format(Locale.ROOT, "%.0f%% interval over fork means", CONFIDENCE * 100);
     }
 
-    private static List<String> warnings(JmhMetric m, long samples, int forks) {
+    private static List<String> warnings(JmhCell c, long samples, int forks) {
+        JmhMetric m = c.primary();
         List<String> w = new ArrayList<>();
         if (samples < MIN_SAMPLES_FOR_P99 && !Double.isNaN(m.percentile(99.0))) {
             w.add(samples + " samples for a p99 (want " + MIN_SAMPLES_FOR_P99 + "+)");
@@ -60,7 +61,7 @@ public final class ReportRows {
         if (forks < MIN_FORKS) {
             w.add(forks + (forks == 1 ? " fork" : " forks") + " (want " + MIN_FORKS + "+)");
         }
-        double spread = forkSpread(m);
+        double spread = forkSpread(c.callMeans());
         if (spread > MAX_FORK_SPREAD) {
             w.add(String.format(Locale.ROOT, "fork means spread %.0f%% (over %.0f%%)", spread * 100, MAX_FORK_SPREAD * 100));
         }
@@ -68,8 +69,8 @@ public final class ReportRows {
     }
 
     /** (max - min) / mean of the fork means; 0 with fewer than two forks. */
-    static double forkSpread(JmhMetric m) {
-        double[] forkMeans = Arrays.stream(ForkMeans.of(m.iterationMeans())).filter(d -> !Double.isNaN(d)).toArray();
+    static double forkSpread(double[][] callMeans) {
+        double[] forkMeans = Arrays.stream(ForkMeans.of(callMeans)).filter(d -> !Double.isNaN(d)).toArray();
         if (forkMeans.length < 2) {
             return 0;
         }

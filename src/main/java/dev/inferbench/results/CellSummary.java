@@ -39,7 +39,7 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
             extras.put(MAX, primary.percentile(100.0));
         }
         return new CellSummary(cell.shortName(), cell.params(), primary.unit(), primary.percentile(50.0),
-                primary.percentile(99.0), ForkMeans.interval(primary.iterationMeans(), ForkMeans.DEFAULT_CONFIDENCE),
+                primary.percentile(99.0), ForkMeans.interval(cell.callMeans(), ForkMeans.DEFAULT_CONFIDENCE),
                 samples == null ? Double.NaN : samples.score(), extras);
     }
 

@@ -1,6 +1,7 @@
 package dev.inferbench.prepare;
 
 import dev.inferbench.config.BenchConfig;
+import dev.inferbench.metrics.CallMeanProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,18 +91,21 @@ class LauncherTest {
                 .hasSize(1);
     }
 
-    /** The diagnostic switch leaves time and samples/s only, to show the other metrics do not move the latency. */
+    /**
+     * The diagnostic switch leaves time, samples/s and the all-calls mean only, to show the other metrics do not move
+     * the latency.
+     */
     @Test
     void extraMetricsCanBeSwitchedOff() throws Exception {
         System.setProperty(Launcher.EXTRA_METRICS, "false");
         try {
             Options o = Launcher.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build();
-            assertThat(o.getProfilers()).singleElement()
-                    .satisfies(p -> assertThat(p.getKlass()).isEqualTo(SamplesProfiler.class.getName()));
+            assertThat(o.getProfilers()).extracting(p -> p.getKlass())
+                    .containsExactly(SamplesProfiler.class.getName(), CallMeanProfiler.class.getName());
         } finally {
             System.clearProperty(Launcher.EXTRA_METRICS);
         }
         assertThat(Launcher.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build().getProfilers())
-                .hasSize(6);
+                .hasSize(7);
     }
 }
