@@ -1,5 +1,6 @@
 package dev.inferbench.engine;
 
+import dev.inferbench.model.Zoo;
 import org.assertj.core.api.Assertions;
 import java.util.OptionalLong;
 import java.util.List;
@@ -80,6 +81,36 @@ class OrtEngineTest {
         float[] a = run(model, 2, 1, new long[]{2, 10});
         assertThat(run(model, 2, 1, new long[]{2, 10})).containsExactly(a);
         assertThat(run(model, 2, 2, new long[]{2, 10})).isNotEqualTo(a);
+    }
+
+    /**
+     * From the third run on, ORT writes a prepared input's outputs into pinned tensors: every run must still give the
+     * first run's values, and two inputs run in turn must each keep their own.
+     */
+    @Test
+    void pinnedOutputsGiveTheFirstRunsValuesOnEveryRun() throws Exception {
+        Path model = write(Zoo.MLP_TINY.architecture());
+        try (InferenceEngine engine = EngineKind.ORT.open(model, Device.CPU, 1);
+             PreparedInput a = engine.prepare(SyntheticInputs.create("m", engine.signature().inputs(), Map.of(), 2, 128, 1));
+             PreparedInput b = engine.prepare(SyntheticInputs.create("m", engine.signature().inputs(), Map.of(), 2, 128, 2))) {
+            float[] firstA;
+            float[] firstB;
+            try (Outputs out = engine.run(a)) {
+                firstA = out.floats(0).clone();
+            }
+            try (Outputs out = engine.run(b)) {
+                firstB = out.floats(0).clone();
+            }
+            assertThat(firstB).isNotEqualTo(firstA);
+            for (int call = 2; call <= 6; call++) {
+                try (Outputs out = engine.run(a)) {
+                    assertThat(out.floats(0)).as("input a, call %d", call).containsExactly(firstA);
+                }
+                try (Outputs out = engine.run(b)) {
+                    assertThat(out.floats(0)).as("input b, call %d", call).containsExactly(firstB);
+                }
+            }
+        }
     }
 
     @Test
