@@ -81,7 +81,7 @@ public final class Comparer {
             }
             for (MetricSeries mb : b.metrics().values()) {
                 MetricSeries mc = c.metrics().get(mb.name());
-                if (mc != null) {
+                if (mc != null && mb.supportedPerFork() && mc.supportedPerFork()) {
                     pairs.add(new Pair(e.getKey(), mb, mc, gated(gate, mb.name(), b.metrics())));
                 }
             }

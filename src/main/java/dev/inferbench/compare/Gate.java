@@ -6,7 +6,9 @@ import dev.inferbench.stats.Percentiles;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import dev.inferbench.results.jmh.JmhMetric;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -19,8 +21,10 @@ public final class Gate {
     /** One threshold on one cell. */
     public record Check(Threshold threshold, CellKey cell, double actual, double limit, String unit, boolean passed) {
         public String line() {
-            return String.format(Locale.ROOT, "%s %s: %s = %.4g %s, limit %s %.4g %s", passed ? "pass" : "FAIL",
-                    threshold.text(), cell.label(), actual, unit, threshold.op(), limit, unit);
+            String value = Double.isNaN(actual) ? "n/a (too few calls for the percentile)"
+                    : String.format(Locale.ROOT, "%.4g %s", actual, unit);
+            return String.format(Locale.ROOT, "%s %s: %s = %s, limit %s %.4g %s", passed ? "pass" : "FAIL",
+                    threshold.text(), cell.label(), value, threshold.op(), limit, unit);
         }
     }
 
@@ -37,8 +41,11 @@ public final class Gate {
                     continue;
                 }
                 matched++;
-                double actual = m.isPercentile() ? new Percentiles(m.histograms()).estimate(m.percentile())
-                        : ForkMeans.interval(m.forks(), ForkMeans.DEFAULT_CONFIDENCE).estimate();
+                long calls = Arrays.stream(m.callsPerFork()).sum();
+                // a percentile of too few calls is no figure to pass a gate on: the check fails, saying why
+                double actual = !m.isPercentile() ? ForkMeans.interval(m.forks(), ForkMeans.DEFAULT_CONFIDENCE).estimate()
+                        : calls >= JmhMetric.callsFor(m.percentile()) ? new Percentiles(m.histograms()).estimate(m.percentile())
+                        : Double.NaN;
                 double limit = t.limitIn(m.unit());
                 out.add(new Check(t, c.key(), actual, limit, m.unit(), t.passes(actual, limit)));
             }

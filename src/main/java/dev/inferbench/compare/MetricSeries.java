@@ -1,5 +1,8 @@
 package dev.inferbench.compare;
 
+import dev.inferbench.results.jmh.JmhMetric;
+
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -19,5 +22,18 @@ public record MetricSeries(String name, String unit, double[][] forks, double pe
 
     public boolean isPercentile() {
         return !Double.isNaN(percentile);
+    }
+
+    /** The timed calls behind a percentile: per fork, the counts of its histogram. */
+    public long[] callsPerFork() {
+        return histograms.stream().mapToLong(h -> (long) Arrays.stream(h).mapToDouble(b -> b[1]).sum()).toArray();
+    }
+
+    /**
+     * Whether the series is more than the extremes of too few calls: a mean always is; a percentile when every fork
+     * has the calls it needs ({@link JmhMetric#callsFor}: 1,000 for p99), since compare takes one value per fork.
+     */
+    public boolean supportedPerFork() {
+        return !isPercentile() || Arrays.stream(callsPerFork()).allMatch(n -> n >= JmhMetric.callsFor(percentile));
     }
 }

@@ -17,7 +17,6 @@ import java.util.Map;
 public final class ReportRows {
     /** The batch-aware throughput metric (samples/s) of InferenceBenchmark. */
     public static final String SAMPLES = "samples";
-    static final int MIN_SAMPLES_FOR_P99 = 100;
     static final int MIN_FORKS = 3;
     static final double CONFIDENCE = ForkMeans.DEFAULT_CONFIDENCE;
     static final double MAX_FORK_SPREAD = 0.10;
@@ -37,7 +36,7 @@ public final class ReportRows {
         long samples = p.sampleCount();
         int forks = p.forkCount();
         return new ReportRow(run, c.shortName(), c.mode(), new Cell(c.benchmark(), c.mode(), c.params()).id(),
-                c.params(), p.unit(), p.percentile(50.0), p.percentile(90.0), p.percentile(99.0),
+                c.params(), p.unit(), p.supportedPercentile(50.0), p.supportedPercentile(90.0), p.supportedPercentile(99.0),
                 Double.isNaN(interval.estimate()) ? p.score() : interval.estimate(), interval.halfWidth(), extra, forks,
                 samples, warnings(c, samples, forks), c);
     }
@@ -55,8 +54,8 @@ public final class ReportRows {
     private static List<String> warnings(JmhCell c, long samples, int forks) {
         JmhMetric m = c.primary();
         List<String> w = new ArrayList<>();
-        if (samples < MIN_SAMPLES_FOR_P99 && !Double.isNaN(m.percentile(99.0))) {
-            w.add(samples + " samples for a p99 (want " + MIN_SAMPLES_FOR_P99 + "+)");
+        if (samples < JmhMetric.callsFor(99.0) && !Double.isNaN(m.percentile(99.0))) {
+            w.add(samples + " calls: p99 n/a (needs " + JmhMetric.callsFor(99.0) + "+)");
         }
         if (forks < MIN_FORKS) {
             w.add(forks + (forks == 1 ? " fork" : " forks") + " (want " + MIN_FORKS + "+)");

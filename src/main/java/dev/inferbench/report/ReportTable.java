@@ -157,7 +157,11 @@ final class ReportTable {
     private Value time(ReportRow r, String column, ToDoubleFunction<ReportRow> f, boolean lower) {
         // the best is picked among values in the table's unit: 0.6 ms/op is not better than 500 us/op
         ToDoubleFunction<ReportRow> inTableUnit = x -> Units.convert(f.applyAsDouble(x), x.unit(), unit);
-        return new Value(Units.format(inTableUnit.applyAsDouble(r)), isBest(r, column, inTableUnit, r.isTime() == lower), true);
+        double v = inTableUnit.applyAsDouble(r);
+        if (Double.isNaN(v)) {
+            return new Value("n/a", false, true); // a percentile with too few calls behind it (see the stability column)
+        }
+        return new Value(Units.format(v), isBest(r, column, inTableUnit, r.isTime() == lower), true);
     }
 
     /** The value, marked when it is the group's best (lowest or highest) and the group has more than one value. */

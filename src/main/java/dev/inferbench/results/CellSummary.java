@@ -35,11 +35,11 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
         Map<String, Double> extras = new LinkedHashMap<>();
         cell.secondary().forEach((name, m) -> extras.put(name, m.score()));
         if (cell.mode().equals(Mode.SingleShotTime.shortLabel())) {
-            extras.put(P90, primary.percentile(90.0));
+            extras.put(P90, primary.supportedPercentile(90.0));
             extras.put(MAX, primary.percentile(100.0));
         }
-        return new CellSummary(cell.shortName(), cell.params(), primary.unit(), primary.percentile(50.0),
-                primary.percentile(99.0), ForkMeans.interval(cell.callMeans(), ForkMeans.DEFAULT_CONFIDENCE),
+        return new CellSummary(cell.shortName(), cell.params(), primary.unit(), primary.supportedPercentile(50.0),
+                primary.supportedPercentile(99.0), ForkMeans.interval(cell.callMeans(), ForkMeans.DEFAULT_CONFIDENCE),
                 samples == null ? Double.NaN : samples.score(), extras);
     }
 

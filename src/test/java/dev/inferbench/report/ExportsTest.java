@@ -45,7 +45,8 @@ class ExportsTest {
         assertThat(rows.get(0).extra()).containsKeys("fidelity.top1", "gmacs");
         assertThat(names(rows, true)).contains("samples", "fidelity.top1", "fidelity.cosine", "accuracy.top1", "gmacs")
                 .doesNotContain("fidelity.maxabs", "model.params", "mean", "p99");
-        assertThat(names(rows, false)).contains("mean", "p99", "fidelity.maxabs", "model.params", "gc.alloc.rate")
-                .doesNotContain("samples", "fidelity.top1", "fidelity.cosine", "accuracy.top1", "gmacs");
+        // p99 of these cells rests on 4-243 calls: n/a, so not exported as a figure (it needs 1,000)
+        assertThat(names(rows, false)).contains("mean", "fidelity.maxabs", "model.params", "gc.alloc.rate")
+                .doesNotContain("samples", "fidelity.top1", "fidelity.cosine", "accuracy.top1", "gmacs", "p99");
     }
 }

@@ -73,6 +73,22 @@ public record JmhMetric(double score, double scoreError, double[] scoreConfidenc
         return pairs;
     }
 
+    /**
+     * The calls a percentile needs behind it to be more than the extreme of a few calls: {@code 10 / (1 - p)}, so
+     * 20 for p50, 100 for p90, 1,000 for p99 (from fewer, p99 is the largest call or close to it).
+     */
+    public static long callsFor(double p) {
+        return p >= 100 ? 1 : Math.round(10 / (1 - p / 100));
+    }
+
+    /**
+     * The percentile every output shows: JMH's, over all timed calls of all forks, when {@link #callsFor} calls stand
+     * behind it; NaN ("n/a") when fewer do.
+     */
+    public double supportedPercentile(double p) {
+        return sampleCount() >= callsFor(p) ? percentile(p) : Double.NaN;
+    }
+
     /** A percentile as JMH computed it (keys 0.0 to 100.0); NaN when JMH gave none. */
     public double percentile(double p) {
         Double v = percentiles.get(p);
