@@ -1,5 +1,9 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.results.MachineState;
+import dev.inferbench.results.RunLayout;
+import dev.inferbench.results.jmh.JmhJson;
+import java.util.Optional;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.Comparer;
 import dev.inferbench.compare.Gate;
@@ -94,6 +98,7 @@ final class CompareCommand implements Subcommand {
             default -> out.print(CompareTable.text(report));
         }
         PrintStream notes = format.equals("json") || format.equals("html") ? err : out;
+        machineDifference(runs.get(0), runs.get(1)).ifPresent(notes::println);
         checks.forEach(c -> notes.println("threshold " + c.line()));
         if (!Double.isNaN(precision)) {
             notes.println(settled(report, precision));
@@ -123,6 +128,13 @@ final class CompareCommand implements Subcommand {
         }
         return "settled " + (cells - unsettled.size()) + " of " + cells + " cells"
                 + (unsettled.isEmpty() ? "" : "; unsettled: " + String.join("; ", unsettled));
+    }
+
+    /** A line when the two runs' machines (canary, other processes) differ; empty for runs without those figures. */
+    private static Optional<String> machineDifference(Path baseline, Path candidate) throws BenchException {
+        Optional<MachineState> a = MachineState.of(JmhJson.read(RunLayout.resultOf(baseline)));
+        Optional<MachineState> b = MachineState.of(JmhJson.read(RunLayout.resultOf(candidate)));
+        return a.isPresent() && b.isPresent() ? MachineState.difference(a.get(), b.get()) : Optional.empty();
     }
 
     /** {@code --gate time,p99,mem.rss.peak}: the metrics whose regressions fail the gate ({@code primary} by default). */

@@ -1,5 +1,7 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.results.MachineState;
+import dev.inferbench.results.jmh.JmhCell;
 import dev.inferbench.cell.CellSpec;
 import java.util.TreeMap;
 import java.util.ArrayList;
@@ -111,12 +113,14 @@ final class RunCommand {
         if (!outcome.results().isEmpty()) {
             OutputFormatFactory.createFormatInstance(console, verbosity).endRun(outcome.results());
         }
-        List<CellSummary> cells = prepared.store().results().stream().map(CellSummary::of).toList();
+        List<JmhCell> jmhCells = prepared.store().results();
+        List<CellSummary> cells = jmhCells.stream().map(CellSummary::of).toList();
         String table = SummaryTable.render(cells);
         StringBuilder extra = new StringBuilder();
         for (Plan.Skipped s : plan.skipped()) {
             extra.append("skipped ").append(s.cell().label()).append(": ").append(s.reason()).append('\n');
         }
+        MachineState.of(jmhCells).ifPresent(m -> extra.append(m.line()).append('\n'));
         Map<Cell, String> failed = prepared.store().failures(plan.runnableCells());
         failed.forEach((cell, why) -> extra.append("failed  ").append(cell.label()).append(": ").append(why).append('\n'));
         console.println();

@@ -1,5 +1,6 @@
 package dev.inferbench.compare;
 
+import dev.inferbench.results.MachineState;
 import dev.inferbench.results.jmh.JmhCell;
 import dev.inferbench.results.jmh.JmhMetric;
 import dev.inferbench.stats.Percentiles;
@@ -35,7 +36,8 @@ final class JmhCells {
         }
         cell.secondary().forEach((label, m) -> {
             // JMH's own per-iteration percentile entries of SampleTime (p0.50 ...): p50/p99 above replace them
-            if (!JmhCell.isPercentileEntry(label)) {
+            // the machine's figures describe the run's machine, not the code: MachineState compares them
+            if (!JmhCell.isPercentileEntry(label) && !MachineState.isMachineMetric(label)) {
                 metrics.put(label, MetricSeries.mean(label, m.unit(), m.iterationMeans()));
             }
         });

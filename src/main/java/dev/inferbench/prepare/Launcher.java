@@ -4,6 +4,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.ModelStatsProfiler;
 import dev.inferbench.metrics.QualityProfiler;
+import dev.inferbench.metrics.MachineProfiler;
 import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.metrics.CallMeanProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
@@ -70,6 +71,7 @@ public final class Launcher {
             b.addProfiler(QualityProfiler.class);
             b.addProfiler(SetupProfiler.class);
             b.addProfiler(MemoryProfiler.class);
+            b.addProfiler(MachineProfiler.class);
             if (cmd.getProfilers().stream().noneMatch(p -> p.getKlass().equals("gc") || p.getKlass().endsWith("GCProfiler"))) {
                 // Java heap bytes per call (gc.alloc.rate.norm) for every cell; it reads counters between iterations
                 b.addProfiler(GCProfiler.class);

@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.MachineState;
 import dev.inferbench.results.RunLayout;
 import org.knowm.xchart.VectorGraphicsEncoder;
 
@@ -75,7 +76,9 @@ final class HtmlReport {
             }
         }
         for (ReportInput.Run run : input.runs()) {
-            out.println("<h2>Environment: " + escape(run.label()) + "</h2><table class=\"env\"><tbody>");
+            String machine = MachineState.of(run.cells()).map(m -> "<p class=\"machine\">" + escape(m.line()) + "</p>")
+                    .orElse("");
+            out.println("<h2>Environment: " + escape(run.label()) + "</h2>" + machine + "<table class=\"env\"><tbody>");
             run.environment().forEach((k, v) -> out.println("<tr><td>" + escape(k) + "</td><td>" + escape(v) + "</td></tr>"));
             out.println("</tbody></table>");
         }

@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.MachineState;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.util.List;
@@ -37,6 +38,10 @@ final class MarkdownReport {
             out.println();
             out.println("## Environment: " + escape(run.label()));
             out.println();
+            MachineState.of(run.cells()).ifPresent(m -> {
+                out.println(escape(m.line()));
+                out.println();
+            });
             if (run.environment().isEmpty()) {
                 out.println("No environment.json or run.properties in " + escape(String.valueOf(run.dir())) + ".");
                 continue;

@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.MachineState;
 import dev.inferbench.results.jmh.JmhCell;
 import dev.inferbench.results.jmh.JmhMetric;
 import dev.inferbench.cell.Cell;
@@ -29,7 +30,7 @@ public final class ReportRows {
         Interval interval = interval(c);
         Map<String, ReportRow.Figure> extra = new LinkedHashMap<>();
         c.secondary().forEach((name, m) -> {
-            if (!JmhCell.isPercentileEntry(name)) {
+            if (!JmhCell.isPercentileEntry(name) && !MachineState.isMachineMetric(name)) {
                 extra.put(name, new ReportRow.Figure(m.score(), m.unit()));
             }
         });

@@ -106,6 +106,6 @@ class LauncherTest {
             System.clearProperty(Launcher.EXTRA_METRICS);
         }
         assertThat(Launcher.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build().getProfilers())
-                .hasSize(7);
+                .hasSize(8);
     }
 }

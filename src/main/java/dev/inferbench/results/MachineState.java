@@ -1,0 +1,156 @@
+package dev.inferbench.results;
+
+import dev.inferbench.metrics.MachineProfiler;
+import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.JmhMetric;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the machine did over a run, from {@link MachineProfiler}'s figures in every fork of every cell: the canary's
+ * median and its spread over the forks (the machine's drift), other processes' CPU, and the forks run while the
+ * machine was disturbed: other processes kept at least {@link #BUSY_CORES} cores busy, or the canary ran at least
+ * {@link #SLOW_CANARY} slower than over the run. The same kernel runs in every fork, so a slow phase shows in every
+ * cell measured during it; a build that is slower shows in its cells' times, not in the canary.
+ *
+ * @param forks         forks with machine figures
+ * @param canaryMedian  the canary's median over those forks, ms
+ * @param canarySpread  (90th - 10th percentile) / median of the forks' canaries
+ * @param othersMedian  the forks' median of other processes' CPU, cores
+ * @param disturbed     "cell fork N (why)", in run order
+ */
+public record MachineState(int forks, double canaryMedian, double canarySpread, double othersMedian,
+                           List<String> disturbed) {
+    public static final double BUSY_CORES = 0.5;
+    public static final double SLOW_CANARY = 0.20;
+    /** Two runs whose canaries differ by more than this saw different machines (or machine states). */
+    public static final double DIFFERENT_MACHINE = 0.10;
+    /** ... or whose other processes' median differs by this many cores, or whose disturbed forks by this share. */
+    public static final double DIFFERENT_OTHERS = 0.25;
+
+    /** The share of the forks run while the machine was disturbed. */
+    public double disturbedShare() {
+        return forks == 0 ? 0 : disturbed.size() / (double) forks;
+    }
+
+    /** Empty when no cell carries the machine figures (a run of an older build, or a foreign JMH file). */
+    public static Optional<MachineState> of(List<JmhCell> cells) {
+        record Fork(String label, int fork, double canary, double others) {
+        }
+        List<Fork> forks = new ArrayList<>();
+        for (JmhCell c : cells) {
+            JmhMetric canary = c.secondary().get(MachineProfiler.CANARY);
+            if (canary == null) {
+                continue;
+            }
+            double[] canaries = medians(canary.iterationMeans());
+            JmhMetric others = c.secondary().get(MachineProfiler.OTHERS);
+            double[] busy = others == null ? new double[canaries.length] : means(others.iterationMeans());
+            for (int f = 0; f < canaries.length; f++) {
+                forks.add(new Fork(label(c), f + 1, canaries[f], f < busy.length ? busy[f] : Double.NaN));
+            }
+        }
+        if (forks.isEmpty()) {
+            return Optional.empty();
+        }
+        double[] canaries = forks.stream().mapToDouble(Fork::canary).sorted().toArray();
+        double median = quantile(canaries, 0.5);
+        double spread = (quantile(canaries, 0.9) - quantile(canaries, 0.1)) / median;
+        double othersMedian = quantile(forks.stream().mapToDouble(Fork::others).filter(d -> !Double.isNaN(d)).sorted()
+                .toArray(), 0.5);
+        Map<String, List<String>> byCell = new LinkedHashMap<>();
+        for (Fork f : forks) {
+            List<String> why = new ArrayList<>();
+            if (f.others() >= BUSY_CORES) {
+                why.add(String.format(Locale.ROOT, "other processes %.1f cores", f.others()));
+            }
+            if (f.canary() >= median * (1 + SLOW_CANARY)) {
+                why.add(String.format(Locale.ROOT, "canary %+.0f%%", 100 * (f.canary() / median - 1)));
+            }
+            if (!why.isEmpty()) {
+                byCell.computeIfAbsent(f.label(), k -> new ArrayList<>()).add(f.fork() + " (" + String.join(", ", why) + ")");
+            }
+        }
+        List<String> disturbed = new ArrayList<>();
+        byCell.forEach((cell, list) -> list.forEach(f -> disturbed.add(cell + " fork " + f)));
+        return Optional.of(new MachineState(forks.size(), median, spread, othersMedian, disturbed));
+    }
+
+    /** One line for the summary and the reports. */
+    public String line() {
+        String head = String.format(Locale.ROOT, "machine: canary %.3g ms (median of %d forks), spread %.0f%% over the"
+                        + " run; other processes %.2f cores (median)", canaryMedian, forks, 100 * canarySpread,
+                othersMedian);
+        if (disturbed.isEmpty()) {
+            return head + "; no fork disturbed";
+        }
+        // one cell named once, then its forks: "infer sample model=a fork 3 (...), fork 4 (...)"
+        Map<String, List<String>> byCell = new LinkedHashMap<>();
+        for (String d : disturbed) {
+            int at = d.lastIndexOf(" fork ", d.indexOf(" ("));
+            byCell.computeIfAbsent(d.substring(0, at), k -> new ArrayList<>()).add(d.substring(at + 1));
+        }
+        List<String> parts = new ArrayList<>();
+        byCell.forEach((cell, forks) -> parts.add(cell + ": " + String.join(", ", forks)));
+        return head + "; " + disturbed.size() + " fork" + (disturbed.size() == 1 ? "" : "s") + " run while the machine"
+                + " was disturbed: " + String.join("; ", parts);
+    }
+
+    /** For compare: a line when the two runs saw machines that differ, else empty. */
+    public static Optional<String> difference(MachineState baseline, MachineState candidate) {
+        double change = candidate.canaryMedian / baseline.canaryMedian - 1;
+        double othersChange = candidate.othersMedian - baseline.othersMedian;
+        double disturbedChange = candidate.disturbedShare() - baseline.disturbedShare();
+        if (Math.abs(change) <= DIFFERENT_MACHINE && Math.abs(othersChange) < DIFFERENT_OTHERS
+                && Math.abs(disturbedChange) < DIFFERENT_OTHERS) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(Locale.ROOT, "machine: the two sides saw different machine states (canary"
+                        + " %.3g ms vs %.3g ms, %+.0f%%; other processes %.2f vs %.2f cores; disturbed forks %.0f%% vs"
+                        + " %.0f%%): a change in the cells may be the machine's", baseline.canaryMedian,
+                candidate.canaryMedian, 100 * change, baseline.othersMedian, candidate.othersMedian,
+                100 * baseline.disturbedShare(), 100 * candidate.disturbedShare()));
+    }
+
+    /** "infer sample model=add-one engine=ort batchSize=1": the params that usually tell cells apart. */
+    private static String label(JmhCell c) {
+        StringBuilder sb = new StringBuilder(c.shortName().substring(c.shortName().lastIndexOf('.') + 1))
+                .append(' ').append(c.mode());
+        for (String k : List.of("model", "engine", "batchSize", "precision", "device")) {
+            if (c.params().containsKey(k)) {
+                sb.append(' ').append(k).append('=').append(c.params().get(k));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Whether a secondary metric is one of the machine's (shown as the run's state, not as a figure of a cell). */
+    public static boolean isMachineMetric(String name) {
+        return name.startsWith("machine.");
+    }
+
+    private static double[] medians(double[][] perFork) {
+        return Arrays.stream(perFork).mapToDouble(it -> quantile(Arrays.stream(it).sorted().toArray(), 0.5)).toArray();
+    }
+
+    private static double[] means(double[][] perFork) {
+        return Arrays.stream(perFork).mapToDouble(it -> Arrays.stream(it).average().orElse(Double.NaN)).toArray();
+    }
+
+    /** Linear interpolation between order statistics of sorted values; NaN when empty. */
+    private static double quantile(double[] sorted, double q) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        double pos = q * (sorted.length - 1);
+        int lo = (int) Math.floor(pos);
+        int hi = Math.min(lo + 1, sorted.length - 1);
+        return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
+    }
+}

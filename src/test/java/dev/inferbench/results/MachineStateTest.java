@@ -1,0 +1,64 @@
+package dev.inferbench.results;
+
+import dev.inferbench.metrics.MachineProfiler;
+import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.JmhMetric;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MachineStateTest {
+
+    private static JmhMetric perFork(String unit, double... forkValues) {
+        List<List<Double>> raw = java.util.Arrays.stream(forkValues).mapToObj(v -> List.of(v, v)).toList();
+        return new JmhMetric(0, 0, new double[]{0, 0}, new TreeMap<>(), unit, raw, List.of());
+    }
+
+    private static JmhCell cell(String model, double[] canary, double[] others) {
+        return new JmhCell("dev.inferbench.bench.InferenceBenchmark.infer", "sample", 1, canary.length,
+                Map.of("model", model, "engine", "ort"), perFork("ms/op", canary),
+                Map.of(MachineProfiler.CANARY, perFork("ms", canary), MachineProfiler.OTHERS, perFork("cores", others)),
+                Map.of());
+    }
+
+    @Test
+    void aCompetingProcessAndASlowPhaseFlagTheirForksInEveryCell() {
+        // fork 3 of both cells ran beside a CPU-bound process; fork 4 of the second in a slow phase
+        List<JmhCell> run = List.of(cell("a", new double[]{1.0, 1.02, 1.05, 0.99}, new double[]{0.01, 0.02, 0.98, 0.0}),
+                cell("b", new double[]{1.01, 0.98, 1.04, 1.4}, new double[]{0.0, 0.03, 1.02, 0.1}));
+        MachineState m = MachineState.of(run).orElseThrow();
+        assertThat(m.forks()).isEqualTo(8);
+        assertThat(m.canaryMedian()).isBetween(1.0, 1.03);
+        assertThat(m.disturbed()).containsExactly("infer sample model=a engine=ort fork 3 (other processes 1.0 cores)",
+                "infer sample model=b engine=ort fork 3 (other processes 1.0 cores)",
+                "infer sample model=b engine=ort fork 4 (canary +38%)");
+        assertThat(m.line()).contains("3 forks run while the machine was disturbed: infer sample model=a engine=ort:"
+                + " fork 3 (other processes 1.0 cores); infer sample model=b engine=ort: fork 3 (other processes 1.0"
+                + " cores), fork 4 (canary +38%)");
+    }
+
+    @Test
+    void aQuietRunFlagsNothingAndOldRunsHaveNoState() {
+        MachineState quiet = MachineState.of(List.of(cell("a", new double[]{1.0, 1.05, 0.97}, new double[]{0.02, 0.0, 0.05})))
+                .orElseThrow();
+        assertThat(quiet.disturbed()).isEmpty();
+        assertThat(quiet.line()).endsWith("no fork disturbed");
+        JmhCell old = new JmhCell("b.B.m", "avgt", 1, 1, Map.of(), perFork("ms/op", 1), Map.of(), Map.of());
+        assertThat(MachineState.of(List.of(old))).isEmpty();
+    }
+
+    @Test
+    void compareSaysWhenTheTwoSidesSawDifferentMachines() {
+        MachineState base = new MachineState(4, 1.0, 0.02, 0.0, List.of());
+        assertThat(MachineState.difference(base, new MachineState(4, 1.05, 0.02, 0.1, List.of()))).isEmpty();
+        assertThat(MachineState.difference(base, new MachineState(4, 1.3, 0.02, 0.0, List.of())))
+                .hasValueSatisfying(s -> assertThat(s).contains("+30%"));
+        assertThat(MachineState.difference(base, new MachineState(4, 1.0, 0.02, 0.3, List.of()))).isPresent();
+        assertThat(MachineState.difference(base, new MachineState(4, 1.0, 0.02, 0.1, List.of("c fork 1 (x)", "c fork 2 (x)"))))
+                .as("half the candidate's forks disturbed").isPresent();
+    }
+}
