@@ -37,7 +37,9 @@ public final class CallMeanProfiler implements InternalProfiler {
     @Override
     public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                        IterationResult result) {
-        double nanos = meanNanos(benchmarkParams, iterationParams, result);
+        // only SampleTime needs it: AverageTime and SingleShotTime time every call already
+        double nanos = benchmarkParams.getMode() == Mode.SampleTime
+                ? meanNanos(benchmarkParams, iterationParams, result) : Double.NaN;
         if (Double.isNaN(nanos)) {
             return List.of();
         }

@@ -32,10 +32,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -51,6 +53,8 @@ public final class RunStore {
 
     private final Path dir;
     private final RunLayout layout;
+    private final Map<Path, Read> forkCache = new HashMap<>();
+    private final Map<Cell, CellJson> jsonCache = new HashMap<>();
 
     private RunStore(Path dir) {
         this.dir = dir;
@@ -156,13 +160,37 @@ public final class RunStore {
             for (Path f : files.toList()) {
                 Matcher m = FORK_FILE.matcher(f.getFileName().toString());
                 if (m.matches()) {
-                    forks.put(Integer.parseInt(m.group(1)), readFork(f));
+                    forks.put(Integer.parseInt(m.group(1)), cachedFork(f));
                 }
             }
         } catch (IOException e) {
             throw new BenchException("cannot read " + cellDir + ": " + OneLine.of(e), e);
         }
         return forks;
+    }
+
+    /**
+     * A landed fork's result, deserialized once per file: the loop rebuilds jmh-result.json from every landed fork
+     * after each one, and reading every .ser again each time made a run's bookkeeping grow with the square of its
+     * forks. The directory is still listed each time, so a fork file that is gone is gone here too.
+     */
+    private RunResult cachedFork(Path file) throws BenchException {
+        long modified;
+        try {
+            modified = Files.getLastModifiedTime(file).toMillis();
+        } catch (IOException e) {
+            throw new BenchException("cannot read the fork result " + file + ": " + OneLine.of(e), e);
+        }
+        Read read = forkCache.get(file);
+        if (read == null || read.modified() != modified) {
+            read = new Read(modified, readFork(file));
+            forkCache.put(file, read);
+        }
+        return read.result();
+    }
+
+    /** A fork result and the modification time of the file it was read from. */
+    private record Read(long modified, RunResult result) {
     }
 
     private static RunResult readFork(Path file) throws BenchException {
@@ -241,13 +269,46 @@ public final class RunStore {
         return JmhJson.read(layout.result());
     }
 
-    /** Rewrites jmh-result.json from everything landed; always a complete, valid JMH file. */
+    /**
+     * Rewrites jmh-result.json from everything landed; always a complete, valid JMH file, the bytes JMH's writer gives
+     * for all the merged cells. Each cell's part is written by JMH's writer again only when the cell has a new fork:
+     * writing every cell after every fork made a run's bookkeeping grow with the square of its forks.
+     */
     public List<RunResult> rebuildResult(List<Cell> cells) throws BenchException, IOException {
-        List<RunResult> merged = merged(cells);
-        ByteArrayOutputStream json = new ByteArrayOutputStream();
-        writeJson(merged, json);
-        writeAtomically(layout.result(), json.toByteArray());
+        List<RunResult> merged = new ArrayList<>();
+        List<String> parts = new ArrayList<>();
+        for (Cell cell : cells) {
+            Map<Integer, RunResult> forks = landed(cell);
+            if (forks.isEmpty()) {
+                continue;
+            }
+            RunResult result = merge(forks.values());
+            merged.add(result);
+            CellJson json = jsonCache.get(cell);
+            if (json == null || !json.forks().equals(forks.keySet())) {
+                json = new CellJson(Set.copyOf(forks.keySet()), JmhEnvelope.of(jsonOf(List.of(result))));
+                jsonCache.put(cell, json);
+            }
+            parts.add(json.part().body());
+        }
+        byte[] bytes = merged.isEmpty() ? jsonOf(List.of()).getBytes(StandardCharsets.UTF_8)
+                : jsonCache.get(firstLanded(cells)).part().around(parts).getBytes(StandardCharsets.UTF_8);
+        writeAtomically(layout.result(), bytes);
         return merged;
+    }
+
+    private Cell firstLanded(List<Cell> cells) {
+        return cells.stream().filter(jsonCache::containsKey).findFirst().orElseThrow();
+    }
+
+    /** One cell's part of jmh-result.json, and the fork numbers it was written from. */
+    private record CellJson(Set<Integer> forks, JmhEnvelope part) {
+    }
+
+    private static String jsonOf(Collection<RunResult> results) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        writeJson(results, out);
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     static RunResult merge(Collection<RunResult> forks) {

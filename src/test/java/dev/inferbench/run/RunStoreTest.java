@@ -1,5 +1,7 @@
 package dev.inferbench.run;
 
+import java.nio.charset.StandardCharsets;
+import java.io.ByteArrayOutputStream;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.results.ForkTime;
@@ -141,6 +143,29 @@ class RunStoreTest {
         store.saveFailure(A, 10, "the tenth fork's reason");
         store.saveFailure(A, 2, "the second fork's reason");
         assertThat(store.failures(List.of(A))).containsEntry(A, "the second fork's reason");
+    }
+
+    /**
+     * jmh-result.json is rebuilt from parts each written once per new fork: after every fork it must be the bytes
+     * JMH's writer gives for all the merged cells at once, whatever cells landed since the last rebuild.
+     */
+    @Test
+    void theRebuiltFileIsWhatJmhsWriterWritesForAllCells() throws Exception {
+        Cell c = cell("c");
+        RunStore store = RunStore.create(tmp.resolve("parts"), plan(A, B, c));
+        List<Cell> cells = List.of(A, B, c);
+        long[][] landing = {{1, 1, 2}, {2, 1, 5}, {3, 1, 7}, {1, 2, 3}, {3, 2, 9}, {2, 2, 4}};
+        int n = 0;
+        for (long[] l : landing) {
+            Cell which = cells.get((int) l[0] - 1);
+            store.saveFork(which, (int) l[1], fork(which, l[2], l[2] + 1), T1);
+            List<RunResult> merged = store.rebuildResult(cells);
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            RunStore.writeJson(merged, all);
+            assertThat(Files.readString(store.layout().result())).as("after fork %d", ++n)
+                    .isEqualTo(all.toString(StandardCharsets.UTF_8));
+        }
+        assertThat(JmhJson.read(store.layout().result())).hasSize(3).allSatisfy(j -> assertThat(j.forks()).isEqualTo(2));
     }
 
     @Test
