@@ -19,10 +19,16 @@ import java.util.concurrent.TimeUnit;
  * they are short (at most about 20 timestamps per ms, fewer as its buffer halves), so the mean of its histogram is
  * that of the sampled calls, with the timer's own cost on each; for calls of a few µs it read 15-26 % above
  * AverageTime's mean of the same cell. JMH counts every call of the window whether it timed it or not, and the window
- * is the iteration's time (JMH ends it by a timer), so this mean needs no sampling.
+ * is the iteration's time (JMH ends it by a timer), so this mean needs no sampling. An iteration of fewer than
+ * {@value #WINDOW_CALLS} calls keeps the histogram's mean: SampleTime timed each of its (long) calls.
  */
 public final class CallMeanProfiler implements InternalProfiler {
     public static final String LABEL = "mean.all";
+    /**
+     * Calls an iteration must hold for the window to give the mean: its last call ends after the window, so the
+     * window is off by less than one call, 1/1,000 from here on. Fewer, longer calls are all timed by SampleTime.
+     */
+    static final long WINDOW_CALLS = 1000;
 
     @Override
     public String getDescription() {
@@ -62,6 +68,11 @@ public final class CallMeanProfiler implements InternalProfiler {
         long calls = result.getMetadata() == null ? 0 : result.getMetadata().getMeasuredOps();
         if (calls <= 0) {
             return Double.NaN;
+        }
+        if (calls < WINDOW_CALLS) {
+            // long calls: SampleTime timed every one, and the window would be off by up to a call (its last call
+            // ends after the window, so 6 calls of 188 ms read 167 ms each in a 1 s window)
+            return result.getPrimaryResult().getScore() * benchmarkParams.getTimeUnit().toNanos(1);
         }
         // every thread runs for the whole window: the window's thread-time over all calls
         return iterationParams.getTime().convertTo(TimeUnit.NANOSECONDS) * (double) benchmarkParams.getThreads() / calls;

@@ -23,10 +23,14 @@ import java.util.Optional;
  * @param canaryMedian  the canary's median over those forks, ms
  * @param canarySpread  (90th - 10th percentile) / median of the forks' canaries
  * @param othersMedian  the forks' median of other processes' CPU, cores
- * @param disturbed     "cell fork N (why)", in run order
+ * @param disturbed     the forks run while the machine was disturbed, cell by cell
  */
 public record MachineState(int forks, double canaryMedian, double canarySpread, double othersMedian,
-                           List<String> disturbed) {
+                           List<Disturbed> disturbed) {
+
+    /** A fork run while the machine was disturbed, and why ("other processes 1.0 cores"). */
+    public record Disturbed(String cell, int fork, String why) {
+    }
     public static final double BUSY_CORES = 0.5;
     public static final double SLOW_CANARY = 0.20;
     /** Two runs whose canaries differ by more than this saw different machines (or machine states). */
@@ -64,7 +68,7 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
         double spread = (quantile(canaries, 0.9) - quantile(canaries, 0.1)) / median;
         double othersMedian = quantile(forks.stream().mapToDouble(Fork::others).filter(d -> !Double.isNaN(d)).sorted()
                 .toArray(), 0.5);
-        Map<String, List<String>> byCell = new LinkedHashMap<>();
+        Map<String, List<Disturbed>> byCell = new LinkedHashMap<>();
         for (Fork f : forks) {
             List<String> why = new ArrayList<>();
             if (f.others() >= BUSY_CORES) {
@@ -74,11 +78,12 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
                 why.add(String.format(Locale.ROOT, "canary %+.0f%%", 100 * (f.canary() / median - 1)));
             }
             if (!why.isEmpty()) {
-                byCell.computeIfAbsent(f.label(), k -> new ArrayList<>()).add(f.fork() + " (" + String.join(", ", why) + ")");
+                byCell.computeIfAbsent(f.label(), k -> new ArrayList<>())
+                        .add(new Disturbed(f.label(), f.fork(), String.join(", ", why)));
             }
         }
-        List<String> disturbed = new ArrayList<>();
-        byCell.forEach((cell, list) -> list.forEach(f -> disturbed.add(cell + " fork " + f)));
+        List<Disturbed> disturbed = new ArrayList<>();
+        byCell.values().forEach(disturbed::addAll);
         return Optional.of(new MachineState(forks.size(), median, spread, othersMedian, disturbed));
     }
 
@@ -90,11 +95,10 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
         if (disturbed.isEmpty()) {
             return head + "; no fork disturbed";
         }
-        // one cell named once, then its forks: "infer sample model=a fork 3 (...), fork 4 (...)"
+        // one cell named once, then its forks: "infer sample model=a: fork 3 (...), fork 4 (...)"
         Map<String, List<String>> byCell = new LinkedHashMap<>();
-        for (String d : disturbed) {
-            int at = d.lastIndexOf(" fork ", d.indexOf(" ("));
-            byCell.computeIfAbsent(d.substring(0, at), k -> new ArrayList<>()).add(d.substring(at + 1));
+        for (Disturbed d : disturbed) {
+            byCell.computeIfAbsent(d.cell(), k -> new ArrayList<>()).add("fork " + d.fork() + " (" + d.why() + ")");
         }
         List<String> parts = new ArrayList<>();
         byCell.forEach((cell, forks) -> parts.add(cell + ": " + String.join(", ", forks)));

@@ -64,6 +64,19 @@ class CallMeanProfilerTest {
         assertThat(CallMeanProfiler.meanNanos(two, two.getMeasurement(), iteration(two, 1_000_000))).isEqualTo(2_000.0);
     }
 
+    /** Six calls of 188 ms in a 1 s window: the window would say 167 ms; every call was timed, so the histogram says. */
+    @Test
+    void longCallsKeepTheTimedMean() {
+        BenchmarkParams p = params(Mode.SampleTime, 1);
+        IterationResult it = new IterationResult(p, p.getMeasurement(), new IterationResultMetaData(6, 6));
+        SampleBuffer timed = new SampleBuffer();
+        for (int i = 0; i < 6; i++) {
+            timed.add(188_000_000);
+        }
+        it.addResult(new SampleTimeResult(ResultRole.PRIMARY, "call", timed, TimeUnit.MICROSECONDS));
+        assertThat(CallMeanProfiler.meanNanos(p, p.getMeasurement(), it)).isCloseTo(188_000_000.0, within(188_000.0)); // SampleBuffer keeps 0.1 %
+    }
+
     @Test
     void otherModesKeepTheirOwnMeanAndGetNoExtraMetric() {
         BenchmarkParams p = params(Mode.Throughput, 1);

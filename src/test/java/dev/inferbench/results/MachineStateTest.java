@@ -33,9 +33,10 @@ class MachineStateTest {
         MachineState m = MachineState.of(run).orElseThrow();
         assertThat(m.forks()).isEqualTo(8);
         assertThat(m.canaryMedian()).isBetween(1.0, 1.03);
-        assertThat(m.disturbed()).containsExactly("infer sample model=a engine=ort fork 3 (other processes 1.0 cores)",
-                "infer sample model=b engine=ort fork 3 (other processes 1.0 cores)",
-                "infer sample model=b engine=ort fork 4 (canary +38%)");
+        assertThat(m.disturbed()).containsExactly(
+                new MachineState.Disturbed("infer sample model=a engine=ort", 3, "other processes 1.0 cores"),
+                new MachineState.Disturbed("infer sample model=b engine=ort", 3, "other processes 1.0 cores"),
+                new MachineState.Disturbed("infer sample model=b engine=ort", 4, "canary +38%"));
         assertThat(m.line()).contains("3 forks run while the machine was disturbed: infer sample model=a engine=ort:"
                 + " fork 3 (other processes 1.0 cores); infer sample model=b engine=ort: fork 3 (other processes 1.0"
                 + " cores), fork 4 (canary +38%)");
@@ -58,7 +59,8 @@ class MachineStateTest {
         assertThat(MachineState.difference(base, new MachineState(4, 1.3, 0.02, 0.0, List.of())))
                 .hasValueSatisfying(s -> assertThat(s).contains("+30%"));
         assertThat(MachineState.difference(base, new MachineState(4, 1.0, 0.02, 0.3, List.of()))).isPresent();
-        assertThat(MachineState.difference(base, new MachineState(4, 1.0, 0.02, 0.1, List.of("c fork 1 (x)", "c fork 2 (x)"))))
+        assertThat(MachineState.difference(base, new MachineState(4, 1.0, 0.02, 0.1,
+                List.of(new MachineState.Disturbed("c", 1, "x"), new MachineState.Disturbed("c", 2, "x")))))
                 .as("half the candidate's forks disturbed").isPresent();
     }
 }
