@@ -57,7 +57,7 @@ final class MergeCommand implements Subcommand {
                     : RunFolder.create(root, LocalDateTime.now(), "-merged"));
             target = merged.store().dir();
             copyEnvironment(dirs, target, out);
-            String table = SummaryTable.render(merged.store().results().stream().map(CellSummary::of).toList());
+            String table = SummaryTable.render(CellSummary.of(merged.store().results()));
             Files.writeString(target.resolve(RunLayout.SUMMARY), table, StandardCharsets.UTF_8);
             out.print(table);
             if (!merged.missingShards().isEmpty()) {

@@ -114,7 +114,7 @@ final class RunCommand {
             OutputFormatFactory.createFormatInstance(console, verbosity).endRun(outcome.results());
         }
         List<JmhCell> jmhCells = prepared.store().results();
-        List<CellSummary> cells = jmhCells.stream().map(CellSummary::of).toList();
+        List<CellSummary> cells = CellSummary.of(jmhCells);
         String table = SummaryTable.render(cells);
         StringBuilder extra = new StringBuilder();
         for (Plan.Skipped s : plan.skipped()) {

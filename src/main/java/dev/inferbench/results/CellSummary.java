@@ -8,6 +8,11 @@ import dev.inferbench.results.jmh.JmhMetric;
 import org.openjdk.jmh.annotations.Mode;
 
 import java.util.LinkedHashMap;
+import java.util.Set;
+import java.util.List;
+import java.util.HashSet;
+import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.Map;
 
 /**
@@ -41,6 +46,22 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
         return new CellSummary(cell.shortName(), cell.params(), primary.unit(), primary.supportedPercentile(50.0),
                 primary.supportedPercentile(99.0), ForkMeans.interval(cell.callMeans(), ForkMeans.DEFAULT_CONFIDENCE),
                 samples == null ? Double.NaN : samples.score(), extras);
+    }
+
+    /**
+     * The figures of a run's cells; a benchmark measured in several modes ({@code -bm avgt,sample}) is named with its
+     * mode ({@code InferenceBenchmark.infer [avgt]}), so that its rows can be told apart.
+     */
+    public static List<CellSummary> of(List<JmhCell> cells) {
+        Map<String, Set<String>> modes = new HashMap<>();
+        cells.forEach(c -> modes.computeIfAbsent(c.shortName(), k -> new HashSet<>()).add(c.mode()));
+        List<CellSummary> out = new ArrayList<>();
+        for (JmhCell c : cells) {
+            CellSummary s = of(c);
+            out.add(modes.get(c.shortName()).size() < 2 ? s : new CellSummary(s.benchmark() + " [" + c.mode() + "]",
+                    s.params(), s.unit(), s.p50(), s.p99(), s.mean(), s.samplesPerSecond(), s.extras()));
+        }
+        return out;
     }
 
     public static final String P90 = "p90";
