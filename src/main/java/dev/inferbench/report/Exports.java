@@ -15,6 +15,7 @@ import dev.inferbench.stats.Direction;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
@@ -45,11 +46,14 @@ final class Exports {
                     n.put("range", "± " + Units.format(r.halfWidth()));
                 }
             }
-            if (r.isTime() && !biggerIsBetter && !Double.isNaN(r.p99())) {
-                entry(all, label + " p99", r.unit(), r.p99(), extra);
+            if (r.isTime() && !biggerIsBetter) {
+                // each percentile where enough calls stand behind it (n/a ones are NaN and left out)
+                percentiles(r).forEach((name, v) -> entry(all, label + " " + name, r.unit(), v, extra));
             }
             r.extra().forEach((name, f) -> {
-                if (biggerIsBetter(name, f.unit()) == biggerIsBetter && !Double.isNaN(f.value())) {
+                // a value of 0 (gc.count of a cell that never collects) is no baseline: the tool's next ratio would
+                // be infinite and raise an alert over nothing
+                if (biggerIsBetter(name, f.unit()) == biggerIsBetter && !Double.isNaN(f.value()) && f.value() != 0) {
                     entry(all, label + " " + name, f.unit(), f.value(), extra);
                 }
             });
@@ -83,6 +87,16 @@ final class Exports {
         }
     }
 
+    /** p50, p90, p99 of a time cell, in its unit, where each is a figure (enough calls behind it). */
+    private static Map<String, Double> percentiles(ReportRow r) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        out.put("p50", r.p50());
+        out.put("p90", r.p90());
+        out.put("p99", r.p99());
+        out.values().removeIf(v -> Double.isNaN(v));
+        return out;
+    }
+
     /**
      * Compare's rule ({@link Directions}); a metric of unknown direction (gc.count, model.params) goes with the
      * smaller-is-better ones: github-action-benchmark has no neutral file.
@@ -102,7 +116,8 @@ final class Exports {
 
     /**
      * Bencher Metric Format: per benchmark (params in its name) a measure per metric; {@code latency} in ns with the
-     * interval as lower/upper values, {@code throughput} in samples/s, other metrics under their own slug.
+     * interval as lower/upper values, {@code latency-p50/p90/p99} in ns where they are figures, {@code throughput} for a
+     * thrpt cell's own score, {@code samples-per-second}, other metrics under their own slug.
      */
     static void bencher(List<ReportRow> rows, OutputStream out) throws IOException {
         ObjectNode all = JSON.createObjectNode();
@@ -122,10 +137,13 @@ final class Exports {
                     m.put("lower_value", (r.mean() - r.halfWidth()) * ns);
                     m.put("upper_value", (r.mean() + r.halfWidth()) * ns);
                 }
+                percentiles(r).forEach((p, v) -> bench.putObject("latency-" + p).put("value", v * ns));
             }
             r.extra().forEach((metric, f) -> {
                 if (!Double.isNaN(f.value())) {
-                    String slug = metric.equals(ReportRows.SAMPLES) ? "throughput" : metric.replace('.', '-');
+                    // samples/s is not Bencher's throughput (operations, i.e. calls, per second): at batch 8 the two
+                    // differ 8x, so it is a measure of its own
+                    String slug = metric.equals(ReportRows.SAMPLES) ? "samples-per-second" : metric.replace('.', '-');
                     bench.putObject(slug).put("value", f.value());
                 }
             });
