@@ -1,8 +1,7 @@
 package dev.inferbench.cli;
 
 import dev.inferbench.results.MachineState;
-import dev.inferbench.results.RunLayout;
-import dev.inferbench.results.jmh.JmhJson;
+import dev.inferbench.results.jmh.JmhCell;
 import java.util.Optional;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.Comparer;
@@ -31,7 +30,7 @@ import java.util.Set;
  * [--format table|md|json|html]}: every cell both runs have, every metric, direction-aware, with the ratio's interval
  * and a verdict. Exit code 0 pass, 1 a regression (with --fail-on-regression) or a failed threshold, 2 bad input.
  * With {@code --precision P} it ends with one line saying how many cells are settled ({@link StoppingRule}: the
- * primary metric's ratio interval narrower than P, or its verdict certain): what tools/compare-commits.sh reads to
+ * primary metric's ratio interval narrower than P, or its verdict "same", from 8 forks): what tools/compare-commits.sh reads to
  * decide whether to run another pair of forks.
  */
 final class CompareCommand implements Subcommand {
@@ -77,8 +76,10 @@ final class CompareCommand implements Subcommand {
         if (runs.size() != 2) {
             throw new BenchException("compare needs two run folders, got " + runs.size() + "; expected: " + USAGE);
         }
-        var candidate = RunReader.read(runs.get(1));
-        Comparer.Report report = Comparer.compare(RunReader.read(runs.get(0)), candidate, minEffect,
+        List<JmhCell> baseCells = RunReader.readCells(runs.get(0));
+        List<JmhCell> candidateCells = RunReader.readCells(runs.get(1));
+        var candidate = RunReader.of(candidateCells);
+        Comparer.Report report = Comparer.compare(RunReader.of(baseCells), candidate, minEffect,
                 Verdict.CONFIDENCE, gate);
         checkGateNames(gate, report);
         List<Gate.Check> checks = Gate.check(thresholds, candidate);
@@ -98,7 +99,7 @@ final class CompareCommand implements Subcommand {
             default -> out.print(CompareTable.text(report));
         }
         PrintStream notes = format.equals("json") || format.equals("html") ? err : out;
-        machineDifference(runs.get(0), runs.get(1)).ifPresent(notes::println);
+        machineDifference(baseCells, candidateCells).ifPresent(notes::println);
         checks.forEach(c -> notes.println("threshold " + c.line()));
         if (!Double.isNaN(precision)) {
             notes.println(settled(report, precision));
@@ -131,9 +132,9 @@ final class CompareCommand implements Subcommand {
     }
 
     /** A line when the two runs' machines (canary, other processes) differ; empty for runs without those figures. */
-    private static Optional<String> machineDifference(Path baseline, Path candidate) throws BenchException {
-        Optional<MachineState> a = MachineState.of(JmhJson.read(RunLayout.resultOf(baseline)));
-        Optional<MachineState> b = MachineState.of(JmhJson.read(RunLayout.resultOf(candidate)));
+    private static Optional<String> machineDifference(List<JmhCell> baseline, List<JmhCell> candidate) {
+        Optional<MachineState> a = MachineState.of(baseline);
+        Optional<MachineState> b = MachineState.of(candidate);
         return a.isPresent() && b.isPresent() ? MachineState.difference(a.get(), b.get()) : Optional.empty();
     }
 

@@ -20,19 +20,28 @@ public final class RunReader {
     }
 
     public static List<CellResults> read(Path runOrFile) throws BenchException {
+        return of(readCells(runOrFile));
+    }
+
+    /** The run's cells as the one JMH reader gives them; at least one, or a one-line error. */
+    public static List<JmhCell> readCells(Path runOrFile) throws BenchException {
         Path file = RunLayout.resultOf(runOrFile);
         if (!Files.exists(file)) {
             throw new BenchException(runOrFile + (Files.isDirectory(runOrFile) ? " has no " + RunLayout.RESULT : " does not exist")
                     + "; expected a run folder (results/<run>) or a JMH JSON result file");
         }
-        List<CellResults> cells = new ArrayList<>();
-        for (JmhCell c : JmhJson.read(file)) {
-            cells.add(JmhCells.of(c));
-        }
+        List<JmhCell> cells = JmhJson.read(file);
         if (cells.isEmpty()) {
             throw new BenchException(file + " holds no measured cell; expected a run with at least one landed fork");
         }
         return cells;
+    }
+
+    /** Cells as the statistics need them, every fork kept apart. */
+    public static List<CellResults> of(List<JmhCell> cells) {
+        List<CellResults> out = new ArrayList<>();
+        cells.forEach(c -> out.add(JmhCells.of(c)));
+        return out;
     }
 
     /** JMH's measurement time per iteration in seconds ("1 s", "500 ms"), from the file's run settings; NaN if absent. */
