@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * The mean time per call of a SampleTime iteration over <em>every</em> call, {@value #LABEL}, in the benchmark's
  * unit: the measured window divided by the calls JMH counted in it. SampleTime times only a sample of the calls when
  * they are short (at most about 20 timestamps per ms, fewer as its buffer halves), so the mean of its histogram is
- * that of the sampled calls, with the timer's own cost on each; for calls of a few µs it read 15-26 % above
+ * that of the sampled calls, with the timer's own cost on each; for calls of 2-4 µs it read 14-35 % above
  * AverageTime's mean of the same cell. JMH counts every call of the window whether it timed it or not, and the window
  * is the iteration's time (JMH ends it by a timer), so this mean needs no sampling. An iteration of fewer than
  * {@value #WINDOW_CALLS} calls keeps the histogram's mean: SampleTime timed each of its (long) calls.

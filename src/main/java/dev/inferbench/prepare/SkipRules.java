@@ -2,6 +2,7 @@ package dev.inferbench.prepare;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
+import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
 
 import java.util.List;
@@ -16,8 +17,12 @@ public final class SkipRules {
     }
 
     static Optional<String> reason(Cell cell, BenchConfig config, List<SkipRule> rules) throws BenchException {
+        if (!CellSpec.isModelCell(cell.params())) {
+            return Optional.empty(); // a benchmark without a model has nothing to skip
+        }
+        CellSpec spec = CellSpec.of(cell.params(), config); // once for all rules
         for (SkipRule rule : rules) {
-            Optional<String> why = rule.skipReason(cell.params(), config);
+            Optional<String> why = rule.skipReason(spec);
             if (why.isPresent()) {
                 return why;
             }

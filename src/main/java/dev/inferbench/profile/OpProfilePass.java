@@ -36,15 +36,18 @@ public final class OpProfilePass {
     public static void run(List<Cell> cells, BenchConfig config, Path runDir, PrintStream out) throws BenchException {
         for (Cell cell : cells) {
             // the inference-only cells of ort: cold-start and end-to-end cells time other things than the model
-            if (!cell.benchmark().endsWith("InferenceBenchmark.infer") || !CellSpec.isModelCell(cell.params())
-                    || CellSpec.of(cell.params(), config).engine() != EngineKind.ORT) {
+            if (!cell.benchmark().endsWith("InferenceBenchmark.infer") || !CellSpec.isModelCell(cell.params())) {
+                continue;
+            }
+            CellSpec spec = CellSpec.of(cell.params(), config);
+            if (spec.engine() != EngineKind.ORT) {
                 continue;
             }
             out.println();
             out.println("inferbench: ORT operator profile of " + cell.label() + " (" + MEASURED_CALLS
                     + " calls after " + WARMUP_CALLS + ", profiling on, outside the timed forks):");
             try {
-                OpTable table = profile(cell, config, RunLayout.of(runDir).opProfile().resolve(cell.id()));
+                OpTable table = profile(cell, spec, RunLayout.of(runDir).opProfile().resolve(cell.id()));
                 table.printTable(out, TOP);
             } catch (BenchException e) {
                 // the timed results are on disk already; one cell's profile failing costs only that profile
@@ -53,8 +56,7 @@ public final class OpProfilePass {
         }
     }
 
-    static OpTable profile(Cell cell, BenchConfig config, Path dir) throws BenchException {
-        CellSpec spec = CellSpec.of(cell.params(), config);
+    static OpTable profile(Cell cell, CellSpec spec, Path dir) throws BenchException {
         // the file the cell ran: its fp16/int8 variant, made before the first fork
         Path file = Variants.file(spec.modelFile(), spec.precision());
         try {

@@ -68,7 +68,7 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
         double spread = (quantile(canaries, 0.9) - quantile(canaries, 0.1)) / median;
         double othersMedian = quantile(forks.stream().mapToDouble(Fork::others).filter(d -> !Double.isNaN(d)).sorted()
                 .toArray(), 0.5);
-        Map<String, List<Disturbed>> byCell = new LinkedHashMap<>();
+        List<Disturbed> disturbed = new ArrayList<>();
         for (Fork f : forks) {
             List<String> why = new ArrayList<>();
             if (f.others() >= BUSY_CORES) {
@@ -78,12 +78,9 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
                 why.add(String.format(Locale.ROOT, "canary %+.0f%%", 100 * (f.canary() / median - 1)));
             }
             if (!why.isEmpty()) {
-                byCell.computeIfAbsent(f.label(), k -> new ArrayList<>())
-                        .add(new Disturbed(f.label(), f.fork(), String.join(", ", why)));
+                disturbed.add(new Disturbed(f.label(), f.fork(), String.join(", ", why)));
             }
         }
-        List<Disturbed> disturbed = new ArrayList<>();
-        byCell.values().forEach(disturbed::addAll);
         return Optional.of(new MachineState(forks.size(), median, spread, othersMedian, disturbed));
     }
 

@@ -110,7 +110,7 @@ public final class RunLoop {
             for (int fork = 1; fork <= plan.forks(); fork++) {
                 for (int i = 0; i < cells.size(); i++) {
                     Cell cell = cells.get(i);
-                    if (landed.get(cell).contains(fork) || failed.containsKey(cell) || precise(cell, landed.get(cell))) {
+                    if (landed.get(cell).contains(fork) || failed.containsKey(cell) || precise(cell)) {
                         continue;
                     }
                     if (limitReached(run, progress)) {
@@ -144,7 +144,7 @@ public final class RunLoop {
                 }
             }
         }
-        int left = (int) cells.stream().filter(c -> !failed.containsKey(c) && !precise(c, landed.get(c)))
+        int left = (int) cells.stream().filter(c -> !failed.containsKey(c) && !precise(c))
                 .mapToLong(c -> plan.forks() - landed.get(c).stream().filter(f -> f <= plan.forks()).count()).sum();
         return new Outcome(store.rebuildResult(cells), failed, run, stoppedEarly ? left : 0);
     }
@@ -158,7 +158,7 @@ public final class RunLoop {
     }
 
     /** With --precision: the cell's interval is already narrow enough, so it needs no more forks. */
-    private boolean precise(Cell cell, Set<Integer> forks) {
+    private boolean precise(Cell cell) {
         if (settings.precision().isEmpty()) {
             return false;
         }

@@ -276,7 +276,7 @@ public final class RunStore {
      */
     public List<RunResult> rebuildResult(List<Cell> cells) throws BenchException, IOException {
         List<RunResult> merged = new ArrayList<>();
-        List<String> parts = new ArrayList<>();
+        List<JmhEnvelope> parts = new ArrayList<>();
         for (Cell cell : cells) {
             Map<Integer, RunResult> forks = landed(cell);
             if (forks.isEmpty()) {
@@ -289,16 +289,14 @@ public final class RunStore {
                 json = new CellJson(Set.copyOf(forks.keySet()), JmhEnvelope.of(jsonOf(List.of(result))));
                 jsonCache.put(cell, json);
             }
-            parts.add(json.part().body());
+            parts.add(json.part());
         }
-        byte[] bytes = merged.isEmpty() ? jsonOf(List.of()).getBytes(StandardCharsets.UTF_8)
-                : jsonCache.get(firstLanded(cells)).part().around(parts).getBytes(StandardCharsets.UTF_8);
+        // every part carries the same envelope: JMH's writer wraps each result alike
+        String text = parts.isEmpty() ? jsonOf(List.of())
+                : parts.get(0).around(parts.stream().map(JmhEnvelope::body).toList());
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         writeAtomically(layout.result(), bytes);
         return merged;
-    }
-
-    private Cell firstLanded(List<Cell> cells) {
-        return cells.stream().filter(jsonCache::containsKey).findFirst().orElseThrow();
     }
 
     /** One cell's part of jmh-result.json, and the fork numbers it was written from. */
