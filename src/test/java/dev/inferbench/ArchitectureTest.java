@@ -34,7 +34,7 @@ class ArchitectureTest {
             {"variant", "dev.inferbench.variant.."},
             {"cell", "dev.inferbench.cell.."},
             {"measures", "dev.inferbench.quality..", "dev.inferbench.verify..", "dev.inferbench.pipeline..",
-                    "dev.inferbench.metrics.."},
+                    "dev.inferbench.metrics..", "dev.inferbench.serve.."},
             {"results", "dev.inferbench.results.."},
             {"run", "dev.inferbench.run.."},
             {"analysis", "dev.inferbench.compare..", "dev.inferbench.profile..", "dev.inferbench.report.."},

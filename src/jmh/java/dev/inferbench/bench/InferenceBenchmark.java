@@ -3,17 +3,7 @@ package dev.inferbench.bench;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
-import dev.inferbench.engine.EngineKind;
-import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
-import dev.inferbench.engine.PreparedInput;
-import dev.inferbench.input.data.DataSource;
-import dev.inferbench.input.data.ImageFolder;
-import dev.inferbench.quality.AccuracyProbe;
-import dev.inferbench.variant.Variants;
-import dev.inferbench.quality.CellQuality;
-import dev.inferbench.quality.FidelityProbe;
-import dev.inferbench.metrics.SetupRecord;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -26,7 +16,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * correctness check of the outputs, the fidelity of the cell's outputs to the fp32 reference) happens in the trial
  * setup, outside the measurement.
  *
- * <p>The matrix is the cross product of the parameters below and those of {@link BatchParams}; benchmarks.properties
+ * <p>The matrix is the cross product of the parameters below and those of {@link CallerParams}; benchmarks.properties
  * holds the defaults the inferbench launcher passes, and {@code -p name=v1,v2} on the command line overrides them.
  */
 // SampleTime: calls are timed (all of them while they are long, a sample when short), so the JSON carries
@@ -46,7 +35,7 @@ import java.util.concurrent.TimeUnit;
 // Milliseconds: inference calls take 0.01 ms (tiny MLP) to seconds (large batches); ms reads well across that range.
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @State(Scope.Benchmark)
-public class InferenceBenchmark extends BatchParams {
+public class InferenceBenchmark extends CallerParams {
 
     /** Inter-op threads (ORT's parallel executor, libtorch's inter-op pool); 0 keeps the engine's default. */
     @Param("0")
@@ -80,35 +69,28 @@ public class InferenceBenchmark extends BatchParams {
         return p;
     }
 
-    private InferenceEngine loaded;
-    private PreparedInput input;
+    private Callers callers;
     private long slowdownTokens;
+
+    /**
+     * A caller's own prepared input and outputs (and engine, with sharing=per-caller), one per JMH thread: the fork
+     * runs the cell's {@code callers} threads, so N callers call the model at once, as a service's request threads
+     * would. With one caller it is the cell's one input, as it always was.
+     */
+    @State(Scope.Thread)
+    public static class Caller {
+        Callers.Caller own;
+
+        @Setup(Level.Trial)
+        public void take(InferenceBenchmark cell) {
+            own = cell.callers.next();
+        }
+    }
 
     @Setup(Level.Trial)
     public void load() {
         try {
-            CellSpec cell = cell(BenchConfig.load());
-            CellQuality.clear();
-            Path file = Variants.ensure(cell.modelName(), cell.modelFile(), cell.precision(), cell.model().inputs(),
-                    Variants.calibrationSeed(cell.inputSeed()), System.out);
-            SetupRecord.loadStarting();
-            loaded = cell.engine().open(file, cell.device(), cell.settings());
-            SetupRecord.loaded();
-            input = loaded.prepare(DataSource.batch(cell.data(), cell.inputs(), loaded.signature().inputs()));
-            long first = System.nanoTime();
-            try (Outputs firstOutputs = loaded.run(input)) {
-                SetupRecord.firstInference(first);
-                OutputCheck.verify(cell.modelName(), firstOutputs, cell.batchSize());
-            }
-            if (!EngineKind.isTorchScript(cell.modelFile()) && !cell.isFidelityReference()) {
-                // loads the fp32 reference in this fork, after load.time and mem.native.model were taken; the fork's
-                // mem.rss.peak includes it. The reference cell itself agrees with itself by definition: not probed.
-                CellQuality.record(FidelityProbe.measure(loaded, cell.inputs()));
-            }
-            if (!cell.syntheticData() && ImageFolder.looksLike(Path.of(cell.data()))) {
-                CellQuality.record(AccuracyProbe.measure(loaded, ImageFolder.read(Path.of(cell.data())),
-                        cell.modelName(), cell.batchSize()));
-            }
+            callers = Callers.load(cell(BenchConfig.load()));
             slowdownTokens = InjectedSlowdown.tokens(InjectedSlowdown.percent(), this::callOnce);
         } catch (BenchException e) {
             tearDown();
@@ -120,8 +102,8 @@ public class InferenceBenchmark extends BatchParams {
     }
 
     @Benchmark
-    public void infer(Blackhole bh) throws BenchException {
-        try (Outputs out = loaded.run(input)) {
+    public void infer(Caller caller, Blackhole bh) throws BenchException {
+        try (Outputs out = caller.own.run()) {
             bh.consume(out);
         }
         // the calibration aid's extra work; at 0 tokens (the default) one field read, nothing next to a call
@@ -129,7 +111,7 @@ public class InferenceBenchmark extends BatchParams {
     }
 
     private void callOnce() {
-        try (Outputs out = loaded.run(input)) {
+        try (Outputs out = callers.first().run()) {
             Objects.requireNonNull(out);
         } catch (BenchException e) {
             throw new CellFailure(e);
@@ -138,13 +120,9 @@ public class InferenceBenchmark extends BatchParams {
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        if (input != null) {
-            input.close();
-            input = null;
-        }
-        if (loaded != null) {
-            loaded.close();
-            loaded = null;
+        if (callers != null) {
+            callers.close();
+            callers = null;
         }
     }
 }

@@ -26,9 +26,12 @@ import java.util.Map;
  *                      quote what was given)
  * @param data          {@link DataSource#SYNTHETIC} or the path of real data
  * @param inputSeed     {@code seed.input} of the configuration: every cell's inputs come from it
+ * @param callers       concurrent callers (JMH threads), each with its own prepared input
+ * @param sharing       whether the callers share one loaded model or each loads its own
  */
 public record CellSpec(ModelEntry model, EngineKind engine, Device device, String deviceName, int batchSize,
-                       int seqLen, EngineSettings settings, Precision precision, String data, long inputSeed) {
+                       int seqLen, EngineSettings settings, Precision precision, String data, long inputSeed,
+                       int callers, Sharing sharing) {
 
     /** The parameter names, as the benchmarks declare them. */
     public static final String MODEL = "model";
@@ -41,6 +44,9 @@ public record CellSpec(ModelEntry model, EngineKind engine, Device device, Strin
     public static final String OPT_LEVEL = "optLevel";
     public static final String PRECISION = "precision";
     public static final String DATA = "data";
+    public static final String CALLERS = "callers";
+    public static final String SHARING = "sharing";
+    public static final String SPIN = "spin";
 
     /** Whether a cell's parameters describe a model cell (a benchmark without {@code model} is not one). */
     public static boolean isModelCell(Map<String, String> params) {
@@ -66,10 +72,13 @@ public record CellSpec(ModelEntry model, EngineKind engine, Device device, Strin
         int interOp = wholeNumber(params, INTER_OP_THREADS, 0, 0, "0 for the engine's default, or a thread count");
         EngineSettings.GraphOptimization level = EngineSettings.GraphOptimization.parse(
                 params.getOrDefault(OPT_LEVEL, EngineSettings.GraphOptimization.ALL.id()));
+        int callers = wholeNumber(params, CALLERS, 1, 1, "concurrent callers, e.g. -p callers=1,2,4");
+        Sharing sharing = Sharing.parse(params.getOrDefault(SHARING, Sharing.SHARED.id()));
+        boolean spinning = onOff(params, SPIN);
         ModelEntry entry = config.model(modelName);
         return new CellSpec(entry, engine, device, deviceName, batch, seqLen,
-                new EngineSettings(threads, interOp, level, entry.inputs()), precision,
-                params.getOrDefault(DATA, DataSource.SYNTHETIC), config.seed("input"));
+                new EngineSettings(threads, interOp, level, entry.inputs(), spinning), precision,
+                params.getOrDefault(DATA, DataSource.SYNTHETIC), config.seed("input"), callers, sharing);
     }
 
     public String modelName() {
@@ -93,6 +102,16 @@ public record CellSpec(ModelEntry model, EngineKind engine, Device device, Strin
     /** The cell whose outputs are the fidelity reference: the model file as is, on ONNX Runtime, on the CPU. */
     public boolean isFidelityReference() {
         return precision == Precision.FP32 && engine == EngineKind.ORT && device.equals(Device.CPU);
+    }
+
+    private static boolean onOff(Map<String, String> params, String name) throws BenchException {
+        String value = params.getOrDefault(name, "on");
+        return switch (value) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new BenchException(name + " '" + value + "' is not on or off; expected e.g. -p " + name
+                    + "=on,off");
+        };
     }
 
     private static int wholeNumber(Map<String, String> params, String name, int absent, int min, String hint)

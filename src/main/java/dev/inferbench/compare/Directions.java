@@ -15,6 +15,12 @@ public final class Directions {
     public static Direction of(String name, String unit) {
         String n = name.toLowerCase(Locale.ROOT);
         String u = unit == null ? "" : unit.toLowerCase(Locale.ROOT);
+        if (n.startsWith("serve.")) {
+            // open-loop serving: rates (and the SLO met, 1 or 0) up; latencies, queues, late and dropped down
+            return n.equals("serve.rate") || n.equals("serve.sustainable") || n.equals("serve.slo")
+                    ? Direction.HIGHER_IS_BETTER : n.equals("serve.offered") || n.equals("serve.steps")
+                    ? Direction.UNKNOWN : Direction.LOWER_IS_BETTER;
+        }
         if (n.equals("samples") || n.equals("throughput") || n.startsWith("accuracy") || n.startsWith("top1")
                 || n.startsWith("top5") || n.endsWith(".accuracy") || n.equals("gmacs")
                 || n.startsWith("fidelity.") && !n.equals("fidelity.maxabs")) {

@@ -14,10 +14,13 @@ import dev.inferbench.tensor.HostTensor;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
  * A model loaded through Deep Java Library and called the way DJL users call one: a {@code Predictor<NDList,
- * NDList>} with DJL's NoopTranslator. Inputs become engine NDArrays once, in {@link #prepare}. Each {@link #run}
+ * NDList>} with DJL's NoopTranslator. Inputs become engine NDArrays once, in {@link #prepare}, each with its own
+ * predictor (DJL's predictors are not thread-safe; its advice is one per thread on a shared model), so that callers on
+ * several threads share the model, each with its own prepared input. Each {@link #run}
  * opens a sub-manager and lends it the inputs, because DJL attaches every array an engine creates (intermediates
  * and outputs) to the manager of the first input: without it memory grows with every call. Closing the outputs
  * closes that sub-manager, which frees the call's arrays and hands the inputs back.
@@ -26,18 +29,18 @@ final class DjlEngine implements InferenceEngine {
     private final String engineId;
     private final Path file;
     private final Model model;
-    private final Predictor<NDList, NDList> predictor;
+    private final Supplier<Predictor<NDList, NDList>> predictors;
     private final ModelSignature signature;
     private final boolean outputsToHost;
     private boolean closed;
 
     /** @param outputsToHost copy outputs to host memory within the call (models placed on a GPU by libtorch) */
-    DjlEngine(String engineId, Path file, Model model, Predictor<NDList, NDList> predictor, ModelSignature signature,
-              boolean outputsToHost) {
+    DjlEngine(String engineId, Path file, Model model, Supplier<Predictor<NDList, NDList>> predictors,
+              ModelSignature signature, boolean outputsToHost) {
         this.engineId = engineId;
         this.file = file;
         this.model = model;
-        this.predictor = predictor;
+        this.predictors = predictors;
         this.signature = signature;
         this.outputsToHost = outputsToHost;
     }
@@ -58,7 +61,7 @@ final class DjlEngine implements InferenceEngine {
                 array.setName(t.name());
                 list.add(array);
             }
-            return new DjlInput(manager, list);
+            return new DjlInput(manager, list, predictors.get());
         } catch (RuntimeException e) {
             manager.close();
             throw new BenchException("engine '" + engineId + "' cannot create its input arrays for " + file + ": "
@@ -89,7 +92,7 @@ final class DjlEngine implements InferenceEngine {
         NDManager call = in.manager.newSubManager();
         try {
             in.arrays.tempAttach(call);
-            NDList out = predictor.predict(in.arrays);
+            NDList out = in.predictor.predict(in.arrays);
             // libtorch runs CUDA kernels asynchronously: copying the outputs to the host waits for them, and is what
             // a caller reading results pays (ORT's CUDA provider returns host tensors already).
             return new DjlOutputs(outputsToHost ? out.toDevice(ai.djl.Device.cpu(), false) : out, call);
@@ -128,7 +131,6 @@ final class DjlEngine implements InferenceEngine {
             return;
         }
         closed = true;
-        predictor.close();
         model.close();
     }
 
@@ -141,17 +143,20 @@ final class DjlEngine implements InferenceEngine {
     private static final class DjlInput implements PreparedInput {
         private final NDManager manager;
         private final NDList arrays;
+        private final Predictor<NDList, NDList> predictor;
         private boolean closed;
 
-        DjlInput(NDManager manager, NDList arrays) {
+        DjlInput(NDManager manager, NDList arrays, Predictor<NDList, NDList> predictor) {
             this.manager = manager;
             this.arrays = arrays;
+            this.predictor = predictor;
         }
 
         @Override
         public void close() {
             if (!closed) {
                 closed = true;
+                predictor.close();
                 manager.close();
             }
         }

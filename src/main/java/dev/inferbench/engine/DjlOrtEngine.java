@@ -56,7 +56,7 @@ final class DjlOrtEngine {
             throw new BenchException("cannot load " + model + " with engine '" + ID + "' on " + device + ": " + ort
                     + OrtLoadFailure.expected(model, ort, OrtEnvironment.getEnvironment().getVersion()), e);
         }
-        return new DjlEngine(ID, model, loaded, loaded.newPredictor(), signature, false);
+        return new DjlEngine(ID, model, loaded, loaded::newPredictor, signature, false);
     }
 
     /**

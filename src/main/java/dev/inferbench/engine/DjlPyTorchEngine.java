@@ -104,7 +104,7 @@ final class DjlPyTorchEngine {
         try {
             GraphRenderer renderer = GraphRenderer.render(graph, onnx.weights(), model.getNDManager());
             model.setBlock(new LambdaBlock(renderer::forward, graph.name()));
-            return new DjlEngine(ID, file, model, model.newPredictor(new NoopTranslator()), onnx.signature(),
+            return new DjlEngine(ID, file, model, () -> model.newPredictor(new NoopTranslator()), onnx.signature(),
                     device.kind() == Device.Kind.CUDA);
         } catch (BenchException e) {
             model.close();
@@ -143,7 +143,7 @@ final class DjlPyTorchEngine {
             System.arraycopy(e.getValue(), 0, shape, 1, e.getValue().length);
             inputs.add(new TensorSpec(e.getKey(), TensorSpec.DType.FLOAT32, shape));
         }
-        return new DjlEngine(ID, file, loaded, loaded.newPredictor(), new ModelSignature(inputs, List.of()),
+        return new DjlEngine(ID, file, loaded, loaded::newPredictor, new ModelSignature(inputs, List.of()),
                 device.kind() == Device.Kind.CUDA);
     }
 }

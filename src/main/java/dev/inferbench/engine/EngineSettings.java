@@ -17,9 +17,12 @@ import java.util.Map;
  * @param optimization   ONNX Runtime's graph optimization level
  * @param declaredInputs per-sample input shapes from the model registry (batch left out), for file formats that do
  *                       not declare their inputs (TorchScript); inputs are then float32
+ * @param spinning       whether ONNX Runtime's pool threads spin (busy-wait) between pieces of work, its default;
+ *                       {@code false} sets {@code session.intra_op.allow_spinning=0} and {@code inter_op} alike (ort
+ *                       only), which saves the CPU they burn waiting at the cost of waking them
  */
 public record EngineSettings(int threads, int interOpThreads, GraphOptimization optimization,
-                             Map<String, long[]> declaredInputs) {
+                             Map<String, long[]> declaredInputs, boolean spinning) {
 
     public static final EngineSettings DEFAULTS = new EngineSettings(0, 0, GraphOptimization.ALL, Map.of());
 
@@ -28,6 +31,12 @@ public record EngineSettings(int threads, int interOpThreads, GraphOptimization 
             throw new IllegalArgumentException("thread counts must be >= 0");
         }
         declaredInputs = Collections.unmodifiableMap(new LinkedHashMap<>(declaredInputs)); // model order
+    }
+
+    /** The engine's own spinning default. */
+    public EngineSettings(int threads, int interOpThreads, GraphOptimization optimization,
+                          Map<String, long[]> declaredInputs) {
+        this(threads, interOpThreads, optimization, declaredInputs, true);
     }
 
     public static EngineSettings threads(int threads) {

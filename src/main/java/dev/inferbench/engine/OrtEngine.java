@@ -54,6 +54,10 @@ final class OrtEngine implements InferenceEngine {
             if (settings.interOpThreads() > 0) {
                 options.setInterOpNumThreads(settings.interOpThreads());
             }
+            if (!settings.spinning()) {
+                options.addConfigEntry("session.intra_op.allow_spinning", "0");
+                options.addConfigEntry("session.inter_op.allow_spinning", "0");
+            }
             if (profilePrefix != null) {
                 options.enableProfiling(profilePrefix.toString());
             }

@@ -55,10 +55,13 @@ public final class CallMeanProfiler implements InternalProfiler {
 
     /**
      * The mean time per call of the iteration in ns, the one figure samples/s and GMAC/s are made from: over every
-     * call for SampleTime, the primary score for the other time modes; NaN for throughput and failed iterations.
+     * call for SampleTime, the primary score for the other time modes; NaN for throughput, failed iterations and
+     * benchmarks that counted their own calls ({@link CallCount}: their rate is their own figure).
      */
     static double meanNanos(BenchmarkParams benchmarkParams, IterationParams iterationParams, IterationResult result) {
-        if (result.getRawPrimaryResults().isEmpty() || !benchmarkParams.getMode().name().endsWith("Time")) {
+        if (result.getRawPrimaryResults().isEmpty() || !benchmarkParams.getMode().name().endsWith("Time")
+                || CallCount.counted() > 0) {
+            // a benchmark that made its own calls (an open-loop serving step) has no closed-loop time per call
             return Double.NaN;
         }
         if (benchmarkParams.getMode() != Mode.SampleTime) {

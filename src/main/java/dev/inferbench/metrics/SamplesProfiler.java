@@ -14,8 +14,8 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * Batch-aware throughput as a JMH secondary metric, {@value #LABEL} in samples/s: batchSize divided by the
- * iteration's mean time per call (over every call, {@link CallMeanProfiler#meanNanos}). JMH's own ops/s counts calls, not samples, and {@code @OperationsPerInvocation}
+ * Batch-aware throughput as a JMH secondary metric, {@value #LABEL} in samples/s, in total over the cell's callers:
+ * batchSize times callers divided by the iteration's mean time per call (over every call, {@link CallMeanProfiler#meanNanos}). JMH's own ops/s counts calls, not samples, and {@code @OperationsPerInvocation}
  * is fixed at compile time, so it cannot follow the {@code batchSize} parameter. Benchmarks without a
  * {@code batchSize} parameter get nothing.
  */
@@ -41,7 +41,8 @@ public final class SamplesProfiler implements InternalProfiler {
         if (cell.isEmpty() || Double.isNaN(nanos)) {
             return List.of(); // not a model benchmark, not a time mode, or the iteration failed before measuring
         }
-        double samples = cell.get().batchSize() / (nanos / 1e9);
+        // every caller (JMH thread) is busy for the whole window: the cell's samples/s is all of theirs together
+        double samples = cell.get().batchSize() * (double) benchmarkParams.getThreads() / (nanos / 1e9);
         return List.of(new ScalarResult(LABEL, samples, UNIT, AggregationPolicy.AVG));
     }
 }

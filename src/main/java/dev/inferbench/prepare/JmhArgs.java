@@ -1,5 +1,6 @@
 package dev.inferbench.prepare;
 
+import dev.inferbench.cell.CellSpec;
 import dev.inferbench.BenchException;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
@@ -34,6 +35,12 @@ public final class JmhArgs {
         if (cmd.getResultFormat().hasValue() && !cmd.getResult().hasValue()) {
             throw new BenchException("-rf " + cmd.getResultFormat().get() + " needs -rff FILE (a copy of the result in"
                     + " that format); without it the run folder holds jmh-result.json and report/report.csv already");
+        }
+        if (cmd.getThreads().hasValue() && cmd.getThreads().get() != 1) {
+            // JMH's threads would share a model cell's one prepared input and its pinned outputs: calls would race
+            throw new BenchException("-t " + cmd.getThreads().get() + " is not taken: concurrent callers are the '"
+                    + CellSpec.CALLERS + "' parameter, which gives each caller its own input and outputs; expected e.g."
+                    + " -p callers=" + Math.max(2, cmd.getThreads().get()) + " (and -p sharing=shared,per-caller)");
         }
         writableFile("-rff", cmd.getResult().orElse(null));
         writableFile("-o", cmd.getOutput().orElse(null));

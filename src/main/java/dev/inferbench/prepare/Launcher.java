@@ -4,11 +4,13 @@ import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.ModelStatsProfiler;
 import dev.inferbench.metrics.QualityProfiler;
+import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.metrics.MachineProfiler;
 import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.metrics.CallMeanProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.metrics.SetupProfiler;
+import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.run.Jmh;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.profile.GCProfiler;
@@ -20,6 +22,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 import java.util.SortedSet;
 
@@ -29,7 +32,8 @@ import java.util.SortedSet;
  */
 public final class Launcher {
     /** By name: library code does not depend on the benchmarks (src/jmh), only the other way round. */
-    private static final String COLD_START = "dev.inferbench.bench.ColdStartBenchmark";
+    private static final Set<String> FIXED_ITERATIONS = Set.of("dev.inferbench.bench.ColdStartBenchmark",
+            "dev.inferbench.bench.ServingBenchmark");
 
     private Launcher() {
     }
@@ -66,12 +70,14 @@ public final class Launcher {
         }
         b.addProfiler(SamplesProfiler.class);
         b.addProfiler(CallMeanProfiler.class);
+        b.addProfiler(ServingProfiler.class);
         if (!"false".equals(System.getProperty(EXTRA_METRICS))) {
             b.addProfiler(ModelStatsProfiler.class);
             b.addProfiler(QualityProfiler.class);
             b.addProfiler(SetupProfiler.class);
             b.addProfiler(MemoryProfiler.class);
             b.addProfiler(MachineProfiler.class);
+            b.addProfiler(CpuProfiler.class);
             if (cmd.getProfilers().stream().noneMatch(p -> p.getKlass().equals("gc") || p.getKlass().endsWith("GCProfiler"))) {
                 // Java heap bytes per call (gc.alloc.rate.norm) for every cell; it reads counters between iterations
                 b.addProfiler(GCProfiler.class);
@@ -87,8 +93,9 @@ public final class Launcher {
     }
 
     /**
-     * True when every benchmark the run selects is ColdStartBenchmark, whose annotations fix 0 warmup and 1
-     * measurement iteration (a second call in a JVM is no longer cold): the run.* iteration defaults are for
+     * True when every benchmark the run selects fixes its iterations by annotation: ColdStartBenchmark (0 warmup and 1
+     * measurement iteration: a second call in a JVM is no longer cold) and ServingBenchmark (a warmup and one measured
+     * open-loop step per fork): the run.* iteration defaults are for
      * steady-state benchmarks and would override them. The patterns are resolved against JMH's benchmark list, so a
      * regex such as {@code ColdStart|Inference} that also selects a steady-state benchmark keeps the defaults. The
      * command line's own -wi/-i still win.
@@ -103,7 +110,7 @@ public final class Launcher {
         } catch (RuntimeException noBenchmarkList) {
             return false; // the run itself reports that no benchmark matches
         }
-        return !selected.isEmpty() && selected.stream().allMatch(b -> b.getUserClassQName().equals(COLD_START));
+        return !selected.isEmpty() && selected.stream().allMatch(b -> FIXED_ITERATIONS.contains(b.getUserClassQName()));
     }
 
     public static ResultFormatType resultFormat(CommandLineOptions cmd) {

@@ -1,5 +1,6 @@
 package dev.inferbench.prepare;
 
+import dev.inferbench.serve.ServingSpec;
 import ai.onnx.proto.OnnxMl;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
@@ -48,6 +49,9 @@ public final class MatrixCheck {
         for (Cell c : cells) {
             if (CellSpec.isModelCell(c.params())) {
                 CellSpec spec = CellSpec.of(c.params(), config);
+                if (ServingSpec.isServingCell(c.params())) {
+                    ServingSpec.of(c.params());
+                }
                 byModel.computeIfAbsent(spec.modelName(), m -> new ArrayList<>()).add(spec);
             }
         }

@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.cell.CellSpec;
 import java.util.TreeMap;
 import dev.inferbench.results.CellSummary;
@@ -30,6 +31,13 @@ public final class SummaryTable {
             List.of("coldstart.process", "process->first ms"), List.of("mem.rss.peak", "rss peak MB"),
             List.of("mem.native.model", "model native MB"), List.of("mem.heap.used", "heap MB"),
             List.of("gc.alloc.rate.norm", "alloc B/op"));
+    /**
+     * The CPU a call costs (time per call, in the model's unit) and the cores the cell kept busy: shown when the run
+     * is about how the CPU is used (it varies callers, sharing, spinning or threads, or has several callers), where
+     * they say something the latency does not; every run has them in the report, the CSV and the JSON.
+     */
+    private static final Set<String> CPU_PARAMS = Set.of(CellSpec.CALLERS, CellSpec.SHARING, CellSpec.SPIN,
+            CellSpec.THREADS, CellSpec.INTER_OP_THREADS);
 
     private SummaryTable() {
     }
@@ -39,7 +47,11 @@ public final class SummaryTable {
         if (unsorted.isEmpty()) {
             return "no results\n";
         }
-        List<CellSummary> cells = new ArrayList<>(unsorted);
+        String serving = ServingTable.render(unsorted);
+        List<CellSummary> cells = new ArrayList<>(unsorted.stream().filter(c -> !ServingTable.isServing(c)).toList());
+        if (cells.isEmpty()) {
+            return serving.stripLeading();
+        }
         Set<String> paramKeys = new LinkedHashSet<>();
         PARAM_ORDER.stream().filter(k -> cells.stream().anyMatch(c -> c.params().containsKey(k))).forEach(paramKeys::add);
         cells.forEach(c -> paramKeys.addAll(c.params().keySet()));
@@ -72,6 +84,9 @@ public final class SummaryTable {
         List<List<String>> extras = EXTRAS.stream()
                 .filter(e -> cells.stream().anyMatch(c -> c.extras().containsKey(e.get(0)))).toList();
         Map<String, DisplayUnit> units = units(cells);
+        boolean cpu = cells.stream().anyMatch(c -> c.extras().containsKey(CpuProfiler.PER_CALL))
+                && (paramKeys.stream().anyMatch(CPU_PARAMS::contains)
+                || cells.stream().anyMatch(c -> !"1".equals(c.params().getOrDefault(CellSpec.CALLERS, "1"))));
         head.add("p50");
         if (singleShot) {
             head.add("p90");
@@ -81,6 +96,9 @@ public final class SummaryTable {
             head.add("max");
         }
         head.add("samples/s");
+        if (cpu) {
+            head.addAll(List.of("cpu/call", "cores"));
+        }
         extras.forEach(e -> head.add(e.get(1)));
 
         List<List<String>> rows = new ArrayList<>();
@@ -107,12 +125,16 @@ public final class SummaryTable {
                 row.add(time(c.extras().getOrDefault(CellSummary.MAX, Double.NaN), u));
             }
             row.add(num(c.samplesPerSecond()));
+            if (cpu) {
+                row.add(time(c.extras().getOrDefault(CpuProfiler.PER_CALL, Double.NaN), u));
+                row.add(num(c.extras().getOrDefault(CpuProfiler.CORES, Double.NaN)));
+            }
             extras.forEach(e -> row.add(num(c.extras().getOrDefault(e.get(0), Double.NaN))));
             rows.add(row);
         }
         StringBuilder same = new StringBuilder();
         constant.forEach((k, v) -> same.append(same.length() == 0 ? "every cell: " : ", ").append(k).append('=').append(v));
-        return layout(rows) + (same.length() == 0 ? "" : same + "\n") + EndToEndGap.render(cells, units);
+        return layout(rows) + (same.length() == 0 ? "" : same + "\n") + EndToEndGap.render(cells, units) + serving;
     }
 
     /** The cells a unit is chosen for together: one model (the benchmark when a cell has no model). */

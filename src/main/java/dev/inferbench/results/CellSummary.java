@@ -1,5 +1,6 @@
 package dev.inferbench.results;
 
+import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.stats.ForkMeans;
 import dev.inferbench.stats.Interval;
@@ -39,6 +40,12 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
         JmhMetric samples = cell.secondary().get(SamplesProfiler.LABEL);
         Map<String, Double> extras = new LinkedHashMap<>();
         cell.secondary().forEach((name, m) -> extras.put(name, m.score()));
+        JmhMetric sustainable = cell.secondary().get(ServingProfiler.SUSTAINABLE);
+        if (sustainable != null) {
+            // the rate each fork's search settled on: its interval, forks as the unit
+            extras.put(SUSTAINABLE_HALF_WIDTH, ForkMeans.interval(sustainable.iterationMeans(),
+                    ForkMeans.DEFAULT_CONFIDENCE).halfWidth());
+        }
         if (cell.mode().equals(Mode.SingleShotTime.shortLabel())) {
             extras.put(P90, primary.supportedPercentile(90.0));
             extras.put(MAX, primary.percentile(100.0));
@@ -66,4 +73,6 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
 
     public static final String P90 = "p90";
     public static final String MAX = "max";
+    /** The 95 % half-width of a serving cell's sustainable rate (req/s), over its forks' searches. */
+    public static final String SUSTAINABLE_HALF_WIDTH = "serve.sustainable.hw";
 }

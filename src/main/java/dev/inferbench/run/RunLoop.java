@@ -4,6 +4,7 @@ import org.openjdk.jmh.runner.Defaults;
 import java.util.concurrent.TimeUnit;
 import java.util.Locale;
 import dev.inferbench.cell.Cell;
+import dev.inferbench.cell.CellSpec;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.CellSummary;
@@ -219,6 +220,11 @@ public final class RunLoop {
                 // JMH writes a result file only when one is set (or -rf/-rff came from the user): keep it in the fork
                 .result(jmhFile.toString());
         cell.params().forEach(b::param);
+        // a cell's concurrent callers are JMH's threads, each with its own thread-scoped input (InferenceBenchmark);
+        // a single-shot cell's one invocation runs its callers on threads of its own (ServingBenchmark's steps)
+        if (!cell.mode().equals(Mode.SingleShotTime.shortLabel())) {
+            Optional.ofNullable(cell.params().get(CellSpec.CALLERS)).map(Integer::parseInt).ifPresent(b::threads);
+        }
         // JMH adds a parent's includes to the child's: the run's own pattern (e.g. 'Inference|EndToEnd') would run
         // every benchmark it selects in this fork, so the others are excluded by name
         for (String other : catalogue()) {

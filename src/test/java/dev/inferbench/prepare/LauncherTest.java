@@ -1,5 +1,6 @@
 package dev.inferbench.prepare;
 
+import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.CallMeanProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
@@ -92,8 +93,8 @@ class LauncherTest {
     }
 
     /**
-     * The diagnostic switch leaves time, samples/s and the all-calls mean only, to show the other metrics do not move
-     * the latency.
+     * The diagnostic switch leaves time, samples/s, the all-calls mean and a serving cell's own figures only, to show
+     * the other metrics do not move the latency.
      */
     @Test
     void extraMetricsCanBeSwitchedOff() throws Exception {
@@ -101,11 +102,12 @@ class LauncherTest {
         try {
             Options o = Launcher.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build();
             assertThat(o.getProfilers()).extracting(p -> p.getKlass())
-                    .containsExactly(SamplesProfiler.class.getName(), CallMeanProfiler.class.getName());
+                    .containsExactly(SamplesProfiler.class.getName(), CallMeanProfiler.class.getName(),
+                            ServingProfiler.class.getName());
         } finally {
             System.clearProperty(Launcher.EXTRA_METRICS);
         }
         assertThat(Launcher.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build().getProfilers())
-                .hasSize(8);
+                .hasSize(10);
     }
 }

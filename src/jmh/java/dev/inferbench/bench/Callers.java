@@ -1,0 +1,238 @@
+package dev.inferbench.bench;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.cell.CellSpec;
+import dev.inferbench.cell.Sharing;
+import dev.inferbench.engine.EngineKind;
+import dev.inferbench.engine.InferenceEngine;
+import dev.inferbench.engine.Outputs;
+import dev.inferbench.engine.PreparedInput;
+import dev.inferbench.input.InputSpec;
+import dev.inferbench.input.data.DataSource;
+import dev.inferbench.input.data.ImageFolder;
+import dev.inferbench.metrics.SetupRecord;
+import dev.inferbench.quality.AccuracyProbe;
+import dev.inferbench.quality.CellQuality;
+import dev.inferbench.quality.FidelityProbe;
+import dev.inferbench.tensor.HostTensor;
+import dev.inferbench.variant.Variants;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A cell's model loaded for its callers: the first caller's engine is loaded, checked and probed the way every cell
+ * is (load time, first inference, output sanity, fidelity to fp32, accuracy on real data); the others get their own
+ * prepared input on the same engine ({@link Sharing#SHARED}) or an engine of their own ({@link Sharing#PER_CALLER}).
+ * Caller 0 takes the cell's seeded inputs; caller k of synthetic data takes inputs drawn with seed + k, so that a call
+ * that read another caller's outputs would be seen. With several callers the load ends with the concurrency check:
+ * every caller runs at once, {@value #CHECK_CALLS} times each, and must get exactly what its input gives when run
+ * alone; a cell whose engine mixes callers' results fails instead of being measured.
+ */
+final class Callers implements AutoCloseable {
+    static final int CHECK_CALLS = 3;
+
+    private final List<Caller> callers = new ArrayList<>();
+    private final AtomicInteger handedOut = new AtomicInteger();
+
+    /** One caller: an engine (shared or its own) and its own prepared input. */
+    static final class Caller implements AutoCloseable {
+        final InferenceEngine engine;
+        final PreparedInput input;
+        private final boolean ownsEngine;
+        private float[][] alone;
+
+        Caller(InferenceEngine engine, PreparedInput input, boolean ownsEngine) {
+            this.engine = engine;
+            this.input = input;
+            this.ownsEngine = ownsEngine;
+        }
+
+        Outputs run() throws BenchException {
+            return engine.run(input);
+        }
+
+        @Override
+        public void close() {
+            input.close();
+            if (ownsEngine) {
+                engine.close();
+            }
+        }
+    }
+
+    private Callers() {
+    }
+
+    /** Loads the cell for its {@code cell.callers()} callers; on failure everything loaded so far is closed. */
+    static Callers load(CellSpec cell) throws BenchException {
+        Callers c = new Callers();
+        try {
+            c.loadAll(cell);
+            return c;
+        } catch (BenchException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    private void loadAll(CellSpec cell) throws BenchException {
+        CellQuality.clear();
+        Path file = Variants.ensure(cell.modelName(), cell.modelFile(), cell.precision(), cell.model().inputs(),
+                Variants.calibrationSeed(cell.inputSeed()), System.out);
+        SetupRecord.loadStarting();
+        InferenceEngine first = cell.engine().open(file, cell.device(), cell.settings());
+        SetupRecord.loaded();
+        Caller zero;
+        try {
+            zero = new Caller(first, first.prepare(inputs(cell, 0, first)), true);
+        } catch (BenchException | RuntimeException e) {
+            first.close();
+            throw e;
+        }
+        callers.add(zero);
+        long start = System.nanoTime();
+        try (Outputs firstOutputs = zero.run()) {
+            SetupRecord.firstInference(start);
+            zero.alone = floats(firstOutputs);
+            OutputCheck.verify(cell.modelName(), firstOutputs, cell.batchSize());
+        }
+        if (!EngineKind.isTorchScript(cell.modelFile()) && !cell.isFidelityReference()) {
+            // loads the fp32 reference in this fork, after load.time and mem.native.model were taken; the fork's
+            // mem.rss.peak includes it. The reference cell itself agrees with itself by definition: not probed.
+            CellQuality.record(FidelityProbe.measure(first, cell.inputs()));
+        }
+        if (!cell.syntheticData() && ImageFolder.looksLike(Path.of(cell.data()))) {
+            CellQuality.record(AccuracyProbe.measure(first, ImageFolder.read(Path.of(cell.data())),
+                    cell.modelName(), cell.batchSize()));
+        }
+        for (int k = 1; k < cell.callers(); k++) {
+            boolean own = cell.sharing() == Sharing.PER_CALLER;
+            InferenceEngine engine = own ? cell.engine().open(file, cell.device(), cell.settings()) : first;
+            try {
+                Caller caller = new Caller(engine, engine.prepare(inputs(cell, k, engine)), own);
+                callers.add(caller);
+                try (Outputs out = caller.run()) {
+                    caller.alone = floats(out);
+                }
+            } catch (BenchException | RuntimeException e) {
+                if (own) {
+                    engine.close();
+                }
+                throw e;
+            }
+        }
+        if (callers.size() > 1) {
+            checkConcurrent(cell);
+        }
+    }
+
+    private static List<HostTensor> inputs(CellSpec cell, int caller, InferenceEngine engine) throws BenchException {
+        InputSpec spec = cell.inputs();
+        if (caller > 0 && cell.syntheticData()) {
+            spec = new InputSpec(spec.model(), spec.file(), spec.perSample(), spec.batchSize(), spec.seqLen(),
+                    spec.seed() + caller);
+        }
+        return DataSource.batch(cell.data(), spec, engine.signature().inputs());
+    }
+
+    /** Every caller at once: each call's outputs must be exactly those its input gives alone. */
+    private void checkConcurrent(CellSpec cell) throws BenchException {
+        ExecutorService pool = Executors.newFixedThreadPool(callers.size());
+        try {
+            List<Future<String>> results = new ArrayList<>();
+            for (int k = 0; k < callers.size(); k++) {
+                Caller caller = callers.get(k);
+                int index = k;
+                results.add(pool.submit(() -> {
+                    for (int i = 0; i < CHECK_CALLS; i++) {
+                        try (Outputs out = caller.run()) {
+                            String diff = difference(caller.alone, floats(out));
+                            if (diff != null) {
+                                return "caller " + index + ", concurrent call " + (i + 1) + ": " + diff;
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<String> f : results) {
+                String diff = f.get();
+                if (diff != null) {
+                    throw new BenchException(cell.callers() + " callers (" + cell.sharing().id() + ") of "
+                            + cell.modelName() + " on " + cell.engine().id() + " do not get what one caller gets: "
+                            + diff + "; expected every caller's outputs to equal its input's outputs run alone");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BenchException("the concurrency check of " + cell.modelName() + " was interrupted", e);
+        } catch (ExecutionException e) {
+            throw new BenchException("a caller failed in the concurrency check of " + cell.modelName() + ": "
+                    + e.getCause().getMessage(), e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    static float[][] floats(Outputs out) {
+        float[][] all = new float[out.count()][];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = out.floats(i);
+        }
+        return all;
+    }
+
+    /** Where two calls' outputs differ, or null when they are equal value for value. */
+    static String difference(float[][] expected, float[][] got) {
+        for (int i = 0; i < expected.length; i++) {
+            if (i >= got.length || !Arrays.equals(expected[i], got[i])) {
+                return "output " + i + " differs" + (i < got.length && got[i].length == expected[i].length
+                        ? " (max |diff| " + maxDiff(expected[i], got[i]) + ")" : "");
+            }
+        }
+        return null;
+    }
+
+    private static float maxDiff(float[] a, float[] b) {
+        float m = 0;
+        for (int i = 0; i < a.length; i++) {
+            m = Math.max(m, Math.abs(a[i] - b[i]));
+        }
+        return m;
+    }
+
+    /** The first caller: the one whose engine was probed. */
+    Caller first() {
+        return callers.get(0);
+    }
+
+    /** The next caller not yet handed to a thread. */
+    Caller next() {
+        int i = handedOut.getAndIncrement();
+        if (i >= callers.size()) {
+            throw new IllegalStateException((i + 1) + " threads took callers of a cell loaded for " + callers.size()
+                    + "; the fork's JMH threads must equal the cell's callers");
+        }
+        return callers.get(i);
+    }
+
+    List<Caller> all() {
+        return callers;
+    }
+
+    @Override
+    public void close() {
+        for (int i = callers.size() - 1; i >= 0; i--) {
+            callers.get(i).close();
+        }
+        callers.clear();
+    }
+}

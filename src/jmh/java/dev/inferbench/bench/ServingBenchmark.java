@@ -1,0 +1,185 @@
+package dev.inferbench.bench;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.engine.Outputs;
+import dev.inferbench.serve.OpenLoop;
+import dev.inferbench.serve.RateSearch;
+import dev.inferbench.serve.ServingProfiler;
+import dev.inferbench.serve.ServingRecord;
+import dev.inferbench.serve.ServingSpec;
+import dev.inferbench.serve.StepResult;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Inference as a service sees it: requests arrive at a rate (Poisson by default, seeded), not when the last one
+ * finished, queue, and are served by the cell's callers (their own threads here, each with its own input, sharing
+ * the model or not). One measured step per fork: its latency percentiles from each request's intended start, the rate
+ * achieved, the queue, late and dropped requests ({@link ServingProfiler}). {@code -p rate=max} with an SLO searches,
+ * in each fork, for the highest rate whose steps meet it ({@link RateSearch}). The warmup iteration serves the
+ * callers back to back for {@value #WARMUP_SECONDS} s: it warms the JIT and the engine and measures the capacity
+ * the search starts from.
+ *
+ * <p>The primary score is the step's wall time (SingleShotTime: one invocation is one step); the serving figures are
+ * the secondary metrics, and the summary shows them in a table of their own.
+ */
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 1)
+@Measurement(iterations = 1)
+@State(Scope.Benchmark)
+public class ServingBenchmark extends CallerParams {
+    static final double WARMUP_SECONDS = 2;
+    /** How long unserved requests are still waited for after the last arrival, at least. */
+    private static final long DRAIN_NS = TimeUnit.SECONDS.toNanos(5);
+
+    /** Requests per second offered, or max: the highest rate that meets the SLO (needs one). */
+    @Param("10")
+    public String rate;
+
+    /** poisson (exponential gaps, seeded) or constant (one request every 1/rate). */
+    @Param("poisson")
+    public String arrivals;
+
+    /** A latency objective such as p99<50ms (latency from the intended start), or none. */
+    @Param("none")
+    public String slo;
+
+    /** Requests per measured step; auto: 1,000, or what the SLO's percentile needs (10 / (1 - p)). */
+    @Param("auto")
+    public String requests;
+
+    @Override
+    protected Map<String, String> params() {
+        Map<String, String> p = super.params();
+        p.put(ServingSpec.RATE, rate);
+        p.put(ServingSpec.ARRIVALS, arrivals);
+        p.put(ServingSpec.SLO, slo);
+        p.put(ServingSpec.REQUESTS, requests);
+        return p;
+    }
+
+    private Callers callers;
+    private ServingSpec spec;
+    private long seed;
+    private boolean warmup;
+    private double capacity = Double.NaN;
+
+    @Setup(Level.Trial)
+    public void load() {
+        try {
+            BenchConfig config = BenchConfig.load();
+            spec = ServingSpec.of(params());
+            seed = config.seed("input");
+            callers = Callers.load(cell(config));
+        } catch (BenchException e) {
+            tearDown();
+            throw new CellFailure(e);
+        } catch (RuntimeException e) {
+            tearDown();
+            throw e;
+        }
+    }
+
+    @Setup(Level.Iteration)
+    public void iteration(IterationParams params) {
+        warmup = params.getType() == IterationType.WARMUP;
+    }
+
+    @Benchmark
+    public void step() throws Exception {
+        if (warmup || Double.isNaN(capacity)) {
+            capacity = closedLoopCapacity();
+            if (warmup) {
+                return;
+            }
+        }
+        List<OpenLoop.Call> calls = new ArrayList<>();
+        for (Callers.Caller c : callers.all()) {
+            calls.add(() -> {
+                try (Outputs out = c.run()) {
+                    Objects.requireNonNull(out);
+                }
+            });
+        }
+        int[] stepNo = {0};
+        RateSearch.Step step = perSecond -> {
+            StepResult r = OpenLoop.run(calls, spec.arrivals().schedule(perSecond, spec.requests(), seed + stepNo[0]++),
+                    perSecond, Math.max(DRAIN_NS, (long) (spec.requests() / perSecond * 1e9)));
+            ServingProfiler.countCalls(r);
+            return r;
+        };
+        if (spec.searchesRate()) {
+            RateSearch.Found found = RateSearch.find(step, spec.slo(), Math.min(capacity, ServingSpec.SCHEDULABLE));
+            ServingRecord.record(found.best(), spec.slo(), found);
+        } else {
+            ServingRecord.record(step.at(spec.rate()), spec.slo(), null);
+        }
+    }
+
+    /** Requests per second the callers serve back to back, all at once, over about {@value #WARMUP_SECONDS} s. */
+    private double closedLoopCapacity() throws InterruptedException {
+        long end = System.nanoTime() + (long) (WARMUP_SECONDS * 1e9);
+        long[] calls = new long[callers.all().size()];
+        Exception[] failure = new Exception[1];
+        List<Thread> threads = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int k = 0; k < calls.length; k++) {
+            Callers.Caller c = callers.all().get(k);
+            int index = k;
+            Thread t = new Thread(() -> {
+                try {
+                    while (System.nanoTime() < end) {
+                        try (Outputs out = c.run()) {
+                            Objects.requireNonNull(out);
+                        }
+                        calls[index]++;
+                    }
+                } catch (BenchException | RuntimeException e) {
+                    failure[0] = e;
+                }
+            });
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        if (failure[0] != null) {
+            throw new CellFailure(failure[0] instanceof BenchException b ? b : new BenchException(
+                    "a caller failed while warming up: " + failure[0].getMessage(), failure[0]));
+        }
+        long total = 0;
+        for (long n : calls) {
+            total += n;
+        }
+        return total / ((System.nanoTime() - start) / 1e9);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        if (callers != null) {
+            callers.close();
+            callers = null;
+        }
+    }
+}

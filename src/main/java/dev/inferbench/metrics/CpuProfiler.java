@@ -1,0 +1,83 @@
+package dev.inferbench.metrics;
+
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.profile.InternalProfiler;
+import org.openjdk.jmh.results.AggregationPolicy;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.ScalarResult;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * What an inference costs in CPU, beside what it costs in time: the process's CPU time over each measured iteration
+ * (every thread of the JVM: the callers, the engine's pools, spinning included, and the JVM's own GC and compiler
+ * threads, which a service pays too) as
+ * <ul>
+ *   <li>{@value #PER_CALL} (ms/op): CPU time per call, over every call the iteration counted (all callers);</li>
+ *   <li>{@value #CORES} (cores): CPU time over wall time, how many cores the cell kept busy.</li>
+ * </ul>
+ * Calls are those JMH counted, or, for a benchmark that makes its own calls inside one invocation (the open-loop
+ * serving steps), those it reported through {@link CallCount}. The CPU clock is the JVM's process CPU time in ns.
+ */
+public final class CpuProfiler implements InternalProfiler {
+    public static final String PER_CALL = "cpu.call";
+    public static final String CORES = "cpu.cores";
+
+    private long cpuStart;
+    private long wallStart;
+
+    @Override
+    public String getDescription() {
+        return "process CPU time per call (ms/op) and cores busy (CPU time / wall time) per iteration";
+    }
+
+    @Override
+    public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
+        CallCount.reset();
+        cpuStart = processCpuNanos();
+        wallStart = System.nanoTime();
+    }
+
+    @Override
+    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
+                                                       IterationResult result) {
+        long cpu = processCpuNanos() - cpuStart;
+        long wall = System.nanoTime() - wallStart;
+        List<Result> out = new ArrayList<>();
+        if (cpuStart < 0 || cpu < 0 || wall <= 0) {
+            return out; // no process CPU clock on this JVM
+        }
+        out.add(new ScalarResult(CORES, cpu / (double) wall, "cores", AggregationPolicy.AVG));
+        long calls = calls(benchmarkParams, result);
+        if (calls > 0) {
+            out.add(new ScalarResult(PER_CALL, cpu / 1e6 / calls, "ms/op", AggregationPolicy.AVG));
+        }
+        return out;
+    }
+
+    /** The iteration's calls: those a benchmark reported itself, else JMH's count; 0 for a single timed call. */
+    static long calls(BenchmarkParams benchmarkParams, IterationResult result) {
+        long own = CallCount.counted();
+        if (own > 0) {
+            return own;
+        }
+        if (result.getMetadata() == null || benchmarkParams.getMode() == Mode.SingleShotTime) {
+            return 0; // one invocation timed whole: its CPU is the setup's as much as a call's
+        }
+        return result.getMetadata().getMeasuredOps();
+    }
+
+    /** The JVM's CPU time in ns, all threads; -1 where the platform does not give it. */
+    static long processCpuNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,204 @@
+package dev.inferbench.report;
+
+import dev.inferbench.cell.CellSpec;
+import dev.inferbench.metrics.CpuProfiler;
+import dev.inferbench.results.CellSummary;
+import dev.inferbench.serve.ServingProfiler;
+import dev.inferbench.serve.ServingSpec;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The open-loop serving cells of a run (ServingBenchmark), in a table of their own: what a service owner reads
+ * (offered and served rate, latency percentiles from intended start, queue, late and dropped requests, CPU per
+ * request, the SLO), then, per setting, the knee in words: the highest offered rate whose steps met the SLO in every
+ * fork, and the next rate that missed it; for {@code rate=max} cells, the sustainable rate the forks' searches found.
+ * Figures are means over forks (one measured step per fork).
+ */
+public final class ServingTable {
+    /** Params shown always; the other varying ones get a column too. Constant ones go in the line below the table. */
+    private static final List<String> FIRST = List.of(CellSpec.MODEL, CellSpec.ENGINE, CellSpec.BATCH_SIZE,
+            CellSpec.CALLERS, CellSpec.SHARING);
+    private static final Map<String, String> HEADINGS = Map.of(CellSpec.BATCH_SIZE, "batch");
+
+    private ServingTable() {
+    }
+
+    public static boolean isServing(CellSummary c) {
+        return ServingSpec.isServingCell(c.params());
+    }
+
+    /** The table and the knees; empty when the run has no serving cell. */
+    static String render(List<CellSummary> all) {
+        List<CellSummary> cells = new ArrayList<>(all.stream().filter(ServingTable::isServing).toList());
+        if (cells.isEmpty()) {
+            return "";
+        }
+        Set<String> keys = new LinkedHashSet<>(FIRST);
+        cells.forEach(c -> keys.addAll(c.params().keySet()));
+        keys.remove(ServingSpec.RATE);
+        Map<String, String> constant = new TreeMap<>();
+        for (String k : List.copyOf(keys)) {
+            Set<String> values = new LinkedHashSet<>();
+            cells.forEach(c -> values.add(c.params().getOrDefault(k, "")));
+            if (!FIRST.contains(k) && values.size() == 1) {
+                keys.remove(k);
+                constant.put(k, values.iterator().next());
+            }
+        }
+        cells.sort(Comparator.comparing((CellSummary c) -> setting(c, keys)).thenComparingDouble(ServingTable::offered));
+        List<List<String>> rows = new ArrayList<>();
+        List<String> head = new ArrayList<>();
+        keys.forEach(k -> head.add(HEADINGS.getOrDefault(k, k)));
+        head.addAll(List.of("offered/s", "served/s", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "queue max",
+                "late %", "dropped %", "cpu/req ms", "cores", "SLO", "forks"));
+        rows.add(head);
+        for (CellSummary c : cells) {
+            List<String> row = new ArrayList<>();
+            keys.forEach(k -> row.add(c.params().getOrDefault(k, "")));
+            boolean search = isSearch(c);
+            row.add(search ? "max: " + sustainable(c) : SummaryTable.num(offered(c)));
+            row.add(fig(c, ServingProfiler.RATE));
+            for (double p : ServingProfiler.PERCENTILES) {
+                row.add(fig(c, ServingProfiler.percentileLabel(p)));
+            }
+            row.add(fig(c, ServingProfiler.MAX));
+            row.add(fig(c, ServingProfiler.QUEUE_MAX));
+            row.add(fig(c, ServingProfiler.LATE));
+            row.add(fig(c, ServingProfiler.DROPPED));
+            row.add(fig(c, CpuProfiler.PER_CALL));
+            row.add(fig(c, CpuProfiler.CORES));
+            row.add(slo(c));
+            row.add(Integer.toString(c.mean().forks()));
+            rows.add(row);
+        }
+        StringBuilder sb = new StringBuilder("\nserving (open loop; latency from each request's intended start, means over"
+                + " forks of one measured step each):\n");
+        sb.append(SummaryTable.layout(rows));
+        StringBuilder same = new StringBuilder();
+        constant.forEach((k, v) -> same.append(same.length() == 0 ? "every serving cell: " : ", ").append(k).append('=')
+                .append(v));
+        if (same.length() > 0) {
+            sb.append(same).append('\n');
+        }
+        knees(cells, keys).forEach(line -> sb.append(line).append('\n'));
+        return sb.toString();
+    }
+
+    /**
+     * One line per setting (all params but the rate) with an SLO: its knee. For a sweep, the highest offered rate met
+     * in every fork and the lowest above it that was not; for a search, the sustainable rate with its interval.
+     */
+    static List<String> knees(List<CellSummary> cells, Set<String> shownKeys) {
+        Map<String, List<CellSummary>> bySetting = new LinkedHashMap<>();
+        cells.stream().filter(c -> !"none".equals(c.params().getOrDefault(ServingSpec.SLO, "none")))
+                .forEach(c -> bySetting.computeIfAbsent(setting(c, c.params().keySet()), k -> new ArrayList<>()).add(c));
+        List<String> lines = new ArrayList<>();
+        for (List<CellSummary> group : bySetting.values()) {
+            CellSummary first = group.get(0);
+            String who = describe(first);
+            String slo = first.params().get(ServingSpec.SLO);
+            for (CellSummary c : group) {
+                if (isSearch(c)) {
+                    lines.add("knee: " + who + ": " + sustainable(c) + " req/s sustainable at " + slo + " (highest rate"
+                            + " each fork's search met; " + c.mean().forks() + " fork" + (c.mean().forks() == 1 ? "" : "s")
+                            + ")");
+                }
+            }
+            List<CellSummary> sweep = group.stream().filter(c -> !isSearch(c)).toList();
+            if (sweep.isEmpty()) {
+                continue;
+            }
+            CellSummary met = null;
+            CellSummary missed = null;
+            for (CellSummary c : sweep) {
+                double share = c.extras().getOrDefault(ServingProfiler.SLO_MET, Double.NaN);
+                if (share >= 1 && missed == null) {
+                    met = c;
+                } else if (missed == null) {
+                    missed = c;
+                }
+            }
+            if (met == null) {
+                lines.add("knee: " + who + ": no offered rate met " + slo + " (the lowest, "
+                        + SummaryTable.num(offered(sweep.get(0))) + " req/s, missed it)");
+            } else {
+                lines.add("knee: " + who + ": " + SummaryTable.num(offered(met)) + " req/s at " + slo
+                        + (missed == null ? " (the highest rate tried; every rate met it)"
+                        : " (next rate tried, " + SummaryTable.num(offered(missed)) + " req/s, missed it: p"
+                        + pct(missed, slo) + ")"));
+            }
+        }
+        return lines;
+    }
+
+    /** resnet50 on ort, batch 1, 2 callers (shared), threads=1: who a knee belongs to, in words. */
+    static String describe(CellSummary c) {
+        Map<String, String> p = c.params();
+        int callers = Integer.parseInt(p.getOrDefault(CellSpec.CALLERS, "1"));
+        String threads = p.getOrDefault(CellSpec.THREADS, "0");
+        int cores = Runtime.getRuntime().availableProcessors();
+        int perCaller = threads.equals("0") ? cores : Integer.parseInt(threads);
+        String over = callers * perCaller > cores ? ", oversubscribed: " + callers + " × " + perCaller + " threads on "
+                + cores + " cores" : "";
+        return p.get(CellSpec.MODEL) + " on " + p.get(CellSpec.ENGINE) + ", batch " + p.getOrDefault(CellSpec.BATCH_SIZE, "1")
+                + ", " + callers + " caller" + (callers == 1 ? "" : "s") + " (" + p.getOrDefault(CellSpec.SHARING, "shared")
+                + ") × " + (threads.equals("0") ? "all cores" : threads + " thread" + (threads.equals("1") ? "" : "s"))
+                + ", " + p.getOrDefault(ServingSpec.ARRIVALS, "poisson") + " arrivals" + over;
+    }
+
+    private static String pct(CellSummary c, String slo) {
+        String p = slo.replaceAll("^p([0-9.]+).*$", "$1");
+        double v = c.extras().getOrDefault(ServingProfiler.PREFIX + "p" + p, Double.NaN);
+        return p + " " + SummaryTable.num(v) + " ms";
+    }
+
+    private static String setting(CellSummary c, Set<String> keys) {
+        StringBuilder sb = new StringBuilder();
+        for (String k : keys) {
+            if (!k.equals(ServingSpec.RATE)) {
+                sb.append(k).append('=').append(c.params().getOrDefault(k, "")).append('\u0000');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static boolean isSearch(CellSummary c) {
+        return ServingSpec.MAX_RATE.equals(c.params().get(ServingSpec.RATE));
+    }
+
+    private static double offered(CellSummary c) {
+        return c.extras().getOrDefault(ServingProfiler.OFFERED, Double.NaN);
+    }
+
+    private static String sustainable(CellSummary c) {
+        double v = c.extras().getOrDefault(ServingProfiler.SUSTAINABLE, Double.NaN);
+        double hw = c.extras().getOrDefault(CellSummary.SUSTAINABLE_HALF_WIDTH, Double.NaN);
+        return SummaryTable.num(v) + (Double.isNaN(hw) ? "" : " ± " + SummaryTable.num(hw));
+    }
+
+    private static String slo(CellSummary c) {
+        String slo = c.params().getOrDefault(ServingSpec.SLO, "none");
+        if (slo.equals("none")) {
+            return "-";
+        }
+        double share = c.extras().getOrDefault(ServingProfiler.SLO_MET, Double.NaN);
+        if (Double.isNaN(share)) {
+            return "n/a";
+        }
+        int forks = c.mean().forks();
+        long met = Math.round(share * forks);
+        return (met == forks ? "met" : met == 0 ? "missed" : "met " + met + "/" + forks);
+    }
+
+    private static String fig(CellSummary c, String label) {
+        return SummaryTable.num(c.extras().getOrDefault(label, Double.NaN));
+    }
+}

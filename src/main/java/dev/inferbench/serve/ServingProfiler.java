@@ -1,0 +1,112 @@
+package dev.inferbench.serve;
+
+import dev.inferbench.cell.CellSpec;
+import dev.inferbench.metrics.CallCount;
+import dev.inferbench.metrics.SamplesProfiler;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.profile.InternalProfiler;
+import org.openjdk.jmh.results.AggregationPolicy;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.ScalarResult;
+import org.openjdk.jmh.runner.IterationType;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The figures of an open-loop step, as secondary metrics of the serving cell (one measured step per fork, so forks
+ * are the unit of their intervals like every other figure):
+ * <ul>
+ *   <li>{@value #RATE} (req/s): requests served per second; {@value #OFFERED} (req/s): the rate asked for, or for
+ *       {@code rate=max} the highest rate that met the SLO ({@value #SUSTAINABLE});</li>
+ *   <li>{@code serve.p50}, {@code serve.p90}, {@code serve.p99}, {@code serve.p99.9}, {@value #MAX} (ms): latency
+ *       from the intended start, each percentile only when the step had 10 / (1 - p) requests behind it;</li>
+ *   <li>{@value #QUEUE} (requests waiting at an arrival, mean), {@value #QUEUE_MAX}, {@value #LATE} and
+ *       {@value #DROPPED} (% of requests);</li>
+ *   <li>{@value #SLO_MET} (1 or 0) when the cell has an SLO.</li>
+ * </ul>
+ */
+public final class ServingProfiler implements InternalProfiler {
+    public static final String PREFIX = "serve.";
+    public static final String RATE = "serve.rate";
+    public static final String OFFERED = "serve.offered";
+    public static final String SUSTAINABLE = "serve.sustainable";
+    public static final String MAX = "serve.max";
+    public static final String QUEUE = "serve.queue";
+    public static final String QUEUE_MAX = "serve.queue.max";
+    public static final String LATE = "serve.late";
+    public static final String DROPPED = "serve.dropped";
+    public static final String SLO_MET = "serve.slo";
+    public static final String STEPS = "serve.steps";
+    /** The percentiles given, each as {@code serve.p<p>}. */
+    public static final double[] PERCENTILES = {50, 90, 99, 99.9};
+
+    @Override
+    public String getDescription() {
+        return "open-loop serving: achieved rate, latency percentiles from intended start, queue, late and dropped";
+    }
+
+    @Override
+    public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
+        ServingRecord.take(); // a warmup step's record is not this iteration's
+    }
+
+    @Override
+    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
+                                                       IterationResult result) {
+        ServingRecord.Entry e = ServingRecord.take();
+        if (e == null || iterationParams.getType() != IterationType.MEASUREMENT) {
+            return List.of();
+        }
+        String batch = benchmarkParams.getParamsKeys().contains(CellSpec.BATCH_SIZE)
+                ? benchmarkParams.getParam(CellSpec.BATCH_SIZE) : "1";
+        return figures(e, Integer.parseInt(batch));
+    }
+
+    static List<Result> figures(ServingRecord.Entry e, int batch) {
+        StepResult s = e.step();
+        List<Result> out = new ArrayList<>();
+        add(out, RATE, s.achievedPerSecond(), "req/s");
+        // samples/s of a serving cell: what it served, each request a batch (the closed-loop figure's own label)
+        add(out, SamplesProfiler.LABEL, s.achievedPerSecond() * batch, SamplesProfiler.UNIT);
+        add(out, OFFERED, s.offeredPerSecond(), "req/s");
+        if (e.search() != null) {
+            add(out, SUSTAINABLE, e.search().sustainable(), "req/s");
+            add(out, STEPS, e.search().steps().size(), "steps");
+        }
+        for (double p : PERCENTILES) {
+            if (s.requests() >= Math.round(10 / (1 - p / 100))) {
+                add(out, percentileLabel(p), s.percentileMs(p), "ms");
+            }
+        }
+        add(out, MAX, s.percentileMs(100), "ms");
+        add(out, QUEUE, s.queueMean(), "requests");
+        add(out, QUEUE_MAX, s.queueMax(), "requests");
+        add(out, LATE, 100.0 * s.late() / s.requests(), "%");
+        add(out, DROPPED, 100.0 * s.dropped() / s.requests(), "%");
+        if (e.slo() != null) {
+            add(out, SLO_MET, e.slo().metBy(s) ? 1 : 0, "met");
+        }
+        return out;
+    }
+
+    /** serve.p50, serve.p99.9 */
+    public static String percentileLabel(double p) {
+        return PREFIX + "p" + (p == Math.rint(p) ? Long.toString((long) p) : String.format(Locale.ROOT, "%s", p));
+    }
+
+    private static void add(List<Result> out, String label, double value, String unit) {
+        if (!Double.isNaN(value)) {
+            out.add(new ScalarResult(label, value, unit, AggregationPolicy.AVG));
+        }
+    }
+
+    /** Counts a step's served requests as the iteration's calls, for the per-call CPU figure. */
+    public static void countCalls(StepResult step) {
+        CallCount.add(step.completed());
+    }
+}

@@ -1,0 +1,89 @@
+package dev.inferbench.serve;
+
+import dev.inferbench.BenchException;
+
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The open-loop parameters of a serving cell, typed and checked once (the matrix check makes one per cell before JMH
+ * starts, the benchmark's setup again in its fork):
+ *
+ * @param rate     requests per second offered; NaN for {@code max}, the search for the highest rate meeting the SLO
+ * @param arrivals how arrivals are spaced
+ * @param slo      the latency objective, null for {@code none}
+ * @param requests requests per measured step
+ */
+public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests) {
+    public static final String RATE = "rate";
+    public static final String ARRIVALS = "arrivals";
+    public static final String SLO = "slo";
+    public static final String REQUESTS = "requests";
+    public static final String MAX_RATE = "max";
+    /**
+     * The most requests per second one scheduler thread issues on time on this kind of machine: beyond it arrivals are
+     * late by construction (each costs a wake-up and a queue hand-off, some µs on a 2-core VM).
+     */
+    public static final double SCHEDULABLE = 20_000;
+    /** Requests per step when neither {@code requests} nor an SLO says: enough for a p99. */
+    static final int DEFAULT_REQUESTS = 1000;
+
+    /** Whether a cell's parameters make it a serving cell. */
+    public static boolean isServingCell(Map<String, String> params) {
+        return params.containsKey(RATE);
+    }
+
+    public static ServingSpec of(Map<String, String> params) throws BenchException {
+        String rateText = params.getOrDefault(RATE, "10").strip().toLowerCase(Locale.ROOT);
+        double rate;
+        if (rateText.equals(MAX_RATE)) {
+            rate = Double.NaN;
+        } else {
+            try {
+                rate = Double.parseDouble(rateText.endsWith("/s") ? rateText.substring(0, rateText.length() - 2) : rateText);
+            } catch (NumberFormatException e) {
+                rate = Double.NaN; // refused below
+            }
+            if (!(rate > 0)) {
+                throw new BenchException("rate '" + params.get(RATE) + "' is not a rate above 0; expected requests per"
+                        + " second, e.g. -p rate=10,20,40, or -p rate=max with an SLO");
+            }
+            if (rate > SCHEDULABLE) {
+                throw new BenchException("rate " + params.get(RATE) + "/s cannot be scheduled: one arrival thread issues"
+                        + " at most " + (int) SCHEDULABLE + " requests/s on time; expected a rate up to that");
+            }
+        }
+        Arrivals arrivals = Arrivals.parse(params.getOrDefault(ARRIVALS, Arrivals.POISSON.id()));
+        String sloText = params.getOrDefault(SLO, Slo.NONE);
+        Slo slo = sloText.strip().equals(Slo.NONE) ? null : Slo.parse(sloText);
+        if (Double.isNaN(rate) && slo == null) {
+            throw new BenchException("rate=max searches for the highest rate that meets an SLO, and the cell has none;"
+                    + " expected e.g. -p slo='p99<50ms'");
+        }
+        String requestsText = params.getOrDefault(REQUESTS, "auto").strip();
+        int requests;
+        if (requestsText.equals("auto")) {
+            requests = slo == null ? DEFAULT_REQUESTS : Math.max(slo.requestsNeeded(), 20);
+        } else {
+            try {
+                requests = Integer.parseInt(requestsText);
+            } catch (NumberFormatException e) {
+                requests = 0;
+            }
+            if (requests < 1) {
+                throw new BenchException("requests '" + requestsText + "' is not a whole number >= 1; expected requests"
+                        + " per measured step, or auto (" + DEFAULT_REQUESTS + ", or what the SLO's percentile needs)");
+            }
+        }
+        if (slo != null && requests < slo.requestsNeeded()) {
+            throw new BenchException("requests=" + requests + " is too few for the SLO " + slo + ": its percentile needs "
+                    + slo.requestsNeeded() + " requests per step to stand on more than the slowest few; expected -p"
+                    + " requests=" + slo.requestsNeeded() + " or more");
+        }
+        return new ServingSpec(rate, arrivals, slo, requests);
+    }
+
+    public boolean searchesRate() {
+        return Double.isNaN(rate);
+    }
+}

@@ -1,0 +1,81 @@
+package dev.inferbench.serve;
+
+import dev.inferbench.BenchException;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class ArrivalsAndSloTest {
+
+    @Test
+    void poissonGapsHaveTheRatesMeanAndSpreadAndRepeatWithTheSeed() {
+        long[] at = Arrivals.POISSON.schedule(50, 20_001, 7);
+        double[] gaps = new double[at.length - 1];
+        for (int i = 1; i < at.length; i++) {
+            gaps[i - 1] = (at[i] - at[i - 1]) / 1e6;
+        }
+        double mean = Arrays.stream(gaps).average().orElseThrow();
+        double var = Arrays.stream(gaps).map(g -> (g - mean) * (g - mean)).sum() / (gaps.length - 1);
+        // exponential gaps of mean 20 ms: the standard deviation equals the mean; 20,000 gaps hold both within ~2 %
+        assertThat(mean).isCloseTo(20.0, within(0.6));
+        assertThat(Math.sqrt(var)).isCloseTo(20.0, within(0.8));
+        assertThat(at[0]).isZero();
+        assertThat(Arrivals.POISSON.schedule(50, 100, 7)).containsExactly(Arrays.copyOf(at, 100));
+        assertThat(Arrivals.POISSON.schedule(50, 100, 8)).isNotEqualTo(Arrays.copyOf(at, 100));
+    }
+
+    @Test
+    void constantArrivalsAreEvenlySpaced() {
+        assertThat(Arrivals.CONSTANT.schedule(40, 4, 1)).containsExactly(0, 25_000_000, 50_000_000, 75_000_000);
+    }
+
+    @Test
+    void sloReadsPercentileAndBoundInAnyUnit() throws BenchException {
+        assertThat(Slo.parse("p99<50ms")).isEqualTo(new Slo(99, 50));
+        assertThat(Slo.parse("p99.9 <= 1s")).isEqualTo(new Slo(99.9, 1000));
+        assertThat(Slo.parse("p90<200us")).isEqualTo(new Slo(90, 0.2));
+        assertThat(Slo.parse("p99<50ms").requestsNeeded()).isEqualTo(1000);
+        assertThat(Slo.parse("p90<1ms").requestsNeeded()).isEqualTo(100);
+        assertThat(Slo.parse("p99<50ms")).hasToString("p99<50ms");
+        for (String bad : new String[]{"fast", "p100<5ms", "p0<5ms", "p99<0ms", "99<5ms", "p99<5"}) {
+            assertThatThrownBy(() -> Slo.parse(bad)).as(bad).isInstanceOf(BenchException.class)
+                    .hasMessageContaining("SLO '" + bad + "'");
+        }
+    }
+
+    @Test
+    void anSloIsMetByTheStepsPercentileAndNeverByAStepThatDropped() throws BenchException {
+        Slo slo = Slo.parse("p90<10ms");
+        long[] fast = new long[100];
+        Arrays.fill(fast, 5_000_000);
+        fast[95] = 50_000_000; // beyond the 90th: allowed
+        Arrays.sort(fast);
+        assertThat(slo.metBy(new StepResult(10, fast, 0, 0, 0, 0, 10_000_000_000L))).isTrue();
+        assertThat(slo.metBy(new StepResult(10, fast, 1, 0, 0, 0, 10_000_000_000L))).isFalse();
+        long[] slow = fast.clone();
+        Arrays.fill(slow, 80, 100, 11_000_000);
+        Arrays.sort(slow);
+        assertThat(slo.metBy(new StepResult(10, slow, 0, 0, 0, 0, 10_000_000_000L))).isFalse();
+    }
+
+    @Test
+    void servingSpecDefaultsAndChecks() throws BenchException {
+        ServingSpec s = ServingSpec.of(Map.of("rate", "20"));
+        assertThat(s.rate()).isEqualTo(20);
+        assertThat(s.requests()).isEqualTo(1000);
+        assertThat(s.arrivals()).isEqualTo(Arrivals.POISSON);
+        assertThat(ServingSpec.of(Map.of("rate", "max", "slo", "p90<5ms")).requests()).isEqualTo(100);
+        assertThat(ServingSpec.of(Map.of("rate", "max", "slo", "p90<5ms")).searchesRate()).isTrue();
+        assertThat(ServingSpec.of(Map.of("rate", "15/s", "arrivals", "constant")).rate()).isEqualTo(15);
+        for (Map<String, String> bad : new Map[]{Map.of("rate", "0"), Map.of("rate", "-3"), Map.of("rate", "fast"),
+                Map.of("rate", "1e9"), Map.of("rate", "max"), Map.of("rate", "5", "requests", "0"),
+                Map.of("rate", "5", "slo", "p99<5ms", "requests", "999"), Map.of("rate", "5", "arrivals", "bursty")}) {
+            assertThatThrownBy(() -> ServingSpec.of(bad)).as(bad.toString()).isInstanceOf(BenchException.class);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.inferbench.serve;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What the open loop must do whatever the machine's speed: serve every request once, count from the intended start
+ * (so an overloaded step's latency grows with the queue, the coordinated-omission trap), drop what the drain limit
+ * leaves, and fail on a failing call. The margins are orders of magnitude, not timings.
+ */
+class OpenLoopTest {
+
+    @Test
+    void everyRequestIsServedOnceAcrossTheCallers() throws Exception {
+        AtomicInteger a = new AtomicInteger();
+        AtomicInteger b = new AtomicInteger();
+        StepResult r = OpenLoop.run(List.of(a::incrementAndGet, b::incrementAndGet),
+                Arrivals.CONSTANT.schedule(2000, 200, 1), 2000, 5_000_000_000L);
+        assertThat(a.get() + b.get()).isEqualTo(200);
+        assertThat(r.requests()).isEqualTo(200);
+        assertThat(r.dropped()).isZero();
+        assertThat(r.completed()).isEqualTo(200);
+        assertThat(r.latenciesNs()).isSorted();
+        assertThat(r.latenciesNs()[0]).isPositive();
+    }
+
+    @Test
+    void anOverloadedStepCountsQueueingFromTheIntendedStart() throws Exception {
+        // 40 requests arrive within 4 ms; one caller serves one per 5 ms: the last waits for the 39 before it
+        OpenLoop.Call fiveMs = () -> Thread.sleep(5);
+        StepResult r = OpenLoop.run(List.of(fiveMs), Arrivals.CONSTANT.schedule(10_000, 40, 1), 10_000, 5_000_000_000L);
+        assertThat(r.dropped()).isZero();
+        assertThat(r.percentileMs(100)).isGreaterThan(39 * 5 - 4); // a closed loop would say ~5 ms
+        assertThat(r.percentileMs(50)).isGreaterThan(20 * 5 - 4);
+        assertThat(r.queueMax()).isGreaterThan(20);
+        assertThat(r.achievedPerSecond()).isLessThan(10_000 / 10.0);
+    }
+
+    @Test
+    void whatTheDrainLimitLeavesIsDroppedAndCountedAsItsWaitSoFar() throws Exception {
+        OpenLoop.Call slow = () -> Thread.sleep(20);
+        StepResult r = OpenLoop.run(List.of(slow), Arrivals.CONSTANT.schedule(1000, 50, 1), 1000, 50_000_000L);
+        assertThat(r.dropped()).isGreaterThan(30).isLessThan(50);
+        assertThat(r.completed()).isEqualTo(50 - r.dropped());
+        assertThat(new Slo(50, 1e9).metBy(r)).isFalse(); // a step that dropped never meets an SLO
+        assertThat(r.percentileMs(100)).isGreaterThan(50); // the dropped waited the whole drain at least
+    }
+
+    @Test
+    void aFailingCallStopsTheStepWithItsError() {
+        OpenLoop.Call broken = () -> {
+            throw new IllegalStateException("engine gone");
+        };
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OpenLoop.run(List.of(broken),
+                Arrivals.CONSTANT.schedule(1000, 20, 1), 1000, 1_000_000_000L)).hasMessage("engine gone");
+    }
+}
