@@ -131,6 +131,8 @@ final class Callers implements AutoCloseable {
         }
         if (callers.size() > 1) {
             checkConcurrent(cell);
+            System.out.println("[inferbench] " + callers.size() + " callers (" + cell.sharing().id() + "), each on its"
+                    + " own input: " + CHECK_CALLS + " concurrent calls each gave exactly its input's outputs run alone");
         }
     }
 

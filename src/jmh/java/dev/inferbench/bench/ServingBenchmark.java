@@ -3,6 +3,7 @@ package dev.inferbench.bench;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.Outputs;
+import dev.inferbench.serve.IdleLoop;
 import dev.inferbench.serve.OpenLoop;
 import dev.inferbench.serve.RateSearch;
 import dev.inferbench.serve.ServingProfiler;
@@ -68,6 +69,10 @@ public class ServingBenchmark extends CallerParams {
     @Param("auto")
     public String requests;
 
+    /** Above 0: each caller pauses this many ms before each call (outside the timed call); the rate is not used. */
+    @Param("0")
+    public String idleMs;
+
     @Override
     protected Map<String, String> params() {
         Map<String, String> p = super.params();
@@ -75,6 +80,7 @@ public class ServingBenchmark extends CallerParams {
         p.put(ServingSpec.ARRIVALS, arrivals);
         p.put(ServingSpec.SLO, slo);
         p.put(ServingSpec.REQUESTS, requests);
+        p.put(ServingSpec.IDLE_MS, idleMs);
         return p;
     }
 
@@ -128,7 +134,11 @@ public class ServingBenchmark extends CallerParams {
             ServingProfiler.countCalls(r);
             return r;
         };
-        if (spec.searchesRate()) {
+        if (spec.idleMs() > 0) {
+            StepResult r = IdleLoop.run(calls, spec.requests(), (long) (spec.idleMs() * 1e6));
+            ServingProfiler.countCalls(r);
+            ServingRecord.record(r, spec.slo(), null);
+        } else if (spec.searchesRate()) {
             RateSearch.Found found = RateSearch.find(step, spec.slo(), Math.min(capacity, ServingSpec.SCHEDULABLE));
             ServingRecord.record(found.best(), spec.slo(), found);
         } else {

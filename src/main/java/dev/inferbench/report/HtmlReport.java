@@ -1,5 +1,7 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.CellSummary;
+import dev.inferbench.serve.ServingSpec;
 import dev.inferbench.results.MachineState;
 import dev.inferbench.results.RunLayout;
 import org.knowm.xchart.VectorGraphicsEncoder;
@@ -48,7 +50,8 @@ final class HtmlReport {
                 flames.put(r, links);
             }
         }
-        for (ReportTable g : ReportTable.of(rows)) {
+        List<ReportRow> serving = rows.stream().filter(r -> ServingSpec.isServingCell(r.params())).toList();
+        for (ReportTable g : ReportTable.of(rows.stream().filter(r -> !serving.contains(r)).toList())) {
             out.println("<h2>" + escape(g.name()) + "</h2>");
             out.println("<table class=\"cells\"><thead><tr>");
             g.header().forEach(h -> out.print("<th>" + escape(h) + "</th>"));
@@ -67,6 +70,22 @@ final class HtmlReport {
             if (SideBySide.applies(input)) {
                 sideBySide(out, new SideBySide(g, input.runs()));
             }
+        }
+        ServingTable.Table servingTable = ServingTable.table(serving.stream().map(r -> CellSummary.of(r.source())).toList());
+        if (!servingTable.isEmpty()) {
+            out.println("<h2>Serving</h2><p>" + escape(ServingTable.HEADING) + ".</p><table class=\"cells\"><thead><tr>");
+            servingTable.rows().get(0).forEach(h -> out.print("<th>" + escape(h) + "</th>"));
+            out.println("</tr></thead><tbody>");
+            servingTable.rows().stream().skip(1).forEach(row -> {
+                out.print("<tr>");
+                row.forEach(v -> out.print((v.matches("[-0-9.±: max]+") ? "<td class=\"num\">" : "<td>") + escape(v) + "</td>"));
+                out.println("</tr>");
+            });
+            out.println("</tbody></table>");
+            if (!servingTable.same().isEmpty()) {
+                out.println("<p>" + escape(servingTable.same()) + "</p>");
+            }
+            servingTable.knees().forEach(k -> out.println("<p class=\"knee\">" + escape(k) + "</p>"));
         }
         if (!plots.isEmpty()) {
             out.println("<h2>Plots</h2>");

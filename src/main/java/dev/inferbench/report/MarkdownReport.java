@@ -1,5 +1,7 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.CellSummary;
+import dev.inferbench.serve.ServingSpec;
 import dev.inferbench.results.MachineState;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -16,12 +18,13 @@ final class MarkdownReport {
 
     static void write(ReportInput input, List<ReportRow> rows, Writer w) {
         PrintWriter out = new PrintWriter(w);
-                out.println("# inferbench report");
+        out.println("# inferbench report");
         out.println();
         out.println("Runs: " + String.join(", ", input.runs().stream().map(r -> escape(r.label())).toList())
                 + ". Mean ± half-width of the " + ReportRows.intervalLegend() + ";"
                 + " **bold**: best in its group.");
-        for (ReportTable g : ReportTable.of(rows)) {
+        List<ReportRow> serving = rows.stream().filter(r -> ServingSpec.isServingCell(r.params())).toList();
+        for (ReportTable g : ReportTable.of(rows.stream().filter(r -> !serving.contains(r)).toList())) {
             out.println();
             out.println("## " + escape(g.name()));
             out.println();
@@ -33,6 +36,23 @@ final class MarkdownReport {
                 out.println();
                 table(out, side.header(), side.rows());
             }
+        }
+        ServingTable.Table servingTable = ServingTable.table(serving.stream().map(r -> CellSummary.of(r.source())).toList());
+        if (!servingTable.isEmpty()) {
+            out.println();
+            out.println("## Serving");
+            out.println();
+            out.println(escape(ServingTable.HEADING) + ".");
+            out.println();
+            List<List<ReportTable.Value>> values = servingTable.rows().stream().skip(1).map(row -> row.stream()
+                    .map(v -> new ReportTable.Value(v, false, v.matches("[-0-9.±: max]+"))).toList()).toList();
+            table(out, servingTable.rows().get(0), values);
+            out.println();
+            if (!servingTable.same().isEmpty()) {
+                out.println(escape(servingTable.same()));
+                out.println();
+            }
+            servingTable.knees().forEach(k -> out.println("- " + escape(k)));
         }
         for (ReportInput.Run run : input.runs()) {
             out.println();

@@ -1,5 +1,10 @@
 package dev.inferbench.report;
 
+import dev.inferbench.BenchException;
+import dev.inferbench.serve.ServingProfiler;
+import dev.inferbench.serve.ServingSpec;
+import dev.inferbench.serve.Slo;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 import dev.inferbench.cell.CellSpec;
 import org.knowm.xchart.XYSeries;
 import java.util.Locale;
@@ -50,7 +55,8 @@ final class Plots {
         List<Plot> plots = new ArrayList<>();
         boolean multiRun = rows.stream().map(ReportRow::run).distinct().count() > 1;
         Set<String> slugs = new HashSet<>();
-        for (ReportTable g : ReportTable.of(rows)) {
+        List<ReportRow> serving = rows.stream().filter(r -> ServingSpec.isServingCell(r.params())).toList();
+        for (ReportTable g : ReportTable.of(rows.stream().filter(r -> !serving.contains(r)).toList())) {
             // a model path of hundreds of characters made "File name too long" and no report at all
             String stem = Cell.fileName(g.name(), "[^A-Za-z0-9._-]");
             String slug = stem;
@@ -76,7 +82,91 @@ final class Plots {
                 plots.add(percentiles(slug + "-percentiles", g, multiRun));
             }
         }
+        for (ReportTable g : ReportTable.of(serving)) {
+            String slug = unique(slugs, Cell.fileName(g.name(), "[^A-Za-z0-9._-]") + "-serving");
+            slugs.add(slug);
+            List<ReportRow> sweep = g.rows().stream()
+                    .filter(r -> !ServingSpec.MAX_RATE.equals(r.params().get(ServingSpec.RATE))).toList();
+            if (sweep.size() > 1) {
+                plots.add(tailVsOffered(slug + "-tail-vs-rate", g.name(), sweep, multiRun));
+                plots.add(hockeyStick(slug + "-latency-vs-throughput", g.name(), sweep, multiRun));
+            }
+        }
         return plots;
+    }
+
+    /**
+     * The SLO's percentile (p99 when the cells have no SLO) against the offered rate, a line per setting, with the
+     * SLO's bound drawn across: where a line crosses it is the knee.
+     */
+    private static Plot tailVsOffered(String name, String model, List<ReportRow> rows, boolean multiRun) {
+        String slo = rows.stream().map(r -> r.params().getOrDefault(ServingSpec.SLO, Slo.NONE))
+                .filter(s -> !s.equals(Slo.NONE)).findFirst().orElse(null);
+        Slo parsed = null;
+        try {
+            parsed = slo == null ? null : Slo.parse(slo);
+        } catch (BenchException unreadable) {
+            // the run refused it before measuring; a hand-edited file plots without the line
+        }
+        double p = parsed == null ? 99 : parsed.percentile();
+        String label = ServingProfiler.percentileLabel(p);
+        String pName = label.substring(ServingProfiler.PREFIX.length());
+        String title = model + ": " + pName + " latency vs offered rate";
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("offered rate (req/s)")
+                .yAxisTitle(pName + " latency from intended start (ms)").build();
+        Set<String> varying = varying(rows);
+        varying.remove(ServingSpec.RATE);
+        Map<String, TreeMap<Double, Double>> series = new LinkedHashMap<>();
+        double maxX = 0;
+        for (ReportRow r : rows) {
+            ReportRow.Figure x = r.extra().get(ServingProfiler.OFFERED);
+            ReportRow.Figure y = r.extra().get(label);
+            if (x != null && y != null) {
+                series.computeIfAbsent(seriesName(r, multiRun, true, varying), k -> new TreeMap<>()).put(x.value(), y.value());
+                maxX = Math.max(maxX, x.value());
+            }
+        }
+        series.forEach((s, points) -> chart.addSeries(unique(chart, s), new ArrayList<>(points.keySet()),
+                new ArrayList<>(points.values())));
+        if (parsed != null && maxX > 0) {
+            chart.addSeries(unique(chart, "SLO " + parsed), List.of(0.0, maxX), List.of(parsed.boundMs(), parsed.boundMs()))
+                    .setMarker(SeriesMarkers.NONE);
+        }
+        chart.getStyler().setYAxisMin(0.0);
+        chart.getStyler().setXAxisMin(0.0);
+        return new Plot(name, title, styled(chart));
+    }
+
+    /**
+     * The hockey stick: p50 and the tail (p99, or p90 for steps too short for a p99) against the rate actually served,
+     * a pair of lines per setting.
+     */
+    private static Plot hockeyStick(String name, String model, List<ReportRow> rows, boolean multiRun) {
+        String title = model + ": latency vs throughput served";
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("served (req/s)")
+                .yAxisTitle("latency from intended start (ms)").build();
+        Set<String> varying = varying(rows);
+        varying.remove(ServingSpec.RATE);
+        // p50 and the highest tail percentile the steps had enough requests for (p99 needs 1,000)
+        String tail = List.of(99.9, 99.0, 90.0).stream().map(ServingProfiler::percentileLabel)
+                .filter(l -> rows.stream().anyMatch(r -> r.extra().containsKey(l))).findFirst()
+                .orElse(ServingProfiler.percentileLabel(99));
+        for (String label : List.of(ServingProfiler.percentileLabel(50), tail)) {
+            Map<String, TreeMap<Double, Double>> series = new LinkedHashMap<>();
+            for (ReportRow r : rows) {
+                ReportRow.Figure x = r.extra().get(ServingProfiler.RATE);
+                ReportRow.Figure y = r.extra().get(label);
+                if (x != null && y != null) {
+                    String s = seriesName(r, multiRun, true, varying) + " " + label.substring(ServingProfiler.PREFIX.length());
+                    series.computeIfAbsent(s.strip(), k -> new TreeMap<>()).put(x.value(), y.value());
+                }
+            }
+            series.forEach((s, points) -> chart.addSeries(unique(chart, s), new ArrayList<>(points.keySet()),
+                    new ArrayList<>(points.values())));
+        }
+        chart.getStyler().setYAxisMin(0.0);
+        chart.getStyler().setXAxisMin(0.0);
+        return new Plot(name, title, styled(chart));
     }
 
     /** The params whose value differs between the rows: only those tell the rows' series apart. */

@@ -35,11 +35,38 @@ public final class ServingTable {
         return ServingSpec.isServingCell(c.params());
     }
 
-    /** The table and the knees; empty when the run has no serving cell. */
+    /**
+     * The serving cells' table for every output: {@code rows} with the header first, {@code same} the params every
+     * serving cell shares (a line, or empty), {@code knees} one line per setting with an SLO.
+     */
+    record Table(List<List<String>> rows, String same, List<String> knees) {
+        boolean isEmpty() {
+            return rows.size() < 2;
+        }
+    }
+
+    /** The table and the knees as the terminal summary prints them; empty when the run has no serving cell. */
     static String render(List<CellSummary> all) {
+        Table t = table(all);
+        if (t.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("\n" + HEADING + ":\n");
+        sb.append(SummaryTable.layout(t.rows()));
+        if (!t.same().isEmpty()) {
+            sb.append(t.same()).append('\n');
+        }
+        t.knees().forEach(line -> sb.append(line).append('\n'));
+        return sb.toString();
+    }
+
+    static final String HEADING = "serving (open loop; latency from each request's intended start, means over forks of"
+            + " one measured step each)";
+
+    static Table table(List<CellSummary> all) {
         List<CellSummary> cells = new ArrayList<>(all.stream().filter(ServingTable::isServing).toList());
         if (cells.isEmpty()) {
-            return "";
+            return new Table(List.of(), "", List.of());
         }
         Set<String> keys = new LinkedHashSet<>(FIRST);
         cells.forEach(c -> keys.addAll(c.params().keySet()));
@@ -79,17 +106,21 @@ public final class ServingTable {
             row.add(Integer.toString(c.mean().forks()));
             rows.add(row);
         }
-        StringBuilder sb = new StringBuilder("\nserving (open loop; latency from each request's intended start, means over"
-                + " forks of one measured step each):\n");
-        sb.append(SummaryTable.layout(rows));
+        dropEmptyColumns(rows);
         StringBuilder same = new StringBuilder();
         constant.forEach((k, v) -> same.append(same.length() == 0 ? "every serving cell: " : ", ").append(k).append('=')
                 .append(v));
-        if (same.length() > 0) {
-            sb.append(same).append('\n');
+        return new Table(rows, same.toString(), knees(cells, keys));
+    }
+
+    /** A percentile no step had the requests for (p99.9 from 100-request steps) is n/a everywhere: left out. */
+    private static void dropEmptyColumns(List<List<String>> rows) {
+        for (int col = rows.get(0).size() - 1; col >= 0; col--) {
+            int c = col;
+            if (rows.stream().skip(1).allMatch(r -> r.get(c).equals("n/a"))) {
+                rows.forEach(r -> r.remove(c));
+            }
         }
-        knees(cells, keys).forEach(line -> sb.append(line).append('\n'));
-        return sb.toString();
     }
 
     /**
@@ -151,8 +182,26 @@ public final class ServingTable {
         return p.get(CellSpec.MODEL) + " on " + p.get(CellSpec.ENGINE) + ", batch " + p.getOrDefault(CellSpec.BATCH_SIZE, "1")
                 + ", " + callers + " caller" + (callers == 1 ? "" : "s") + " (" + p.getOrDefault(CellSpec.SHARING, "shared")
                 + ") × " + (threads.equals("0") ? "all cores" : threads + " thread" + (threads.equals("1") ? "" : "s"))
-                + ", " + p.getOrDefault(ServingSpec.ARRIVALS, "poisson") + " arrivals" + over;
+                + ", " + p.getOrDefault(ServingSpec.ARRIVALS, "poisson") + " arrivals" + others(p) + over;
     }
+
+    /** The settings the words above leave out, where they differ from their defaults: ", spin=off". */
+    private static String others(Map<String, String> p) {
+        StringBuilder sb = new StringBuilder();
+        p.forEach((k, v) -> {
+            if (!DESCRIBED.contains(k) && !v.equals(DEFAULTS.get(k))) {
+                sb.append(", ").append(k).append('=').append(v);
+            }
+        });
+        return sb.toString();
+    }
+
+    private static final Set<String> DESCRIBED = Set.of(CellSpec.MODEL, CellSpec.ENGINE, CellSpec.BATCH_SIZE,
+            CellSpec.CALLERS, CellSpec.SHARING, CellSpec.THREADS, ServingSpec.ARRIVALS, ServingSpec.RATE,
+            ServingSpec.SLO, ServingSpec.REQUESTS, CellSpec.SEQ_LEN, CellSpec.DEVICE);
+    private static final Map<String, String> DEFAULTS = Map.of(CellSpec.SPIN, "on", ServingSpec.IDLE_MS, "0",
+            CellSpec.INTER_OP_THREADS, "0", CellSpec.OPT_LEVEL, "all", CellSpec.PRECISION, "fp32",
+            CellSpec.DATA, "synthetic");
 
     private static String pct(CellSummary c, String slo) {
         String p = slo.replaceAll("^p([0-9.]+).*$", "$1");

@@ -13,13 +13,16 @@ import java.util.Map;
  * @param arrivals how arrivals are spaced
  * @param slo      the latency objective, null for {@code none}
  * @param requests requests per measured step
+ * @param idleMs   when above 0, no arrival schedule: each caller pauses this long before each call, outside the timed
+ *                 call ({@link IdleLoop}), and the rate is not used
  */
-public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests) {
+public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests, double idleMs) {
     public static final String RATE = "rate";
     public static final String ARRIVALS = "arrivals";
     public static final String SLO = "slo";
     public static final String REQUESTS = "requests";
     public static final String MAX_RATE = "max";
+    public static final String IDLE_MS = "idleMs";
     /**
      * The most requests per second one scheduler thread issues on time on this kind of machine: beyond it arrivals are
      * late by construction (each costs a wake-up and a queue hand-off, some µs on a 2-core VM).
@@ -80,7 +83,22 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests)
                     + slo.requestsNeeded() + " requests per step to stand on more than the slowest few; expected -p"
                     + " requests=" + slo.requestsNeeded() + " or more");
         }
-        return new ServingSpec(rate, arrivals, slo, requests);
+        String idleText = params.getOrDefault(IDLE_MS, "0").strip();
+        double idle;
+        try {
+            idle = Double.parseDouble(idleText);
+        } catch (NumberFormatException e) {
+            idle = -1;
+        }
+        if (!(idle >= 0) || Double.isInfinite(idle)) {
+            throw new BenchException("idleMs '" + idleText + "' is not a pause of 0 ms or more; expected e.g."
+                    + " -p idleMs=0,100,1000 (each call after that long idle)");
+        }
+        if (idle > 0 && Double.isNaN(rate)) {
+            throw new BenchException("rate=max and idleMs=" + idleText + " do not go together: calls after idle have"
+                    + " no arrival rate to search; expected idleMs=0 with rate=max");
+        }
+        return new ServingSpec(rate, arrivals, slo, requests, idle);
     }
 
     public boolean searchesRate() {
