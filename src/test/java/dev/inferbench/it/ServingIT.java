@@ -1,0 +1,80 @@
+package dev.inferbench.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Concurrent callers and open-loop serving through the jar, on the tiny MLP with short steps. */
+class ServingIT {
+    @TempDir
+    static Path work;
+
+    private static JsonNode result(Path cwd) throws Exception {
+        try (Stream<Path> s = Files.list(cwd.resolve("results"))) {
+            Path run = s.filter(d -> !d.getFileName().toString().equals("history")).findFirst().orElseThrow();
+            return new ObjectMapper().readTree(run.resolve("jmh-result.json").toFile());
+        }
+    }
+
+    @Test
+    void callersAreCheckedAndCountedInTotal() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("callers"));
+        Jar.Run r = Jar.run(cwd, "-p model=mlp-tiny -p batchSize=1 -p callers=1,2 -p sharing=shared,per-caller"
+                + " -f 1 -wi 1 -w 100ms -i 1 -r 300ms");
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        // the concurrency check ran in each two-caller cell, and the summary shows the CPU columns
+        assertThat(r.out()).contains("2 callers (shared), each on its own input: 3 concurrent calls each gave exactly"
+                + " its input's outputs run alone").contains("2 callers (per-caller), each on its own input");
+        assertThat(r.out()).contains("cpu/call").contains("cores");
+        JsonNode cells = result(cwd);
+        assertThat(cells.size()).isEqualTo(4);
+        for (JsonNode cell : cells) {
+            int callers = cell.get("params").get("callers").asInt();
+            assertThat(cell.get("threads").asInt()).as("JMH threads are the callers").isEqualTo(callers);
+            JsonNode m = cell.get("secondaryMetrics");
+            assertThat(m.get("cpu.call").get("score").asDouble()).isPositive();
+            assertThat(m.get("cpu.cores").get("score").asDouble()).isPositive();
+            // samples/s in total: batch x callers / mean time per call (ms) x 1000
+            double perCall = m.get("mean.all").get("score").asDouble();
+            assertThat(m.get("samples").get("score").asDouble())
+                    .isCloseTo(callers * 1000.0 / perCall, org.assertj.core.api.Assertions.withinPercentage(25));
+        }
+    }
+
+    @Test
+    void anOpenLoopSweepGivesServingFiguresAndTheKnee() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("serving"));
+        Jar.Run r = Jar.run(cwd, "Serving -p model=mlp-tiny -p batchSize=1 -p threads=1 -p rate=200,400 "
+                + "-p slo=p90<1s -p requests=100 -f 1");
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).contains("serving (open loop").contains("knee: mlp-tiny on ort, batch 1, 1 caller (shared)"
+                + " × 1 thread, poisson arrivals: 400.0 req/s at p90<1s (the highest rate tried; every rate met it)");
+        JsonNode cells = result(cwd);
+        assertThat(cells.size()).isEqualTo(2);
+        for (JsonNode cell : cells) {
+            JsonNode m = cell.get("secondaryMetrics");
+            double offered = Double.parseDouble(cell.get("params").get("rate").asText());
+            assertThat(m.get("serve.offered").get("score").asDouble()).isEqualTo(offered);
+            assertThat(m.get("serve.rate").get("score").asDouble()).isPositive();
+            for (String f : List.of("serve.p50", "serve.p90", "serve.max", "serve.queue.max", "serve.late",
+                    "serve.dropped", "serve.slo", "cpu.call")) {
+                assertThat(m.has(f)).as(f).isTrue();
+            }
+            assertThat(m.has("serve.p99")).as("100 requests do not stand behind a p99").isFalse();
+            assertThat(m.get("serve.slo").get("score").asDouble()).isEqualTo(1.0);
+            assertThat(m.get("serve.p50").get("score").asDouble()).isLessThanOrEqualTo(m.get("serve.p90").get("score").asDouble());
+        }
+        try (Stream<Path> s = Files.walk(cwd.resolve("results"))) {
+            assertThat(s.map(p -> p.getFileName().toString())).contains("mlp-tiny-serving-tail-vs-rate.svg",
+                    "mlp-tiny-serving-latency-vs-throughput.svg");
+        }
+    }
+}
