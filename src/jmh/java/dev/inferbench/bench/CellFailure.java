@@ -13,4 +13,26 @@ final class CellFailure extends RuntimeException {
     CellFailure(BenchException cause) {
         super(cause.getMessage(), cause);
     }
+
+    /** A trial setup's work. */
+    @FunctionalInterface
+    interface Setup {
+        void run() throws BenchException;
+    }
+
+    /**
+     * Runs a trial setup; when it fails, releases what it had loaded ({@code tearDown}) and fails the cell, with a
+     * BenchException's one line as the message.
+     */
+    static void setUp(Setup setup, Runnable tearDown) {
+        try {
+            setup.run();
+        } catch (BenchException e) {
+            tearDown.run();
+            throw new CellFailure(e);
+        } catch (RuntimeException e) {
+            tearDown.run();
+            throw e;
+        }
+    }
 }

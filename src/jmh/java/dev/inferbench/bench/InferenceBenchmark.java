@@ -89,16 +89,10 @@ public class InferenceBenchmark extends CallerParams {
 
     @Setup(Level.Trial)
     public void load() {
-        try {
+        CellFailure.setUp(() -> {
             callers = Callers.load(cell(BenchConfig.load()));
             slowdownTokens = InjectedSlowdown.tokens(InjectedSlowdown.percent(), this::callOnce);
-        } catch (BenchException e) {
-            tearDown();
-            throw new CellFailure(e);
-        } catch (RuntimeException e) {
-            tearDown();
-            throw e;
-        }
+        }, this::tearDown);
     }
 
     @Benchmark

@@ -92,18 +92,12 @@ public class ServingBenchmark extends CallerParams {
 
     @Setup(Level.Trial)
     public void load() {
-        try {
+        CellFailure.setUp(() -> {
             BenchConfig config = BenchConfig.load();
             spec = ServingSpec.of(params());
             seed = config.seed("input");
             callers = Callers.load(cell(config));
-        } catch (BenchException e) {
-            tearDown();
-            throw new CellFailure(e);
-        } catch (RuntimeException e) {
-            tearDown();
-            throw e;
-        }
+        }, this::tearDown);
     }
 
     @Setup(Level.Iteration)

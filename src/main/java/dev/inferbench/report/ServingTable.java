@@ -13,7 +13,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * The open-loop serving cells of a run (ServingBenchmark), in a table of their own: what a service owner reads
@@ -71,15 +70,7 @@ public final class ServingTable {
         Set<String> keys = new LinkedHashSet<>(FIRST);
         cells.forEach(c -> keys.addAll(c.params().keySet()));
         keys.remove(ServingSpec.RATE);
-        Map<String, String> constant = new TreeMap<>();
-        for (String k : List.copyOf(keys)) {
-            Set<String> values = new LinkedHashSet<>();
-            cells.forEach(c -> values.add(c.params().getOrDefault(k, "")));
-            if (!FIRST.contains(k) && values.size() == 1) {
-                keys.remove(k);
-                constant.put(k, values.iterator().next());
-            }
-        }
+        Map<String, String> constant = SummaryTable.constants(cells, keys, Set.copyOf(FIRST));
         cells.sort(Comparator.comparing((CellSummary c) -> setting(c, keys)).thenComparingDouble(ServingTable::offered));
         List<List<String>> rows = new ArrayList<>();
         List<String> head = new ArrayList<>();

@@ -55,15 +55,7 @@ public final class SummaryTable {
         Set<String> paramKeys = new LinkedHashSet<>();
         PARAM_ORDER.stream().filter(k -> cells.stream().anyMatch(c -> c.params().containsKey(k))).forEach(paramKeys::add);
         cells.forEach(c -> paramKeys.addAll(c.params().keySet()));
-        Map<String, String> constant = new TreeMap<>();
-        for (String k : List.copyOf(paramKeys)) {
-            Set<String> values = new LinkedHashSet<>();
-            cells.forEach(c -> values.add(c.params().getOrDefault(k, "")));
-            if (!ALWAYS.contains(k) && values.size() == 1) {
-                paramKeys.remove(k);
-                constant.put(k, values.iterator().next());
-            }
-        }
+        Map<String, String> constant = constants(cells, paramKeys, ALWAYS);
         cells.sort(Comparator.comparing(CellSummary::benchmark).thenComparing((a, b) -> {
             for (String k : paramKeys) {
                 int c = compareValues(a.params().getOrDefault(k, ""), b.params().getOrDefault(k, ""));
@@ -135,6 +127,23 @@ public final class SummaryTable {
         StringBuilder same = new StringBuilder();
         constant.forEach((k, v) -> same.append(same.length() == 0 ? "every cell: " : ", ").append(k).append('=').append(v));
         return layout(rows) + (same.length() == 0 ? "" : same + "\n") + EndToEndGap.render(cells, units) + serving;
+    }
+
+    /**
+     * The params of {@code keys} that every cell has with one value (the "every cell:" line), removed from
+     * {@code keys}, which keeps the columns; those in {@code always} stay columns whatever their values.
+     */
+    static Map<String, String> constants(List<CellSummary> cells, Set<String> keys, Set<String> always) {
+        Map<String, String> constant = new TreeMap<>();
+        for (String k : List.copyOf(keys)) {
+            Set<String> values = new LinkedHashSet<>();
+            cells.forEach(c -> values.add(c.params().getOrDefault(k, "")));
+            if (!always.contains(k) && values.size() == 1) {
+                keys.remove(k);
+                constant.put(k, values.iterator().next());
+            }
+        }
+        return constant;
     }
 
     /** The cells a unit is chosen for together: one model (the benchmark when a cell has no model). */
