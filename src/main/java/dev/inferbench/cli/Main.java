@@ -75,7 +75,8 @@ public final class Main {
                 out.println("inferbench adds: --verbose (stack traces); defaults from " + BenchConfig.FILE_NAME
                         + "; a run folder results/<time>-<sha>/ kept fork by fork (-rff FILE: a copy of the result"
                         + " there too);");
-                out.println("  --resume DIR [-f N], --run-dir DIR, --shard i/n, --max-forks N, --fork-timeout D,"
+                out.println("  --cells FILE (a list of configurations), --resume DIR [-f N], --run-dir DIR, --shard i/n,"
+                        + " --max-forks N, --fork-timeout D,"
                         + " --precision P%, --budget D (see docs/running.md)");
                 out.println("  --flame [--flame-events cpu,alloc,...] [--flame-optional], --op-profile,"
                         + " --threshold '[param=v:]metric<value'");

@@ -56,7 +56,7 @@ final class RunCommand {
 
     int run(RunFlags flags, String[] argv) throws BenchException, IOException, RunStoppedException {
         RunSetup.Prepared prepared = flags.resume() != null ? RunSetup.resume(flags.resume(), flags.jmhArgs(), out)
-                : RunSetup.create(flags.jmhArgs(), flags.runDir(), flags.shard(), LocalDateTime.now(), out);
+                : RunSetup.create(flags.jmhArgs(), flags.runDir(), flags.shard(), flags.cells(), LocalDateTime.now(), out);
         Fingerprint.write(prepared.store().dir(), modelFiles(prepared));
         CommandLineOptions cmd = prepared.cmd();
         // JMH honours -o only in Runner(Options); with our own output format it is ours to open.

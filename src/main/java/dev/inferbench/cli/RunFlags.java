@@ -20,9 +20,9 @@ import java.util.OptionalInt;
  * inferbench's own flags of a benchmark run, taken out of the argument list before the rest goes to JMH's parser:
  * {@code --resume DIR}, {@code --run-dir DIR}, {@code --shard i/n}, {@code --max-forks N}, {@code --fork-timeout D},
  * {@code --precision P}, {@code --budget D}, {@code --flame}, {@code --flame-events E}, {@code --flame-optional}, {@code --op-profile},
- * {@code --threshold T} (repeatable).
+ * {@code --threshold T} (repeatable), {@code --cells FILE}.
  */
-record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameSettings flame, boolean flameOptional,
+record RunFlags(Path resume, Path runDir, Shard shard, Path cells, LoopSettings loop, FlameSettings flame, boolean flameOptional,
                 boolean opProfile,
                 List<String> thresholds,
                 List<String> jmhArgs) {
@@ -31,6 +31,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameS
         List<String> rest = new ArrayList<>();
         Path resume = null;
         Path runDir = null;
+        Path cells = null;
         Shard shard = Shard.WHOLE;
         OptionalInt maxForks = OptionalInt.empty();
         Duration forkTimeout = null;
@@ -44,6 +45,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameS
             String a = args.get(i);
             switch (a) {
                 case "--resume" -> resume = Path.of(value(args, ++i, a, "a run folder, e.g. results/20261122-101500-abc1234"));
+                case "--cells" -> cells = Path.of(value(args, ++i, a, "a file of configurations, one per line"));
                 case "--run-dir" -> runDir = Path.of(value(args, ++i, a, "a folder for the new run"));
                 case "--shard" -> shard = Shard.parse(value(args, ++i, a, "i/n, e.g. 2/4"));
                 case "--max-forks" -> maxForks = OptionalInt.of(positive(value(args, ++i, a, "a whole number >= 1"), a));
@@ -62,11 +64,11 @@ record RunFlags(Path resume, Path runDir, Shard shard, LoopSettings loop, FlameS
                 default -> rest.add(a);
             }
         }
-        if (resume != null && (runDir != null || !shard.isWhole())) {
-            throw new BenchException("--resume continues the run in its own folder and slice; expected no --run-dir "
-                    + "or --shard with it");
+        if (resume != null && (runDir != null || !shard.isWhole() || cells != null)) {
+            throw new BenchException("--resume continues the run in its own folder, slice and cells; expected no"
+                    + " --run-dir, --shard or --cells with it");
         }
-        return new RunFlags(resume, runDir, shard, new LoopSettings(maxForks, forkTimeout, precision, budget), flame,
+        return new RunFlags(resume, runDir, shard, cells, new LoopSettings(maxForks, forkTimeout, precision, budget), flame,
                 flameOptional, opProfile, List.copyOf(thresholds), rest);
     }
 

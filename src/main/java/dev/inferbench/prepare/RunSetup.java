@@ -35,8 +35,9 @@ public final class RunSetup {
                     String asyncOptions) {
     }
 
-    public static Prepared create(List<String> userArgs, Path runDir, Shard shard, LocalDateTime now, PrintStream progress)
-            throws BenchException, IOException {
+    /** @param cellsFile {@code --cells FILE}: an explicit list of configurations ({@link CellList}), or null */
+    public static Prepared create(List<String> userArgs, Path runDir, Shard shard, Path cellsFile, LocalDateTime now,
+                                  PrintStream progress) throws BenchException, IOException {
         UserAsyncHook.Split split = UserAsyncHook.split(userArgs);
         CommandLineOptions cmd = JmhArgs.parse(split.jmhArgs());
         BenchConfig config = BenchConfig.load();
@@ -55,7 +56,8 @@ public final class RunSetup {
         Planner.checkParamNames(given, "-p");
         Planner.checkParamNames(config.defaultParamNames(), "param.* in " + config.file().map(Path::toString)
                 .orElse(BenchConfig.FILE_NAME));
-        List<Cell> cells = Planner.cells(options);
+        List<Cell> cells = cellsFile == null ? Planner.cells(options)
+                : CellList.cells(CellList.read(cellsFile), options, cellsFile.toString());
         MatrixCheck.prepare(cells, config, progress);
         Plan plan = Plan.of(userArgs, config.file().map(p -> p.toAbsolutePath().toString()).orElse(null),
                 options.getForkCount().orElse(Defaults.MEASUREMENT_FORKS), settings(options), shard, cells,

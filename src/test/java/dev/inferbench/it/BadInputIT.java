@@ -80,6 +80,9 @@ class BadInputIT {
                 .addDim(OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimParam("width"));
         Files.write(cwd.resolve("dynamic.onnx"), dynamic.build().toByteArray());
         Files.writeString(cwd.resolve("their.pt"), "named as TorchScript\n");
+        Files.writeString(cwd.resolve("typo-cells.txt"), "batchSize=1 precison=fp32\n");
+        Files.writeString(cwd.resolve("no-cells.txt"), "# nothing but a comment\n");
+        Files.writeString(cwd.resolve("broken-cells.txt"), "batchSize=1\nbatchSize=8 fp16\n");
         readOnlyFolder(cwd.resolve("read-only"));
     }
 
