@@ -15,6 +15,7 @@ import dev.inferbench.quality.AccuracyProbe;
 import dev.inferbench.quality.CellQuality;
 import dev.inferbench.quality.FidelityProbe;
 import dev.inferbench.tensor.HostTensor;
+import dev.inferbench.tensor.TensorSpec;
 import dev.inferbench.variant.Variants;
 
 import java.nio.file.Path;
@@ -92,7 +93,9 @@ final class Callers implements AutoCloseable {
         SetupRecord.loaded();
         Caller zero;
         try {
-            zero = new Caller(first, first.prepare(inputs(cell, 0, first)), true);
+            List<HostTensor> batch = inputs(cell, 0, first);
+            SetupRecord.tokensPerSample(tokensPerSample(batch, cell.seqLen()));
+            zero = new Caller(first, first.prepare(batch), true);
         } catch (BenchException | RuntimeException e) {
             first.close();
             throw e;
@@ -143,6 +146,17 @@ final class Callers implements AutoCloseable {
                     spec.seed() + caller);
         }
         return DataSource.batch(cell.data(), spec, engine.signature().inputs());
+    }
+
+    /** seqLen when an input holds token ids ([batch, seqLen] integers), else 0: the model is not a sequence model. */
+    static int tokensPerSample(List<HostTensor> inputs, int seqLen) {
+        for (HostTensor t : inputs) {
+            boolean integer = t.type() == TensorSpec.DType.INT64 || t.type() == TensorSpec.DType.INT32;
+            if (integer && t.shape().length == 2 && t.shape()[1] == seqLen) {
+                return seqLen;
+            }
+        }
+        return 0;
     }
 
     /** Every caller at once: each call's outputs must be exactly those its input gives alone. */

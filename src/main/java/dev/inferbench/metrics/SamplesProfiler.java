@@ -1,5 +1,7 @@
 package dev.inferbench.metrics;
 
+import java.util.concurrent.TimeUnit;
+import java.util.ArrayList;
 import dev.inferbench.cell.CellSpec;
 import java.util.Optional;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -22,6 +24,10 @@ import java.util.List;
 public final class SamplesProfiler implements InternalProfiler {
     public static final String LABEL = "samples";
     public static final String UNIT = "samples/s";
+    /** The mean time per call divided by the batch: latency per sample, beside the per-call latency. */
+    public static final String PER_SAMPLE = "latency.sample";
+    /** samples/s × tokens per sample, for sequence models (token-id inputs): what LLM and BERT users quote. */
+    public static final String TOKENS = "tokens";
 
     @Override
     public String getDescription() {
@@ -43,6 +49,26 @@ public final class SamplesProfiler implements InternalProfiler {
         }
         // every caller (JMH thread) is busy for the whole window: the cell's samples/s is all of theirs together
         double samples = cell.get().batchSize() * (double) benchmarkParams.getThreads() / (nanos / 1e9);
-        return List.of(new ScalarResult(LABEL, samples, UNIT, AggregationPolicy.AVG));
+        List<Result> out = new ArrayList<>();
+        out.add(new ScalarResult(LABEL, samples, UNIT, AggregationPolicy.AVG));
+        // the mean call's share of one sample, in the benchmark's unit: comparable across batch sizes
+        TimeUnit tu = benchmarkParams.getTimeUnit();
+        out.add(new ScalarResult(PER_SAMPLE, nanos / cell.get().batchSize() / tu.toNanos(1),
+                unitLabel(tu) + "/sample", AggregationPolicy.AVG));
+        int tokens = SetupRecord.tokensPerSample();
+        if (tokens > 0) {
+            out.add(new ScalarResult(TOKENS, samples * tokens, "tokens/s", AggregationPolicy.AVG));
+        }
+        return out;
+    }
+
+    private static String unitLabel(TimeUnit tu) {
+        return switch (tu) {
+            case NANOSECONDS -> "ns";
+            case MICROSECONDS -> "us";
+            case SECONDS -> "s";
+            case MINUTES -> "min";
+            default -> "ms";
+        };
     }
 }

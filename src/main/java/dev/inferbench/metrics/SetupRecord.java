@@ -14,6 +14,7 @@ public final class SetupRecord {
     private static volatile double processToFirstResultMillis = Double.NaN;
     private static volatile long rssBeforeLoadKb = -1;
     private static volatile long rssAfterLoadKb = -1;
+    private static volatile int tokensPerSample;
 
     private SetupRecord() {
     }
@@ -38,6 +39,18 @@ public final class SetupRecord {
             processToFirstResultMillis = System.currentTimeMillis()
                     - ManagementFactory.getRuntimeMXBean().getStartTime();
         }
+    }
+
+    /**
+     * Call when the cell's inputs are made: tokens per sample of a sequence model (the seqLen of its token inputs),
+     * so that its throughput is also given in tokens/s; 0 (the default) for models without token inputs.
+     */
+    public static void tokensPerSample(int tokens) {
+        tokensPerSample = tokens;
+    }
+
+    static int tokensPerSample() {
+        return tokensPerSample;
     }
 
     static double loadMillis() {
@@ -65,5 +78,6 @@ public final class SetupRecord {
         processToFirstResultMillis = Double.NaN;
         rssBeforeLoadKb = -1;
         rssAfterLoadKb = -1;
+        tokensPerSample = 0;
     }
 }

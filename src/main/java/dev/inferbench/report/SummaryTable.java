@@ -1,6 +1,7 @@
 package dev.inferbench.report;
 
 import dev.inferbench.metrics.CpuProfiler;
+import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.cell.CellSpec;
 import java.util.TreeMap;
 import dev.inferbench.results.CellSummary;
@@ -83,11 +84,17 @@ public final class SummaryTable {
         if (singleShot) {
             head.add("p90");
         }
-        head.addAll(List.of("p99", "mean ± 95% CI", "±%", "forks"));
-        if (singleShot) {
-            head.add("max");
+        head.addAll(List.of("p95", "p99", "max", "mean ± 95% CI", "±%", "forks"));
+        boolean perSample = cells.stream().anyMatch(c -> !"1".equals(c.params().getOrDefault(CellSpec.BATCH_SIZE, "1"))
+                && c.extras().containsKey(SamplesProfiler.PER_SAMPLE));
+        if (perSample) {
+            head.add("per sample");
         }
         head.add("samples/s");
+        boolean tokens = cells.stream().anyMatch(c -> c.extras().containsKey(SamplesProfiler.TOKENS));
+        if (tokens) {
+            head.add("tokens/s");
+        }
         if (cpu) {
             head.addAll(List.of("cpu/call", "cores"));
         }
@@ -106,17 +113,22 @@ public final class SummaryTable {
             if (singleShot) {
                 row.add(time(c.extras().getOrDefault(CellSummary.P90, Double.NaN), u));
             }
+            row.add(time(c.extras().getOrDefault(CellSummary.P95, Double.NaN), u));
             row.add(time(c.p99(), u));
+            row.add(time(c.extras().getOrDefault(CellSummary.MAX, Double.NaN), u));
             double hw = c.mean().halfWidth();
             row.add(num(u.convert(c.mean().estimate())) + " ± " + (Double.isNaN(hw) ? "n/a" : num(u.convert(hw)))
                     + " " + u.label());
             double rel = c.mean().relativeError();
             row.add(Double.isNaN(rel) ? "n/a" : String.format(Locale.ROOT, "%.1f%%", rel * 100));
             row.add(Integer.toString(c.mean().forks()));
-            if (singleShot) {
-                row.add(time(c.extras().getOrDefault(CellSummary.MAX, Double.NaN), u));
+            if (perSample) {
+                row.add(time(c.extras().getOrDefault(SamplesProfiler.PER_SAMPLE, Double.NaN), u));
             }
             row.add(num(c.samplesPerSecond()));
+            if (tokens) {
+                row.add(num(c.extras().getOrDefault(SamplesProfiler.TOKENS, Double.NaN)));
+            }
             if (cpu) {
                 row.add(time(c.extras().getOrDefault(CpuProfiler.PER_CALL, Double.NaN), u));
                 row.add(num(c.extras().getOrDefault(CpuProfiler.CORES, Double.NaN)));

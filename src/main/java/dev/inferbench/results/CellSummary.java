@@ -20,7 +20,8 @@ import java.util.Map;
  * The figures of one benchmark cell: percentiles of all timed calls, the mean with its fork-level confidence
  * interval ({@link ForkMeans}: forks are the unit, not iterations), batch-aware samples/s, and {@code extras}: the
  * secondary metrics by label (in their own units: memory MB, load time ms, gc.alloc.rate.norm B/op), plus
- * {@code p90} and {@code max} of the primary score (its unit) for single-shot cells, whose samples are one per fork.
+ * {@code p95} and {@code max} of the primary score (its unit; p95 only with 200 calls behind it), and {@code p90} for
+ * single-shot cells, whose samples are one per fork.
  */
 public record CellSummary(String benchmark, Map<String, String> params, String unit, double p50, double p99,
                           Interval mean, double samplesPerSecond, Map<String, Double> extras) {
@@ -48,8 +49,9 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
         }
         if (cell.mode().equals(Mode.SingleShotTime.shortLabel())) {
             extras.put(P90, primary.supportedPercentile(90.0));
-            extras.put(MAX, primary.percentile(100.0));
         }
+        extras.put(P95, primary.supportedPercentile(95.0));
+        extras.put(MAX, primary.percentile(100.0));
         return new CellSummary(cell.shortName(), cell.params(), primary.unit(), primary.supportedPercentile(50.0),
                 primary.supportedPercentile(99.0), ForkMeans.interval(cell.callMeans(), ForkMeans.DEFAULT_CONFIDENCE),
                 samples == null ? Double.NaN : samples.score(), extras);
@@ -72,6 +74,7 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
     }
 
     public static final String P90 = "p90";
+    public static final String P95 = "p95";
     public static final String MAX = "max";
     /** The 95 % half-width of a serving cell's sustainable rate (req/s), over its forks' searches. */
     public static final String SUSTAINABLE_HALF_WIDTH = "serve.sustainable.hw";

@@ -39,6 +39,6 @@ class RunFlagsTest {
         assertThatThrownBy(() -> RunFlags.extract(List.of("--budget", "soon"))).hasMessageContaining("not a duration");
         assertThatThrownBy(() -> RunFlags.extract(List.of("--resume"))).hasMessageContaining("--resume needs a value");
         assertThatThrownBy(() -> RunFlags.extract(List.of("--resume", "r", "--shard", "1/2")))
-                .hasMessageContaining("expected no --run-dir or --shard with it");
+                .hasMessageContaining("expected no --run-dir, --shard or --cells with it");
     }
 }
