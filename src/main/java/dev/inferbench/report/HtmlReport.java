@@ -71,6 +71,8 @@ final class HtmlReport {
                 sideBySide(out, new SideBySide(g, input.runs()));
             }
         }
+        Saturation.lines(rows.stream().filter(r -> !serving.contains(r)).map(r -> CellSummary.of(r.source())).toList())
+                .forEach(l -> out.println("<p class=\"saturation\">" + escape(l) + "</p>"));
         ServingTable.Table servingTable = ServingTable.table(serving.stream().map(r -> CellSummary.of(r.source())).toList());
         if (!servingTable.isEmpty()) {
             out.println("<h2>Serving</h2><p>" + escape(ServingTable.HEADING) + ".</p><table class=\"cells\"><thead><tr>");

@@ -37,6 +37,12 @@ final class MarkdownReport {
                 table(out, side.header(), side.rows());
             }
         }
+        List<String> saturation = Saturation.lines(rows.stream().filter(r -> !serving.contains(r))
+                .map(r -> CellSummary.of(r.source())).toList());
+        if (!saturation.isEmpty()) {
+            out.println();
+            saturation.forEach(l -> out.println("- " + escape(l)));
+        }
         ServingTable.Table servingTable = ServingTable.table(serving.stream().map(r -> CellSummary.of(r.source())).toList());
         if (!servingTable.isEmpty()) {
             out.println();

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The compact table printed after a run and saved as summary.txt. Times are shown in one unit per model (the
@@ -138,7 +139,8 @@ public final class SummaryTable {
         }
         StringBuilder same = new StringBuilder();
         constant.forEach((k, v) -> same.append(same.length() == 0 ? "every cell: " : ", ").append(k).append('=').append(v));
-        return layout(rows) + (same.length() == 0 ? "" : same + "\n") + EndToEndGap.render(cells, units) + serving;
+        return layout(rows) + (same.length() == 0 ? "" : same + "\n") + EndToEndGap.render(cells, units)
+                + Saturation.lines(cells).stream().map(l -> l + "\n").collect(Collectors.joining()) + serving;
     }
 
     /**
