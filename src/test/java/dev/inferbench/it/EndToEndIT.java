@@ -96,12 +96,15 @@ class EndToEndIT {
         }
 
         String summary = Files.readString(runDir.resolve("summary.txt"), StandardCharsets.UTF_8);
-        assertThat(summary.lines()).hasSize(5);
+        assertThat(summary.lines()).hasSize(6);
         assertThat(summary.lines().skip(1).limit(2)).allSatisfy(l -> assertThat(l).startsWith("mlp-tiny"));
         assertThat(summary.lines().skip(3).findFirst()).hasValueSatisfying(l -> assertThat(l).startsWith("every cell: ")
                 .contains("precision=fp32"));
-        // the machine's state over the run: the canary of both forks, other processes' CPU
+        // where throughput stops growing with the batch (batch 1 and 4 of one setting)
         assertThat(summary.lines().skip(4).findFirst()).hasValueSatisfying(l -> assertThat(l)
+                .startsWith("throughput: mlp-tiny on ort "));
+        // the machine's state over the run: the canary of both forks, other processes' CPU
+        assertThat(summary.lines().skip(5).findFirst()).hasValueSatisfying(l -> assertThat(l)
                 .matches("machine: canary [0-9.]+ ms \\(median of 2 forks\\), spread \\d+% over the run; other processes"
                         + " [0-9.]+ cores \\(median\\); .*"));
         assertThat(r.out()).contains(summary);
