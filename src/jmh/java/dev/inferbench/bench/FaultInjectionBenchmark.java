@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * Not a measurement: a fork that fails on purpose, the way inference forks fail in the field, so that the harness's
  * crash isolation can be seen and tested. {@code fault} picks how: {@code none} (a trivial call), {@code throw} (an
  * exception from the benchmark), {@code exit} (the JVM halts with status 3), {@code crash} (a native segfault with an
- * hs_err log), {@code oom} (the heap runs out), {@code hang} (the fork stops responding). The fault strikes at the
+ * hs_err log), {@code oom} (the heap runs out), {@code hang} (the fork stops responding), {@code leak} (1 MiB of native memory per 2^20 calls, never freed). The fault strikes at the
  * start of measurement iteration {@code atIteration}, after the fork has produced some output.
  *
  * <pre>java -jar target/benchmarks.jar FaultInjection -p fault=none,crash,exit -f 2 -wi 0 -i 2 -r 200ms</pre>
@@ -54,6 +54,7 @@ public class FaultInjectionBenchmark {
         }
         switch (fault) {
             case "none" -> { }
+            case "leak" -> leaking = true;
             case "throw" -> throw new IllegalStateException("injected failure (fault=throw)");
             case "exit" -> Runtime.getRuntime().halt(3);
             case "crash" -> unsafe().putAddress(0L, 42L);
@@ -73,14 +74,24 @@ public class FaultInjectionBenchmark {
                 }
             }
             default -> throw new IllegalArgumentException("unknown fault '" + fault
-                    + "'; expected one of: none, throw, exit, crash, oom, hang");
+                    + "'; expected one of: none, throw, exit, crash, oom, hang, leak");
         }
     }
 
     @Benchmark
-    public void call(Blackhole bh) {
+    public void call(Blackhole bh) throws ReflectiveOperationException {
         bh.consume(value++);
+        if (leaking && (value & LEAK_EVERY) == 0) {
+            // native memory never freed, touched so that it is resident: what a leaking engine does
+            long address = unsafe().allocateMemory(LEAK_BYTES);
+            unsafe().setMemory(address, LEAK_BYTES, (byte) 1);
+        }
     }
+
+    /** fault=leak: 1 MiB of native memory per 2^20 calls, never freed. */
+    private static final long LEAK_EVERY = (1 << 20) - 1;
+    private static final long LEAK_BYTES = 1 << 20;
+    private boolean leaking;
 
     private static sun.misc.Unsafe unsafe() throws ReflectiveOperationException {
         Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");

@@ -35,13 +35,13 @@ import java.util.function.ToDoubleFunction;
 /**
  * The report's charts, per model: latency and samples/s against batch size (a line per engine and other
  * settings), the cells' means as bars with their intervals, and the latency percentile curve of each cell.
- * Written as SVG (inlined in the HTML) and high-DPI PNG.
+ * Written as SVG (inlined in the HTML) and PNG at 300 dpi.
  */
 final class Plots {
     static final String FOLDER = "plots";
     private static final int WIDTH = 720;
     private static final int HEIGHT = 420;
-    private static final int PNG_DPI = 192;
+    private static final int PNG_DPI = 300;
     private static final int MAX_CURVES = 12;
 
     /** A chart and the file name it is written under (without extension). */

@@ -1,6 +1,7 @@
 package dev.inferbench.report;
 
 import dev.inferbench.metrics.CpuProfiler;
+import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.cell.CellSpec;
 import java.util.TreeMap;
@@ -140,7 +141,8 @@ public final class SummaryTable {
         StringBuilder same = new StringBuilder();
         constant.forEach((k, v) -> same.append(same.length() == 0 ? "every cell: " : ", ").append(k).append('=').append(v));
         return layout(rows) + (same.length() == 0 ? "" : same + "\n") + EndToEndGap.render(cells, units)
-                + Saturation.lines(cells).stream().map(l -> l + "\n").collect(Collectors.joining()) + serving;
+                + Saturation.lines(cells).stream().map(l -> l + "\n").collect(Collectors.joining())
+                + growth(cells) + serving;
     }
 
     /**
@@ -158,6 +160,31 @@ public final class SummaryTable {
             }
         }
         return constant;
+    }
+
+    /**
+     * A line for each cell whose resident set grew with calls in its forks (the 95 % interval of mem.rss.growth above
+     * 0, and at least {@value #GROWN_FLOOR_MB} MB per iteration): what a leak looks like. Cells that plateau say nothing here; their figure is in the report and the JSON.
+     */
+    static final double GROWN_FLOOR_MB = 1;
+
+    static String growth(List<CellSummary> cells) {
+        StringBuilder sb = new StringBuilder();
+        for (CellSummary c : cells) {
+            double g = c.extras().getOrDefault(MemoryProfiler.RSS_GROWTH, Double.NaN);
+            double hw = c.extras().getOrDefault(CellSummary.halfWidth(MemoryProfiler.RSS_GROWTH), Double.NaN);
+            double grown = c.extras().getOrDefault(MemoryProfiler.RSS_GROWN, Double.NaN);
+            // above 0 in every fork's interval, and by at least a MB per iteration (the allocator's own noise)
+            if (g - hw > 0 && grown >= GROWN_FLOOR_MB) {
+                String who = c.params().containsKey(CellSpec.MODEL) ? c.params().get(CellSpec.MODEL) + " on "
+                        + c.params().get(CellSpec.ENGINE) + ", batch " + c.params().getOrDefault(CellSpec.BATCH_SIZE, "1")
+                        : c.benchmark() + " " + c.params();
+                sb.append("memory: ").append(who).append(": the resident set grows ")
+                        .append(num(g)).append(" ± ").append(num(hw)).append(" MB per 10,000 calls over ")
+                        .append(c.mean().forks()).append(" forks (a leak, or a warm-up longer than the run)\n");
+            }
+        }
+        return sb.toString();
     }
 
     /** The cells a unit is chosen for together: one model (the benchmark when a cell has no model). */

@@ -1,5 +1,6 @@
 package dev.inferbench.results;
 
+import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.stats.ForkMeans;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.HashSet;
 import java.util.HashMap;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -41,6 +43,17 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
         JmhMetric samples = cell.secondary().get(SamplesProfiler.LABEL);
         Map<String, Double> extras = new LinkedHashMap<>();
         cell.secondary().forEach((name, m) -> extras.put(name, m.score()));
+        for (String name : List.of(MemoryProfiler.RSS_GROWTH, MemoryProfiler.RSS_GROWN)) {
+            // a fork's first iterations include the JVM's heap being touched for the first time: the growth the
+            // summary judges is that of the later half of each fork's iterations, and only with 3 or more
+            JmhMetric m = cell.secondary().get(name);
+            if (m != null) {
+                double[][] later = laterHalf(m.iterationMeans());
+                extras.put(name, later.length == 0 ? Double.NaN : ForkMeans.interval(later, ForkMeans.DEFAULT_CONFIDENCE).estimate());
+                extras.put(halfWidth(name), later.length == 0 ? Double.NaN
+                        : ForkMeans.interval(later, ForkMeans.DEFAULT_CONFIDENCE).halfWidth());
+            }
+        }
         JmhMetric sustainable = cell.secondary().get(ServingProfiler.SUSTAINABLE);
         if (sustainable != null) {
             // the rate each fork's search settled on: its interval, forks as the unit
@@ -76,6 +89,22 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
     public static final String P90 = "p90";
     public static final String P95 = "p95";
     public static final String MAX = "max";
+    /** Each fork's later half of iterations (from index n/2); none when a fork has fewer than 3. */
+    static double[][] laterHalf(double[][] forks) {
+        List<double[]> out = new ArrayList<>();
+        for (double[] f : forks) {
+            if (f.length < 3) {
+                return new double[0][];
+            }
+            out.add(Arrays.copyOfRange(f, f.length / 2, f.length));
+        }
+        return out.toArray(double[][]::new);
+    }
     /** The 95 % half-width of a serving cell's sustainable rate (req/s), over its forks' searches. */
-    public static final String SUSTAINABLE_HALF_WIDTH = "serve.sustainable.hw";
+    public static final String SUSTAINABLE_HALF_WIDTH = halfWidth(ServingProfiler.SUSTAINABLE);
+
+    /** Where extras hold the 95 % half-width of {@code metric} over the forks (the sustainable rate, memory growth). */
+    public static String halfWidth(String metric) {
+        return metric + ".hw";
+    }
 }
