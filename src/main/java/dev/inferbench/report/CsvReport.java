@@ -23,13 +23,13 @@ final class CsvReport {
             params.addAll(r.params().keySet());
             metrics.addAll(r.extra().keySet());
         });
-        List<String> fixed = List.of("run", "benchmark", "mode", "unit", "p50", "p90", "p99", "mean", "mean.error", "forks",
-                "samples", "warnings");
+        List<String> fixed = List.of("run", "benchmark", "mode", "unit", "p50", "p90", "p95", "p99", "max", "mean",
+                "mean.error", "forks", "samples", "warnings");
         List<String> header = new ArrayList<>(fixed.subList(0, 3));
         // a param or metric named like a fixed column (a param "mode") gets a prefix: column names stay unique for
         // readers that key rows by header (pandas, csv.DictReader)
         params.forEach(p -> header.add(fixed.contains(p) ? "param." + p : p));
-        header.addAll(fixed.subList(3, 11));
+        header.addAll(fixed.subList(3, fixed.size() - 1));
         for (String m : metrics) {
             String name = m.equals(ReportRows.SAMPLES) ? "samples/s" : m;
             header.add(header.contains(name) || fixed.contains(name) ? "metric." + name : name);
@@ -40,7 +40,7 @@ final class CsvReport {
             List<String> f = new ArrayList<>(List.of(r.run(), r.benchmark(), r.mode()));
             params.forEach(p -> f.add(r.params().getOrDefault(p, "")));
             f.add(r.unit());
-            for (double d : new double[]{r.p50(), r.p90(), r.p99(), r.mean(), r.halfWidth()}) {
+            for (double d : new double[]{r.p50(), r.p90(), r.p95(), r.p99(), r.max(), r.mean(), r.halfWidth()}) {
                 f.add(plain(d));
             }
             f.add(Integer.toString(r.forks()));

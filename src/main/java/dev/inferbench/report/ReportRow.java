@@ -33,6 +33,16 @@ public record ReportRow(String run, String benchmark, String mode, String cellId
         return unit.endsWith("/op");
     }
 
+    /** p95 of the timed calls, all forks pooled, when 200 calls stand behind it; NaN otherwise. */
+    public double p95() {
+        return source.primary().supportedPercentile(95.0);
+    }
+
+    /** The slowest timed call. */
+    public double max() {
+        return source.primary().percentile(100.0);
+    }
+
     public double samplesPerSecond() {
         Figure f = extra.get(ReportRows.SAMPLES);
         return f == null ? Double.NaN : f.value();

@@ -108,7 +108,9 @@ final class ReportTable {
             if (p90) {
                 h.add("p90 (" + unit + ")");
             }
+            h.add("p95 (" + unit + ")");
             h.add("p99 (" + unit + ")");
+            h.add("max (" + unit + ")");
         }
         h.add("mean (" + unit + ")");
         h.add("± (" + unit + ")");
@@ -137,7 +139,9 @@ final class ReportTable {
             if (p90) {
                 v.add(time(r, "p90", ReportRow::p90, true));
             }
+            v.add(time(r, "p95", ReportRow::p95, true));
             v.add(time(r, "p99", ReportRow::p99, true));
+            v.add(time(r, "max", ReportRow::max, true));
         }
         v.add(time(r, "mean", ReportRow::mean, true));
         v.add(number(Units.convert(r.halfWidth(), r.unit(), unit), false));
