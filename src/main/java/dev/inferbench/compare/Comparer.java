@@ -65,6 +65,9 @@ public final class Comparer {
      */
     public static Report compare(List<CellResults> baseline, List<CellResults> candidate, double minEffect,
                                  double confidence, Set<String> gate) throws BenchException {
+        List<CellResults> b0 = baseline;
+        baseline = withoutOneSidedParams(baseline, paramNames(candidate));
+        candidate = withoutOneSidedParams(candidate, paramNames(b0));
         Set<CellKey> severalModes = severalModes(baseline, candidate);
         Map<CellKey, CellResults> base = byKey(baseline, severalModes);
         Map<CellKey, CellResults> cand = byKey(candidate, severalModes);
@@ -99,6 +102,39 @@ public final class Comparer {
                     + cand.size() + " cells); expected runs of the same benchmark with the same params");
         }
         return new Report(minEffect, confidence, rows, onlyBase, onlyCand, Set.copyOf(gate), family);
+    }
+
+    private static Set<String> paramNames(List<CellResults> cells) {
+        Set<String> names = new HashSet<>();
+        cells.forEach(c -> names.addAll(c.key().params().keySet()));
+        return names;
+    }
+
+    /**
+     * A param that only one side's cells have, with one value in all of them, is left out of that side's keys: a
+     * parameter added to a benchmark between two commits ({@code callers}, at its default 1) measures what the other
+     * commit measured without it, and the cells match. A param with several values on its side still tells cells
+     * apart, and those cells have no partner.
+     */
+    static List<CellResults> withoutOneSidedParams(List<CellResults> side, Set<String> otherSide) {
+        Map<String, Set<String>> values = new HashMap<>();
+        side.forEach(c -> c.key().params().forEach((k, v) -> values.computeIfAbsent(k, x -> new HashSet<>()).add(v)));
+        Set<String> drop = new HashSet<>();
+        values.forEach((k, vs) -> {
+            if (!otherSide.contains(k) && vs.size() == 1) {
+                drop.add(k);
+            }
+        });
+        if (drop.isEmpty() || otherSide.isEmpty()) {
+            return side;
+        }
+        List<CellResults> out = new ArrayList<>();
+        for (CellResults c : side) {
+            Map<String, String> params = new TreeMap<>(c.key().params());
+            params.keySet().removeAll(drop);
+            out.add(new CellResults(new CellKey(c.key().benchmark(), c.key().mode(), params), c.mode(), c.metrics()));
+        }
+        return out;
     }
 
     /** Whether a metric is in the gate: named, or the cell's primary metric (its first) when {@link #PRIMARY} is. */
