@@ -29,7 +29,7 @@ class AddedParamTest {
         Comparer.Report r = Comparer.compare(before, after, 0.03, 0.99);
         assertThat(r.onlyBaseline()).isEmpty();
         assertThat(r.onlyCandidate()).isEmpty();
-        assertThat(r.rows()).extracting(c -> c.key().params().get("batchSize")).contains("1", "8");
+        assertThat(r.rows()).extracting(c -> c.cell().params().get("batchSize")).contains("1", "8");
     }
 
     @Test
