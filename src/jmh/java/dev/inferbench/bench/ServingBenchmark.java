@@ -3,6 +3,7 @@ package dev.inferbench.bench;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.Outputs;
+import dev.inferbench.serve.CallerThreads;
 import dev.inferbench.serve.IdleLoop;
 import dev.inferbench.serve.OpenLoop;
 import dev.inferbench.serve.RateSearch;
@@ -30,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Inference as a service sees it: requests arrive at a rate (Poisson by default, seeded), not when the last one
@@ -85,6 +87,8 @@ public class ServingBenchmark extends CallerParams {
     }
 
     private Callers callers;
+    /** Each caller's call, made once at load: one request on its own input. */
+    private final List<OpenLoop.Call> calls = new ArrayList<>();
     private ServingSpec spec;
     private long seed;
     private boolean warmup;
@@ -97,6 +101,13 @@ public class ServingBenchmark extends CallerParams {
             spec = ServingSpec.of(params());
             seed = config.seed("input");
             callers = Callers.load(cell(config));
+            for (Callers.Caller c : callers.all()) {
+                calls.add(() -> {
+                    try (Outputs out = c.run()) {
+                        Objects.requireNonNull(out);
+                    }
+                });
+            }
         }, this::tearDown);
     }
 
@@ -107,19 +118,19 @@ public class ServingBenchmark extends CallerParams {
 
     @Benchmark
     public void step() throws Exception {
+        try {
+            serve();
+        } catch (BenchException e) {
+            throw new CellFailure(e); // a caller's call failed: the cell fails with its one line
+        }
+    }
+
+    private void serve() throws Exception {
         if (warmup || Double.isNaN(capacity)) {
             capacity = closedLoopCapacity();
             if (warmup) {
                 return;
             }
-        }
-        List<OpenLoop.Call> calls = new ArrayList<>();
-        for (Callers.Caller c : callers.all()) {
-            calls.add(() -> {
-                try (Outputs out = c.run()) {
-                    Objects.requireNonNull(out);
-                }
-            });
         }
         int[] stepNo = {0};
         RateSearch.Step step = perSecond -> {
@@ -141,46 +152,22 @@ public class ServingBenchmark extends CallerParams {
     }
 
     /** Requests per second the callers serve back to back, all at once, over about {@value #WARMUP_SECONDS} s. */
-    private double closedLoopCapacity() throws InterruptedException {
+    private double closedLoopCapacity() throws Exception {
         long end = System.nanoTime() + (long) (WARMUP_SECONDS * 1e9);
-        long[] calls = new long[callers.all().size()];
-        Exception[] failure = new Exception[1];
-        List<Thread> threads = new ArrayList<>();
+        AtomicLong served = new AtomicLong();
         long start = System.nanoTime();
-        for (int k = 0; k < calls.length; k++) {
-            Callers.Caller c = callers.all().get(k);
-            int index = k;
-            Thread t = new Thread(() -> {
-                try {
-                    while (System.nanoTime() < end) {
-                        try (Outputs out = c.run()) {
-                            Objects.requireNonNull(out);
-                        }
-                        calls[index]++;
-                    }
-                } catch (BenchException | RuntimeException e) {
-                    failure[0] = e;
-                }
-            });
-            threads.add(t);
-            t.start();
-        }
-        for (Thread t : threads) {
-            t.join();
-        }
-        if (failure[0] != null) {
-            throw new CellFailure(failure[0] instanceof BenchException b ? b : new BenchException(
-                    "a caller failed while warming up: " + failure[0].getMessage(), failure[0]));
-        }
-        long total = 0;
-        for (long n : calls) {
-            total += n;
-        }
-        return total / ((System.nanoTime() - start) / 1e9);
+        CallerThreads.start(calls, "inferbench-warmup-caller", (caller, call) -> {
+            while (System.nanoTime() < end) {
+                call.run();
+                served.incrementAndGet();
+            }
+        }).join();
+        return served.get() / ((System.nanoTime() - start) / 1e9);
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
+        calls.clear();
         if (callers != null) {
             callers.close();
             callers = null;

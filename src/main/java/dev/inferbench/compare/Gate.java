@@ -6,7 +6,6 @@ import dev.inferbench.stats.Percentiles;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
-import dev.inferbench.results.jmh.JmhMetric;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -44,7 +43,7 @@ public final class Gate {
                 long calls = Arrays.stream(m.callsPerFork()).sum();
                 // a percentile of too few calls is no figure to pass a gate on: the check fails, saying why
                 double actual = !m.isPercentile() ? ForkMeans.interval(m.forks(), ForkMeans.DEFAULT_CONFIDENCE).estimate()
-                        : calls >= JmhMetric.callsFor(m.percentile()) ? new Percentiles(m.histograms()).estimate(m.percentile())
+                        : calls >= Percentiles.callsFor(m.percentile()) ? new Percentiles(m.histograms()).estimate(m.percentile())
                         : Double.NaN;
                 double limit = t.limitIn(m.unit());
                 out.add(new Check(t, c.key(), actual, limit, m.unit(), t.passes(actual, limit)));

@@ -1,6 +1,6 @@
 package dev.inferbench.compare;
 
-import dev.inferbench.results.jmh.JmhMetric;
+import dev.inferbench.stats.Percentiles;
 
 import java.util.Arrays;
 import java.util.List;
@@ -31,9 +31,9 @@ public record MetricSeries(String name, String unit, double[][] forks, double pe
 
     /**
      * Whether the series is more than the extremes of too few calls: a mean always is; a percentile when every fork
-     * has the calls it needs ({@link JmhMetric#callsFor}: 1,000 for p99), since compare takes one value per fork.
+     * has the calls it needs ({@link Percentiles#callsFor}: 1,000 for p99), since compare takes one value per fork.
      */
     public boolean supportedPerFork() {
-        return !isPercentile() || Arrays.stream(callsPerFork()).allMatch(n -> n >= JmhMetric.callsFor(percentile));
+        return !isPercentile() || Arrays.stream(callsPerFork()).allMatch(n -> n >= Percentiles.callsFor(percentile));
     }
 }

@@ -11,6 +11,7 @@ import org.openjdk.jmh.results.AggregationPolicy;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.ScalarResult;
+import org.openjdk.jmh.runner.options.TimeValue;
 
 import java.util.Collection;
 import java.util.List;
@@ -54,21 +55,11 @@ public final class SamplesProfiler implements InternalProfiler {
         // the mean call's share of one sample, in the benchmark's unit: comparable across batch sizes
         TimeUnit tu = benchmarkParams.getTimeUnit();
         out.add(new ScalarResult(PER_SAMPLE, nanos / cell.get().batchSize() / tu.toNanos(1),
-                unitLabel(tu) + "/sample", AggregationPolicy.AVG));
+                TimeValue.tuToString(tu) + "/sample", AggregationPolicy.AVG));
         int tokens = SetupRecord.tokensPerSample();
         if (tokens > 0) {
             out.add(new ScalarResult(TOKENS, samples * tokens, "tokens/s", AggregationPolicy.AVG));
         }
         return out;
-    }
-
-    private static String unitLabel(TimeUnit tu) {
-        return switch (tu) {
-            case NANOSECONDS -> "ns";
-            case MICROSECONDS -> "us";
-            case SECONDS -> "s";
-            case MINUTES -> "min";
-            default -> "ms";
-        };
     }
 }

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -116,18 +117,10 @@ final class Plots {
                 .yAxisTitle(pName + " latency from intended start (ms)").build();
         Set<String> varying = varying(rows);
         varying.remove(ServingSpec.RATE);
-        Map<String, TreeMap<Double, Double>> series = new LinkedHashMap<>();
-        double maxX = 0;
-        for (ReportRow r : rows) {
-            ReportRow.Figure x = r.extra().get(ServingProfiler.OFFERED);
-            ReportRow.Figure y = r.extra().get(label);
-            if (x != null && y != null) {
-                series.computeIfAbsent(seriesName(r, multiRun, true, varying), k -> new TreeMap<>()).put(x.value(), y.value());
-                maxX = Math.max(maxX, x.value());
-            }
-        }
-        series.forEach((s, points) -> chart.addSeries(unique(chart, s), new ArrayList<>(points.keySet()),
-                new ArrayList<>(points.values())));
+        addLines(chart, rows, r -> seriesName(r, multiRun, true, varying), r -> figure(r, ServingProfiler.OFFERED),
+                r -> figure(r, label));
+        double maxX = rows.stream().mapToDouble(r -> figure(r, ServingProfiler.OFFERED)).filter(x -> !Double.isNaN(x))
+                .max().orElse(0);
         if (parsed != null && maxX > 0) {
             chart.addSeries(unique(chart, "SLO " + parsed), List.of(0.0, maxX), List.of(parsed.boundMs(), parsed.boundMs()))
                     .setMarker(SeriesMarkers.NONE);
@@ -152,17 +145,9 @@ final class Plots {
                 .filter(l -> rows.stream().anyMatch(r -> r.extra().containsKey(l))).findFirst()
                 .orElse(ServingProfiler.percentileLabel(99));
         for (String label : List.of(ServingProfiler.percentileLabel(50), tail)) {
-            Map<String, TreeMap<Double, Double>> series = new LinkedHashMap<>();
-            for (ReportRow r : rows) {
-                ReportRow.Figure x = r.extra().get(ServingProfiler.RATE);
-                ReportRow.Figure y = r.extra().get(label);
-                if (x != null && y != null) {
-                    String s = seriesName(r, multiRun, true, varying) + " " + label.substring(ServingProfiler.PREFIX.length());
-                    series.computeIfAbsent(s.strip(), k -> new TreeMap<>()).put(x.value(), y.value());
-                }
-            }
-            series.forEach((s, points) -> chart.addSeries(unique(chart, s), new ArrayList<>(points.keySet()),
-                    new ArrayList<>(points.values())));
+            String pName = label.substring(ServingProfiler.PREFIX.length());
+            addLines(chart, rows, r -> (seriesName(r, multiRun, true, varying) + " " + pName).strip(),
+                    r -> figure(r, ServingProfiler.RATE), r -> figure(r, label));
         }
         chart.getStyler().setYAxisMin(0.0);
         chart.getStyler().setXAxisMin(0.0);
@@ -201,17 +186,31 @@ final class Plots {
                                 ToDoubleFunction<ReportRow> y, boolean multiRun) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("batch size")
                 .yAxisTitle(yTitle).build();
-        Map<String, TreeMap<Double, Double>> series = new LinkedHashMap<>();
         Set<String> varying = varying(rows);
+        addLines(chart, rows, r -> seriesName(r, multiRun, false, varying),
+                r -> parse(r.params().get(CellSpec.BATCH_SIZE)), y);
+        return new Plot(name, title, styled(chart));
+    }
+
+    /** A line per series name through the rows' points, x ascending; a row without x or y is left out. */
+    private static void addLines(XYChart chart, List<ReportRow> rows, Function<ReportRow, String> series,
+                                 ToDoubleFunction<ReportRow> x, ToDoubleFunction<ReportRow> y) {
+        Map<String, TreeMap<Double, Double>> lines = new LinkedHashMap<>();
         for (ReportRow r : rows) {
-            double batch = parse(r.params().get(CellSpec.BATCH_SIZE));
-            if (!Double.isNaN(batch) && !Double.isNaN(y.applyAsDouble(r))) {
-                series.computeIfAbsent(seriesName(r, multiRun, false, varying), k -> new TreeMap<>()).put(batch, y.applyAsDouble(r));
+            double xv = x.applyAsDouble(r);
+            double yv = y.applyAsDouble(r);
+            if (!Double.isNaN(xv) && !Double.isNaN(yv)) {
+                lines.computeIfAbsent(series.apply(r), k -> new TreeMap<>()).put(xv, yv);
             }
         }
-        series.forEach((s, points) -> chart.addSeries(unique(chart, s),
-                new ArrayList<>(points.keySet()), new ArrayList<>(points.values())));
-        return new Plot(name, title, styled(chart));
+        lines.forEach((name, points) -> chart.addSeries(unique(chart, name), new ArrayList<>(points.keySet()),
+                new ArrayList<>(points.values())));
+    }
+
+    /** A secondary metric's value, NaN where the row has none. */
+    private static double figure(ReportRow r, String metric) {
+        ReportRow.Figure f = r.extra().get(metric);
+        return f == null ? Double.NaN : f.value();
     }
 
     private static Plot bars(String name, ReportTable g, boolean multiRun) {

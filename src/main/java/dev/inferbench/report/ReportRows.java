@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.stats.Percentiles;
 import dev.inferbench.results.MachineState;
 import dev.inferbench.results.jmh.JmhCell;
 import dev.inferbench.results.jmh.JmhMetric;
@@ -55,8 +56,8 @@ public final class ReportRows {
     private static List<String> warnings(JmhCell c, long samples, int forks) {
         JmhMetric m = c.primary();
         List<String> w = new ArrayList<>();
-        if (samples < JmhMetric.callsFor(99.0) && !Double.isNaN(m.percentile(99.0))) {
-            w.add(samples + " calls: p99 n/a (needs " + JmhMetric.callsFor(99.0) + "+)");
+        if (samples < Percentiles.callsFor(99.0) && !Double.isNaN(m.percentile(99.0))) {
+            w.add(samples + " calls: p99 n/a (needs " + Percentiles.callsFor(99.0) + "+)");
         }
         if (forks < MIN_FORKS) {
             w.add(forks + (forks == 1 ? " fork" : " forks") + " (want " + MIN_FORKS + "+)");

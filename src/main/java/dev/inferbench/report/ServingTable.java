@@ -1,10 +1,12 @@
 package dev.inferbench.report;
 
+import dev.inferbench.BenchException;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.serve.ServingSpec;
+import dev.inferbench.serve.Slo;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -154,8 +156,8 @@ public final class ServingTable {
             } else {
                 lines.add("knee: " + who + ": " + SummaryTable.num(offered(met)) + " req/s at " + slo
                         + (missed == null ? " (the highest rate tried; every rate met it)"
-                        : " (next rate tried, " + SummaryTable.num(offered(missed)) + " req/s, missed it: p"
-                        + pct(missed, slo) + ")"));
+                        : " (next rate tried, " + SummaryTable.num(offered(missed)) + " req/s, missed it: "
+                        + sloPercentile(missed, slo) + ")"));
             }
         }
         return lines;
@@ -194,10 +196,17 @@ public final class ServingTable {
             CellSpec.INTER_OP_THREADS, "0", CellSpec.OPT_LEVEL, "all", CellSpec.PRECISION, "fp32",
             CellSpec.DATA, "synthetic");
 
-    private static String pct(CellSummary c, String slo) {
-        String p = slo.replaceAll("^p([0-9.]+).*$", "$1");
-        double v = c.extras().getOrDefault(ServingProfiler.PREFIX + "p" + p, Double.NaN);
-        return p + " " + SummaryTable.num(v) + " ms";
+    /** "p90 61.02 ms": the cell's value of the SLO's percentile (an unreadable SLO never reached a run). */
+    private static String sloPercentile(CellSummary c, String slo) {
+        double p;
+        try {
+            p = Slo.parse(slo).percentile();
+        } catch (BenchException unreadable) {
+            return "n/a";
+        }
+        String label = ServingProfiler.percentileLabel(p);
+        return label.substring(ServingProfiler.PREFIX.length()) + " "
+                + SummaryTable.num(c.extras().getOrDefault(label, Double.NaN)) + " ms";
     }
 
     private static String setting(CellSummary c, Set<String> keys) {

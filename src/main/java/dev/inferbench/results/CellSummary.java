@@ -49,9 +49,9 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
             JmhMetric m = cell.secondary().get(name);
             if (m != null) {
                 double[][] later = laterHalf(m.iterationMeans());
-                extras.put(name, later.length == 0 ? Double.NaN : ForkMeans.interval(later, ForkMeans.DEFAULT_CONFIDENCE).estimate());
-                extras.put(halfWidth(name), later.length == 0 ? Double.NaN
-                        : ForkMeans.interval(later, ForkMeans.DEFAULT_CONFIDENCE).halfWidth());
+                Interval growth = later.length == 0 ? null : ForkMeans.interval(later, ForkMeans.DEFAULT_CONFIDENCE);
+                extras.put(name, growth == null ? Double.NaN : growth.estimate());
+                extras.put(halfWidth(name), growth == null ? Double.NaN : growth.halfWidth());
             }
         }
         JmhMetric sustainable = cell.secondary().get(ServingProfiler.SUSTAINABLE);

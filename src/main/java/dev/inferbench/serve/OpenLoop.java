@@ -1,11 +1,10 @@
 package dev.inferbench.serve;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -44,45 +43,24 @@ public final class OpenLoop {
         Arrays.fill(latencies, -1);
         LinkedBlockingQueue<long[]> queue = new LinkedBlockingQueue<>(); // {index, intended start}
         AtomicBoolean giveUp = new AtomicBoolean();
-        long[] lastEnd = {0};
-        Exception[] failure = new Exception[1];
-        List<Thread> threads = new ArrayList<>();
-        for (int c = 0; c < callers.size(); c++) {
-            Call call = callers.get(c);
-            Thread t = new Thread(() -> {
-                try {
-                    while (true) {
-                        long[] req = queue.take();
-                        if (req[0] == END || giveUp.get()) {
-                            return;
-                        }
-                        call.run();
-                        long end = System.nanoTime();
-                        latencies[(int) req[0]] = end - req[1];
-                        synchronized (lastEnd) {
-                            lastEnd[0] = Math.max(lastEnd[0], end);
-                        }
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } catch (Exception e) {
-                    synchronized (failure) {
-                        if (failure[0] == null) {
-                            failure[0] = e;
-                        }
-                    }
-                    giveUp.set(true);
+        AtomicLong lastEnd = new AtomicLong();
+        CallerThreads threads = CallerThreads.start(callers, "inferbench-caller", (caller, call) -> {
+            while (true) {
+                long[] req = queue.take();
+                if (req[0] == END || giveUp.get()) {
+                    return;
                 }
-            }, "inferbench-caller-" + c);
-            t.setDaemon(true);
-            threads.add(t);
-            t.start();
-        }
+                call.run();
+                long end = System.nanoTime();
+                latencies[(int) req[0]] = end - req[1];
+                lastEnd.accumulateAndGet(end, Math::max);
+            }
+        });
         int late = 0;
         long queued = 0;
         int queueMax = 0;
         long start = System.nanoTime() + 1_000_000; // a millisecond to let the callers reach their queue
-        for (int i = 0; i < n && !giveUp.get(); i++) {
+        for (int i = 0; i < n && !threads.failed(); i++) {
             long due = start + arrivalsNs[i];
             waitUntil(due);
             if (System.nanoTime() - due > LATE_NS) {
@@ -96,25 +74,17 @@ public final class OpenLoop {
         for (int c = 0; c < callers.size(); c++) {
             queue.add(new long[]{END, 0});
         }
-        long deadline = start + arrivalsNs[n - 1] + drainNs;
-        for (Thread t : threads) {
-            long left = deadline - System.nanoTime();
-            if (left > 0) {
-                t.join(TimeUnit.NANOSECONDS.toMillis(left) + 1);
-            }
+        if (threads.failed()) {
+            giveUp.set(true); // no drain: the step fails with the first call that did
         }
+        threads.joinUntil(start + arrivalsNs[n - 1] + drainNs);
         giveUp.set(true);
         long stopped = System.nanoTime();
         queue.clear(); // the requests left are dropped; the callers still waiting need their end marker again
         for (int c = 0; c < callers.size(); c++) {
             queue.add(new long[]{END, 0});
         }
-        for (Thread t : threads) {
-            t.join(); // a call under way finishes: engines cannot be interrupted mid-call
-        }
-        if (failure[0] != null) {
-            throw failure[0];
-        }
+        threads.join();
         int dropped = 0;
         for (int i = 0; i < n; i++) {
             if (latencies[i] < 0) {
@@ -123,7 +93,7 @@ public final class OpenLoop {
             }
         }
         Arrays.sort(latencies);
-        long servingEnd = dropped > 0 ? stopped : lastEnd[0];
+        long servingEnd = dropped > 0 ? stopped : lastEnd.get();
         return new StepResult(offeredPerSecond, latencies, dropped, late, n == 0 ? 0 : queued / (double) n, queueMax,
                 servingEnd - start);
     }

@@ -3,6 +3,7 @@ package dev.inferbench.serve;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.metrics.CallCount;
 import dev.inferbench.metrics.SamplesProfiler;
+import dev.inferbench.stats.Percentiles;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.InternalProfiler;
@@ -79,7 +80,7 @@ public final class ServingProfiler implements InternalProfiler {
             add(out, STEPS, e.search().steps().size(), "steps");
         }
         for (double p : PERCENTILES) {
-            if (s.requests() >= Math.round(10 / (1 - p / 100))) {
+            if (s.requests() >= Percentiles.callsFor(p)) {
                 add(out, percentileLabel(p), s.percentileMs(p), "ms");
             }
         }

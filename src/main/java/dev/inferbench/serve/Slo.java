@@ -1,6 +1,7 @@
 package dev.inferbench.serve;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.stats.Percentiles;
 
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -40,9 +41,9 @@ public record Slo(double percentile, double boundMs) {
         return new Slo(p, ms);
     }
 
-    /** Requests a step needs for its percentile to stand on more than the slowest few: 10 / (1 - p). */
+    /** Requests a step needs for its percentile to stand on more than the slowest few ({@link Percentiles#callsFor}). */
     public int requestsNeeded() {
-        return (int) Math.round(10 / (1 - percentile / 100));
+        return (int) Percentiles.callsFor(percentile);
     }
 
     public boolean metBy(StepResult step) {

@@ -26,6 +26,15 @@ public final class Percentiles {
         bins.sort(Comparator.comparingDouble(Bin::value));
     }
 
+    /**
+     * The calls a percentile needs behind it to be more than the extreme of a few calls: {@code 10 / (1 - p)}, so
+     * 20 for p50, 100 for p90, 1,000 for p99 (from fewer, p99 is the largest call or close to it). The one rule for
+     * every output that gives a percentile: cells' calls, compare's forks, serving steps' requests.
+     */
+    public static long callsFor(double p) {
+        return p >= 100 ? 1 : Math.round(10 / (1 - p / 100));
+    }
+
     /** The percentile (0 < p < 100) of all calls of all forks, nearest rank; NaN without calls. */
     public double estimate(double p) {
         long total = 0;

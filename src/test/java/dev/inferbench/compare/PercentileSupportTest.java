@@ -1,5 +1,6 @@
 package dev.inferbench.compare;
 
+import dev.inferbench.stats.Percentiles;
 import dev.inferbench.results.jmh.JmhMetric;
 import org.junit.jupiter.api.Test;
 
@@ -20,11 +21,11 @@ class PercentileSupportTest {
 
     @Test
     void theCallsAPercentileNeeds() {
-        assertThat(JmhMetric.callsFor(50)).isEqualTo(20);
-        assertThat(JmhMetric.callsFor(90)).isEqualTo(100);
-        assertThat(JmhMetric.callsFor(99)).isEqualTo(1000);
-        assertThat(JmhMetric.callsFor(99.9)).isEqualTo(10000);
-        assertThat(JmhMetric.callsFor(100)).isEqualTo(1);
+        assertThat(Percentiles.callsFor(50)).isEqualTo(20);
+        assertThat(Percentiles.callsFor(90)).isEqualTo(100);
+        assertThat(Percentiles.callsFor(99)).isEqualTo(1000);
+        assertThat(Percentiles.callsFor(99.9)).isEqualTo(10000);
+        assertThat(Percentiles.callsFor(100)).isEqualTo(1);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.inferbench.results.jmh;
 
+import dev.inferbench.stats.Percentiles;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SortedMap;
@@ -74,19 +75,11 @@ public record JmhMetric(double score, double scoreError, double[] scoreConfidenc
     }
 
     /**
-     * The calls a percentile needs behind it to be more than the extreme of a few calls: {@code 10 / (1 - p)}, so
-     * 20 for p50, 100 for p90, 1,000 for p99 (from fewer, p99 is the largest call or close to it).
-     */
-    public static long callsFor(double p) {
-        return p >= 100 ? 1 : Math.round(10 / (1 - p / 100));
-    }
-
-    /**
-     * The percentile every output shows: JMH's, over all timed calls of all forks, when {@link #callsFor} calls stand
+     * The percentile every output shows: JMH's, over all timed calls of all forks, when {@link Percentiles#callsFor} calls stand
      * behind it; NaN ("n/a") when fewer do.
      */
     public double supportedPercentile(double p) {
-        return sampleCount() >= callsFor(p) ? percentile(p) : Double.NaN;
+        return sampleCount() >= Percentiles.callsFor(p) ? percentile(p) : Double.NaN;
     }
 
     /** A percentile as JMH computed it (keys 0.0 to 100.0); NaN when JMH gave none. */
