@@ -126,8 +126,16 @@ public final class Reports {
         int threads = Math.min(tasks.size(), Runtime.getRuntime().availableProcessors());
         if (threads <= 1) {
             List<Path> files = new ArrayList<>();
+            IOException first = null;
             for (FileTask t : tasks) {
-                files.add(t.write());
+                try {
+                    files.add(t.write());
+                } catch (IOException e) {
+                    first = first == null ? e : first;
+                }
+            }
+            if (first != null) {
+                throw first;
             }
             return files;
         }
@@ -141,22 +149,30 @@ public final class Reports {
             for (FileTask t : tasks) {
                 futures.add(pool.submit(t::write));
             }
+            // Every task is waited for, even after one failed: the others still write their files, and none may
+            // still be writing into the folder when the caller hears of the failure (it may delete the folder).
             List<Path> files = new ArrayList<>();
+            Throwable first = null;
             for (Future<Path> f : futures) {
                 try {
                     files.add(f.get());
                 } catch (ExecutionException e) {
-                    if (e.getCause() instanceof IOException io) {
-                        throw io;
+                    if (first == null) {
+                        first = e.getCause();
                     }
-                    if (e.getCause() instanceof RuntimeException re) {
-                        throw re;
-                    }
-                    throw (Error) e.getCause();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new InterruptedIOException("interrupted while writing the report");
                 }
+            }
+            if (first instanceof IOException io) {
+                throw io;
+            }
+            if (first instanceof RuntimeException re) {
+                throw re;
+            }
+            if (first != null) {
+                throw (Error) first;
             }
             return files;
         } finally {
