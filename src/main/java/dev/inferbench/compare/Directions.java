@@ -34,7 +34,7 @@ public final class Directions {
         if (u.endsWith("/op")) {
             return Direction.LOWER_IS_BETTER;
         }
-        if (u.startsWith("ops/") || u.endsWith("/s") && !u.startsWith("mb")) {
+        if (u.startsWith("ops/") || u.endsWith("/s") && !u.startsWith("mb") && !u.startsWith("mib")) {
             return Direction.HIGHER_IS_BETTER;
         }
         return Direction.UNKNOWN;

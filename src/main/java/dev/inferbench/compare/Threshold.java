@@ -1,5 +1,7 @@
 package dev.inferbench.compare;
 
+import dev.inferbench.ByteUnits;
+
 import dev.inferbench.BenchException;
 import dev.inferbench.stats.Direction;
 
@@ -122,10 +124,18 @@ public record Threshold(String text, Map<String, String> selector, String metric
         };
     }
 
-    /** The limit in the metric's own unit: time units convert (100ms against us/op, 0.5s against ms), others must match. */
+    /**
+     * The limit in the metric's own unit: time units convert (100ms against us/op, 0.5s against ms), and so do memory
+     * units (2000MB, 10^6 bytes each, against MiB), others must match.
+     */
     public double limitIn(String metricUnit) throws BenchException {
         if (unit.isEmpty() || unit.equalsIgnoreCase(metricUnit)) {
             return value;
+        }
+        double fromBytes = ByteUnits.bytes(unit);
+        double toBytes = ByteUnits.bytes(metricUnit);
+        if (!Double.isNaN(fromBytes) && !Double.isNaN(toBytes)) {
+            return value * fromBytes / toBytes;
         }
         Double from = seconds(unit);
         Double to = seconds(metricUnit.endsWith("/op") ? metricUnit.substring(0, metricUnit.length() - 3) : metricUnit);

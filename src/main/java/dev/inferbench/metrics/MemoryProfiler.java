@@ -9,6 +9,7 @@ import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.ScalarResult;
 
+import dev.inferbench.ByteUnits;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,16 +19,16 @@ import java.util.List;
  * Memory of the fork, sampled after each iteration, outside the measured calls (one read of /proc/self/status and
  * one of the heap's usage: microseconds, between iterations):
  * <ul>
- *   <li>{@value #RSS_PEAK}: the fork's peak resident set (VmHWM), MB; the largest across iterations and forks;</li>
- *   <li>{@value #NATIVE_MODEL}: RSS growth across the model load in the trial setup (see {@link SetupRecord}), MB:
+ *   <li>{@value #RSS_PEAK}: the fork's peak resident set (VmHWM), MiB; the largest across iterations and forks;</li>
+ *   <li>{@value #NATIVE_MODEL}: RSS growth across the model load in the trial setup (see {@link SetupRecord}), MiB:
  *       what the engine holds for the loaded model, mostly native (weights, arenas), plus whatever else the JVM
  *       touched during the load;</li>
- *   <li>{@value #HEAP_USED}: Java heap in use at the end of the iteration, MB (includes garbage not yet
+ *   <li>{@value #HEAP_USED}: Java heap in use at the end of the iteration, MiB (includes garbage not yet
  *       collected);</li>
  *   <li>{@value #RSS}: the resident set at the end of each measured iteration, averaged over the iterations and forks:
- *       the steady state beside the peak, MB;</li>
+ *       the steady state beside the peak, MiB;</li>
  *   <li>{@value #RSS_GROWTH}: how much the resident set grew over each measured iteration per 10,000 of its calls,
- *       MB, averaged over iterations ({@value #RSS_GROWN}: the growth per iteration, MB): native memory that grows
+ *       MiB, averaged over iterations ({@value #RSS_GROWN}: the growth per iteration, MiB): native memory that grows
  *       with calls (a leak) shows as a positive figure in every fork, a plateau as figures around 0. Long iterations
  *       ({@code -i 10 -r 10s}) give it calls enough to tell.</li>
  * </ul>
@@ -46,11 +47,11 @@ public final class MemoryProfiler implements InternalProfiler {
     public static final String RSS_GROWN = "mem.rss.grown";
     /** RSS (kB) at the start of the iteration. */
     private long rssBeforeKb = -1;
-    public static final String MB = "MB";
+    public static final String MIB = ByteUnits.MIB;
 
     @Override
     public String getDescription() {
-        return "peak RSS, native memory held after the model load, Java heap in use (MB)";
+        return "peak RSS, native memory held after the model load, Java heap in use (MiB)";
     }
 
     @Override
@@ -65,24 +66,24 @@ public final class MemoryProfiler implements InternalProfiler {
         List<Result> out = new ArrayList<>();
         ProcStatus status = ProcStatus.read();
         if (status.peakRssKb() >= 0) {
-            out.add(new ScalarResult(RSS_PEAK, status.peakRssKb() / 1024.0, MB, AggregationPolicy.MAX));
+            out.add(new ScalarResult(RSS_PEAK, status.peakRssKb() / 1024.0, MIB, AggregationPolicy.MAX));
         }
         long model = SetupRecord.modelNativeKb();
         if (model != Long.MIN_VALUE) {
-            out.add(new ScalarResult(NATIVE_MODEL, model / 1024.0, MB, AggregationPolicy.AVG));
+            out.add(new ScalarResult(NATIVE_MODEL, model / 1024.0, MIB, AggregationPolicy.AVG));
         }
         if (iterationParams.getType() == IterationType.MEASUREMENT && status.rssKb() >= 0) {
-            out.add(new ScalarResult(RSS, status.rssKb() / 1024.0, MB, AggregationPolicy.AVG));
+            out.add(new ScalarResult(RSS, status.rssKb() / 1024.0, MIB, AggregationPolicy.AVG));
             long calls = CpuProfiler.calls(benchmarkParams, result);
             if (rssBeforeKb >= 0 && calls > 0) {
                 double grownMb = (status.rssKb() - rssBeforeKb) / 1024.0;
-                out.add(new ScalarResult(RSS_GROWN, grownMb, MB, AggregationPolicy.AVG));
-                out.add(new ScalarResult(RSS_GROWTH, grownMb * GROWTH_PER_CALLS / calls, MB + "/10k calls",
+                out.add(new ScalarResult(RSS_GROWN, grownMb, MIB, AggregationPolicy.AVG));
+                out.add(new ScalarResult(RSS_GROWTH, grownMb * GROWTH_PER_CALLS / calls, MIB + "/10k calls",
                         AggregationPolicy.AVG));
             }
         }
         long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-        out.add(new ScalarResult(HEAP_USED, heap / (1024.0 * 1024.0), MB, AggregationPolicy.AVG));
+        out.add(new ScalarResult(HEAP_USED, heap / (1024.0 * 1024.0), MIB, AggregationPolicy.AVG));
         return out;
     }
 }

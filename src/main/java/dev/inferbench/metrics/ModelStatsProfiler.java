@@ -3,6 +3,7 @@ package dev.inferbench.metrics;
 import java.util.ArrayList;
 import java.nio.file.Files;
 import java.io.IOException;
+import dev.inferbench.ByteUnits;
 import dev.inferbench.cell.CellSpec;
 import java.util.Optional;
 import dev.inferbench.variant.Precision;
@@ -61,7 +62,7 @@ public final class ModelStatsProfiler implements InternalProfiler {
                 new ScalarResult(MACS, gmac, "GMAC/sample", AggregationPolicy.AVG)));
         long bytes = cellFileBytes(s, cell.get().precision());
         if (bytes >= 0) {
-            out.add(new ScalarResult(SIZE, bytes / 1e6, "MB", AggregationPolicy.AVG));
+            out.add(new ScalarResult(SIZE, bytes / ByteUnits.bytes(ByteUnits.MIB), ByteUnits.MIB, AggregationPolicy.AVG));
         }
         double nanos = CallMeanProfiler.meanNanos(benchmarkParams, iterationParams, result);
         if (!Double.isNaN(nanos)) {

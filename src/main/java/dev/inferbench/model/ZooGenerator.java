@@ -1,5 +1,7 @@
 package dev.inferbench.model;
 
+import dev.inferbench.ByteUnits;
+
 import dev.inferbench.BenchException;
 
 import java.io.BufferedOutputStream;
@@ -65,8 +67,9 @@ public final class ZooGenerator {
     }
 
     public static String size(long bytes) {
-        return bytes >= 1_000_000 ? String.format(Locale.ROOT, "%.1f MB", bytes / 1e6)
-                : String.format(Locale.ROOT, "%.1f kB", bytes / 1e3);
+        // binary units, like every memory figure (dev.inferbench.ByteUnits)
+        return bytes >= 1 << 20 ? String.format(Locale.ROOT, "%.1f MiB", bytes / ByteUnits.bytes(ByteUnits.MIB))
+                : String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
     }
 
     /** Temp files are created owner-only; a model is a shared artefact like any other file the user writes. */

@@ -8,8 +8,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * report.csv: one row per cell, one column per param and per metric, in the primary metric's own unit (a unit
- * column says which), RFC 4180 quoting and CRLF line ends; empty where a cell lacks a value.
+ * report.csv: one row per cell, one column per param and per metric, RFC 4180 quoting and CRLF line ends; empty
+ * where a cell lacks a value. Every figure's unit is stated: the latency columns (p50 ... mean.error) are in the
+ * primary metric's own unit, which the row's {@code unit} column gives; every other metric's header carries its unit
+ * ({@code mem.rss.peak [MiB]}), and a metric that comes in two units (runs of different JMH settings in one report)
+ * gets a column per unit rather than numbers of two scales in one column.
  */
 final class CsvReport {
     private CsvReport() {
@@ -18,10 +21,10 @@ final class CsvReport {
     static void write(List<ReportRow> rows, Writer w) {
         PrintWriter out = new PrintWriter(w);
         Set<String> params = new LinkedHashSet<>();
-        Set<String> metrics = new LinkedHashSet<>();
+        Set<List<String>> metrics = new LinkedHashSet<>(); // name and unit
         rows.forEach(r -> {
             params.addAll(r.params().keySet());
-            metrics.addAll(r.extra().keySet());
+            r.extra().forEach((name, f) -> metrics.add(List.of(name, f.unit())));
         });
         List<String> fixed = List.of("run", "benchmark", "mode", "unit", "p50", "p90", "p95", "p99", "max", "mean",
                 "mean.error", "forks", "samples", "warnings");
@@ -30,9 +33,11 @@ final class CsvReport {
         // readers that key rows by header (pandas, csv.DictReader)
         params.forEach(p -> header.add(fixed.contains(p) ? "param." + p : p));
         header.addAll(fixed.subList(3, fixed.size() - 1));
-        for (String m : metrics) {
-            String name = m.equals(ReportRows.SAMPLES) ? "samples/s" : m;
-            header.add(header.contains(name) || fixed.contains(name) ? "metric." + name : name);
+        for (List<String> m : metrics) {
+            String name = m.get(0).equals(ReportRows.SAMPLES) ? "samples/s" : m.get(0);
+            name = header.contains(name) || fixed.contains(name) ? "metric." + name : name;
+            String unit = m.get(1);
+            header.add(unit.isEmpty() || unit.equals("---") || name.equals(unit) ? name : name + " [" + unit + "]");
         }
         header.add("warnings");
         line(out, header);
@@ -45,7 +50,10 @@ final class CsvReport {
             }
             f.add(Integer.toString(r.forks()));
             f.add(Long.toString(r.samples()));
-            metrics.forEach(m -> f.add(r.extra().containsKey(m) ? plain(r.extra().get(m).value()) : ""));
+            metrics.forEach(m -> {
+                ReportRow.Figure v = r.extra().get(m.get(0));
+                f.add(v != null && v.unit().equals(m.get(1)) ? plain(v.value()) : "");
+            });
             f.add(String.join("; ", r.warnings()));
             line(out, f);
         }

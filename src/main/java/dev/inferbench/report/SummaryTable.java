@@ -31,8 +31,8 @@ public final class SummaryTable {
     /** Secondary metrics shown, in this order, with their column headings (units included). */
     private static final List<List<String>> EXTRAS = List.of(
             List.of("load.time", "load ms"), List.of("first.inference", "first ms"),
-            List.of("coldstart.process", "process->first ms"), List.of("mem.rss.peak", "rss peak MB"),
-            List.of("mem.native.model", "model native MB"), List.of("mem.heap.used", "heap MB"),
+            List.of("coldstart.process", "process->first ms"), List.of("mem.rss.peak", "rss peak MiB"),
+            List.of("mem.native.model", "model native MiB"), List.of("mem.heap.used", "heap MiB"),
             List.of("gc.alloc.rate.norm", "alloc B/op"));
     /**
      * The CPU a call costs (time per call, in the model's unit) and the cores the cell kept busy: shown when the run
@@ -164,9 +164,9 @@ public final class SummaryTable {
 
     /**
      * A line for each cell whose resident set grew with calls in its forks (the 95 % interval of mem.rss.growth above
-     * 0, and at least {@value #GROWN_FLOOR_MB} MB per iteration): what a leak looks like. Cells that plateau say nothing here; their figure is in the report and the JSON.
+     * 0, and at least {@value #GROWN_FLOOR_MIB} MiB per iteration): what a leak looks like. Cells that plateau say nothing here; their figure is in the report and the JSON.
      */
-    static final double GROWN_FLOOR_MB = 1;
+    static final double GROWN_FLOOR_MIB = 1;
 
     static String growth(List<CellSummary> cells) {
         StringBuilder sb = new StringBuilder();
@@ -174,13 +174,13 @@ public final class SummaryTable {
             double g = c.extras().getOrDefault(MemoryProfiler.RSS_GROWTH, Double.NaN);
             double hw = c.extras().getOrDefault(CellSummary.halfWidth(MemoryProfiler.RSS_GROWTH), Double.NaN);
             double grown = c.extras().getOrDefault(MemoryProfiler.RSS_GROWN, Double.NaN);
-            // above 0 in every fork's interval, and by at least a MB per iteration (the allocator's own noise)
-            if (g - hw > 0 && grown >= GROWN_FLOOR_MB) {
+            // above 0 in every fork's interval, and by at least a MiB per iteration (the allocator's own noise)
+            if (g - hw > 0 && grown >= GROWN_FLOOR_MIB) {
                 String who = c.params().containsKey(CellSpec.MODEL) ? c.params().get(CellSpec.MODEL) + " on "
                         + c.params().get(CellSpec.ENGINE) + ", batch " + c.params().getOrDefault(CellSpec.BATCH_SIZE, "1")
                         : c.benchmark() + " " + c.params();
                 sb.append("memory: ").append(who).append(": the resident set grows ")
-                        .append(num(g)).append(" ± ").append(num(hw)).append(" MB per 10,000 calls over ")
+                        .append(num(g)).append(" ± ").append(num(hw)).append(" MiB per 10,000 calls over ")
                         .append(c.mean().forks()).append(" forks (a leak, or a warm-up longer than the run)\n");
             }
         }

@@ -21,7 +21,7 @@ import java.util.Map;
 /**
  * The figures of one benchmark cell: percentiles of all timed calls, the mean with its fork-level confidence
  * interval ({@link ForkMeans}: forks are the unit, not iterations), batch-aware samples/s, and {@code extras}: the
- * secondary metrics by label (in their own units: memory MB, load time ms, gc.alloc.rate.norm B/op), plus
+ * secondary metrics by label (in their own units: memory MiB, load time ms, gc.alloc.rate.norm B/op), plus
  * {@code p95} and {@code max} of the primary score (its unit; p95 only with 200 calls behind it), and {@code p90} for
  * single-shot cells, whose samples are one per fork.
  */

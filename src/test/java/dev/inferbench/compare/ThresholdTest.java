@@ -62,7 +62,17 @@ class ThresholdTest {
     void timeUnitsConvertForMetricsInPlainTimeUnitsToo() throws BenchException {
         assertThat(Threshold.parse("load.time<0.5s").limitIn("ms")).isEqualTo(500.0);
         assertThat(Threshold.parse("p99<100ms").limitIn("us/op")).isCloseTo(100_000.0, Assertions.within(1e-6));
-        assertThatThrownBy(() -> Threshold.parse("mem.rss.peak<1s").limitIn("MB")).hasMessageContaining("is in s but");
+        assertThatThrownBy(() -> Threshold.parse("mem.rss.peak<1s").limitIn("MiB")).hasMessageContaining("is in s but");
+    }
+
+    /** Memory is in MiB; a limit a user writes in decimal MB (10^6 bytes) or GiB converts, exactly. */
+    @Test
+    void memoryUnitsConvertBetweenDecimalAndBinary() throws BenchException {
+        assertThat(Threshold.parse("mem.rss.peak<2000MB").limitIn("MiB")).isCloseTo(2000e6 / 1048576,
+                Assertions.within(1e-9));
+        assertThat(Threshold.parse("mem.rss.peak<2GiB").limitIn("MiB")).isEqualTo(2048.0);
+        assertThat(Threshold.parse("mem.rss.peak<512").limitIn("MiB")).isEqualTo(512.0);
+        assertThatThrownBy(() -> Threshold.parse("mem.rss.peak<5ms").limitIn("MiB")).hasMessageContaining("is in ms but");
     }
 
     @Test

@@ -80,7 +80,7 @@ class EndToEndIT {
 
             // what every cell measures besides time, each with its unit and a plausible value
             JsonNode m = cell.get("secondaryMetrics");
-            assertThat(m.get("mem.rss.peak").get("scoreUnit").asText()).isEqualTo("MB");
+            assertThat(m.get("mem.rss.peak").get("scoreUnit").asText()).isEqualTo("MiB");
             assertThat(m.get("mem.rss.peak").get("score").asDouble())
                     .isGreaterThan(m.get("mem.heap.used").get("score").asDouble())
                     .isGreaterThan(m.get("mem.native.model").get("score").asDouble());

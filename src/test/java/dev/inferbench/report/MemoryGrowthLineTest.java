@@ -20,7 +20,7 @@ class MemoryGrowthLineTest {
     @Test
     void onlyGrowthAboveZeroInEveryForksIntervalAndAboveTheFloorIsNamed() {
         assertThat(SummaryTable.growth(List.of(cell(0.0096, 0.0001, 150)))).isEqualTo("memory: m on ort, batch 1: the"
-                + " resident set grows 0.0096 ± 0.0001 MB per 10,000 calls over 3 forks (a leak, or a warm-up longer"
+                + " resident set grows 0.0096 ± 0.0001 MiB per 10,000 calls over 3 forks (a leak, or a warm-up longer"
                 + " than the run)\n");
         assertThat(SummaryTable.growth(List.of(cell(0.5, 0.6, 150)))).as("interval holds 0").isEmpty();
         assertThat(SummaryTable.growth(List.of(cell(25, 3, 0.1)))).as("a tenth of a MB per iteration: page noise")

@@ -136,7 +136,8 @@ public final class JmhJson {
                         String name;
                         while ((name = p.nextFieldName()) != null) {
                             p.nextToken();
-                            secondary.put(normalize(name), metric(p, where + " metric " + name));
+                            String metric = normalize(name);
+                            secondary.put(metric, LegacyUnits.current(metric, metric(p, where + " metric " + name)));
                         }
                     } else {
                         p.skipChildren();
