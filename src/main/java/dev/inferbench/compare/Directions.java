@@ -21,6 +21,9 @@ public final class Directions {
                     ? Direction.HIGHER_IS_BETTER : n.equals("serve.offered") || n.equals("serve.steps")
                     ? Direction.UNKNOWN : Direction.LOWER_IS_BETTER;
         }
+        if (n.equals("fidelity.samples")) {
+            return Direction.UNKNOWN; // a count the others stand on, not a quality
+        }
         if (n.equals("samples") || n.equals("throughput") || n.startsWith("accuracy") || n.startsWith("top1")
                 || n.startsWith("top5") || n.endsWith(".accuracy") || n.equals("gmacs")
                 || n.startsWith("fidelity.") && !n.equals("fidelity.maxabs")) {

@@ -24,6 +24,11 @@ public record InputSpec(String model, Path file, Map<String, long[]> perSample, 
         return new InputSpec(model, file, perSample, batch, seqLen, seed);
     }
 
+    /** Other samples of the same kind (the fidelity probe's batches after the first). */
+    public InputSpec withSeed(long other) {
+        return new InputSpec(model, file, perSample, batchSize, seqLen, other);
+    }
+
     /** The same inputs read against another file of the model (the fp32 source of a precision variant). */
     public InputSpec withFile(Path other) {
         return new InputSpec(model, other, perSample, batchSize, seqLen, seed);

@@ -13,6 +13,9 @@ public final class CellQuality {
     public record Figure(double value, String unit) {
     }
 
+    /** How many samples the fidelity figures stand on. */
+    public static final String FIDELITY_SAMPLES = "fidelity.samples";
+
     private static final Map<String, Figure> FIGURES = new LinkedHashMap<>();
 
     private CellQuality() {
@@ -26,6 +29,7 @@ public final class CellQuality {
         FIGURES.put("fidelity.top1", new Figure(f.top1Agreement(), "%"));
         FIGURES.put("fidelity.maxabs", new Figure(f.maxAbsError(), "abs"));
         FIGURES.put("fidelity.cosine", new Figure(f.cosine(), "cos"));
+        FIGURES.put(FIDELITY_SAMPLES, new Figure(f.samples(), "samples"));
     }
 
     public static synchronized void record(Accuracy a) {

@@ -3,9 +3,9 @@ package dev.inferbench.quality;
 /**
  * How closely a variant's output follows its fp32 reference on the same inputs: the share of samples whose top-1
  * class agrees (%), the largest absolute difference of any output element, and the cosine similarity of the two
- * outputs as flat vectors.
+ * outputs as flat vectors, over {@code samples} samples.
  */
-public record Fidelity(double top1Agreement, double maxAbsError, double cosine) {
+public record Fidelity(double top1Agreement, double maxAbsError, double cosine, int samples) {
 
     /**
      * @param reference the fp32 output, {@code samples} rows of classes each
@@ -34,6 +34,6 @@ public record Fidelity(double top1Agreement, double maxAbsError, double cosine) 
             nv += (double) variant[i] * variant[i];
         }
         double cosine = nr == 0 && nv == 0 ? 1 : dot / Math.sqrt(nr * nv);
-        return new Fidelity(100.0 * agree / samples, maxAbs, cosine);
+        return new Fidelity(100.0 * agree / samples, maxAbs, cosine, samples);
     }
 }

@@ -30,7 +30,7 @@ class AccuracyTest {
     @Test
     void fidelityOfIdenticalAndOfPerturbedOutputs() {
         float[] ref = {1, 2, 3, 3, 2, 1};
-        assertThat(Fidelity.of(ref, ref.clone(), 2)).isEqualTo(new Fidelity(100, 0, 1));
+        assertThat(Fidelity.of(ref, ref.clone(), 2)).isEqualTo(new Fidelity(100, 0, 1, 2));
         Fidelity f = Fidelity.of(ref, new float[]{1, 2, 3, 3, 2, 3.5f}, 2);
         assertThat(f.top1Agreement()).isEqualTo(50);
         assertThat(f.maxAbsError()).isEqualTo(2.5);
