@@ -55,7 +55,8 @@ out=${out:-results/compare-${base_sha:0:7}-${head_sha:0:7}-$(date +%Y%m%d-%H%M%S
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 
 trees=$(mktemp -d)
-cleanup() { for t in base head; do [[ -d $trees/$t && ! -L $trees/$t ]] && git worktree remove --force "$trees/$t" >/dev/null 2>&1; done; rm -rf "$trees"; }
+cleanup() { for p in "${pid[@]:-}"; do [[ -n $p ]] && kill "$p" 2>/dev/null; done
+  for t in base head; do [[ -d $trees/$t && ! -L $trees/$t ]] && git worktree remove --force "$trees/$t" >/dev/null 2>&1; done; rm -rf "$trees"; }
 trap cleanup EXIT
 for side in base head; do
   sha=$([[ $side == base ]] && echo "$base_sha" || echo "$head_sha")
@@ -67,24 +68,51 @@ for side in base head; do
 done
 
 start=$(date +%s)
-step() { # one fork of one side: the first call plans the run, later ones resume it
+# One launcher per side for the whole comparison (--paced): each runs one fork when told to and then waits, so a
+# fork costs its own JVM only, not a launcher JVM, the run's planning and a report as well (about 3 s per fork
+# before). The launchers read their go from a FIFO and say they are ready in their log.
+declare -A pid steps
+base_fd= head_fd=
+launch() { # side: plans the run and waits, ready for its first fork
   local side=$1 extra=()
   [[ $side == head && -n $head_args ]] && read -r -a extra <<<"$head_args"
-  if [[ -f $out/$side/plan.json ]]; then
-    (cd "$trees/$side" && java "${java_opts[@]}" -jar target/benchmarks.jar --resume "$out/$side" --max-forks 1)
-  else
-    (cd "$trees/$side" && java "${java_opts[@]}" -jar target/benchmarks.jar "${jmh[@]}" "${extra[@]}" -f "$forks" \
-       --run-dir "$out/$side" --max-forks 1 -v SILENT)
-  fi >>"$out/$side.log" 2>&1 || true
+  mkfifo "$trees/$side.go"
+  (cd "$trees/$side" && exec java "${java_opts[@]}" -jar target/benchmarks.jar "${jmh[@]}" "${extra[@]}" -f "$forks" \
+     --run-dir "$out/$side" --paced -v SILENT <"$trees/$side.go" >>"$out/$side.log" 2>&1) &
+  pid[$side]=$!
+  if [[ $side == base ]]; then exec {base_fd}>"$trees/$side.go"; else exec {head_fd}>"$trees/$side.go"; fi
+  steps[$side]=0
 }
-landed() { { find "$out/$1/forks" -name 'fork-*.json' 2>/dev/null || true; } | wc -l; }
+ready() { grep -c '^\[inferbench\] paced: ready' "$out/$1.log" 2>/dev/null || true; }
+alive() { kill -0 "${pid[$1]}" 2>/dev/null; }
+await() { # side, n: until the launcher has said ready n times, or has ended (its plan done, or it failed)
+  while alive "$1" && [[ $(ready "$1") -lt $2 ]]; do sleep 0.05; done
+  [[ $(ready "$1") -ge $2 ]]
+}
+step() { # one fork of one side; false when the side has nothing more to run
+  local side=$1
+  await "$side" $(( steps[$side] + 1 )) || return 1
+  if [[ $side == base ]]; then echo go >&"$base_fd"; else echo go >&"$head_fd"; fi
+  steps[$side]=$(( steps[$side] + 1 ))
+  await "$side" $(( steps[$side] + 1 )) || alive "$side" || true
+}
+finish() { # closes the launchers' input: each writes its summary and report and ends
+  [[ -n $base_fd ]] && exec {base_fd}>&-
+  [[ -n $head_fd ]] && exec {head_fd}>&-
+  base_fd= head_fd=
+  for side in base head; do
+    [[ -n ${pid[$side]:-} ]] && { wait "${pid[$side]}" 2>/dev/null || true; }
+  done
+}
+landed() { { find "$out/$1/forks" -name 'fork-*.json' ! -name '*.time.json' 2>/dev/null || true; } | wc -l; }
 compare() { java "${java_opts[@]}" -jar "$compare_jar" compare "$out/base" "$out/head" --min-effect "$min_effect" "$@"; }
 
+launch base; launch head
 pairs=0 last=0
 while :; do
   t0=$(date +%s)
   before=$(landed head)
-  step base; step head
+  step base || true; step head || true
   pairs=$((pairs + 1)); last=$(( $(date +%s) - t0 ))
   [[ $(landed head) -gt $before ]] || break            # nothing more to run in the plan
   elapsed=$(( $(date +%s) - start ))
@@ -98,6 +126,7 @@ while :; do
     echo "[compare-commits] budget $budget spent"; break
   fi
 done
+finish
 [[ $(landed base) -gt 0 && $(landed head) -gt 0 ]] || die "no fork landed; see $out/base.log and $out/head.log"
 echo "[compare-commits] $base (${base_sha:0:7}) vs $head (${head_sha:0:7}), $(( $(date +%s) - start ))s; runs in $out"
 args=($fail)

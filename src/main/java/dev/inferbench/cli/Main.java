@@ -77,7 +77,7 @@ public final class Main {
                         + " there too);");
                 out.println("  --cells FILE (a list of configurations), --resume DIR [-f N], --run-dir DIR, --shard i/n,"
                         + " --max-forks N, --fork-timeout D,"
-                        + " --precision P%, --budget D (see docs/running.md)");
+                        + " --precision P%, --budget D, --paced (see docs/running.md)");
                 out.println("  --flame [--flame-events cpu,alloc,...] [--flame-optional], --op-profile,"
                         + " --threshold '[param=v:]metric<value'");
                 SUBCOMMANDS.forEach((name, command) -> out.println("  " + name + ": " + command.get().summary()));

@@ -5,6 +5,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.compare.Threshold;
 import dev.inferbench.profile.FlameSettings;
 import dev.inferbench.run.LoopSettings;
+import dev.inferbench.run.Pacer;
 import dev.inferbench.run.Shard;
 import org.openjdk.jmh.runner.options.TimeValue;
 
@@ -20,7 +21,7 @@ import java.util.OptionalInt;
  * inferbench's own flags of a benchmark run, taken out of the argument list before the rest goes to JMH's parser:
  * {@code --resume DIR}, {@code --run-dir DIR}, {@code --shard i/n}, {@code --max-forks N}, {@code --fork-timeout D},
  * {@code --precision P}, {@code --budget D}, {@code --flame}, {@code --flame-events E}, {@code --flame-optional}, {@code --op-profile},
- * {@code --threshold T} (repeatable), {@code --cells FILE}.
+ * {@code --threshold T} (repeatable), {@code --cells FILE}, {@code --paced}.
  */
 record RunFlags(Path resume, Path runDir, Shard shard, Path cells, LoopSettings loop, FlameSettings flame, boolean flameOptional,
                 boolean opProfile,
@@ -41,6 +42,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, Path cells, LoopSettings 
         List<String> thresholds = new ArrayList<>();
         boolean opProfile = false;
         boolean flameOptional = false;
+        Pacer pacer = Pacer.FREE;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -59,6 +61,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, Path cells, LoopSettings 
                     thresholds.add(t);
                 }
                 case "--op-profile" -> opProfile = true;
+                case "--paced" -> pacer = Pacer.lines(System.in, System.out);
                 case "--flame-optional" -> flameOptional = true;
                 case "--flame-events" -> flame = FlameSettings.parse(value(args, ++i, a, "events, e.g. cpu,alloc"));
                 default -> rest.add(a);
@@ -68,7 +71,8 @@ record RunFlags(Path resume, Path runDir, Shard shard, Path cells, LoopSettings 
             throw new BenchException("--resume continues the run in its own folder, slice and cells; expected no"
                     + " --run-dir, --shard or --cells with it");
         }
-        return new RunFlags(resume, runDir, shard, cells, new LoopSettings(maxForks, forkTimeout, precision, budget), flame,
+        return new RunFlags(resume, runDir, shard, cells, new LoopSettings(maxForks, forkTimeout, precision, budget, pacer),
+                flame,
                 flameOptional, opProfile, List.copyOf(thresholds), rest);
     }
 

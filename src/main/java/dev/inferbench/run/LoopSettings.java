@@ -13,7 +13,14 @@ import java.util.OptionalInt;
  * @param precision   {@code --precision P}: a cell needs no more forks once its interval's half-width is at most
  *                    this fraction of its mean (the rule of {@code stats.StoppingRule}, which also wants a few forks)
  * @param budget      {@code --budget}: no fork starts once this much time is spent; null for none
+ * @param pacer       when the next fork may start: {@link Pacer#FREE}, or {@code --paced} (a line on stdin each)
  */
-public record LoopSettings(OptionalInt maxForks, Duration forkTimeout, OptionalDouble precision, Duration budget) {
-    public static final LoopSettings DEFAULT = new LoopSettings(OptionalInt.empty(), null, OptionalDouble.empty(), null);
+public record LoopSettings(OptionalInt maxForks, Duration forkTimeout, OptionalDouble precision, Duration budget,
+                           Pacer pacer) {
+    public static final LoopSettings DEFAULT = new LoopSettings(OptionalInt.empty(), null, OptionalDouble.empty(), null,
+            Pacer.FREE);
+
+    public LoopSettings(OptionalInt maxForks, Duration forkTimeout, OptionalDouble precision, Duration budget) {
+        this(maxForks, forkTimeout, precision, budget, Pacer.FREE);
+    }
 }

@@ -114,7 +114,7 @@ public final class RunLoop {
                     if (landed.get(cell).contains(fork) || failed.containsKey(cell) || precise(cell)) {
                         continue;
                     }
-                    if (limitReached(run, progress)) {
+                    if (limitReached(run, progress) || !settings.pacer().next()) {
                         stoppedEarly = true;
                         break rounds;
                     }

@@ -123,6 +123,27 @@ class RunLoopTest {
         assertThat(JmhJson.read(store.layout().result())).extracting(JmhCell::forks).containsExactly(2, 2);
     }
 
+    /** --paced: each fork waits for a line of input, and the end of the input stops the run, resumable. */
+    @Test
+    void aPacedLoopRunsOneForkPerLineAndStopsAtTheEndOfItsInput() throws Exception {
+        RunStore store = RunStore.create(tmp.resolve("run"), plan(FIRST, SECOND));
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        Pacer twoLines = Pacer.lines(new java.io.ByteArrayInputStream("go\ngo\n".getBytes(StandardCharsets.UTF_8)),
+                new java.io.PrintStream(said, true, StandardCharsets.UTF_8));
+        RunLoop.Outcome outcome = run(store, new LoopSettings(OptionalInt.empty(), null, OptionalDouble.empty(), null,
+                twoLines));
+
+        assertThat(started).as(console()).containsExactly("none/1 fork 1", "none/2 fork 1");
+        assertThat(outcome.forksRemaining()).isEqualTo(2);
+        // it said it was ready before each fork and once more before it found the input's end
+        assertThat(said.toString(StandardCharsets.UTF_8).lines()).containsExactly(Pacer.READY, Pacer.READY, Pacer.READY);
+
+        started.clear();
+        RunLoop.Outcome rest = run(RunStore.open(store.dir()), LoopSettings.DEFAULT);
+        assertThat(started).containsExactly("none/1 fork 2", "none/2 fork 2");
+        assertThat(rest.forksRemaining()).isZero();
+    }
+
     @Test
     void aFailingCellIsRecordedAndTheOtherCellStillLands() throws Exception {
         RunStore store = RunStore.create(tmp.resolve("run"), plan(THROWS, FIRST));
