@@ -13,7 +13,8 @@
 #                   tools/compare-commits.sh HEAD HEAD -p model=resnet-tiny --head-args "-jvmArgsAppend -Dinferbench.slowdown=10"
 #                   (the same commit on both sides without it is an A/A comparison)
 # A side given as "." is this checkout as it is (its target/benchmarks.jar, not rebuilt): `. .` is an A/A run of the
-# working tree without building twice.
+# working tree without building twice. A side given as a folder holding target/benchmarks.jar (a checkout built
+# before) is used as it is too: tools/aa-proof.sh builds a commit twice once and compares the two builds many times.
 # Exit codes: those of `compare` (0 pass, 1 regression with --fail-on-regression), 2 bad input or a commit that
 # does not build. INFERBENCH_JAVA_OPTS is passed to every java command (e.g. -Djmh.ignoreLock=true).
 set -euo pipefail
@@ -42,10 +43,15 @@ budget_s=$([[ -n $budget ]] && seconds "$budget" || echo 0)
 [[ -n $forks ]] || forks=$([[ -n $precision ]] && echo 60 || echo 10)
 [[ $forks =~ ^[0-9]+$ && $forks -ge 3 ]] || die "--forks '$forks' is not a whole number >= 3"
 
+# a side given as a folder that holds a built target/benchmarks.jar (another checkout) is used as it is
+for side in base head; do
+  [[ ${!side} != . && -d ${!side} && -f ${!side}/target/benchmarks.jar ]] && printf -v "$side" '%s' "$(cd "${!side}" && pwd)"
+done
 repo=$(git rev-parse --show-toplevel 2>/dev/null) || die "not inside a git checkout"
 cd "$repo"
-sha_of() { [[ $1 == . ]] && echo "worktree" || git rev-parse --verify --quiet "$1^{commit}" \
-  || die "unknown commit '$1'; expected a branch, tag, sha or . (this checkout)"; }
+sha_of() { if [[ $1 == . ]]; then echo "worktree"; elif [[ $1 == /* && -f $1/target/benchmarks.jar ]]; then echo "built"
+  else git rev-parse --verify --quiet "$1^{commit}" \
+    || die "unknown commit '$1'; expected a branch, tag, sha, . (this checkout) or a checkout with target/benchmarks.jar"; fi; }
 base_sha=$(sha_of "$base") || exit 2
 head_sha=$(sha_of "$head") || exit 2
 java_opts=(${INFERBENCH_JAVA_OPTS:-})
@@ -61,6 +67,7 @@ trap cleanup EXIT
 for side in base head; do
   sha=$([[ $side == base ]] && echo "$base_sha" || echo "$head_sha")
   if [[ $sha == worktree ]]; then ln -s "$repo" "$trees/$side"; continue; fi
+  if [[ $sha == built ]]; then ln -s "${!side}" "$trees/$side"; continue; fi
   git worktree add --detach --quiet "$trees/$side" "$sha"
   echo "[compare-commits] building $side ${sha:0:7} ..."
   (cd "$trees/$side" && mvn -q -o package -DskipTests >"$out/build-$side.log" 2>&1) \
@@ -70,49 +77,58 @@ done
 start=$(date +%s)
 # One launcher per side for the whole comparison (--paced): each runs one fork when told to and then waits, so a
 # fork costs its own JVM only, not a launcher JVM, the run's planning and a report as well (about 3 s per fork
-# before). The launchers read their go from a FIFO and say they are ready in their log.
-declare -A pid steps
-base_fd= head_fd=
+# before). Each launcher reads its go from a FIFO and writes its output into another, which this script copies to
+# the side's log line by line with blocking reads: waiting costs no CPU (a polling loop here took a third of a core
+# from the forks it waited for).
+declare -A pid ended
+trap '' PIPE # a launcher that has ended makes a write to its FIFO fail, not this script die
+base_go= head_go= base_out= head_out=
 launch() { # side: plans the run and waits, ready for its first fork
   local side=$1 extra=()
   [[ $side == head && -n $head_args ]] && read -r -a extra <<<"$head_args"
-  mkfifo "$trees/$side.go"
+  mkfifo "$trees/$side.go" "$trees/$side.out"
   (cd "$trees/$side" && exec java "${java_opts[@]}" -jar target/benchmarks.jar "${jmh[@]}" "${extra[@]}" -f "$forks" \
-     --run-dir "$out/$side" --paced -v SILENT <"$trees/$side.go" >>"$out/$side.log" 2>&1) &
+     --run-dir "$out/$side" --paced -v SILENT <"$trees/$side.go" >"$trees/$side.out" 2>&1) &
   pid[$side]=$!
-  if [[ $side == base ]]; then exec {base_fd}>"$trees/$side.go"; else exec {head_fd}>"$trees/$side.go"; fi
-  steps[$side]=0
+  if [[ $side == base ]]; then exec {base_go}>"$trees/$side.go" {base_out}<"$trees/$side.out"
+  else exec {head_go}>"$trees/$side.go" {head_out}<"$trees/$side.out"; fi
 }
-ready() { grep -c '^\[inferbench\] paced: ready' "$out/$1.log" 2>/dev/null || true; }
-alive() { kill -0 "${pid[$1]}" 2>/dev/null; }
-await() { # side, n: until the launcher has said ready n times, or has ended (its plan done, or it failed)
-  while alive "$1" && [[ $(ready "$1") -lt $2 ]]; do sleep 0.05; done
-  [[ $(ready "$1") -ge $2 ]]
+until_ready() { # side: copies its output to its log until it says it is ready; false at its end (plan done, or failed)
+  local side=$1 fd line
+  [[ -z ${ended[$side]:-} ]] || return 1
+  fd=$([[ $side == base ]] && echo "$base_out" || echo "$head_out")
+  while IFS= read -r -u "$fd" line; do
+    printf '%s\n' "$line" >>"$out/$side.log"
+    [[ $line == "[inferbench] paced: ready for the next fork" ]] && return 0
+  done
+  ended[$side]=1
+  return 1
 }
-step() { # one fork of one side; false when the side has nothing more to run
-  local side=$1
-  await "$side" $(( steps[$side] + 1 )) || return 1
-  if [[ $side == base ]]; then echo go >&"$base_fd"; else echo go >&"$head_fd"; fi
-  steps[$side]=$(( steps[$side] + 1 ))
-  await "$side" $(( steps[$side] + 1 )) || alive "$side" || true
+go() { if [[ $1 == base ]]; then echo go >&"$base_go"; else echo go >&"$head_go"; fi; } 2>/dev/null
+step() { # one fork of one side (it is ready when this is called); false when the side has nothing more to run
+  [[ -z ${ended[$1]:-} ]] && go "$1" && until_ready "$1"
 }
 finish() { # closes the launchers' input: each writes its summary and report and ends
-  [[ -n $base_fd ]] && exec {base_fd}>&-
-  [[ -n $head_fd ]] && exec {head_fd}>&-
-  base_fd= head_fd=
+  [[ -n $base_go ]] && exec {base_go}>&-
+  [[ -n $head_go ]] && exec {head_go}>&-
+  base_go= head_go=
   for side in base head; do
-    [[ -n ${pid[$side]:-} ]] && { wait "${pid[$side]}" 2>/dev/null || true; }
+    while until_ready "$side"; do :; done
+    wait "${pid[$side]}" 2>/dev/null || true
   done
 }
 landed() { { find "$out/$1/forks" -name 'fork-*.json' ! -name '*.time.json' 2>/dev/null || true; } | wc -l; }
 compare() { java "${java_opts[@]}" -jar "$compare_jar" compare "$out/base" "$out/head" --min-effect "$min_effect" "$@"; }
 
 launch base; launch head
+until_ready base || die "the base side did not start; see $out/base.log"
+until_ready head || die "the head side did not start; see $out/head.log"
 pairs=0 last=0
 while :; do
   t0=$(date +%s)
   before=$(landed head)
-  step base || true; step head || true
+  step base || true
+  step head || true
   pairs=$((pairs + 1)); last=$(( $(date +%s) - t0 ))
   [[ $(landed head) -gt $before ]] || break            # nothing more to run in the plan
   elapsed=$(( $(date +%s) - start ))

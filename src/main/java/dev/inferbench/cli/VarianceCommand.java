@@ -28,7 +28,7 @@ import java.util.Locale;
 final class VarianceCommand implements Subcommand {
     private static final int MAX_ITERATIONS = 60;
     private static final int TRIALS = 500;
-    private static final String USAGE = "variance RUN [--budget 5m] [--ab] [--min-effect 3%]";
+    private static final String USAGE = "variance RUN [--budget 5m] [--ab] [--min-effect 3%] [--fork-seconds S]";
 
     @Override
     public String summary() {
@@ -42,11 +42,14 @@ final class VarianceCommand implements Subcommand {
         Duration budget = Duration.ofMinutes(5);
         boolean ab = false;
         double minEffect = 0.03;
+        double forkSeconds = Double.NaN;
         for (int i = 0; i < args.size(); i++) {
             if (args.get(i).equals("--budget") && i + 1 < args.size()) {
                 budget = RunFlags.duration(args.get(++i), "--budget");
             } else if (args.get(i).equals("--min-effect") && i + 1 < args.size()) {
                 minEffect = RunFlags.percent(args.get(++i), "--min-effect");
+            } else if (args.get(i).equals("--fork-seconds") && i + 1 < args.size()) {
+                forkSeconds = positiveSeconds(args.get(++i));
             } else if (args.get(i).equals("--ab")) {
                 ab = true;
             } else if (args.get(i).startsWith("-") || dir != null) {
@@ -60,10 +63,12 @@ final class VarianceCommand implements Subcommand {
         }
         List<CellResults> cells = RunReader.read(dir);
         double iteration = RunReader.iterationSeconds(dir);
-        double forkWall = ForkTimes.medianForkSeconds(dir);
+        // what a fork costs where the A/B will run, when that is not this run's own median fork (e.g. half of a
+        // tools/compare-commits.sh pair: its fork, the other side's and what the script spends between them)
+        double forkWall = Double.isNaN(forkSeconds) ? ForkTimes.medianForkSeconds(dir) : forkSeconds;
         double perCell = budget.toMillis() / 1e3 / cells.size() / (ab ? 2 : 1);
-        out.printf(Locale.ROOT, "fork wall time (median) %.1f s, iteration %.1f s, budget %s = %.0f s per cell%s (%d cells)%n",
-                forkWall, iteration, budget.toString().substring(2).toLowerCase(Locale.ROOT), perCell,
+        out.printf(Locale.ROOT, "fork wall time (%s) %.1f s, iteration %.1f s, budget %s = %.0f s per cell%s (%d cells)%n",
+                Double.isNaN(forkSeconds) ? "median" : "given", forkWall, iteration, budget.toString().substring(2).toLowerCase(Locale.ROOT), perCell,
                 ab ? " and side" : "", cells.size());
         out.println("cell | mean | sigma_fork | sigma_iter | fork share | forks x iters | ±95% now | best split in budget"
                 + " | ±95% then" + (ab ? " | smallest slowdown caught (95% power, min effect " + pct(minEffect) + ")" : ""));
@@ -97,6 +102,18 @@ final class VarianceCommand implements Subcommand {
             }
         }
         return Main.OK;
+    }
+
+    private static double positiveSeconds(String s) throws BenchException {
+        try {
+            double v = Double.parseDouble(s.endsWith("s") ? s.substring(0, s.length() - 1) : s);
+            if (v > 0 && Double.isFinite(v)) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // the message below
+        }
+        throw new BenchException("--fork-seconds '" + s + "' is not a positive number of seconds; expected e.g. 7.5");
     }
 
     private static String pct(double fraction) {
