@@ -61,7 +61,7 @@ out=${out:-results/compare-${base_sha:0:7}-${head_sha:0:7}-$(date +%Y%m%d-%H%M%S
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 
 trees=$(mktemp -d)
-cleanup() { for p in "${pid[@]:-}"; do [[ -n $p ]] && kill "$p" 2>/dev/null; done
+cleanup() { for p in "${pid[@]:-}"; do [[ -n $p ]] && { kill "$p" 2>/dev/null || true; }; done
   for t in base head; do [[ -d $trees/$t && ! -L $trees/$t ]] && git worktree remove --force "$trees/$t" >/dev/null 2>&1; done; rm -rf "$trees"; }
 trap cleanup EXIT
 for side in base head; do
