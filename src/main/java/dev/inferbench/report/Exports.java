@@ -117,7 +117,8 @@ final class Exports {
     /**
      * Bencher Metric Format: per benchmark (params in its name) a measure per metric; {@code latency} in ns with the
      * interval as lower/upper values, {@code latency-p50/p90/p99} in ns where they are figures, {@code throughput} for a
-     * thrpt cell's own score, {@code samples-per-second}, other metrics under their own slug.
+     * thrpt cell's own score, {@code samples-per-second}, {@code latency-sample} (per sample) in ns too, other metrics
+     * under their own slug.
      */
     static void bencher(List<ReportRow> rows, OutputStream out) throws IOException {
         ObjectNode all = JSON.createObjectNode();
@@ -144,7 +145,14 @@ final class Exports {
                     // samples/s is not Bencher's throughput (operations, i.e. calls, per second): at batch 8 the two
                     // differ 8x, so it is a measure of its own
                     String slug = metric.equals(ReportRows.SAMPLES) ? "samples-per-second" : metric.replace('.', '-');
-                    bench.putObject(slug).put("value", f.value());
+                    double value = f.value();
+                    if (slug.startsWith("latency-")) {
+                        // per-sample latency beside latency: the same unit (ns), not its own ms/sample
+                        String u = f.unit().contains("/") ? f.unit().substring(0, f.unit().indexOf('/')) : f.unit();
+                        double s = Units.seconds(u);
+                        value = Double.isNaN(s) ? value : value * s * 1e9;
+                    }
+                    bench.putObject(slug).put("value", value);
                 }
             });
         }

@@ -49,4 +49,19 @@ class ExportsTest {
         assertThat(names(rows, false)).contains("mean", "fidelity.maxabs", "model.params", "gc.alloc.rate")
                 .doesNotContain("samples", "fidelity.top1", "fidelity.cosine", "accuracy.top1", "gmacs", "p99");
     }
+
+    /** Bencher's latency measures share one unit: latency.sample (ms/sample) goes out in ns like latency itself. */
+    @Test
+    void bencherGivesLatencyPerSampleInNanosecondsLikeLatency() throws Exception {
+        Path run = Files.createDirectories(dir.resolve("run"));
+        String json = Files.readString(ReportsTest.runA().resolve("jmh-result.json"))
+                .replace("\"secondaryMetrics\": {", "\"secondaryMetrics\": { " + metric("latency.sample", 0.25, "ms/sample"));
+        Files.writeString(run.resolve("jmh-result.json"), json);
+        List<ReportRow> rows = ReportInput.load(List.of(run)).rows();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Exports.bencher(rows, out);
+        var first = JSON.readTree(out.toByteArray()).elements().next();
+        assertThat(first.at("/latency-sample/value").asDouble()).isEqualTo(250_000.0);
+        assertThat(first.at("/latency/value").asDouble()).as("latency in ns").isGreaterThan(1000);
+    }
 }
