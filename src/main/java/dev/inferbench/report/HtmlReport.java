@@ -71,7 +71,7 @@ final class HtmlReport {
                 sideBySide(out, new SideBySide(g, input.runs()));
             }
         }
-        Saturation.lines(rows.stream().filter(r -> !serving.contains(r)).map(r -> CellSummary.of(r.source())).toList())
+        BatchSeries.findings(rows.stream().filter(r -> !serving.contains(r)).map(r -> CellSummary.of(r.source())).toList())
                 .forEach(l -> out.println("<p class=\"saturation\">" + escape(l) + "</p>"));
         ServingTable.Table servingTable = ServingTable.table(serving.stream().map(r -> CellSummary.of(r.source())).toList());
         if (!servingTable.isEmpty()) {

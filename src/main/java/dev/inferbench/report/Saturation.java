@@ -1,14 +1,9 @@
 package dev.inferbench.report;
 
-import dev.inferbench.cell.CellSpec;
 import dev.inferbench.results.CellSummary;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * Where throughput stops growing with the batch, named in words for each setting (every param but the batch) measured
@@ -23,29 +18,11 @@ final class Saturation {
     }
 
     static List<String> lines(List<CellSummary> cells) {
-        Map<String, List<CellSummary>> bySetting = new LinkedHashMap<>();
-        for (CellSummary c : cells) {
-            if (c.params().containsKey(CellSpec.BATCH_SIZE) && !Double.isNaN(c.samplesPerSecond())) {
-                Map<String, String> rest = new LinkedHashMap<>(c.params());
-                rest.remove(CellSpec.BATCH_SIZE);
-                bySetting.computeIfAbsent(c.benchmark() + rest, k -> new ArrayList<>()).add(c);
-            }
-        }
-        List<String> out = new ArrayList<>();
-        for (List<CellSummary> group : bySetting.values()) {
-            if (group.size() < 2) {
-                continue;
-            }
-            group.sort(Comparator.comparingInt(c -> Integer.parseInt(c.params().get(CellSpec.BATCH_SIZE))));
-            out.add(line(group));
-        }
-        return out;
+        return BatchSeries.of(cells, c -> !Double.isNaN(c.samplesPerSecond())).stream().map(Saturation::line).toList();
     }
 
     private static String line(List<CellSummary> byBatch) {
-        CellSummary first = byBatch.get(0);
-        String who = first.params().getOrDefault(CellSpec.MODEL, first.benchmark()) + " on "
-                + first.params().getOrDefault(CellSpec.ENGINE, "?");
+        String who = BatchSeries.who(byBatch.get(0));
         StringBuilder path = new StringBuilder();
         for (CellSummary c : byBatch) {
             path.append(path.length() == 0 ? "" : ", ").append(batch(c)).append(": ")
@@ -68,6 +45,6 @@ final class Saturation {
     }
 
     private static String batch(CellSummary c) {
-        return c.params().get(CellSpec.BATCH_SIZE);
+        return Integer.toString(BatchSeries.batch(c));
     }
 }

@@ -141,7 +141,7 @@ public final class SummaryTable {
         StringBuilder same = new StringBuilder();
         constant.forEach((k, v) -> same.append(same.length() == 0 ? "every cell: " : ", ").append(k).append('=').append(v));
         return layout(rows) + (same.length() == 0 ? "" : same + "\n") + EndToEndGap.render(cells, units)
-                + Saturation.lines(cells).stream().map(l -> l + "\n").collect(Collectors.joining())
+                + BatchSeries.findings(cells).stream().map(l -> l + "\n").collect(Collectors.joining())
                 + growth(cells) + serving;
     }
 

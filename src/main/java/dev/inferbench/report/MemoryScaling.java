@@ -1,0 +1,98 @@
+package dev.inferbench.report;
+
+import dev.inferbench.metrics.MemoryProfiler;
+import dev.inferbench.results.CellSummary;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Memory per sample, for each setting measured at two or more batch sizes: the peak resident set
+ * ({@value MemoryProfiler#RSS_PEAK}) fitted as {@code fixed + perSample x batch} by least squares, so that what grows
+ * with the batch (inputs, activations, outputs) is separated from what does not (the JVM, the runtime, the weights).
+ * With three or more batch sizes the line is checked: linear when every batch's peak lies within
+ * {@value #LINEAR_PERCENT} % of it, and the memory each added sample costs (between neighbouring batch sizes) is
+ * called constant when its largest and smallest values are within {@value #CONSTANT_PERCENT} % of each other.
+ */
+final class MemoryScaling {
+    static final double LINEAR_PERCENT = 5;
+    static final double CONSTANT_PERCENT = 25;
+
+    private MemoryScaling() {
+    }
+
+    /** A fitted line: MiB per sample and MiB at batch 0. */
+    record Fit(double perSample, double fixed) {
+        double at(double batch) {
+            return fixed + perSample * batch;
+        }
+    }
+
+    static List<String> lines(List<CellSummary> cells) {
+        List<String> out = new ArrayList<>();
+        for (List<CellSummary> series : BatchSeries.of(cells, c -> !Double.isNaN(peak(c)))) {
+            out.add(line(series));
+        }
+        return out;
+    }
+
+    static double peak(CellSummary c) {
+        return c.extras().getOrDefault(MemoryProfiler.RSS_PEAK, Double.NaN);
+    }
+
+    static Fit fit(double[] x, double[] y) {
+        double mx = 0;
+        double my = 0;
+        for (int i = 0; i < x.length; i++) {
+            mx += x[i] / x.length;
+            my += y[i] / y.length;
+        }
+        double sxy = 0;
+        double sxx = 0;
+        for (int i = 0; i < x.length; i++) {
+            sxy += (x[i] - mx) * (y[i] - my);
+            sxx += (x[i] - mx) * (x[i] - mx);
+        }
+        double slope = sxy / sxx;
+        return new Fit(slope, my - slope * mx);
+    }
+
+    private static String line(List<CellSummary> byBatch) {
+        int n = byBatch.size();
+        double[] x = new double[n];
+        double[] y = new double[n];
+        StringBuilder peaks = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            x[i] = BatchSeries.batch(byBatch.get(i));
+            y[i] = peak(byBatch.get(i));
+            peaks.append(i == 0 ? "" : ", ").append((int) x[i]).append(": ").append(SummaryTable.num(y[i]));
+        }
+        Fit f = fit(x, y);
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "memory: %s: %s MiB per sample + %s MiB fixed"
+                        + " (peak resident set by batch %s MiB", BatchSeries.who(byBatch.get(0)), SummaryTable.num(f.perSample()),
+                SummaryTable.num(f.fixed()), peaks));
+        if (n < 3) {
+            return sb.append("; two batch sizes: a line through both, linearity not checked)").toString();
+        }
+        double worst = 0;
+        for (int i = 0; i < n; i++) {
+            worst = Math.max(worst, Math.abs(y[i] - f.at(x[i])) / y[i] * 100);
+        }
+        sb.append(String.format(Locale.ROOT, worst <= LINEAR_PERCENT ? "; linear: every peak within %.1f %% of the line"
+                : "; not linear: a peak %.1f %% off the line", worst));
+        StringBuilder steps = new StringBuilder();
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (int i = 1; i < n; i++) {
+            double step = (y[i] - y[i - 1]) / (x[i] - x[i - 1]);
+            lo = Math.min(lo, step);
+            hi = Math.max(hi, step);
+            steps.append(i == 1 ? "" : ", ").append((int) x[i - 1]).append("->").append((int) x[i]).append(": ")
+                    .append(SummaryTable.num(step));
+        }
+        boolean constant = lo > 0 && hi <= lo * (1 + CONSTANT_PERCENT / 100);
+        return sb.append("; per added sample ").append(steps).append(" MiB, ")
+                .append(constant ? "constant" : "not constant").append(")").toString();
+    }
+}
