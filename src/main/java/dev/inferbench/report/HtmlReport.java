@@ -73,6 +73,10 @@ final class HtmlReport {
         }
         BatchSeries.findings(rows.stream().filter(r -> !serving.contains(r)).map(r -> CellSummary.of(r.source())).toList())
                 .forEach(l -> out.println("<p class=\"saturation\">" + escape(l) + "</p>"));
+        List<ModelScaling.Row> across = ModelScaling.rows(rows.stream().filter(r -> !serving.contains(r)).toList());
+        if (!across.isEmpty()) {
+            out.println(ModelScaling.html(across));
+        }
         ServingTable.Table servingTable = ServingTable.table(serving.stream().map(r -> CellSummary.of(r.source())).toList());
         if (!servingTable.isEmpty()) {
             out.println("<h2>Serving</h2><p>" + escape(ServingTable.HEADING) + ".</p><table class=\"cells\"><thead><tr>");

@@ -43,6 +43,13 @@ final class MarkdownReport {
             out.println();
             saturation.forEach(l -> out.println("- " + escape(l)));
         }
+        List<ModelScaling.Row> across = ModelScaling.rows(rows.stream().filter(r -> !serving.contains(r)).toList());
+        if (!across.isEmpty()) {
+            out.println();
+            out.println("## Across models");
+            out.println();
+            table(out, ModelScaling.HEADER, ModelScaling.values(across));
+        }
         ServingTable.Table servingTable = ServingTable.table(serving.stream().map(r -> CellSummary.of(r.source())).toList());
         if (!servingTable.isEmpty()) {
             out.println();

@@ -83,6 +83,7 @@ final class Plots {
                 plots.add(percentiles(slug + "-percentiles", g, multiRun));
             }
         }
+        plots.addAll(ModelScaling.plots(rows.stream().filter(r -> !serving.contains(r)).toList()));
         for (ReportTable g : ReportTable.of(serving)) {
             String slug = unique(slugs, Cell.fileName(g.name(), "[^A-Za-z0-9._-]") + "-serving");
             slugs.add(slug);
