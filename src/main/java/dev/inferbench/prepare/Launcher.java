@@ -5,6 +5,7 @@ import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.ModelStatsProfiler;
 import dev.inferbench.metrics.QualityProfiler;
 import dev.inferbench.metrics.CpuProfiler;
+import dev.inferbench.metrics.IoProfiler;
 import dev.inferbench.metrics.MachineProfiler;
 import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.metrics.CallMeanProfiler;
@@ -78,6 +79,7 @@ public final class Launcher {
             b.addProfiler(MemoryProfiler.class);
             b.addProfiler(MachineProfiler.class);
             b.addProfiler(CpuProfiler.class);
+            b.addProfiler(IoProfiler.class);
             if (cmd.getProfilers().stream().noneMatch(p -> p.getKlass().equals("gc") || p.getKlass().endsWith("GCProfiler"))) {
                 // Java heap bytes per call (gc.alloc.rate.norm) for every cell; it reads counters between iterations
                 b.addProfiler(GCProfiler.class);
