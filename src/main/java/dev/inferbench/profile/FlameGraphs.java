@@ -92,6 +92,11 @@ public final class FlameGraphs {
         if (event != null) {
             a.add("--" + event);
         }
+        if ("nativemem".equals(event)) {
+            // what was allocated and not freed, weighed in bytes
+            a.add("--leak");
+            a.add("--total");
+        }
         if (reverse) {
             a.add("--reverse");
         }

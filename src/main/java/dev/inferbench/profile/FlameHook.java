@@ -115,7 +115,7 @@ public final class FlameHook implements ForkHook {
             }
             String engine = FlameGraphs.engine(jfr);
             for (String event : settings.events()) {
-                FlameGraphs.fromRecording(jfr, converterEvent(event), cell.label() + " fork " + fork + ": " + event);
+                FlameGraphs.fromRecording(jfr, converterEvent(event), cell.label() + " fork " + fork + ": " + what(event));
             }
             Files.writeString(dir.resolve(ENGINE_FILE), "events=" + String.join(",", settings.events())
                     + "\nengine=" + engine + "\n" + "engine.meaning=" + meaning(engine) + "\n", StandardCharsets.UTF_8);
@@ -143,7 +143,7 @@ public final class FlameHook implements ForkHook {
             if (forks.isEmpty()) {
                 continue;
             }
-            String title = cell.label() + ": " + event + ", " + forks.size() + " forks merged";
+            String title = cell.label() + ": " + what(event) + ", " + forks.size() + " forks merged";
             write(dir.resolve("merged-" + e + "-forward.html"), out -> FlameGraphs.merge(forks, title, false, out));
             write(dir.resolve("merged-" + e + "-reverse.html"), out -> FlameGraphs.merge(forks, title + " (reverse)", true, out));
             write(dir.resolve("merged-" + e + ".collapsed"), out -> {
@@ -156,6 +156,11 @@ public final class FlameHook implements ForkHook {
                 }
             });
         }
+    }
+
+    /** An event as a graph's title names it. */
+    static String what(String event) {
+        return event.equals("nativemem") ? "native memory allocated and not freed by the fork's end (bytes)" : event;
     }
 
     /** The converter's name for a recorded event: itimer and ctimer samples are CPU samples. */

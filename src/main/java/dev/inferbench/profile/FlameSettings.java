@@ -9,10 +9,13 @@ import java.util.Locale;
 
 /**
  * What {@code --flame} records: at most one time-based event ({@code cpu}, {@code wall}, {@code itimer},
- * {@code ctimer}) plus {@code alloc} and/or {@code lock}, all in one JFR recording per fork (JMH's async profiler
- * records several events at once only as JFR), from which the flame graphs are drawn.
+ * {@code ctimer}) plus {@code alloc}, {@code lock} and/or {@code nativemem}, all in one JFR recording per fork (JMH's
+ * async profiler records several events at once only as JFR), from which the flame graphs are drawn.
+ * {@code nativemem} records every native allocation and free (malloc, calloc, realloc, free of every library, the
+ * engine's included) and its graph shows the bytes allocated during the fork and not freed by its end: native memory
+ * that grows is there by the code path that allocated it.
  */
-public record FlameSettings(String timeEvent, boolean alloc, boolean lock) {
+public record FlameSettings(String timeEvent, boolean alloc, boolean lock, boolean nativemem) {
     public static final String DEFAULT = "cpu,alloc";
     private static final List<String> TIME_EVENTS = List.of("cpu", "wall", "itimer", "ctimer");
 
@@ -20,27 +23,30 @@ public record FlameSettings(String timeEvent, boolean alloc, boolean lock) {
         String time = null;
         boolean alloc = false;
         boolean lock = false;
+        boolean nativemem = false;
         for (String raw : events.split(",")) {
             String e = raw.trim().toLowerCase(Locale.ROOT);
             if (e.equals("alloc")) {
                 alloc = true;
             } else if (e.equals("lock")) {
                 lock = true;
+            } else if (e.equals("nativemem")) {
+                nativemem = true;
             } else if (TIME_EVENTS.contains(e)) {
                 if (time != null && !time.equals(e)) {
                     throw new BenchException("flame events '" + time + "' and '" + e + "' cannot be recorded together; "
-                            + "expected one of " + TIME_EVENTS + ", plus alloc and/or lock");
+                            + "expected one of " + TIME_EVENTS + ", plus alloc, lock and/or nativemem");
                 }
                 time = e;
             } else {
                 throw new BenchException("unknown flame event '" + raw.trim() + "'; expected some of: cpu, wall, itimer, "
-                        + "ctimer, alloc, lock (e.g. --flame-events cpu,alloc)");
+                        + "ctimer, alloc, lock, nativemem (e.g. --flame-events cpu,alloc)");
             }
         }
-        if (time == null && !alloc && !lock) {
+        if (time == null && !alloc && !lock && !nativemem) {
             throw new BenchException("--flame-events is empty; expected e.g. cpu,alloc");
         }
-        return new FlameSettings(time, alloc, lock);
+        return new FlameSettings(time, alloc, lock, nativemem);
     }
 
     /** The events in the recording, in the converter's terms: {@code cpu}, {@code alloc}, ... */
@@ -54,6 +60,9 @@ public record FlameSettings(String timeEvent, boolean alloc, boolean lock) {
         }
         if (lock) {
             out.add("lock");
+        }
+        if (nativemem) {
+            out.add("nativemem");
         }
         return out;
     }
@@ -69,6 +78,11 @@ public record FlameSettings(String timeEvent, boolean alloc, boolean lock) {
         }
         if (lock) {
             sb.append(";lock");
+        }
+        if (nativemem) {
+            // JMH's option parser knows no nativemem; its rawCommand is passed to the profiler's start as it is.
+            // Interval 0: every allocation and free, so that what was freed is known and the rest is what leaked
+            sb.append(";rawCommand=nativemem=0");
         }
         return sb.toString();
     }
