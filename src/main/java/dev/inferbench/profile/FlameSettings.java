@@ -12,8 +12,8 @@ import java.util.Locale;
  * {@code ctimer}) plus {@code alloc}, {@code lock} and/or {@code nativemem}, all in one JFR recording per fork (JMH's
  * async profiler records several events at once only as JFR), from which the flame graphs are drawn.
  * {@code nativemem} records every native allocation and free (malloc, calloc, realloc, free of every library, the
- * engine's included) and its graph shows the bytes allocated in the measured iterations and not freed by their end: native memory
- * that grows is there by the code path that allocated it.
+ * engine's included) and its graph shows the bytes allocated in the measured iterations and not freed by their end:
+ * native memory that grows is there by the code path that allocated it.
  */
 public record FlameSettings(String timeEvent, boolean alloc, boolean lock, boolean nativemem) {
     public static final String DEFAULT = "cpu,alloc";
