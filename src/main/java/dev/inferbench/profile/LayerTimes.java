@@ -20,14 +20,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Where an ORT session spends its time, by layer: each node ORT ran, mapped back to the node of the model file it
- * came from, and by module. ORT's optimizer renames what it rewrites after the tensor the new node writes
- * ({@code relu.out_1_nchwc}: a Conv with its BatchNorm and ReLU fused, writing the ReLU's output), so a kernel is
- * matched to the file's node of that name, else to the producer of the longest tensor name its name starts with;
- * nodes ORT added itself (layout reorders) keep ORT's name and sit in {@link #ENGINE_ADDED}.
+ * came from, and by module. ORT's optimizer renames what it rewrites, after the tensor the new node writes
+ * ({@code relu.out_1_nchwc}: a Conv with its BatchNorm and ReLU fused, writing the ReLU's output) or after the node
+ * it fused ({@code encoder.layer.0.attention.self.matmul/MatMulScaleFusion/}, {@code fused pooler.dense:matmul/...}),
+ * so a kernel is matched to the file's node of its name, else to the longest node name or tensor name (then its
+ * producer) that its name holds as a whole word. A node ORT made without naming its source ({@code BiasGelu_token_3},
+ * layout reorders) keeps ORT's name and takes the module of the kernel that ran before it, as ORT's fusions replace
+ * operators where they stood; before any matched kernel it sits in {@link #ENGINE_ADDED}.
  *
  * @param cell      the cell's label
  * @param runs      measured model runs
@@ -38,7 +40,7 @@ import java.util.Optional;
  */
 public record LayerTimes(String cell, int runs, double kernelMs, List<Layer> layers, List<Module> modules,
                          OrtArena arena) {
-    /** The module of nodes ORT added to the graph, which no node of the file names. */
+    /** The module of kernels ORT made without naming their source that run before any it did name. */
     public static final String ENGINE_ADDED = "(added by ORT)";
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
@@ -87,9 +89,11 @@ public record LayerTimes(String cell, int runs, double kernelMs, List<Layer> lay
         long total = all;
         List<Layer> layers = new ArrayList<>();
         Map<String, double[]> byModule = new LinkedHashMap<>();
-        micros.forEach((node, us) -> {
+        String[] previous = {ENGINE_ADDED};
+        micros.forEach((node, us) -> { // in the order ORT ran them
             String layer = names.layerOf(node);
-            String module = layer == null ? ENGINE_ADDED : LayerName.module(layer);
+            String module = layer == null ? previous[0] : LayerName.module(layer);
+            previous[0] = module;
             double share = total == 0 ? 0 : (double) us[0] / total;
             layers.add(new Layer(node, layer == null ? node : layer, module, opTypes.get(node),
                     layer == null ? "" : names.opType(layer), us[0] / 1e3 / runs, share));
@@ -154,24 +158,41 @@ public record LayerTimes(String cell, int runs, double kernelMs, List<Layer> lay
             return opTypes.getOrDefault(node, "");
         }
 
-        /** The file's node an ORT node came from, or null for one ORT added. */
+        /** The file's node an ORT node came from, or null for one ORT made without naming its source. */
         String layerOf(String ortNode) {
             if (byName.containsKey(ortNode)) {
                 return ortNode;
             }
-            return prefixed(producers, ortNode).or(() -> prefixed(byName, ortNode)).orElse(null);
+            String node = longestWord(byName, ortNode);
+            String tensor = longestWord(producers, ortNode);
+            if (node == null || tensor != null && tensor.length() > node.length()) {
+                return tensor == null ? null : producers.get(tensor);
+            }
+            return node;
         }
 
-        /** The value of the longest key that {@code name} starts with, followed by '_' or nothing. */
-        private static Optional<String> prefixed(Map<String, String> map, String name) {
+        /**
+         * The longest key that {@code name} holds as a whole word: at its start or after a space or '/', and at its
+         * end or before '_' or '/' ({@code relu.out_1} in {@code relu.out_1_nchwc}, not {@code relu.out_1} in
+         * {@code relu.out_10_nchwc}).
+         */
+        private static String longestWord(Map<String, String> map, String name) {
             String best = null;
             for (String key : map.keySet()) {
-                boolean prefix = name.startsWith(key) && (name.length() == key.length() || name.charAt(key.length()) == '_');
-                if (prefix && (best == null || key.length() > best.length())) {
-                    best = key;
+                if (best != null && key.length() <= best.length()) {
+                    continue;
+                }
+                for (int at = name.indexOf(key); at >= 0; at = name.indexOf(key, at + 1)) {
+                    int end = at + key.length();
+                    boolean starts = at == 0 || name.charAt(at - 1) == ' ' || name.charAt(at - 1) == '/';
+                    boolean ends = end == name.length() || name.charAt(end) == '_' || name.charAt(end) == '/';
+                    if (starts && ends) {
+                        best = key;
+                        break;
+                    }
                 }
             }
-            return Optional.ofNullable(best).map(map::get);
+            return best;
         }
     }
 }

@@ -79,8 +79,28 @@ final class LayerPlots {
             peaks.setMarker(SeriesMarkers.DIAMOND);
         }
         chart.getStyler().setYAxisMin(0.0);
+        // hundreds of nodes: XChart's own ticks run into each other, so the axis ends on a round step and only
+        // multiples of it are labelled
+        int nodes = p.entries().stream().mapToInt(e -> e.memory().layers().size()).max().orElse(1);
+        long step = roundStep(nodes / 10.0);
         chart.getStyler().setXAxisMin(0.0);
+        chart.getStyler().setXAxisMax((double) ((nodes + step - 1) / step * step));
+        chart.setCustomXAxisTickLabelsFormatter(x -> Math.round(x) % step == 0 ? Long.toString(Math.round(x)) : "");
         return new Plots.Plot(name, title, Plots.styled(chart));
+    }
+
+    /** 1, 2 or 5 times a power of ten, the nearest at or above {@code raw}. */
+    static long roundStep(double raw) {
+        long pow = 1;
+        while (pow * 10 <= raw) {
+            pow *= 10;
+        }
+        for (long m : new long[]{1, 2, 5, 10}) {
+            if (m * pow >= raw) {
+                return m * pow;
+            }
+        }
+        return 10 * pow;
     }
 
     private static Plots.Plot timeByModule(String name, String model, LayerTimes t) {
@@ -95,7 +115,8 @@ final class LayerPlots {
         });
         chart.addSeries("ms per run", labels, ms);
         chart.getStyler().setLegendVisible(false);
-        chart.getStyler().setXAxisLabelRotation(90);
+        chart.getStyler().setXAxisLabelRotation(45);
+        chart.getStyler().setXAxisTickMarkSpacingHint(20); // XChart skips every other category label otherwise
         chart.getStyler().setYAxisMin(0.0);
         return new Plots.Plot(name, title, Plots.styled(chart));
     }

@@ -106,8 +106,10 @@ final class LayerSection {
     }
 
     private static String arenaLine(OrtArena a, ActivationMemory graph) {
-        String compare = graph == null ? "" : "; the graph as written holds " + ActivationPass.size(graph.peakBytes())
-                + " at its peak at the same batch";
+        String compare = graph == null ? "" : "; the graph as written, at the same batch: "
+                + ActivationPass.size(graph.peakBetweenNodesBytes()) + " live between two nodes at most (what the "
+                + "arena's figure after each kernel compares with), " + ActivationPass.size(graph.peakBytes())
+                + " while a node runs";
         return "ONNX Runtime's arena in the session's first run (the graph after its fusions): live intermediates "
                 + "peaked at " + ActivationPass.size(a.livePeakBytes()) + " after " + a.livePeakNode()
                 + ", high-water mark " + ActivationPass.size(a.highWaterBytes()) + " with kernel scratch and bin "
@@ -131,8 +133,8 @@ final class LayerSection {
     private static Table layerTable(LayerTimes t) {
         List<List<String>> rows = t.layers().stream().limit(TOP).map(l -> List.of(l.layer(),
                 LayerName.shown(l.module()), l.operator(), ms(l.msPerRun()), percent(l.share()))).toList();
-        return new Table("Layers by time (ORT's nodes, named by the file's node whose output they write; "
-                + "Conv\u2026Relu: one kernel ORT fused from a Conv up to that ReLU)",
+        return new Table("Layers by time (ORT's nodes, named by the file's node they came from; Conv\u2026Relu: ORT's "
+                + "Conv kernel, fused up to the file's Relu whose output it writes)",
                 List.of("layer", "module", "operator", "ms per run", "share"), rows,
                 new boolean[]{false, false, false, true, true});
     }

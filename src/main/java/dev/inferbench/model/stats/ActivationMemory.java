@@ -160,6 +160,14 @@ public record ActivationMemory(int batch, int seqLen, List<Layer> layers, long p
         return peakIndex < 0 ? null : layers.get(peakIndex);
     }
 
+    /**
+     * The most bytes live between two nodes, once each has freed what it used for the last time: what an allocator
+     * that is read after each kernel (ONNX Runtime's profile) can see, where {@link #peakBytes} is within a node.
+     */
+    public long peakBetweenNodesBytes() {
+        return layers.stream().mapToLong(Layer::liveAfterBytes).max().orElse(0);
+    }
+
     /** The modules in the order their first node runs. */
     public List<Module> modules() {
         Map<String, List<Layer>> byModule = new LinkedHashMap<>();

@@ -50,6 +50,7 @@ class ActivationMemoryTest {
         assertThat(m.layers().get(3).outputBytes()).as("a view's own size is shown").isEqualTo(64);
         assertThat(m.peakBytes()).isEqualTo(256);
         assertThat(m.peakLayer().node()).isEqualTo("head.cast");
+        assertThat(m.peakBetweenNodesBytes()).isEqualTo(128);
         assertThat(m.largestBytes()).isEqualTo(128);
         assertThat(m.totalBytes()).isEqualTo(64 + 64 + 64 + 128 + 64 + 16);
         assertThat(m.unknown()).isZero();
