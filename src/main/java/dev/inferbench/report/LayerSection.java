@@ -120,8 +120,7 @@ final class LayerSection {
     private static Table memoryTable(ActivationPass.Entry e) {
         ActivationMemory m = e.memory();
         List<List<String>> rows = m.modules().stream()
-                .sorted(Comparator.comparingLong(ActivationMemory.Module::peakBytes).reversed()
-                        .thenComparing(ActivationMemory.Module::module)).limit(TOP)
+                .sorted(Comparator.comparingLong(ActivationMemory.Module::peakBytes).reversed()).limit(TOP) // ties: in order
                 .map(x -> List.of(LayerName.shown(x.module()), Integer.toString(x.nodes()), mb(x.allocatedBytes()),
                         mb(x.peakBytes()), x.peakNode())).toList();
         return new Table(String.format(Locale.ROOT, "Modules by activation memory at batch %d, seqLen %d (%s), "
