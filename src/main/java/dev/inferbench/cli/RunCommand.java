@@ -17,6 +17,7 @@ import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.Fingerprint;
 import dev.inferbench.results.RunInfo;
 import dev.inferbench.profile.FlameHook;
+import dev.inferbench.profile.ActivationPass;
 import dev.inferbench.profile.OpProfilePass;
 import dev.inferbench.profile.UserAsyncHook;
 import dev.inferbench.cell.Cell;
@@ -72,12 +73,8 @@ final class RunCommand {
             RunLoop loop = new RunLoop(prepared.store(), prepared.plan(), prepared.options(), flags.loop(), hooks,
                     console, verbosity, verbose);
             RunLoop.Outcome outcome = loop.run();
-            int code = report(prepared, outcome, info, console, verbosity, flags.thresholds());
-            if (flags.opProfile() || flags.flame() != null) {
-                // after every timed fork, so that ORT's profiling cannot distort one
-                OpProfilePass.run(prepared.plan().runnableCells(), prepared.config(), prepared.store().dir(), console);
-            }
-            return code;
+            return report(prepared, outcome, info, console, verbosity, flags.thresholds(),
+                    flags.opProfile() || flags.flame() != null);
         } finally {
             if (console != out) {
                 console.close();
@@ -107,7 +104,8 @@ final class RunCommand {
     }
 
     private int report(RunSetup.Prepared prepared, RunLoop.Outcome outcome, RunInfo info, PrintStream console,
-                       VerboseMode verbosity, List<String> thresholds) throws IOException, BenchException {
+                       VerboseMode verbosity, List<String> thresholds, boolean opProfile)
+            throws IOException, BenchException {
         Path runDir = prepared.store().dir();
         Plan plan = prepared.plan();
         if (!outcome.results().isEmpty()) {
@@ -140,7 +138,12 @@ final class RunCommand {
             }
         }
         info.finish(runDir, cells.size(), failed.size(), plan.skipped().size());
+        if (opProfile) {
+            // after every timed fork, so that ORT's profiling cannot distort one; before the report that shows it
+            OpProfilePass.run(plan.runnableCells(), prepared.config(), runDir, console);
+        }
         if (!cells.isEmpty()) {
+            ActivationPass.run(plan.runnableCells(), prepared.config(), runDir, console);
             writeReport(runDir, console);
             if (plan.shardSlice().isWhole() && outcome.forksRemaining() == 0) {
                 // a slice or an unfinished run is not a point of the trend; merge files the joined shards

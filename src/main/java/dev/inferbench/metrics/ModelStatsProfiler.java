@@ -9,7 +9,9 @@ import java.util.Optional;
 import dev.inferbench.variant.Precision;
 import dev.inferbench.variant.Variants;
 import dev.inferbench.BenchException;
+import dev.inferbench.model.stats.ActivationMemory;
 import dev.inferbench.model.stats.ModelStats;
+import java.nio.file.Path;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.InternalProfiler;
@@ -27,16 +29,22 @@ import java.util.List;
  * / mean call time), so reports can compare models of different size by work done, not only by latency.
  * The statistics are read once per fork from the model file (without its weights). {@value #SIZE} (MB) is the size
  * of the file the cell runs: the fp16/int8 variant for those precisions, whose parameters and MACs are the fp32
- * network's. Benchmarks without a {@code model} parameter, and models whose file cannot be read, get nothing.
+ * network's. {@value #ACTIVATION_PEAK} (MB) is the peak of live intermediate tensors of that file's graph at the
+ * cell's batch and seqLen ({@link ActivationMemory}); it is left out when a shape could not be inferred, as it would
+ * be a lower bound. Benchmarks without a {@code model} parameter, and models whose file cannot be read, get nothing.
  */
 public final class ModelStatsProfiler implements InternalProfiler {
     public static final String PARAMS = "model.params";
     public static final String MACS = "model.macs";
     public static final String GMACS = "gmacs";
     public static final String SIZE = "model.size";
+    public static final String ACTIVATION_PEAK = "mem.activation.peak";
+    private static final double MIB = 1 << 20;
 
     private String statsKey;
     private ModelStats stats;
+    private String activationKey;
+    private double activationPeak = Double.NaN;
 
     @Override
     public String getDescription() {
@@ -64,6 +72,10 @@ public final class ModelStatsProfiler implements InternalProfiler {
         if (bytes >= 0) {
             out.add(new ScalarResult(SIZE, bytes / ByteUnits.bytes(ByteUnits.MIB), ByteUnits.MIB, AggregationPolicy.AVG));
         }
+        double peak = activationPeak(cell.get());
+        if (!Double.isNaN(peak)) {
+            out.add(new ScalarResult(ACTIVATION_PEAK, peak, ByteUnits.MIB, AggregationPolicy.AVG));
+        }
         double nanos = CallMeanProfiler.meanNanos(benchmarkParams, iterationParams, result);
         if (!Double.isNaN(nanos)) {
             out.add(new ScalarResult(GMACS, cell.get().batchSize() * gmac / (nanos / 1e9), "GMAC/s",
@@ -79,6 +91,23 @@ public final class ModelStatsProfiler implements InternalProfiler {
         } catch (IOException e) {
             return -1;
         }
+    }
+
+    /** MB (MiB, as every mem.* figure) of the cell's file at its batch and seqLen; NaN when it cannot be told. */
+    private double activationPeak(CellSpec cell) {
+        Path file = Variants.file(cell.modelFile(), cell.precision());
+        String key = file + "@" + cell.batchSize() + "@" + cell.seqLen();
+        if (!key.equals(activationKey)) {
+            activationKey = key;
+            try {
+                ActivationMemory m = ActivationMemory.of(file, cell.modelName(), cell.model().inputs(),
+                        cell.batchSize(), cell.seqLen());
+                activationPeak = m.unknown() > 0 ? Double.NaN : m.peakBytes() / MIB;
+            } catch (BenchException | RuntimeException unreadable) {
+                activationPeak = Double.NaN; // not an ONNX file (TorchScript), or not one shape inference reads
+            }
+        }
+        return activationPeak;
     }
 
     private ModelStats stats(CellSpec cell) {

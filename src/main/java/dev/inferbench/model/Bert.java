@@ -37,12 +37,21 @@ public record Bert(String name, int vocab, int positions, int tokenTypes, int la
         for (int i = 0; i < layers; i++) {
             String p = "encoder.layer." + i;
             Value a = SelfAttention.apply(s, p + ".attention.self", x, heads, bias);
-            x = s.layerNorm(p + ".attention.output.LayerNorm", g.add(x, a), EPS);
-            Value f = s.dense(p + ".output.dense", s.gelu(s.dense(p + ".intermediate.dense", x, intermediate)), hidden);
-            x = s.layerNorm(p + ".output.LayerNorm", g.add(x, f), EPS);
+            try (Graph.Scope output = g.scope(p + ".attention.output")) {
+                x = s.layerNorm(p + ".attention.output.LayerNorm", g.add(x, a), EPS);
+            }
+            Value f;
+            try (Graph.Scope intermediateScope = g.scope(p + ".intermediate")) {
+                f = s.gelu(s.dense(p + ".intermediate.dense", x, intermediate));
+            }
+            try (Graph.Scope output = g.scope(p + ".output")) {
+                x = s.layerNorm(p + ".output.LayerNorm", g.add(x, s.dense(p + ".output.dense", f, hidden)), EPS);
+            }
         }
         g.output("last_hidden_state", x);
-        g.output("pooler_output", s.tanh(s.dense("pooler.dense", s.select(x, 0, 0), hidden)));
+        try (Graph.Scope pooler = g.scope("pooler")) {
+            g.output("pooler_output", s.tanh(s.dense("pooler.dense", s.select(x, 0, 0), hidden)));
+        }
         return g;
     }
 }

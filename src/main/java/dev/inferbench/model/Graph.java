@@ -5,6 +5,7 @@ import dev.inferbench.tensor.TensorSpec.DType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,8 +54,12 @@ public final class Graph {
         }
     }
 
-    /** One operation; {@code attrs} keep insertion order so that written files are byte-identical run to run. */
-    public record Node(Op op, String name, List<Value> inputs, Value output, Map<String, Object> attrs,
+    /**
+     * One operation; {@code attrs} keep insertion order so that written files are byte-identical run to run.
+     * {@code name} prefixes its tensors and parameters; {@code path} is the node's unique name in its module
+     * ({@code layer1.0.relu_1}): the module is what comes before its last dot (see {@link #scope}).
+     */
+    public record Node(Op op, String name, String path, List<Value> inputs, Value output, Map<String, Object> attrs,
                        List<Param> params) {
     }
 
@@ -77,6 +82,8 @@ public final class Graph {
     private final Map<String, String> metadata = new LinkedHashMap<>();
     private final List<Node> nodes = new ArrayList<>();
     private final Map<String, Value> outputs = new LinkedHashMap<>();
+    private final Map<String, Integer> paths = new HashMap<>();
+    private String scope = "";
     private int nextId;
 
     public Graph(String name) {
@@ -260,9 +267,41 @@ public final class Graph {
         return add(Op.SOFTMAX, "softmax", List.of(x), value(x.shape()), attrs, List.of());
     }
 
+    /**
+     * Nodes added until the scope is closed belong to {@code module} (a full dotted path, as torchvision and Hugging
+     * Face name their modules): a node of a plain name ({@code relu}) gets the path {@code module.relu}, numbered
+     * when the name repeats ({@code module.relu_1}); a node named by a dotted path keeps it. Closing restores the
+     * enclosing scope.
+     */
+    public Scope scope(String module) {
+        Scope s = new Scope(scope);
+        scope = module;
+        return s;
+    }
+
+    /** An open {@link #scope}; closing it returns to the module it was opened in. */
+    public final class Scope implements AutoCloseable {
+        private final String enclosing;
+
+        private Scope(String enclosing) {
+            this.enclosing = enclosing;
+        }
+
+        @Override
+        public void close() {
+            scope = enclosing;
+        }
+    }
+
     Value add(Op op, String layer, List<Value> in, Value out, Map<String, Object> attrs, List<Param> params) {
-        nodes.add(new Node(op, layer, in, out, attrs, params));
+        nodes.add(new Node(op, layer, path(layer), in, out, attrs, params));
         return out;
+    }
+
+    private String path(String layer) {
+        String path = layer.indexOf('.') >= 0 || scope.isEmpty() ? layer : scope + "." + layer;
+        int seen = paths.merge(path, 1, Integer::sum) - 1;
+        return seen == 0 ? path : path + "_" + seen;
     }
 
     Value value(long... shape) {

@@ -55,11 +55,15 @@ public record MobileNetV2(String name, int imageSize, int classes, int[][] setti
         boolean residual = stride == 1 && in == out;
         y = g.conv(p + ".conv." + conv, y, out, 1, 1, 0, 1, false);
         y = g.batchNorm(p + ".conv." + (conv + 1), y, residual ? RESIDUAL_GAMMA : 1.0);
-        return residual ? g.add(x, y) : y;
+        try (Graph.Scope block = g.scope(p)) {
+            return residual ? g.add(x, y) : y;
+        }
     }
 
     private static Value convBnRelu6(Graph g, String p, Value x, int out, int kernel, int stride, int groups) {
-        Value y = g.conv(p + ".0", x, out, kernel, stride, (kernel - 1) / 2, groups, false);
-        return g.clip(g.batchNorm(p + ".1", y, 1.0), 0, 6);
+        try (Graph.Scope block = g.scope(p)) {
+            Value y = g.conv(p + ".0", x, out, kernel, stride, (kernel - 1) / 2, groups, false);
+            return g.clip(g.batchNorm(p + ".1", y, 1.0), 0, 6);
+        }
     }
 }

@@ -8,6 +8,7 @@ import org.tribuo.util.onnx.ONNXOperators;
 import org.tribuo.util.onnx.ONNXRef;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,15 +16,27 @@ import java.util.Map;
 /**
  * Renders one {@link Graph} node as ONNX operators. Graph shapes and axes are per sample; ONNX's carry the batch
  * first, so every axis moves by one here. {@code args} are the node's value inputs then its parameters.
+ * Each ONNX node is named after the graph node's path: the operator that makes its output gets the path itself
+ * ({@code encoder.layer.0.intermediate.gelu}), the operators before it the path and a part
+ * ({@code encoder.layer.0.intermediate.gelu:erf}), so the module stays what comes before the last dot.
  */
 final class OnnxNodes {
     private final ONNXContext ctx;
+    /** ONNX node names by the node's (unique) output name; Tribuo names nodes by operator type only. */
+    private final Map<String, String> names = new HashMap<>();
+    private Node current;
 
     OnnxNodes(ONNXContext ctx) {
         this.ctx = ctx;
     }
 
+    /** The name for the ONNX node writing {@code output}, or null for a node these renders did not make. */
+    String nodeName(String output) {
+        return names.get(output);
+    }
+
     ONNXRef<?> render(Node n, List<ONNXRef<?>> values, List<ONNXRef<?>> params) {
+        current = n;
         String out = n.name() + ".out";
         List<ONNXRef<?>> args = new ArrayList<>(values);
         args.addAll(params);
@@ -109,7 +122,11 @@ final class OnnxNodes {
     }
 
     private ONNXRef<?> op(ONNXOperator operator, List<ONNXRef<?>> args, String out, Map<String, Object> attrs) {
-        return ctx.operation(operator, args, out, attrs);
+        ONNXRef<?> node = ctx.operation(operator, args, out, attrs);
+        String prefix = current.name() + ".";
+        String part = out.equals(prefix + "out") ? "" : ":" + (out.startsWith(prefix) ? out.substring(prefix.length()) : out);
+        names.put(node.getReference(), current.path() + part);
+        return node;
     }
 
     private static Map<String, Object> convAttrs(Node n) {

@@ -36,7 +36,9 @@ public record ResNet(String name, boolean bottleneck, int[] blocks, int stemWidt
             for (int b = 0; b < blocks[stage]; b++) {
                 int stride = stage > 0 && b == 0 ? 2 : 1;
                 String prefix = "layer" + (stage + 1) + "." + b;
-                x = bottleneck ? bottleneck(g, prefix, x, width, stride) : basic(g, prefix, x, width, stride);
+                try (Graph.Scope block = g.scope(prefix)) {
+                    x = bottleneck ? bottleneck(g, prefix, x, width, stride) : basic(g, prefix, x, width, stride);
+                }
             }
         }
         x = g.flatten(g.globalAvgPool(x));

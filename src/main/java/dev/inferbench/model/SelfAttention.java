@@ -15,16 +15,18 @@ final class SelfAttention {
     static Value apply(SequenceOps s, String p, Value x, int heads, Value maskBias) {
         long hidden = x.dim(-1);
         long headDim = hidden / heads;
-        Value q = split(s, s.dense(p + ".query", x, (int) hidden), heads, headDim);
-        Value k = split(s, s.dense(p + ".key", x, (int) hidden), heads, headDim);
-        Value v = split(s, s.dense(p + ".value", x, (int) hidden), heads, headDim);
-        Value scores = s.scale(s.matmul(q, s.transpose(k, 0, 2, 1)), 1 / Math.sqrt(headDim));
-        if (maskBias != null) {
-            scores = s.graph().add(scores, maskBias);
+        try (Graph.Scope module = s.graph().scope(p)) {
+            Value q = split(s, s.dense(p + ".query", x, (int) hidden), heads, headDim);
+            Value k = split(s, s.dense(p + ".key", x, (int) hidden), heads, headDim);
+            Value v = split(s, s.dense(p + ".value", x, (int) hidden), heads, headDim);
+            Value scores = s.scale(s.matmul(q, s.transpose(k, 0, 2, 1)), 1 / Math.sqrt(headDim));
+            if (maskBias != null) {
+                scores = s.graph().add(scores, maskBias);
+            }
+            Value context = s.matmul(s.softmax(scores, -1), v);
+            Value merged = s.reshape(s.transpose(context, 1, 0, 2), x.dim(0), hidden);
+            return s.dense(p + ".out_proj", merged, (int) hidden);
         }
-        Value context = s.matmul(s.softmax(scores, -1), v);
-        Value merged = s.reshape(s.transpose(context, 1, 0, 2), x.dim(0), hidden);
-        return s.dense(p + ".out_proj", merged, (int) hidden);
     }
 
     /** {@code [seq, hidden] -> [heads, seq, headDim]}. */

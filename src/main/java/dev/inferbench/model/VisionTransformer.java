@@ -40,10 +40,15 @@ public record VisionTransformer(String name, int imageSize, int patch, int layer
     }
 
     private Value block(Graph g, SequenceOps s, String p, Value x) {
-        Value y = SelfAttention.apply(s, p + ".self_attention", s.layerNorm(p + ".ln_1", x, 1e-6), heads, null);
-        x = g.add(x, y);
-        y = s.layerNorm(p + ".ln_2", x, 1e-6);
-        y = s.dense(p + ".mlp.3", s.gelu(s.dense(p + ".mlp.0", y, mlp)), hidden);
-        return g.add(x, y);
+        try (Graph.Scope block = g.scope(p)) {
+            Value y = SelfAttention.apply(s, p + ".self_attention", s.layerNorm(p + ".ln_1", x, 1e-6), heads, null);
+            x = g.add(x, y);
+            y = s.layerNorm(p + ".ln_2", x, 1e-6);
+            Value h = s.dense(p + ".mlp.0", y, mlp);
+            try (Graph.Scope mlpScope = g.scope(p + ".mlp")) {
+                h = s.gelu(h);
+            }
+            return g.add(x, s.dense(p + ".mlp.3", h, hidden));
+        }
     }
 }

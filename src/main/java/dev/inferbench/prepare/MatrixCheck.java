@@ -73,6 +73,11 @@ public final class MatrixCheck {
                 progress.println("[inferbench] " + entry.file() + " was generated with seed " + fileSeed.get()
                         + ", seed.zoo is now " + zooSeed + ": generating it again");
                 generator.generate(entry.zoo().architecture(), entry.file());
+            } else if (entry.zoo() != null && formatOf(summary) < OnnxExporter.FORMAT) {
+                // same network and weights; only what the writer records around them (module-path node names) is new
+                progress.println("[inferbench] " + entry.file() + " was written by an older zoo writer (format "
+                        + formatOf(summary) + ", now " + OnnxExporter.FORMAT + "): generating it again");
+                generator.generate(entry.zoo().architecture(), entry.file());
             } else if (entry.zoo() != null && fileArch != null && !isZoo(fileArch, entry.zoo())) {
                 // model.foo.zoo changed from resnet-tiny to mlp-tiny: the old file would be measured under the new name
                 progress.println("[inferbench] " + entry.file() + " holds zoo model " + fileArch + ", model."
@@ -121,6 +126,15 @@ public final class MatrixCheck {
             return Zoo.parse(fileArch) == zoo;
         } catch (BenchException e) {
             return false; // a name this build's zoo does not know: not the registered architecture either
+        }
+    }
+
+    /** The zoo writer's format recorded in the file; 1 for files written before it was recorded. */
+    private static int formatOf(OnnxSummary summary) {
+        try {
+            return Integer.parseInt(summary.metadata().getOrDefault(OnnxExporter.META_FORMAT, "1").trim());
+        } catch (NumberFormatException e) {
+            return 1;
         }
     }
 

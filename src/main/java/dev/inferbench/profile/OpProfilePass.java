@@ -9,6 +9,7 @@ import dev.inferbench.input.SyntheticInputs;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.engine.EngineKind;
+import dev.inferbench.model.stats.OnnxSummary;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -22,13 +23,17 @@ import java.util.List;
 /**
  * {@code --op-profile}: after the timed run, each {@code ort} cell once more in the launcher with ONNX Runtime's
  * session profiling on (so it cannot distort a timed fork), written to {@code op-profile/<cell-id>/}: ORT's own
- * profile, the operator types by total time and share (ops.json, ops.txt), the harness overhead, and the operator
- * flame graph (session run -> operator type -> node) as collapsed stacks and async-profiler's HTML.
+ * profile, the operator types by total time and share (ops.json, ops.txt), the harness overhead, the operator
+ * flame graph (session run -> operator type -> node) as collapsed stacks and async-profiler's HTML, and the same
+ * time by layer and module with ORT's arena figures ({@link LayerTimes}: layers.json, layers.txt).
  */
 public final class OpProfilePass {
     static final int WARMUP_CALLS = 10;
     static final int MEASURED_CALLS = 50;
     static final int TOP = 10;
+    static final int LAYER_TOP = 5;
+    /** Per-layer times and ORT's arena figures of a cell, beside ops.json. */
+    public static final String LAYERS_JSON = "layers.json";
 
     private OpProfilePass() {
     }
@@ -47,12 +52,35 @@ public final class OpProfilePass {
             out.println("inferbench: ORT operator profile of " + cell.label() + " (" + MEASURED_CALLS
                     + " calls after " + WARMUP_CALLS + ", profiling on, outside the timed forks):");
             try {
-                OpTable table = profile(cell, spec, RunLayout.of(runDir).opProfile().resolve(cell.id()));
+                Path dir = RunLayout.of(runDir).opProfile().resolve(cell.id());
+                OpTable table = profile(cell, spec, dir);
                 table.printTable(out, TOP);
+                Path layers = dir.resolve(LAYERS_JSON);
+                if (Files.isRegularFile(layers)) {
+                    out.println("by layer (the model file's node each ORT node came from) and by module:");
+                    LayerTimes.read(layers).printTable(out, LAYER_TOP);
+                }
             } catch (BenchException e) {
                 // the timed results are on disk already; one cell's profile failing costs only that profile
                 out.println("inferbench: no operator profile of " + cell.label() + ": " + e.getMessage());
             }
+        }
+    }
+
+    /** layers.json and layers.txt; a file the summary reader cannot read (TorchScript) has no layers to map to. */
+    private static void layers(Cell cell, OrtProfile session, Path file, Path dir) throws IOException {
+        OnnxSummary model;
+        try {
+            model = OnnxSummary.read(file);
+        } catch (BenchException unreadable) {
+            return;
+        }
+        LayerTimes layers = LayerTimes.of(cell.label(), session, MEASURED_CALLS, model);
+        try (OutputStream json = Files.newOutputStream(dir.resolve(LAYERS_JSON))) {
+            layers.writeJson(json);
+        }
+        try (PrintStream txt = new PrintStream(Files.newOutputStream(dir.resolve("layers.txt")), true, StandardCharsets.UTF_8)) {
+            layers.printTable(txt, Math.max(layers.layers().size(), layers.modules().size()));
         }
     }
 
@@ -65,8 +93,10 @@ public final class OpProfilePass {
                     sig -> SyntheticInputs.forModel(spec.inputs(), sig.inputs()),
                     WARMUP_CALLS, MEASURED_CALLS, dir.resolve("ort"));
             Path profileFile = Files.move(run.profileJson(), dir.resolve("ort-profile.json"), StandardCopyOption.REPLACE_EXISTING);
-            OrtProfile profile = OrtProfile.read(profileFile).lastRuns(MEASURED_CALLS);
+            OrtProfile session = OrtProfile.read(profileFile);
+            OrtProfile profile = session.lastRuns(MEASURED_CALLS);
             OpTable table = OpTable.of(profile, run.callNanos());
+            layers(cell, session, file, dir);
             try (OutputStream json = Files.newOutputStream(dir.resolve("ops.json"))) {
                 table.writeJson(json);
             }

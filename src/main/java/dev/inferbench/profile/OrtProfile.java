@@ -25,12 +25,24 @@ public record OrtProfile(List<Kernel> kernels, List<Run> modelRuns) {
     /**
      * One operator kernel run.
      *
-     * @param node   the graph node's name (ORT's event name without {@code _kernel_time})
-     * @param opType the operator type, e.g. Conv
-     * @param start  start time in µs since the session began
-     * @param micros duration in µs
+     * @param node        the graph node's name (ORT's event name without {@code _kernel_time})
+     * @param opType      the operator type, e.g. Conv
+     * @param start       start time in µs since the session began
+     * @param micros      duration in µs
+     * @param outputBytes the bytes of its outputs as ORT allocated them, -1 when the profile does not say
+     * @param arena       ORT's CPU arena once the kernel has run, null when the profile does not say (older ORT versions)
      */
-    public record Kernel(String node, String opType, long start, long micros) {
+    public record Kernel(String node, String opType, long start, long micros, long outputBytes, Arena arena) {
+        public Kernel(String node, String opType, long start, long micros) {
+            this(node, opType, start, micros, -1, null);
+        }
+    }
+
+    /**
+     * ORT's allocator after a kernel ran: bytes requested and in use (rounded to the arena's bins), each with its
+     * change over the kernel, and the arena's high-water mark of bytes in use so far.
+     */
+    public record Arena(long requested, long requestedDelta, long inUse, long inUseDelta, long inUsePeak) {
     }
 
     /** One {@code model_run}: start and duration in µs. */
@@ -75,12 +87,33 @@ public record OrtProfile(List<Kernel> kernels, List<Run> modelRuns) {
             String name = e.path("name").asText();
             long dur = e.path("dur").asLong();
             if (cat.equals("Node") && name.endsWith(KERNEL_SUFFIX)) {
+                JsonNode args = e.path("args");
                 kernels.add(new Kernel(name.substring(0, name.length() - KERNEL_SUFFIX.length()),
-                        e.path("args").path("op_name").asText("unknown"), e.path("ts").asLong(), dur));
+                        args.path("op_name").asText("unknown"), e.path("ts").asLong(), dur,
+                        args.path("output_size").asLong(-1), arena(args)));
             } else if (cat.equals("Session") && name.equals("model_run")) {
                 runs.add(new Run(e.path("ts").asLong(), dur));
             }
         }
         return new OrtProfile(List.copyOf(kernels), List.copyOf(runs));
+    }
+
+    /** The arena figures ORT (1.29 here) writes into each kernel event, as strings; null without them. */
+    private static Arena arena(JsonNode args) {
+        if (!args.has("mem_bytes_requested_in_use") || !args.has("mem_bytes_in_use")) {
+            return null;
+        }
+        return new Arena(args.path("mem_bytes_requested_in_use").asLong(), args.path("mem_requested_in_use_delta").asLong(),
+                args.path("mem_bytes_in_use").asLong(), args.path("mem_in_use_delta").asLong(),
+                args.path("mem_in_use_peak").asLong());
+    }
+
+    /** The kernels of the session's first run (before ORT reuses the memory pattern it planned from it). */
+    public List<Kernel> firstRun() {
+        if (modelRuns.size() < 2) {
+            return kernels;
+        }
+        long next = modelRuns.get(1).start();
+        return kernels.stream().filter(k -> k.start() < next).toList();
     }
 }

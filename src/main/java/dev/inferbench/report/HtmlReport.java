@@ -93,6 +93,7 @@ final class HtmlReport {
             }
             servingTable.knees().forEach(k -> out.println("<p class=\"knee\">" + escape(k) + "</p>"));
         }
+        LayerSection.of(input, rows).html(out);
         if (!plots.isEmpty()) {
             out.println("<h2>Plots</h2>");
             int i = 0;

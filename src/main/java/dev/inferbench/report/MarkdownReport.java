@@ -67,6 +67,7 @@ final class MarkdownReport {
             }
             servingTable.knees().forEach(k -> out.println("- " + escape(k)));
         }
+        LayerSection.of(input, rows).markdown(out);
         for (ReportInput.Run run : input.runs()) {
             out.println();
             out.println("## Environment: " + escape(run.label()));

@@ -74,7 +74,8 @@ public final class Reports {
         List<Path> written = new ArrayList<>();
         try {
             Files.createDirectories(out);
-            List<Plots.Plot> plots = formats.contains(Format.PLOTS) ? Plots.of(rows) : List.of();
+            List<Plots.Plot> plots = formats.contains(Format.PLOTS)
+                    ? LayerPlots.with(Plots.of(rows), LayerSection.of(input, rows)) : List.of();
             if (!plots.isEmpty()) {
                 written.addAll(Plots.writeFiles(plots, out.resolve(Plots.FOLDER)));
             }

@@ -1,5 +1,7 @@
 package dev.inferbench.results;
 
+import dev.inferbench.cell.Cell;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -18,6 +20,7 @@ import java.nio.file.Path;
  *   failed/&lt;cell-id&gt;/fork-N.txt            why a fork produced no result
  *   flames/&lt;cell-id&gt;/...                    flame graphs per fork and merged (--flame)
  *   op-profile/&lt;cell-id&gt;/...               ONNX Runtime's operator profile (--op-profile)
+ *   layers/activation-...json               activation memory per layer of each model, batch, seqLen, precision
  *   report/                                 Markdown, HTML, CSV, plots and exports
  * </pre>
  *
@@ -33,6 +36,7 @@ public record RunLayout(Path dir) {
     public static final String FAILED = "failed";
     public static final String FLAMES = "flames";
     public static final String OP_PROFILE = "op-profile";
+    public static final String LAYERS = "layers";
     public static final String REPORT = "report";
 
     /** The landed fork's JMH objects: their presence marks the fork as landed (written last). */
@@ -83,6 +87,16 @@ public record RunLayout(Path dir) {
 
     public Path opProfile() {
         return dir.resolve(OP_PROFILE);
+    }
+
+    public Path layers() {
+        return dir.resolve(LAYERS);
+    }
+
+    /** {@code layers/activation-<model>-b<batch>-s<seqLen>-<precision>.json}: one graph at one input size. */
+    public Path activation(String model, int batch, int seqLen, String precision) {
+        return layers().resolve(Cell.fileName("activation-" + model + "-b" + batch + "-s" + seqLen + "-" + precision,
+                "[^A-Za-z0-9._-]") + ".json");
     }
 
     public Path report() {

@@ -21,6 +21,7 @@ class DirectionsTest {
         assertThat(Directions.of("fidelity.maxabs", "abs")).isEqualTo(LOWER_IS_BETTER);
         assertThat(Directions.of("time", "ms/op")).isEqualTo(LOWER_IS_BETTER);
         assertThat(Directions.of("mem.rss.peak", "MB")).isEqualTo(LOWER_IS_BETTER);
+        assertThat(Directions.of("mem.activation.peak", "MB")).isEqualTo(LOWER_IS_BETTER);
         assertThat(Directions.of("gc.alloc.rate", "MB/sec")).isEqualTo(LOWER_IS_BETTER);
         assertThat(Directions.of("load.time", "ms")).isEqualTo(LOWER_IS_BETTER);
         assertThat(Directions.of("first.inference", "ms")).isEqualTo(LOWER_IS_BETTER);

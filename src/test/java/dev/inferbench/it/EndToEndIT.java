@@ -90,10 +90,18 @@ class EndToEndIT {
             assertThat(m.get("first.inference").get("score").asDouble()).isPositive();
             assertThat(m.get("model.params").get("score").asDouble()).isEqualTo(2410.0);
             assertThat(m.get("model.size").get("score").asDouble()).isBetween(0.005, 0.02); // 10.3 kB
+            // fc1's [batch, 32] floats and the ReLU's copy of them live at once: 256 bytes per sample (MiB)
+            assertThat(m.get("mem.activation.peak").get("scoreUnit").asText()).isEqualTo("MiB");
+            assertThat(m.get("mem.activation.peak").get("score").asDouble()).isEqualTo(batch * 256 / 1048576.0);
             assertThat(m.get("gc.alloc.rate.norm").get("scoreUnit").asText()).isEqualTo("B/op");
             // ORT's Java API allocates a little per call even with pinned outputs (its Result and map entries)
             assertThat(m.get("gc.alloc.rate.norm").get("score").asDouble()).isBetween(1.0, 4096.0);
         }
+
+        // activation memory per layer at each batch, for the report's per-layer section
+        assertThat(runDir.resolve("layers/activation-mlp-tiny-b4-s128-fp32.json")).isNotEmptyFile();
+        assertThat(r.out()).contains("activation memory of mlp-tiny at batch 4, seqLen 128: peak 1.0 kB while relu (Relu) runs");
+        assertThat(runDir.resolve("report/report.md")).content().contains("## Per layer: mlp-tiny");
 
         String summary = Files.readString(runDir.resolve("summary.txt"), StandardCharsets.UTF_8);
         assertThat(summary.lines()).hasSize(6);

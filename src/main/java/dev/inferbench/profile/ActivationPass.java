@@ -1,0 +1,124 @@
+package dev.inferbench.profile;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.inferbench.BenchException;
+import dev.inferbench.cell.Cell;
+import dev.inferbench.cell.CellSpec;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.model.stats.ActivationMemory;
+import dev.inferbench.results.RunLayout;
+import dev.inferbench.variant.Variants;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * After the timed run, the activation memory per layer ({@link ActivationMemory}) of each model file the
+ * inference cells ran, at each batch and seqLen, into {@code layers/} of the run folder, so that a report made from
+ * the folder later needs no model file. Reading the graph without its weights takes well under a second.
+ */
+public final class ActivationPass {
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final double MIB = 1 << 20;
+
+    /** One graph at one input size: what {@code layers/activation-*.json} holds. */
+    public record Entry(String model, String precision, ActivationMemory memory) {
+    }
+
+    private ActivationPass() {
+    }
+
+    public static void run(List<Cell> cells, BenchConfig config, Path runDir, PrintStream out) {
+        Set<Path> done = new HashSet<>();
+        for (Cell cell : cells) {
+            if (!cell.benchmark().endsWith("InferenceBenchmark.infer") || !CellSpec.isModelCell(cell.params())) {
+                continue;
+            }
+            try {
+                CellSpec spec = CellSpec.of(cell.params(), config);
+                Path target = RunLayout.of(runDir).activation(spec.modelName(), spec.batchSize(), spec.seqLen(),
+                        spec.precision().id());
+                Path file = Variants.file(spec.modelFile(), spec.precision());
+                if (!done.add(target) || !Files.isRegularFile(file)) {
+                    continue;
+                }
+                ActivationMemory m = ActivationMemory.of(file, spec.modelName(), spec.model().inputs(),
+                        spec.batchSize(), spec.seqLen());
+                write(new Entry(spec.modelName(), spec.precision().id(), m), target);
+                out.println("inferbench: " + line(spec.modelName(), m));
+            } catch (BenchException | IOException | RuntimeException e) {
+                // a TorchScript file, or a graph shape inference cannot read: the run's results stand without it
+                out.println("inferbench: no activation memory for " + cell.label() + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /** "activation memory of resnet50 at batch 1: peak 9.19 MiB while layer1.0.downsample.1 (BatchNormalization) runs". */
+    public static String line(String model, ActivationMemory m) {
+        ActivationMemory.Layer top = m.peakLayer();
+        String at = top == null ? "" : " while " + top.node() + " (" + top.opType() + ") runs";
+        String unknown = m.unknown() == 0 ? "" : "; " + m.unknown() + " tensors of unknown shape left out (a lower bound)";
+        return String.format(Locale.ROOT, "activation memory of %s at batch %d, seqLen %d: peak %s%s; largest tensor %s,"
+                        + " all intermediates %s%s", model, m.batch(), m.seqLen(), size(m.peakBytes()), at,
+                size(m.largestBytes()), size(m.totalBytes()), unknown);
+    }
+
+    /** MiB, as every memory figure, from 1 MiB on; KiB below. */
+    public static String size(long bytes) {
+        return bytes >= MIB ? String.format(Locale.ROOT, "%.2f MiB", bytes / MIB)
+                : String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+    }
+
+    /** Writes the entry to {@code target} whole (a temp file, then a rename). */
+    public static void write(Entry entry, Path target) throws IOException {
+        Files.createDirectories(target.getParent());
+        Path tmp = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".part");
+        try {
+            try (OutputStream o = Files.newOutputStream(tmp)) {
+                JSON.writeValue(o, entry);
+            }
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** Every entry in a run folder, by model then batch then seqLen; a file that cannot be read is left out. */
+    public static List<Entry> read(Path runDir) {
+        Path dir = RunLayout.of(runDir).layers();
+        List<Entry> entries = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return entries;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().startsWith("activation-")
+                    && f.getFileName().toString().endsWith(".json")).sorted().toList()) {
+                try {
+                    entries.add(JSON.readValue(f.toFile(), Entry.class));
+                } catch (IOException damaged) {
+                    // one damaged file costs its own section only
+                }
+            }
+        } catch (IOException e) {
+            return entries;
+        }
+        entries.sort(Comparator.comparing(Entry::model).thenComparing(Entry::precision)
+                .thenComparingInt(e -> e.memory().batch()).thenComparingInt(e -> e.memory().seqLen()));
+        return entries;
+    }
+}
