@@ -3,9 +3,7 @@ package dev.inferbench.report;
 import dev.inferbench.stats.Verdict;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 import dev.inferbench.compare.CellKey;
 import dev.inferbench.compare.Comparer;
 import dev.inferbench.compare.Comparison;
@@ -75,27 +73,28 @@ public final class CompareTable {
 
     /** The params whose values differ between the cells of the report (a param some cells lack differs too). */
     static Set<String> varying(Comparer.Report report) {
+        List<Map<String, String>> params = params(report);
+        Set<String> names = new TreeSet<>();
+        params.forEach(p -> names.addAll(p.keySet()));
+        ConstantParams.split(params, names, Set.of());
+        return names;
+    }
+
+    /** The params every cell has with the same value, by name. */
+    private static Map<String, String> shared(Comparer.Report report) {
+        List<Map<String, String>> params = params(report);
+        Set<String> names = new TreeSet<>();
+        params.forEach(p -> names.addAll(p.keySet()));
+        return ConstantParams.split(params, names, Set.of());
+    }
+
+    /** Every cell's params, matched or on one side only. */
+    private static List<Map<String, String>> params(Comparer.Report report) {
         List<CellKey> keys = new ArrayList<>();
         report.rows().forEach(r -> keys.add(r.cell()));
         keys.addAll(report.onlyBaseline());
         keys.addAll(report.onlyCandidate());
-        Set<String> out = new TreeSet<>();
-        keys.forEach(k -> out.addAll(k.params().keySet()));
-        out.removeIf(p -> keys.stream().map(k -> k.params().get(p)).distinct().count() == 1
-                && keys.stream().allMatch(k -> k.params().containsKey(p)));
-        return out;
-    }
-
-    /** The params every cell has with the same value, as {@code name=value} in name order. */
-    private static String shared(Comparer.Report report) {
-        Set<String> varying = varying(report);
-        Map<String, String> same = new TreeMap<>();
-        report.rows().stream().findFirst().ifPresent(r -> r.cell().params().forEach((k, v) -> {
-            if (!varying.contains(k)) {
-                same.put(k, v);
-            }
-        }));
-        return same.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "));
+        return keys.stream().map(CellKey::params).toList();
     }
 
     private static String withError(Interval i) {
@@ -117,9 +116,9 @@ public final class CompareTable {
         sb.append(bullet).append(String.format(Locale.ROOT,
                 "ratio = candidate / baseline; minimum effect %.1f%%; intervals with forks as the unit%n",
                 report.minEffect() * 100));
-        String shared = shared(report);
+        String shared = ConstantParams.line("every cell", shared(report));
         if (!shared.isEmpty()) {
-            sb.append(bullet).append("every cell: ").append(text.apply(shared)).append('\n');
+            sb.append(bullet).append(text.apply(shared)).append('\n');
         }
         sb.append(bullet).append(String.format(Locale.ROOT, "gate: %s, %d row%s, each at %s%% so that the gate as a"
                         + " whole errs at most %.0f%% of the time (Bonferroni); the other rows are shown, not gated%n",

@@ -24,8 +24,8 @@ import java.util.stream.Stream;
 
 /**
  * report.html: one self-contained page that works offline (CSS, script and SVG plots inline, nothing fetched):
- * the tables of the Markdown report, sortable and filterable, the plots, links to each cell's flame graphs, and
- * each run's environment. Every text from the results is escaped.
+ * the tables of the Markdown report ({@link HtmlCellTable}: sortable, filterable, their metric groups foldable), the
+ * plots, links to each cell's flame graphs, and each run's environment. Every text from the results is escaped.
  */
 final class HtmlReport {
     private HtmlReport() {
@@ -34,14 +34,15 @@ final class HtmlReport {
     static void write(ReportInput input, List<ReportRow> rows, List<Plots.Plot> plots, Path reportDir, Writer w)
             throws IOException {
         PrintWriter out = new PrintWriter(w);
-                Map<String, Path> runDirs = new HashMap<>();
+        Map<String, Path> runDirs = new HashMap<>();
         input.runs().forEach(r -> runDirs.put(r.label(), r.dir()));
         out.println("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>inferbench report</title>");
-        out.println("<style>\n" + resource("report.css") + "</style></head><body>");
+        out.println("<style>\n" + resource("report.css") + HtmlCellTable.css() + "</style></head><body>");
         out.println("<h1>inferbench report</h1>");
         out.println("<p>Runs: " + escape(String.join(", ", input.runs().stream().map(ReportInput.Run::label).toList()))
                 + ". Mean &plusmn; half-width of the " + ReportRows.intervalLegend() + "; bold: best in"
-                + " its group; &#9888;: unstable (hover the row).</p>");
+                + " its group; &#9888;: unstable (hover the row); the checkboxes above a table show or fold its"
+                + " groups of columns.</p>");
         out.println("<p><input id=\"filter\" type=\"search\" placeholder=\"filter rows (e.g. ort, batchSize=8)\"></p>");
         Map<ReportRow, String> flames = new HashMap<>();
         for (ReportRow r : rows) {
@@ -51,22 +52,9 @@ final class HtmlReport {
             }
         }
         List<ReportRow> serving = rows.stream().filter(r -> ServingSpec.isServingCell(r.params())).toList();
+        int table = 0;
         for (ReportTable g : ReportTable.of(rows.stream().filter(r -> !serving.contains(r)).toList())) {
-            out.println("<h2>" + escape(g.name()) + "</h2>");
-            out.println("<table class=\"cells\"><thead><tr>");
-            g.header().forEach(h -> out.print("<th>" + escape(h) + "</th>"));
-            out.println(flames.isEmpty() ? "</tr></thead><tbody>" : "<th>flame graphs</th></tr></thead><tbody>");
-            for (ReportRow r : g.rows()) {
-                out.print(r.warnings().isEmpty() ? "<tr>" : "<tr class=\"unstable\" title=\""
-                        + escape(String.join("; ", r.warnings())) + "\">");
-                for (ReportTable.Value v : g.values(r)) {
-                    String cls = (v.numeric() ? "num" : "") + (v.best() ? " best" : "");
-                    out.print(cls.isEmpty() ? "<td>" : "<td class=\"" + cls.strip() + "\">");
-                    out.print(escape(v.text()) + "</td>");
-                }
-                out.println(flames.isEmpty() ? "</tr>" : "<td>" + flames.getOrDefault(r, "") + "</td></tr>");
-            }
-            out.println("</tbody></table>");
+            HtmlCellTable.write(out, g, "cells-" + table++, flames);
             if (SideBySide.applies(input)) {
                 sideBySide(out, new SideBySide(g, input.runs()));
             }
@@ -79,7 +67,11 @@ final class HtmlReport {
         }
         ServingTable.Table servingTable = ServingTable.table(serving.stream().map(r -> CellSummary.of(r.source())).toList());
         if (!servingTable.isEmpty()) {
-            out.println("<h2>Serving</h2><p>" + escape(ServingTable.HEADING) + ".</p><table class=\"cells\"><thead><tr>");
+            out.println("<h2>Serving</h2><p>" + escape(ServingTable.HEADING) + ".</p>");
+            if (!servingTable.same().isEmpty()) {
+                out.println("<p class=\"same\">" + escape(servingTable.same()) + "</p>");
+            }
+            out.println("<table class=\"cells\"><thead><tr>");
             servingTable.rows().get(0).forEach(h -> out.print("<th>" + escape(h) + "</th>"));
             out.println("</tr></thead><tbody>");
             servingTable.rows().stream().skip(1).forEach(row -> {
@@ -88,9 +80,6 @@ final class HtmlReport {
                 out.println("</tr>");
             });
             out.println("</tbody></table>");
-            if (!servingTable.same().isEmpty()) {
-                out.println("<p>" + escape(servingTable.same()) + "</p>");
-            }
             servingTable.knees().forEach(k -> out.println("<p class=\"knee\">" + escape(k) + "</p>"));
         }
         LayerSection.of(input, rows).html(out);

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * report.md: one table per model (best value per column in bold), stability warnings, then each run's
- * environment. Text from the results (names, params, paths) is escaped so it shows as written and stays inert.
+ * report.md: one table per model (best value per column in bold; the params every row shares said once above it,
+ * the others as columns), stability warnings, then each run's environment. Text from the results (names, params, paths) is escaped so it shows as written and stays inert.
  */
 final class MarkdownReport {
     private MarkdownReport() {
@@ -28,6 +28,10 @@ final class MarkdownReport {
             out.println();
             out.println("## " + escape(g.name()));
             out.println();
+            if (!g.constantsLine().isEmpty()) {
+                out.println(escape(g.constantsLine()) + ".");
+                out.println();
+            }
             table(out, g.header(), g.rows().stream().map(g::values).toList());
             if (SideBySide.applies(input)) {
                 SideBySide side = new SideBySide(g, input.runs());
@@ -57,14 +61,14 @@ final class MarkdownReport {
             out.println();
             out.println(escape(ServingTable.HEADING) + ".");
             out.println();
+            if (!servingTable.same().isEmpty()) {
+                out.println(escape(servingTable.same()) + ".");
+                out.println();
+            }
             List<List<ReportTable.Value>> values = servingTable.rows().stream().skip(1).map(row -> row.stream()
                     .map(v -> new ReportTable.Value(v, false, v.matches("[-0-9.±: max]+"))).toList()).toList();
             table(out, servingTable.rows().get(0), values);
             out.println();
-            if (!servingTable.same().isEmpty()) {
-                out.println(escape(servingTable.same()));
-                out.println();
-            }
             servingTable.knees().forEach(k -> out.println("- " + escape(k)));
         }
         LayerSection.of(input, rows).markdown(out);

@@ -35,12 +35,13 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The report's charts, per model: latency and samples/s against batch size (a line per engine and other
- * settings), the cells' means as bars with their intervals, and the latency percentile curve of each cell.
+ * settings), the cells' means as bars with their intervals, and the latency percentile curve of each cell on a nines
+ * axis. Rates, sizes and times are drawn from 0 ({@link PlotAxes}); an axis that is not says so in its title.
  * Written as SVG (inlined in the HTML) and PNG at 300 dpi.
  */
 final class Plots {
     static final String FOLDER = "plots";
-    private static final int WIDTH = 720;
+    static final int WIDTH = 720;
     private static final int HEIGHT = 420;
     private static final int PNG_DPI = 300;
     private static final int MAX_CURVES = 12;
@@ -126,8 +127,8 @@ final class Plots {
             chart.addSeries(unique(chart, "SLO " + parsed), List.of(0.0, maxX), List.of(parsed.boundMs(), parsed.boundMs()))
                     .setMarker(SeriesMarkers.NONE);
         }
-        chart.getStyler().setYAxisMin(0.0);
-        chart.getStyler().setXAxisMin(0.0);
+        PlotAxes.zeroBasedY(chart);
+        PlotAxes.zeroBasedX(chart);
         return new Plot(name, title, styled(chart));
     }
 
@@ -150,8 +151,8 @@ final class Plots {
             addLines(chart, rows, r -> (seriesName(r, multiRun, true, varying) + " " + pName).strip(),
                     r -> figure(r, ServingProfiler.RATE), r -> figure(r, label));
         }
-        chart.getStyler().setYAxisMin(0.0);
-        chart.getStyler().setXAxisMin(0.0);
+        PlotAxes.zeroBasedY(chart);
+        PlotAxes.zeroBasedX(chart);
         return new Plot(name, title, styled(chart));
     }
 
@@ -190,6 +191,7 @@ final class Plots {
         Set<String> varying = varying(rows);
         addLines(chart, rows, r -> seriesName(r, multiRun, false, varying),
                 r -> parse(r.params().get(CellSpec.BATCH_SIZE)), y);
+        PlotAxes.zeroBasedY(chart);
         return new Plot(name, title, styled(chart));
     }
 
@@ -231,6 +233,7 @@ final class Plots {
         chart.addSeries("mean", labels, means, errors);
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisLabelRotation(labels.size() > 4 ? 45 : 0);
+        PlotAxes.zeroBasedY(chart);
         return new Plot(name, title, styled(chart));
     }
 
@@ -238,7 +241,7 @@ final class Plots {
     private static Plot quality(String name, ReportTable g, String metric, boolean multiRun) {
         String title = g.name() + ": " + metric + " vs latency";
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle("mean (" + g.unit() + ")").yAxisTitle(metric).build();
+                .xAxisTitle("mean (" + g.unit() + ")").yAxisTitle(metric + " (axis not from 0)").build();
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         Set<String> varying = varying(g.rows());
         for (ReportRow r : g.rows()) {
@@ -248,20 +251,26 @@ final class Plots {
                         new double[]{Units.convert(r.mean(), r.unit(), g.unit())}, new double[]{q.value()});
             }
         }
+        PlotAxes.zeroBasedX(chart);
         return new Plot(name, title, styled(chart));
     }
 
+    /**
+     * Each cell's latency against its percentile on a nines axis (p0, p50, p90, p99, p99.9 evenly spaced), up to the
+     * highest percentile its calls support (p99 needs 1,000); on a log axis where the curves span a wide range.
+     */
     private static Plot percentiles(String name, ReportTable g, boolean multiRun) {
         String title = g.name() + ": latency percentiles";
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("percentile")
-                .yAxisTitle("latency (" + g.unit() + ")").build();
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+                .xAxisTitle("percentile (nines axis)").yAxisTitle("latency (" + g.unit() + ")").build();
         Set<String> varying = varying(g.rows());
         g.rows().stream().filter(r -> r.source().primary().percentiles().size() > 2).limit(MAX_CURVES).forEach(r -> {
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
-            r.source().primary().percentiles().forEach((p, v) -> {
+            r.source().primary().percentiles().keySet().forEach(p -> {
+                double v = r.source().primary().supportedPercentile(p);
                 if (p < 100.0 && !Double.isNaN(v)) {
-                    xs.add(p);
+                    xs.add(PlotAxes.nines(p));
                     ys.add(Units.convert(v, r.unit(), g.unit()));
                 }
             });
@@ -269,6 +278,10 @@ final class Plots {
                 chart.addSeries(unique(chart, seriesName(r, multiRun, true, varying)), xs, ys);
             }
         });
+        PlotAxes.ninesX(chart);
+        if (PlotAxes.latencyY(chart)) {
+            chart.setYAxisTitle("latency (" + g.unit() + ", log scale)");
+        }
         return new Plot(name, title, styled(chart));
     }
 

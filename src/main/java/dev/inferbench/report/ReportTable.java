@@ -1,19 +1,25 @@
 package dev.inferbench.report;
 
-import java.util.function.ToDoubleFunction;
-import java.util.HashMap;
+import dev.inferbench.cell.CellSpec;
+
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The table every human-readable format shows: which columns exist (only those some cell has), rows grouped by
- * model, a time unit per group chosen so that values read well, and the best value per group. Formats render its
- * {@link Value}s; they decide nothing about content.
+ * model, a time unit per group chosen so that values read well, and the best value per group. Params that every row
+ * has with one value are not columns but one line above the table ({@link #constants()}); metric columns come in
+ * {@link MetricGroup}s, in the groups' order. Formats render its {@link Value}s; they decide nothing about content.
  */
 final class ReportTable {
     /** The usual matrix params first, in this order; any others follow in the order cells name them. */
@@ -25,41 +31,62 @@ final class ReportTable {
     record Value(String text, boolean best, boolean numeric) {
     }
 
+    /** A column: its heading, its metric group (null for the run, the params and the stability column), its values. */
+    record Column(String title, MetricGroup group, Function<ReportRow, Value> value) {
+    }
+
     private final String name;
     private final String unit;
     private final List<ReportRow> rows;
-    private final boolean multiRun;
     private final List<String> params;
-    private final boolean percentiles;
-    private final boolean p90;
-    private final boolean samples;
-    private final boolean warnings;
-    private final List<String> secondary;
+    private final Map<String, String> constants;
+    private final List<Column> columns = new ArrayList<>();
+    /** Per column and direction: the group's best value, or empty when fewer than two cells have one. */
+    private final Map<String, double[]> bests = new HashMap<>();
 
     private ReportTable(String name, List<ReportRow> rows, boolean multiRun) {
         this.name = name;
         this.rows = List.copyOf(rows);
-        this.multiRun = multiRun;
         unit = Units.choose(rows);
         Set<String> names = new LinkedHashSet<>();
         rows.forEach(r -> names.addAll(r.params().keySet()));
-        List<String> ordered = new ArrayList<>(PREFERRED.stream().filter(names::contains).toList());
-        names.stream().filter(n -> !ordered.contains(n)).forEach(ordered::add);
+        Set<String> ordered = new LinkedHashSet<>(PREFERRED.stream().filter(names::contains).toList());
+        ordered.addAll(names);
+        constants = ConstantParams.split(rows.stream().map(ReportRow::params).toList(), ordered, Set.of());
         params = List.copyOf(ordered);
-        percentiles = rows.stream().anyMatch(r -> !Double.isNaN(r.p50()));
-        p90 = rows.stream().anyMatch(r -> !Double.isNaN(r.p90()));
-        samples = rows.stream().anyMatch(r -> !Double.isNaN(r.samplesPerSecond()));
-        warnings = rows.stream().anyMatch(r -> !r.warnings().isEmpty());
-        Set<String> sec = new LinkedHashSet<>();
-        rows.forEach(r -> sec.addAll(r.extra().keySet()));
-        sec.remove(ReportRows.SAMPLES);
-        secondary = List.copyOf(sec);
+        if (multiRun) {
+            columns.add(new Column("run", null, r -> text(r.run())));
+        }
+        params.forEach(p -> columns.add(new Column(p, null, r -> text(r.params().getOrDefault(p, "")))));
+        List<Column> metrics = new ArrayList<>();
+        if (rows.stream().anyMatch(r -> !Double.isNaN(r.p50()))) {
+            metrics.add(latency("p50", ReportRow::p50));
+            if (rows.stream().anyMatch(r -> !Double.isNaN(r.p90()))) {
+                metrics.add(latency("p90", ReportRow::p90));
+            }
+            metrics.add(latency("p95", ReportRow::p95));
+            metrics.add(latency("p99", ReportRow::p99));
+            metrics.add(latency("max", ReportRow::max));
+        }
+        metrics.add(latency("mean", ReportRow::mean));
+        metrics.add(new Column("± (" + unit + ")", MetricGroup.LATENCY,
+                r -> number(Units.convert(r.halfWidth(), r.unit(), unit))));
+        if (rows.stream().anyMatch(r -> !Double.isNaN(r.samplesPerSecond()))) {
+            metrics.add(new Column("samples/s", MetricGroup.THROUGHPUT,
+                    r -> best(r, "samples", ReportRow::samplesPerSecond, false)));
+        }
+        Set<String> secondary = new LinkedHashSet<>();
+        rows.forEach(r -> secondary.addAll(r.extra().keySet()));
+        secondary.remove(ReportRows.SAMPLES);
+        secondary.forEach(s -> metrics.add(secondary(s)));
+        metrics.sort(Comparator.comparing(Column::group)); // stable: within a group, the order above
+        columns.addAll(metrics);
+        if (rows.stream().anyMatch(r -> !r.warnings().isEmpty())) {
+            columns.add(new Column(WARNINGS, null, r -> text(String.join("; ", r.warnings()))));
+        }
     }
 
     /** One table per model (or per benchmark without a model param), in the order rows first name them. */
-    /** Per column and direction: the group's best value, or empty when fewer than two cells have one. */
-    private final Map<String, double[]> bests = new HashMap<>();
-
     static List<ReportTable> of(List<ReportRow> rows) {
         boolean multiRun = rows.stream().map(ReportRow::run).distinct().count() > 1;
         // one table per model; within a model, one per JMH mode when there are several (-bm avgt,thrpt: a rate and a
@@ -92,70 +119,62 @@ final class ReportTable {
         return rows;
     }
 
-    /** The param columns, usual matrix params first. */
+    /** The param columns: those whose value differs between rows, usual matrix params first. */
     List<String> params() {
         return params;
     }
 
+    /** The params every row has with one value, by name; no column of their own. */
+    Map<String, String> constants() {
+        return constants;
+    }
+
+    /**
+     * "every cell: engine=ort, threads=0" for the line above the table, or empty; the model is left out, as the
+     * table's heading names it.
+     */
+    String constantsLine() {
+        Map<String, String> shown = new TreeMap<>(constants);
+        shown.remove(CellSpec.MODEL);
+        return ConstantParams.line("every cell", shown);
+    }
+
+    List<Column> columns() {
+        return columns;
+    }
+
     List<String> header() {
-        List<String> h = new ArrayList<>();
-        if (multiRun) {
-            h.add("run");
-        }
-        h.addAll(params);
-        if (percentiles) {
-            h.add("p50 (" + unit + ")");
-            if (p90) {
-                h.add("p90 (" + unit + ")");
-            }
-            h.add("p95 (" + unit + ")");
-            h.add("p99 (" + unit + ")");
-            h.add("max (" + unit + ")");
-        }
-        h.add("mean (" + unit + ")");
-        h.add("± (" + unit + ")");
-        if (samples) {
-            h.add("samples/s");
-        }
-        for (String s : secondary) {
-            String unit = rows.stream().map(r -> r.extra().get(s)).filter(f -> f != null).map(ReportRow.Figure::unit)
-                    .findFirst().orElse("");
-            h.add(unit.isEmpty() || unit.equals("---") ? s : s + " (" + unit + ")");
-        }
-        if (warnings) {
-            h.add(WARNINGS);
-        }
-        return h;
+        return columns.stream().map(Column::title).toList();
     }
 
     List<Value> values(ReportRow r) {
-        List<Value> v = new ArrayList<>();
-        if (multiRun) {
-            v.add(text(r.run()));
+        return columns.stream().map(c -> c.value().apply(r)).toList();
+    }
+
+    /**
+     * A secondary metric's column in its own unit; a time per call or per sample ({@code latency.sample} in
+     * ms/sample) in the table's unit, so that it reads beside the latency columns.
+     */
+    private Column secondary(String s) {
+        String u = rows.stream().map(r -> r.extra().get(s)).filter(f -> f != null).map(ReportRow.Figure::unit)
+                .findFirst().orElse("");
+        String perSample = "/sample";
+        String time = u.endsWith(perSample) ? u.substring(0, u.length() - perSample.length()) : u;
+        if (!Double.isNaN(Units.seconds(time)) && !Double.isNaN(Units.seconds(unit))) {
+            return new Column(s + " (" + unit + (u.endsWith(perSample) ? perSample : "") + ")", MetricGroup.of(s), r -> {
+                ReportRow.Figure f = r.extra().get(s);
+                return number(f == null ? Double.NaN : Units.convert(f.value(), time, unit));
+            });
         }
-        params.forEach(p -> v.add(text(r.params().getOrDefault(p, ""))));
-        if (percentiles) {
-            v.add(time(r, "p50", ReportRow::p50, true));
-            if (p90) {
-                v.add(time(r, "p90", ReportRow::p90, true));
-            }
-            v.add(time(r, "p95", ReportRow::p95, true));
-            v.add(time(r, "p99", ReportRow::p99, true));
-            v.add(time(r, "max", ReportRow::max, true));
-        }
-        v.add(time(r, "mean", ReportRow::mean, true));
-        v.add(number(Units.convert(r.halfWidth(), r.unit(), unit), false));
-        if (samples) {
-            v.add(best(r, "samples", ReportRow::samplesPerSecond, false));
-        }
-        for (String s : secondary) {
+        return new Column(u.isEmpty() || u.equals("---") ? s : s + " (" + u + ")", MetricGroup.of(s), r -> {
             ReportRow.Figure f = r.extra().get(s);
-            v.add(number(f == null ? Double.NaN : f.value(), false));
-        }
-        if (warnings) {
-            v.add(text(String.join("; ", r.warnings())));
-        }
-        return v;
+            return number(f == null ? Double.NaN : f.value());
+        });
+    }
+
+    /** A time column in the table's unit, its lowest value marked (the highest, for a rate in a thrpt table). */
+    private Column latency(String column, ToDoubleFunction<ReportRow> f) {
+        return new Column(column + " (" + unit + ")", MetricGroup.LATENCY, r -> time(r, column, f, true));
     }
 
     private Value time(ReportRow r, String column, ToDoubleFunction<ReportRow> f, boolean lower) {
@@ -184,8 +203,8 @@ final class ReportTable {
         return best.length == 1 && !Double.isNaN(mine) && mine == best[0];
     }
 
-    private static Value number(double d, boolean best) {
-        return new Value(Units.format(d), best, true);
+    private static Value number(double d) {
+        return new Value(Units.format(d), false, true);
     }
 
     private static Value text(String s) {

@@ -72,7 +72,8 @@ public final class ServingTable {
         Set<String> keys = new LinkedHashSet<>(FIRST);
         cells.forEach(c -> keys.addAll(c.params().keySet()));
         keys.remove(ServingSpec.RATE);
-        Map<String, String> constant = SummaryTable.constants(cells, keys, Set.copyOf(FIRST));
+        Map<String, String> constant = ConstantParams.split(cells.stream().map(CellSummary::params).toList(), keys,
+                Set.copyOf(FIRST));
         cells.sort(Comparator.comparing((CellSummary c) -> setting(c, keys)).thenComparingDouble(ServingTable::offered));
         List<List<String>> rows = new ArrayList<>();
         List<String> head = new ArrayList<>();
@@ -100,10 +101,7 @@ public final class ServingTable {
             rows.add(row);
         }
         dropEmptyColumns(rows);
-        StringBuilder same = new StringBuilder();
-        constant.forEach((k, v) -> same.append(same.length() == 0 ? "every serving cell: " : ", ").append(k).append('=')
-                .append(v));
-        return new Table(rows, same.toString(), knees(cells, keys));
+        return new Table(rows, ConstantParams.line("every serving cell", constant), knees(cells, keys));
     }
 
     /** A percentile no step had the requests for (p99.9 from 100-request steps) is n/a everywhere: left out. */

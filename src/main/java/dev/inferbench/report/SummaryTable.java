@@ -4,7 +4,6 @@ import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.cell.CellSpec;
-import java.util.TreeMap;
 import dev.inferbench.results.CellSummary;
 
 import java.util.ArrayList;
@@ -58,7 +57,8 @@ public final class SummaryTable {
         Set<String> paramKeys = new LinkedHashSet<>();
         PARAM_ORDER.stream().filter(k -> cells.stream().anyMatch(c -> c.params().containsKey(k))).forEach(paramKeys::add);
         cells.forEach(c -> paramKeys.addAll(c.params().keySet()));
-        Map<String, String> constant = constants(cells, paramKeys, ALWAYS);
+        Map<String, String> constant = ConstantParams.split(cells.stream().map(CellSummary::params).toList(),
+                paramKeys, ALWAYS);
         cells.sort(Comparator.comparing(CellSummary::benchmark).thenComparing((a, b) -> {
             for (String k : paramKeys) {
                 int c = compareValues(a.params().getOrDefault(k, ""), b.params().getOrDefault(k, ""));
@@ -138,28 +138,10 @@ public final class SummaryTable {
             extras.forEach(e -> row.add(num(c.extras().getOrDefault(e.get(0), Double.NaN))));
             rows.add(row);
         }
-        StringBuilder same = new StringBuilder();
-        constant.forEach((k, v) -> same.append(same.length() == 0 ? "every cell: " : ", ").append(k).append('=').append(v));
-        return layout(rows) + (same.length() == 0 ? "" : same + "\n") + EndToEndGap.render(cells, units)
+        String same = ConstantParams.line("every cell", constant);
+        return layout(rows) + (same.isEmpty() ? "" : same + "\n") + EndToEndGap.render(cells, units)
                 + BatchSeries.findings(cells).stream().map(l -> l + "\n").collect(Collectors.joining())
                 + growth(cells) + serving;
-    }
-
-    /**
-     * The params of {@code keys} that every cell has with one value (the "every cell:" line), removed from
-     * {@code keys}, which keeps the columns; those in {@code always} stay columns whatever their values.
-     */
-    static Map<String, String> constants(List<CellSummary> cells, Set<String> keys, Set<String> always) {
-        Map<String, String> constant = new TreeMap<>();
-        for (String k : List.copyOf(keys)) {
-            Set<String> values = new LinkedHashSet<>();
-            cells.forEach(c -> values.add(c.params().getOrDefault(k, "")));
-            if (!always.contains(k) && values.size() == 1) {
-                keys.remove(k);
-                constant.put(k, values.iterator().next());
-            }
-        }
-        return constant;
     }
 
     /**

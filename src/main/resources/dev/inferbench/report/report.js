@@ -1,9 +1,12 @@
-// Sorting (click a header; numbers as numbers, empty cells last) and filtering (rows containing the typed text).
+// Sorting (click a column's header; numbers as numbers, empty cells last), filtering (rows containing the typed
+// text) and folding (a checkbox per group of columns adds or removes the table's fold-<group> class, which report.css
+// turns into hidden cells).
 document.querySelectorAll("table.cells").forEach(function (table) {
-  table.querySelectorAll("th").forEach(function (th, col) {
+  var header = table.tHead.rows[table.tHead.rows.length - 1];
+  Array.prototype.forEach.call(header.cells, function (th, col) {
     th.addEventListener("click", function () {
       var asc = !th.classList.contains("asc");
-      table.querySelectorAll("th").forEach(function (h) { h.classList.remove("asc", "desc"); });
+      Array.prototype.forEach.call(header.cells, function (h) { h.classList.remove("asc", "desc"); });
       th.classList.add(asc ? "asc" : "desc");
       var body = table.tBodies[0];
       var rows = Array.prototype.slice.call(body.rows);
@@ -17,6 +20,12 @@ document.querySelectorAll("table.cells").forEach(function (table) {
       });
       rows.forEach(function (r) { body.appendChild(r); });
     });
+  });
+});
+document.querySelectorAll("input[data-group]").forEach(function (box) {
+  box.addEventListener("change", function () {
+    document.getElementById(box.getAttribute("data-table"))
+      .classList.toggle("fold-" + box.getAttribute("data-group"), !box.checked);
   });
 });
 document.getElementById("filter").addEventListener("input", function (e) {

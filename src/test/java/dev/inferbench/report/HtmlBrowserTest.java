@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,11 +45,15 @@ class HtmlBrowserTest {
     }
 
     private static String chromium(String... args) throws Exception {
+        return chromium(html, args);
+    }
+
+    private static String chromium(Path page, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
                 "--user-data-dir=" + Files.createTempDirectory(dir, "profile")));
         cmd.addAll(List.of(args));
-        cmd.add(html.toUri().toString());
+        cmd.add(page.toUri().toString());
         Path log = Files.createTempFile(dir, "chromium", ".log");
         Process p = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
         byte[] stdout = p.getInputStream().readAllBytes();
@@ -61,9 +66,29 @@ class HtmlBrowserTest {
     void tablesAndPlotsAreInTheDomAfterTheScriptRan() throws Exception {
         String dom = chromium("--dump-dom");
         assertThat(dom).contains("data-ready=\"true\"");
-        assertThat(dom.split("<table class=\"cells\"", -1)).hasSize(3);
+        assertThat(Pattern.compile("<table id=\"cells-\\d\" class=\"cells[ \"]").matcher(dom).results().count()).isEqualTo(2);
         assertThat(dom.split("<svg", -1).length - 1).isGreaterThanOrEqualTo(3);
         assertThat(dom).contains("id=\"plot-resnet-tiny-latency-vs-batch\"", "id=\"filter\"");
+    }
+
+    /**
+     * A group not open by default (the gc metrics) is hidden when the page opens, shown by its checkbox; latency stays
+     * shown. The page is the report with a probe script after its own, which reads the computed styles.
+     */
+    @Test
+    void foldedGroupsAreHiddenAndTheirCheckboxShowsThem() throws Exception {
+        Path probe = html.resolveSibling("probe.html");
+        Files.writeString(probe, Files.readString(html).replace("</body>", """
+                <script>
+                var gc = document.querySelector("th.g-cpu");
+                var before = getComputedStyle(gc).display;
+                document.querySelector("input[data-group=cpu]").click();
+                var after = getComputedStyle(gc).display;
+                var latency = getComputedStyle(document.querySelector("td.g-latency")).display;
+                document.body.setAttribute("data-fold", before + " " + after + " " + latency);
+                </script>
+                </body>"""));
+        assertThat(chromium(probe, "--dump-dom")).contains("data-fold=\"none table-cell table-cell\"");
     }
 
     @Test

@@ -50,13 +50,15 @@ class MultiRunTest {
         Path out = dir.resolve("out");
         Reports.write(List.of(xeon, epyc), out, EnumSet.of(Reports.Format.MD, Reports.Format.CSV));
         String md = Files.readString(out.resolve("report.md"));
-        assertThat(md).contains("| run | model |", "Side by side:",
+        assertThat(md).contains("| run | batchSize |", "Side by side:",
                 "20261122-100000-aaa (Xeon 8375C) mean (µs)", "20261122-110000-aaa (AMD EPYC) mean (µs)",
                 "## Environment: 20261122-100000-aaa", "## Environment: 20261122-110000-aaa");
         // the same figures in both runs: both are the best of their row
-        assertThat(md).contains("| InferenceBenchmark.infer | resnet-tiny | ort | 1 | cpu | 0 | **411.2** | **411.2** |");
+        // (the params every row shares are the line above the table, not columns)
+        assertThat(md).contains("every cell: device=cpu, engine=ort, threads=0.",
+                "| InferenceBenchmark.infer | 1 | **411.2** | **411.2** |");
         // a cell only one run has leaves the other's column empty
-        assertThat(md).contains("| FaultInjectionBenchmark.call | 1 | none |  | 0.959 |");
+        assertThat(md).contains("every cell: atIteration=1, fault=none.", "| FaultInjectionBenchmark.call |  | 0.959 |");
         assertThat(Files.readAllLines(out.resolve("report.csv"))).hasSize(1 + 5);
     }
 
@@ -125,7 +127,7 @@ class MultiRunTest {
         out = dir.resolve("out-units");
         Reports.write(List.of(a, b), out, EnumSet.of(Reports.Format.MD));
         md = Files.readString(out.resolve("report.md"));
-        assertThat(md).contains("| a | m | 1 | 600.0 |", "| b | m | 1 | **500.0** |");
+        assertThat(md).contains("| a | 600.0 |", "| b | **500.0** |");
     }
 
     /** Exports keep every row: a mode per name where a cell has several, the run where there are several runs. */
