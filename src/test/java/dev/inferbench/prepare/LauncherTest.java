@@ -108,6 +108,6 @@ class LauncherTest {
             System.clearProperty(Launcher.EXTRA_METRICS);
         }
         assertThat(Launcher.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build().getProfilers())
-                .hasSize(10);
+                .hasSize(11);
     }
 }

@@ -18,6 +18,14 @@ class MemoryScalingTest {
                 Map.of("mem.rss.peak", peakMib));
     }
 
+    /** The steady resident set where a cell has it: the peak holds the model load's transient. */
+    @Test
+    void theSteadyResidentSetIsFittedWhereACellHasIt() {
+        CellSummary c = new CellSummary("b", Map.of("batchSize", "1"), "ms/op", 1, 2,
+                new Interval(1, 0.9, 1.1, 0.95, 3), 10, Map.of("mem.rss.peak", 700.0, "mem.rss", 600.0));
+        assertThat(MemoryScaling.peak(c)).isEqualTo(600.0);
+    }
+
     @Test
     void theFitSeparatesWhatGrowsWithTheBatchFromWhatDoesNot() {
         MemoryScaling.Fit f = MemoryScaling.fit(new double[]{1, 2, 4, 8, 16}, new double[]{312, 324, 348, 396, 492});
@@ -29,8 +37,8 @@ class MemoryScalingTest {
     void aLineOfConstantStepsIsLinearAndConstant() {
         List<String> lines = MemoryScaling.lines(List.of(cell("a", 16, 492), cell("a", 1, 312), cell("a", 8, 396),
                 cell("b", 1, 100)));
-        assertThat(lines).containsExactly("memory: a on ort: 12.00 MiB per sample + 300.0 MiB fixed (peak resident set"
-                + " by batch 1: 312.0, 8: 396.0, 16: 492.0 MiB; linear: every peak within 0.0 % of the line; per added"
+        assertThat(lines).containsExactly("memory: a on ort: 12.00 MiB per sample + 300.0 MiB fixed (resident set"
+                + " by batch 1: 312.0, 8: 396.0, 16: 492.0 MiB; linear: every batch within 0.0 % of the line; per added"
                 + " sample 1->8: 12.00, 8->16: 12.00 MiB, constant)");
     }
 
@@ -38,13 +46,13 @@ class MemoryScalingTest {
     void aPeakThatJumpsIsNotLinearNorConstant() {
         // the arena doubles at batch 8: the per-sample cost is not one number
         String line = MemoryScaling.lines(List.of(cell("a", 1, 300), cell("a", 4, 310), cell("a", 8, 600))).get(0);
-        assertThat(line).contains("not linear: a peak").contains("1->4: 3.333, 4->8: 72.50 MiB, not constant");
+        assertThat(line).contains("not linear: a batch").contains("1->4: 3.333, 4->8: 72.50 MiB, not constant");
     }
 
     @Test
     void twoBatchSizesGiveTheLineWithoutAVerdict() {
         assertThat(MemoryScaling.lines(List.of(cell("a", 1, 300), cell("a", 8, 370))))
-                .containsExactly("memory: a on ort: 10.00 MiB per sample + 290.0 MiB fixed (peak resident set by batch"
+                .containsExactly("memory: a on ort: 10.00 MiB per sample + 290.0 MiB fixed (resident set by batch"
                         + " 1: 300.0, 8: 370.0 MiB; two batch sizes: a line through both, linearity not checked)");
     }
 }
