@@ -92,7 +92,7 @@ final class MemoryScaling {
             double step = (y[i] - y[i - 1]) / (x[i] - x[i - 1]);
             lo = Math.min(lo, step);
             hi = Math.max(hi, step);
-            steps.append(i == 1 ? "" : ", ").append((int) x[i - 1]).append("->").append((int) x[i]).append(": ")
+            steps.append(i == 1 ? "" : ", ").append((int) x[i - 1]).append(" to ").append((int) x[i]).append(": ")
                     .append(SummaryTable.num(step));
         }
         boolean constant = lo > 0 && hi <= lo * (1 + CONSTANT_PERCENT / 100);

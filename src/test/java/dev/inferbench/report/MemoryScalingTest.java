@@ -39,14 +39,14 @@ class MemoryScalingTest {
                 cell("b", 1, 100)));
         assertThat(lines).containsExactly("memory: a on ort: 12.00 MiB per sample + 300.0 MiB fixed (resident set"
                 + " by batch 1: 312.0, 8: 396.0, 16: 492.0 MiB; linear: every batch within 0.0 % of the line; per added"
-                + " sample 1->8: 12.00, 8->16: 12.00 MiB, constant)");
+                + " sample 1 to 8: 12.00, 8 to 16: 12.00 MiB, constant)");
     }
 
     @Test
     void aPeakThatJumpsIsNotLinearNorConstant() {
         // the arena doubles at batch 8: the per-sample cost is not one number
         String line = MemoryScaling.lines(List.of(cell("a", 1, 300), cell("a", 4, 310), cell("a", 8, 600))).get(0);
-        assertThat(line).contains("not linear: a batch").contains("1->4: 3.333, 4->8: 72.50 MiB, not constant");
+        assertThat(line).contains("not linear: a batch").contains("1 to 4: 3.333, 4 to 8: 72.50 MiB, not constant");
     }
 
     @Test
