@@ -13,7 +13,7 @@ import java.util.Locale;
  * figure) fitted as {@code fixed + perSample x batch} by least squares, so that what grows with the batch (inputs,
  * activations, outputs, as the engine's allocator keeps them) is separated from what does not (the JVM, the runtime,
  * the weights). The peak is not used when the steady figure is there: it holds the model load's transient (bert_base:
- * 80-130 MiB above the steady set, varying with the batch by more than the batch's own memory).
+ * 60-130 MiB above the steady set, varying with the batch by more than the batch's own memory).
  * With three or more batch sizes the line is checked: linear when every batch's peak lies within
  * {@value #LINEAR_PERCENT} % of it, and the memory each added sample costs (between neighbouring batch sizes) is
  * called constant when its largest and smallest values are within {@value #CONSTANT_PERCENT} % of each other.
