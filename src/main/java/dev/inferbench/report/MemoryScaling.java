@@ -17,10 +17,13 @@ import java.util.Locale;
  * With three or more batch sizes the line is checked: linear when every batch's peak lies within
  * {@value #LINEAR_PERCENT} % of it, and the memory each added sample costs (between neighbouring batch sizes) is
  * called constant when its largest and smallest values are within {@value #CONSTANT_PERCENT} % of each other.
+ * A setting whose fitted memory grows less than {@value #FLOOR_MIB} MiB over its batch sizes gets no line.
  */
 final class MemoryScaling {
     static final double LINEAR_PERCENT = 5;
     static final double CONSTANT_PERCENT = 25;
+    /** Below this growth from the smallest to the largest batch (MiB) the batch's memory is lost in the allocator's noise. */
+    static final double FLOOR_MIB = 2;
 
     private MemoryScaling() {
     }
@@ -35,7 +38,13 @@ final class MemoryScaling {
     static List<String> lines(List<CellSummary> cells) {
         List<String> out = new ArrayList<>();
         for (List<CellSummary> series : BatchSeries.of(cells, c -> !Double.isNaN(peak(c)))) {
-            out.add(line(series));
+            double[] x = series.stream().mapToDouble(BatchSeries::batch).toArray();
+            double[] y = series.stream().mapToDouble(MemoryScaling::peak).toArray();
+            // a tiny model's batch takes less than the allocator's own noise: no line, rather than a negative per
+            // sample figure (mlp-tiny read -0.25 MiB per sample)
+            if (fit(x, y).perSample() * (x[x.length - 1] - x[0]) >= FLOOR_MIB) {
+                out.add(line(series));
+            }
         }
         return out;
     }

@@ -89,7 +89,7 @@ class EndToEndIT {
             assertThat(m.get("load.time").get("score").asDouble()).isPositive();
             assertThat(m.get("first.inference").get("score").asDouble()).isPositive();
             assertThat(m.get("model.params").get("score").asDouble()).isEqualTo(2410.0);
-            assertThat(m.get("model.size").get("score").asDouble()).isBetween(0.005, 0.02); // 10.3 kB
+            assertThat(m.get("model.size").get("score").asDouble()).isBetween(0.005, 0.02); // 10.1 KiB
             // fc1's [batch, 32] floats and the ReLU's copy of them live at once: 256 bytes per sample (MiB)
             assertThat(m.get("mem.activation.peak").get("scoreUnit").asText()).isEqualTo("MiB");
             assertThat(m.get("mem.activation.peak").get("score").asDouble()).isEqualTo(batch * 256 / 1048576.0);
@@ -100,7 +100,7 @@ class EndToEndIT {
 
         // activation memory per layer at each batch, for the report's per-layer section
         assertThat(runDir.resolve("layers/activation-mlp-tiny-b4-s128-fp32.json")).isNotEmptyFile();
-        assertThat(r.out()).contains("activation memory of mlp-tiny at batch 4, seqLen 128: peak 1.0 kB while relu (Relu) runs");
+        assertThat(r.out()).contains("activation memory of mlp-tiny at batch 4, seqLen 128: peak 1.0 KiB while relu (Relu) runs");
         assertThat(runDir.resolve("report/report.md")).content().contains("## Per layer: mlp-tiny");
 
         String summary = Files.readString(runDir.resolve("summary.txt"), StandardCharsets.UTF_8);

@@ -55,4 +55,9 @@ class MemoryScalingTest {
                 .containsExactly("memory: a on ort: 10.00 MiB per sample + 290.0 MiB fixed (resident set by batch"
                         + " 1: 300.0, 8: 370.0 MiB; two batch sizes: a line through both, linearity not checked)");
     }
+
+    @Test
+    void memoryThatDoesNotGrowWithTheBatchGetsNoLine() {
+        assertThat(MemoryScaling.lines(List.of(cell("tiny", 1, 106.7), cell("tiny", 4, 105.9)))).isEmpty();
+    }
 }
