@@ -21,8 +21,6 @@ import java.util.Locale;
  * batch, each peak marked) and, where ORT profiled a cell, its time per module.
  */
 final class LayerPlots {
-    private static final int WIDTH = 720;
-    private static final int HEIGHT = 420;
     private static final double MIB = 1 << 20;
 
     private LayerPlots() {
@@ -47,7 +45,7 @@ final class LayerPlots {
         ActivationMemory first = p.entries().get(0).memory();
         String title = String.format(Locale.ROOT, "%s: live activation memory by node (peak %.2f MiB at batch %d)",
                 p.title(), first.peakBytes() / MIB, first.batch());
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+        XYChart chart = new XYChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT).title(title)
                 .xAxisTitle("node, in execution order").yAxisTitle("live intermediates (MiB)").build();
         boolean seqLens = p.entries().stream().map(e -> e.memory().seqLen()).distinct().count() > 1;
         boolean precisions = p.entries().stream().map(ActivationPass.Entry::precision).distinct().count() > 1;
@@ -105,7 +103,7 @@ final class LayerPlots {
 
     private static Plots.Plot timeByModule(String name, String model, LayerTimes t) {
         String title = model + ": kernel time per module (ORT's profile)";
-        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+        CategoryChart chart = new CategoryChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT).title(title)
                 .yAxisTitle("ms per run").build();
         List<String> labels = new ArrayList<>();
         List<Double> ms = new ArrayList<>();

@@ -40,10 +40,11 @@ final class MemoryScaling {
         for (List<CellSummary> series : BatchSeries.of(cells, c -> !Double.isNaN(peak(c)))) {
             double[] x = series.stream().mapToDouble(BatchSeries::batch).toArray();
             double[] y = series.stream().mapToDouble(MemoryScaling::peak).toArray();
+            Fit f = fit(x, y);
             // a tiny model's batch takes less than the allocator's own noise: no line, rather than a negative per
             // sample figure (mlp-tiny read -0.25 MiB per sample)
-            if (fit(x, y).perSample() * (x[x.length - 1] - x[0]) >= FLOOR_MIB) {
-                out.add(line(series));
+            if (f.perSample() * (x[x.length - 1] - x[0]) >= FLOOR_MIB) {
+                out.add(line(series, x, y, f));
             }
         }
         return out;
@@ -71,17 +72,12 @@ final class MemoryScaling {
         return new Fit(slope, my - slope * mx);
     }
 
-    private static String line(List<CellSummary> byBatch) {
+    private static String line(List<CellSummary> byBatch, double[] x, double[] y, Fit f) {
         int n = byBatch.size();
-        double[] x = new double[n];
-        double[] y = new double[n];
         StringBuilder peaks = new StringBuilder();
         for (int i = 0; i < n; i++) {
-            x[i] = BatchSeries.batch(byBatch.get(i));
-            y[i] = peak(byBatch.get(i));
             peaks.append(i == 0 ? "" : ", ").append((int) x[i]).append(": ").append(SummaryTable.num(y[i]));
         }
-        Fit f = fit(x, y);
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "memory: %s: %s MiB per sample + %s MiB fixed"
                         + " (resident set by batch %s MiB", BatchSeries.who(byBatch.get(0)), SummaryTable.num(f.perSample()),
                 SummaryTable.num(f.fixed()), peaks));

@@ -116,19 +116,17 @@ final class ModelScaling {
 
     private static Plots.Plot plot(String name, String title, String x, String y, List<Row> rows,
                                    java.util.function.ToDoubleFunction<Row> fx, java.util.function.ToDoubleFunction<Row> fy) {
-        XYChart chart = new XYChartBuilder().width(720).height(420).title(title).xAxisTitle(x).yAxisTitle(y).build();
+        XYChart chart = new XYChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y).build();
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         chart.getStyler().setXAxisLogarithmic(true);
         chart.getStyler().setYAxisLogarithmic(true);
         chart.getStyler().setMarkerSize(10);
+        boolean settings = rows.stream().map(Row::setting).distinct().count() > 1;
         for (Row r : rows) {
             double vx = fx.applyAsDouble(r);
             double vy = fy.applyAsDouble(r);
             if (vx > 0 && vy > 0) {
-                String label = r.model() + (rows.stream().map(Row::setting).distinct().count() > 1 ? " " + r.setting() : "");
-                for (int i = 2; chart.getSeries(label) != null; i++) {
-                    label = r.model() + " #" + i;
-                }
+                String label = Plots.unique(chart, r.model() + (settings ? " " + r.setting() : ""));
                 chart.addSeries(label, new double[]{vx}, new double[]{vy}).setMarker(SeriesMarkers.CIRCLE);
             }
         }

@@ -42,7 +42,7 @@ import java.util.function.ToDoubleFunction;
 final class Plots {
     static final String FOLDER = "plots";
     static final int WIDTH = 720;
-    private static final int HEIGHT = 420;
+    static final int HEIGHT = 420;
     private static final int PNG_DPI = 300;
     private static final int MAX_CURVES = 12;
 
@@ -296,7 +296,7 @@ final class Plots {
     }
 
     /** XChart refuses two series of one name. */
-    private static String unique(Chart<?, ?> chart, String name) {
+    static String unique(Chart<?, ?> chart, String name) {
         String n = name;
         for (int i = 2; chart.getSeries(n) != null; i++) {
             n = name + " #" + i;
