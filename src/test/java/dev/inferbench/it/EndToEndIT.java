@@ -104,17 +104,18 @@ class EndToEndIT {
         assertThat(runDir.resolve("report/report.md")).content().contains("## Per layer: mlp-tiny");
 
         String summary = Files.readString(runDir.resolve("summary.txt"), StandardCharsets.UTF_8);
-        assertThat(summary.lines()).hasSize(6);
-        assertThat(summary.lines().skip(1).limit(2)).allSatisfy(l -> assertThat(l).startsWith("mlp-tiny"));
-        assertThat(summary.lines().skip(3).findFirst()).hasValueSatisfying(l -> assertThat(l).startsWith("every cell: ")
-                .contains("precision=fp32"));
+        // memory lines (per sample, growth within a fork) are there only where the resident set moved more than the
+        // allocator's noise: mlp-tiny's 1 KiB of activations leave that to chance (CI's machine grew 4.2 MiB from
+        // batch 1 to 4), so they are optional here; MemoryScalingTest and MemoryGrowthLineTest check their content
+        List<String> lines = summary.lines().filter(l -> !l.startsWith("memory: mlp-tiny on ort")).toList();
+        assertThat(lines).hasSize(6);
+        assertThat(lines.subList(1, 3)).allSatisfy(l -> assertThat(l).startsWith("mlp-tiny"));
+        assertThat(lines.get(3)).startsWith("every cell: ").contains("precision=fp32");
         // where throughput stops growing with the batch (batch 1 and 4 of one setting)
-        assertThat(summary.lines().skip(4).findFirst()).hasValueSatisfying(l -> assertThat(l)
-                .startsWith("throughput: mlp-tiny on ort "));
+        assertThat(lines.get(4)).startsWith("throughput: mlp-tiny on ort ");
         // the machine's state over the run: the canary of both forks, other processes' CPU
-        assertThat(summary.lines().skip(5).findFirst()).hasValueSatisfying(l -> assertThat(l)
-                .matches("machine: canary [0-9.]+ ms \\(median of 2 forks\\), spread \\d+% over the run; other processes"
-                        + " [0-9.]+ cores \\(median\\); .*"));
+        assertThat(lines.get(5)).matches("machine: canary [0-9.]+ ms \\(median of 2 forks\\), spread \\d+% over the run;"
+                + " other processes [0-9.]+ cores \\(median\\); .*");
         assertThat(r.out()).contains(summary);
         assertThat(Files.readString(runDir.resolve("run.properties"))).contains("cells.measured=2").contains("cells.failed=0");
         // the report is written at the end of every run that measured something
