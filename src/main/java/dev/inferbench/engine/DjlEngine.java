@@ -55,21 +55,30 @@ final class DjlEngine implements InferenceEngine {
         checkOpen();
         NDManager manager = model.getNDManager().newSubManager();
         try {
+            return new DjlInput(manager, arrays(manager, inputs, engineId, file), predictors.get());
+        } catch (BenchException | RuntimeException e) {
+            manager.close();
+            throw e;
+        }
+    }
+
+    /** The inputs as engine arrays under {@code manager}, named as the model's inputs. */
+    static NDList arrays(NDManager manager, List<HostTensor> inputs, String engineId, Path file) throws BenchException {
+        try {
             NDList list = new NDList(inputs.size());
             for (HostTensor t : inputs) {
-                NDArray array = manager.create(t.data().duplicate().rewind(), new Shape(t.shape()), dataType(t));
+                NDArray array = manager.create(t.data().duplicate().rewind(), new Shape(t.shape()), dataType(t, file));
                 array.setName(t.name());
                 list.add(array);
             }
-            return new DjlInput(manager, list, predictors.get());
+            return list;
         } catch (RuntimeException e) {
-            manager.close();
             throw new BenchException("engine '" + engineId + "' cannot create its input arrays for " + file + ": "
                     + OrtEngine.firstLine(e.getMessage()), e);
         }
     }
 
-    private DataType dataType(HostTensor t) throws BenchException {
+    private static DataType dataType(HostTensor t, Path file) throws BenchException {
         return switch (t.type()) {
             case FLOAT32 -> DataType.FLOAT32;
             case INT64 -> DataType.INT64;

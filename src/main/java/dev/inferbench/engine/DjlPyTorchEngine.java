@@ -53,6 +53,30 @@ final class DjlPyTorchEngine {
         return zooModel(model, graph, onnx, device);
     }
 
+    /** A zoo model rendered for training steps; a TorchScript file cannot be (its graph is not ours to render). */
+    static Trainer trainer(Path model, Device device, EngineSettings settings) throws BenchException {
+        checkFile(model);
+        if (isTorchScript(model)) {
+            throw new BenchException("engine '" + ID + "' cannot train " + model + ": training steps run on zoo models"
+                    + " rendered from their graph; expected an inferbench zoo model (.onnx)");
+        }
+        OnnxFile onnx = OnnxFile.read(model, true);
+        Graph graph = zooGraph(model, onnx);
+        start(settings);
+        Model djl = Model.newInstance(graph.name(), DjlRuntime.device(device), ENGINE);
+        try {
+            return new DjlTrainer(model, djl, GraphRenderer.render(graph, onnx.weights(), djl.getNDManager()),
+                    onnx.signature());
+        } catch (BenchException e) {
+            djl.close();
+            throw e;
+        } catch (RuntimeException e) {
+            djl.close();
+            throw new BenchException("engine '" + ID + "' cannot place " + graph.name() + " for training on " + device
+                    + ": " + DjlEngine.rootMessage(e), e);
+        }
+    }
+
     static boolean isTorchScript(Path model) {
         return ModelFormat.of(model) == ModelFormat.TORCHSCRIPT;
     }

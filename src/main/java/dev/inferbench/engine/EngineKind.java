@@ -42,6 +42,22 @@ public enum EngineKind {
     }
 
     /**
+     * Loads {@code model} for training steps: djl-pytorch only (DJL's training API on libtorch), and zoo models only.
+     */
+    public Trainer openTrainer(Path model, Device device, EngineSettings settings) throws BenchException {
+        checkTrainable();
+        return DjlPyTorchEngine.trainer(model, device, settings);
+    }
+
+    /** Refuses an engine that cannot compute gradients, before anything is loaded. */
+    public void checkTrainable() throws BenchException {
+        if (this != DJL_PYTORCH) {
+            throw new BenchException("engine '" + id + "' cannot run training steps (ONNX Runtime's inference sessions"
+                    + " compute no gradients); expected -p engine=" + DJL_PYTORCH.id + " for TrainingBenchmark");
+        }
+    }
+
+    /**
      * Refuses, before anything is loaded, a model file this engine cannot read (a TorchScript file for an ONNX
      * engine, a foreign ONNX file for libtorch), with one line naming the engine, the file and what was expected.
      */

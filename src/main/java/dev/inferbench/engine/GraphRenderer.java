@@ -19,7 +19,9 @@ import dev.inferbench.model.Graph.Op;
 import dev.inferbench.model.Graph.Param;
 
 import java.nio.FloatBuffer;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -46,7 +48,7 @@ final class GraphRenderer {
      */
     static GraphRenderer render(Graph graph, Map<String, FloatBuffer> initializers, NDManager manager)
             throws BenchException {
-        Map<String, NDArray> weights = new HashMap<>();
+        Map<String, NDArray> weights = new LinkedHashMap<>();
         for (Node n : graph.nodes()) {
             for (Param p : n.params()) {
                 // Tribuo's ONNX writer makes initializer names unique with a counter suffix: "fc1.weight_0".
@@ -63,6 +65,14 @@ final class GraphRenderer {
 
     /** Runs the graph on one batched input; every array it creates is attached to the input's manager. */
     NDList forward(NDList inputs) {
+        return forward(inputs, false);
+    }
+
+    /**
+     * @param training batch normalisation from the batch's own statistics (updating the running ones), as a
+     *                 training step computes it; otherwise from the stored ones, as inference does
+     */
+    NDList forward(NDList inputs, boolean training) {
         Map<Integer, NDArray> values = new HashMap<>();
         List<Graph.Value> declared = graph.inputs();
         for (int i = 0; i < declared.size(); i++) {
@@ -70,7 +80,7 @@ final class GraphRenderer {
         }
         for (Node n : graph.nodes()) {
             List<NDArray> in = n.inputs().stream().map(v -> values.get(v.id())).toList();
-            values.put(n.output().id(), apply(n, in));
+            values.put(n.output().id(), apply(n, in, training));
         }
         NDList out = new NDList(graph.outputs().size());
         graph.outputs().forEach((name, v) -> {
@@ -82,14 +92,14 @@ final class GraphRenderer {
     }
 
     /** Per-sample axes and shapes of the Graph API gain the batch dimension in front here, as in the ONNX writer. */
-    private NDArray apply(Node n, List<NDArray> in) {
+    private NDArray apply(Node n, List<NDArray> in, boolean training) {
         NDArray x = in.get(0);
         Map<String, Object> a = n.attrs();
         return switch (n.op()) {
             case CONV -> Conv2d.conv2d(x, weight(n, 0), n.params().size() > 1 ? weight(n, 1) : null,
                     square(n, "stride"), square(n, "pad"), new Shape(1, 1), (Integer) a.getOrDefault("group", 1)).head();
             case BATCH_NORM -> BatchNorm.batchNorm(x, weight(n, 2), weight(n, 3), weight(n, 0), weight(n, 1), 1,
-                    0.9f, BATCH_NORM_EPSILON, false).head();
+                    0.9f, BATCH_NORM_EPSILON, training).head();
             case RELU -> Activation.relu(x);
             case CLIP -> x.clip((Float) a.get("min"), (Float) a.get("max"));
             case MAX_POOL -> Pool.maxPool2d(x, square(n, "kernel"), square(n, "stride"), square(n, "pad"), false);
@@ -109,9 +119,10 @@ final class GraphRenderer {
             case RESHAPE -> x.reshape(withBatch(x, (long[]) a.get("shape")));
             case TRANSPOSE -> x.transpose(withBatch((int[]) a.get("perm")));
             case EMBEDDING -> embedding(weight(n, 0), x);
-            case POSITIONS -> x.add(weight(n, 0).get(new NDIndex("0:{}", x.getShape().get(1))));
-            case ADD_ROW -> x.add(weight(n, 0).get((long) (Integer) a.get("row")));
-            case CLASS_TOKEN -> weight(n, 0).broadcast(x.getShape().get(0), 1, x.getShape().get(2)).concat(x, 1);
+            case POSITIONS -> x.add(sameCall(weight(n, 0).get(new NDIndex("0:{}", x.getShape().get(1))), x));
+            case ADD_ROW -> x.add(sameCall(weight(n, 0).get((long) (Integer) a.get("row")), x));
+            case CLASS_TOKEN -> sameCall(weight(n, 0).broadcast(x.getShape().get(0), 1, x.getShape().get(2)), x)
+                    .concat(x, 1);
             case SELECT -> x.get(select((Integer) a.get("axis"), (Integer) a.get("index")));
             case MASK_BIAS -> x.toType(DataType.FLOAT32, false).neg().add(1).mul((Float) a.get("masked"))
                     .reshape(x.getShape().get(0), 1, 1, -1);
@@ -122,7 +133,17 @@ final class GraphRenderer {
     private static NDArray embedding(NDArray table, NDArray ids) {
         long width = table.getShape().get(1);
         NDArray rows = ids.toType(DataType.INT64, false).reshape(-1, 1).broadcast(ids.size(), width);
-        return table.gather(rows, 0).reshape(ids.getShape().addAll(new Shape(width)));
+        return sameCall(table.gather(rows, 0), ids).reshape(ids.getShape().addAll(new Shape(width)));
+    }
+
+    /**
+     * {@code made}, which an operation on a weight created under the model's manager (DJL attaches a result to the
+     * manager of its first operand), moved to the call's manager, the one of {@code callArray}: otherwise every call
+     * would leave it under the model until the model closes.
+     */
+    private static NDArray sameCall(NDArray made, NDArray callArray) {
+        made.attach(callArray.getManager());
+        return made;
     }
 
     /** Index {@code index} on per-sample axis {@code axis}, every other axis whole. */
@@ -148,6 +169,17 @@ final class GraphRenderer {
             out[i + 1] = perm[i] + 1;
         }
         return out;
+    }
+
+    /**
+     * The weights a training step computes gradients for and updates, by parameter name: the graph's trainable
+     * parameters, so not batch normalisation's running mean and variance, which the forward updates in place.
+     */
+    Map<String, NDArray> trainable() {
+        Map<String, NDArray> out = new LinkedHashMap<>();
+        graph.nodes().stream().flatMap(n -> n.params().stream()).filter(Param::trainable)
+                .forEach(p -> out.put(p.name(), weights.get(p.name())));
+        return Collections.unmodifiableMap(out);
     }
 
     private NDArray weight(Node n, int index) {
