@@ -30,6 +30,7 @@ public final class Directions {
             return Direction.HIGHER_IS_BETTER;
         }
         if (n.equals("time") || n.matches("p\\d+(\\.\\d+)?") || n.startsWith("mem.") || n.startsWith("io.") || n.endsWith(".time")
+                || n.startsWith("train.mem.")
                 || n.contains("alloc") || n.contains("latency") || n.equals("fidelity.maxabs")
                 || n.equals("first.inference") || n.startsWith("coldstart.")) {
             return Direction.LOWER_IS_BETTER;

@@ -11,6 +11,7 @@ import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.metrics.CallMeanProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.metrics.SetupProfiler;
+import dev.inferbench.metrics.TrainingProfiler;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.run.Jmh;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -80,6 +81,7 @@ public final class Launcher {
             b.addProfiler(MachineProfiler.class);
             b.addProfiler(CpuProfiler.class);
             b.addProfiler(IoProfiler.class);
+            b.addProfiler(TrainingProfiler.class);
             if (cmd.getProfilers().stream().noneMatch(p -> p.getKlass().equals("gc") || p.getKlass().endsWith("GCProfiler"))) {
                 // Java heap bytes per call (gc.alloc.rate.norm) for every cell; it reads counters between iterations
                 b.addProfiler(GCProfiler.class);

@@ -46,7 +46,7 @@ enum MetricGroup {
         if (metric.startsWith("fidelity.") || metric.startsWith("accuracy.")) {
             return QUALITY;
         }
-        if (metric.startsWith("mem.")) {
+        if (metric.startsWith("mem.") || metric.startsWith("train.mem.")) {
             return MEMORY;
         }
         if (metric.startsWith("model.")) {

@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.Collection;
 import java.awt.Color;
 import dev.inferbench.cell.Cell;
+import dev.inferbench.results.CellSummary;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -85,6 +86,7 @@ final class Plots {
             }
         }
         plots.addAll(ModelScaling.plots(rows.stream().filter(r -> !serving.contains(r)).toList()));
+        plots.addAll(TrainingTable.plots(rows.stream().map(r -> CellSummary.of(r.source())).toList()));
         for (ReportTable g : ReportTable.of(serving)) {
             String slug = unique(slugs, Cell.fileName(g.name(), "[^A-Za-z0-9._-]") + "-serving");
             slugs.add(slug);
