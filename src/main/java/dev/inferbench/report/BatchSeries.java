@@ -44,9 +44,15 @@ final class BatchSeries {
         return Integer.parseInt(c.params().get(CellSpec.BATCH_SIZE));
     }
 
-    /** "resnet50 on ort", or the benchmark for cells without a model. */
+    /**
+     * "resnet50 on ort", or the benchmark for cells without a model; a benchmark other than inference is named
+     * ("resnet50 on djl-pytorch (TrainingBenchmark.step)"), so that its line is not read as inference's.
+     */
     static String who(CellSummary c) {
-        return c.params().getOrDefault(CellSpec.MODEL, c.benchmark()) + " on " + c.params().getOrDefault(CellSpec.ENGINE, "?");
+        String who = c.params().getOrDefault(CellSpec.MODEL, c.benchmark()) + " on "
+                + c.params().getOrDefault(CellSpec.ENGINE, "?");
+        return !c.params().containsKey(CellSpec.MODEL) || c.benchmark().startsWith("InferenceBenchmark.")
+                ? who : who + " (" + c.benchmark() + ")";
     }
 
     /** Every finding across batch sizes, throughput first: the summary's and the reports' lines. */

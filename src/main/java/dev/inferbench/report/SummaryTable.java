@@ -158,9 +158,8 @@ public final class SummaryTable {
             double grown = c.extras().getOrDefault(MemoryProfiler.RSS_GROWN, Double.NaN);
             // above 0 in every fork's interval, and by at least a MiB per iteration (the allocator's own noise)
             if (g - hw > 0 && grown >= GROWN_FLOOR_MIB) {
-                String who = c.params().containsKey(CellSpec.MODEL) ? c.params().get(CellSpec.MODEL) + " on "
-                        + c.params().get(CellSpec.ENGINE) + ", batch " + c.params().getOrDefault(CellSpec.BATCH_SIZE, "1")
-                        : c.benchmark() + " " + c.params();
+                String who = c.params().containsKey(CellSpec.MODEL) ? BatchSeries.who(c) + ", batch "
+                        + c.params().getOrDefault(CellSpec.BATCH_SIZE, "1") : c.benchmark() + " " + c.params();
                 sb.append("memory: ").append(who).append(": the resident set grows ")
                         .append(num(g)).append(" ± ").append(num(hw)).append(" MiB per 10,000 calls over ")
                         .append(c.mean().forks()).append(" forks (a leak, or a warm-up longer than the run)\n");
