@@ -73,6 +73,7 @@ public final class Launcher {
         b.addProfiler(SamplesProfiler.class);
         b.addProfiler(CallMeanProfiler.class);
         b.addProfiler(ServingProfiler.class);
+        b.addProfiler(TrainingProfiler.class);
         if (!"false".equals(System.getProperty(EXTRA_METRICS))) {
             b.addProfiler(ModelStatsProfiler.class);
             b.addProfiler(QualityProfiler.class);
@@ -81,7 +82,6 @@ public final class Launcher {
             b.addProfiler(MachineProfiler.class);
             b.addProfiler(CpuProfiler.class);
             b.addProfiler(IoProfiler.class);
-            b.addProfiler(TrainingProfiler.class);
             if (cmd.getProfilers().stream().noneMatch(p -> p.getKlass().equals("gc") || p.getKlass().endsWith("GCProfiler"))) {
                 // Java heap bytes per call (gc.alloc.rate.norm) for every cell; it reads counters between iterations
                 b.addProfiler(GCProfiler.class);

@@ -1,6 +1,5 @@
 package dev.inferbench.prepare;
 
-import dev.inferbench.metrics.TrainingProfiler;
 import dev.inferbench.serve.ServingSpec;
 import ai.onnx.proto.OnnxMl;
 import dev.inferbench.BenchException;
@@ -52,13 +51,6 @@ public final class MatrixCheck {
                 CellSpec spec = CellSpec.of(c.params(), config);
                 if (ServingSpec.isServingCell(c.params())) {
                     ServingSpec.of(c.params());
-                }
-                if (TrainingProfiler.isTraining(c.benchmark())) {
-                    spec.engine().checkTrainable();
-                    if (spec.model().zoo() == null && EngineKind.isTorchScript(spec.modelFile())) {
-                        throw new BenchException("TrainingBenchmark cannot train " + spec.modelFile() + ": training"
-                                + " steps run on zoo models rendered from their graph; expected a zoo model name");
-                    }
                 }
                 byModel.computeIfAbsent(spec.modelName(), m -> new ArrayList<>()).add(spec);
             }

@@ -1,5 +1,8 @@
 package dev.inferbench.prepare;
 
+import dev.inferbench.engine.EngineKind;
+import dev.inferbench.metrics.TrainingProfiler;
+
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.cell.CellSpec;
@@ -21,6 +24,18 @@ public final class SkipRules {
             return Optional.empty(); // a benchmark without a model has nothing to skip
         }
         CellSpec spec = CellSpec.of(cell.params(), config); // once for all rules
+        if (TrainingProfiler.isTraining(cell.benchmark())) {
+            // a run of every benchmark crosses TrainingBenchmark with engines that cannot train: skipped, not refused
+            try {
+                spec.engine().checkTrainable();
+            } catch (BenchException noGradients) {
+                return Optional.of(noGradients.getMessage());
+            }
+            if (EngineKind.isTorchScript(spec.modelFile())) {
+                return Optional.of("TrainingBenchmark trains zoo models rendered from their graph, not a TorchScript"
+                        + " file; expected a zoo model name");
+            }
+        }
         for (SkipRule rule : rules) {
             Optional<String> why = rule.skipReason(spec);
             if (why.isPresent()) {

@@ -1,5 +1,6 @@
 package dev.inferbench.prepare;
 
+import dev.inferbench.metrics.TrainingProfiler;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.CallMeanProfiler;
@@ -103,11 +104,11 @@ class LauncherTest {
             Options o = Launcher.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build();
             assertThat(o.getProfilers()).extracting(p -> p.getKlass())
                     .containsExactly(SamplesProfiler.class.getName(), CallMeanProfiler.class.getName(),
-                            ServingProfiler.class.getName());
+                            ServingProfiler.class.getName(), TrainingProfiler.class.getName());
         } finally {
             System.clearProperty(Launcher.EXTRA_METRICS);
         }
         assertThat(Launcher.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build().getProfilers())
-                .hasSize(11);
+                .hasSize(12);
     }
 }
