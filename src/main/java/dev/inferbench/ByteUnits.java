@@ -14,6 +14,17 @@ public final class ByteUnits {
     private ByteUnits() {
     }
 
+    /** {@code bytes} in MiB, the unit of every memory figure. */
+    public static double mib(double bytes) {
+        return bytes / (1024 * 1024);
+    }
+
+    /** For a reader: MiB with {@code mibDecimals} decimals from 1 MiB on, KiB with one below. */
+    public static String size(long bytes, int mibDecimals) {
+        return bytes >= 1 << 20 ? String.format(Locale.ROOT, "%." + mibDecimals + "f MiB", mib(bytes))
+                : String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+    }
+
     /** Bytes in one {@code unit} (B, kB, KiB, MB, MiB, GB, GiB, case-insensitive); NaN for anything else. */
     public static double bytes(String unit) {
         return switch (unit.toLowerCase(Locale.ROOT)) {

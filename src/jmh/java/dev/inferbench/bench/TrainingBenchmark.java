@@ -39,7 +39,6 @@ public class TrainingBenchmark extends BatchParams {
     public void load() {
         CellFailure.setUp(() -> {
             CellSpec cell = cell(BenchConfig.load());
-            cell.engine().checkTrainable();
             trainer = cell.engine().openTrainer(cell.modelFile(), cell.device(), cell.settings());
             trainer.prepare(SyntheticInputs.forModel(cell.inputs(), trainer.signature().inputs()));
             TrainingProfiler.record(trainer.measureMemory());

@@ -35,7 +35,7 @@ import java.util.Map;
  */
 final class DjlPyTorchEngine {
     static final String ID = "djl-pytorch";
-    private static final String ENGINE = "PyTorch";
+    static final String ENGINE = "PyTorch";
     private static final String EXPECTED = "a TorchScript file (.pt) or an inferbench zoo model (.onnx)";
 
     private DjlPyTorchEngine() {
@@ -47,10 +47,11 @@ final class DjlPyTorchEngine {
             start(settings);
             return torchScript(model, device, settings);
         }
-        OnnxFile onnx = OnnxFile.read(model, true);
-        Graph graph = zooGraph(model, onnx);
-        start(settings);
-        return zooModel(model, graph, onnx, device);
+        return zooModel(model, device, settings, "", (djl, renderer, signature) -> {
+            djl.setBlock(new LambdaBlock(renderer::forward, djl.getName()));
+            return new DjlEngine(ID, model, djl, () -> djl.newPredictor(new NoopTranslator()), signature,
+                    device.kind() == Device.Kind.CUDA);
+        });
     }
 
     /** A zoo model rendered for training steps; a TorchScript file cannot be (its graph is not ours to render). */
@@ -60,21 +61,8 @@ final class DjlPyTorchEngine {
             throw new BenchException("engine '" + ID + "' cannot train " + model + ": training steps run on zoo models"
                     + " rendered from their graph; expected an inferbench zoo model (.onnx)");
         }
-        OnnxFile onnx = OnnxFile.read(model, true);
-        Graph graph = zooGraph(model, onnx);
-        start(settings);
-        Model djl = Model.newInstance(graph.name(), DjlRuntime.device(device), ENGINE);
-        try {
-            return new DjlTrainer(model, djl, GraphRenderer.render(graph, onnx.weights(), djl.getNDManager()),
-                    onnx.signature());
-        } catch (BenchException e) {
-            djl.close();
-            throw e;
-        } catch (RuntimeException e) {
-            djl.close();
-            throw new BenchException("engine '" + ID + "' cannot place " + graph.name() + " for training on " + device
-                    + ": " + DjlEngine.rootMessage(e), e);
-        }
+        return zooModel(model, device, settings, " for training", (djl, renderer, signature) ->
+                new DjlTrainer(model, djl, renderer, signature));
     }
 
     static boolean isTorchScript(Path model) {
@@ -122,21 +110,33 @@ final class DjlPyTorchEngine {
         return Zoo.parse(arch).architecture().build();
     }
 
-    private static InferenceEngine zooModel(Path file, Graph graph, OnnxFile onnx, Device device)
+    /** What is made of a zoo model rendered on a fresh DJL model: an inference engine, a trainer. */
+    @FunctionalInterface
+    private interface ZooUse<T> {
+        T make(Model djl, GraphRenderer renderer, ModelSignature signature) throws BenchException;
+    }
+
+    /**
+     * Reads a zoo file with its weights, starts libtorch and renders the file's Graph on a new DJL model, for
+     * {@code use}; the model is closed if that fails.
+     *
+     * @param purpose said in the message when the model cannot be placed ({@code " for training"}), or empty
+     */
+    private static <T> T zooModel(Path file, Device device, EngineSettings settings, String purpose, ZooUse<T> use)
             throws BenchException {
+        OnnxFile onnx = OnnxFile.read(file, true);
+        Graph graph = zooGraph(file, onnx);
+        start(settings);
         Model model = Model.newInstance(graph.name(), DjlRuntime.device(device), ENGINE);
         try {
-            GraphRenderer renderer = GraphRenderer.render(graph, onnx.weights(), model.getNDManager());
-            model.setBlock(new LambdaBlock(renderer::forward, graph.name()));
-            return new DjlEngine(ID, file, model, () -> model.newPredictor(new NoopTranslator()), onnx.signature(),
-                    device.kind() == Device.Kind.CUDA);
+            return use.make(model, GraphRenderer.render(graph, onnx.weights(), model.getNDManager()), onnx.signature());
         } catch (BenchException e) {
             model.close();
             throw e;
         } catch (RuntimeException e) {
             model.close();
-            throw new BenchException("engine '" + ID + "' cannot place " + graph.name() + " on " + device + ": "
-                    + DjlEngine.rootMessage(e), e);
+            throw new BenchException("engine '" + ID + "' cannot place " + graph.name() + purpose + " on " + device
+                    + ": " + DjlEngine.rootMessage(e), e);
         }
     }
 

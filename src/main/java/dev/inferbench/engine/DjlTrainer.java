@@ -9,16 +9,19 @@ import ai.djl.pytorch.engine.PtNDArray;
 import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.training.GradientCollector;
 import dev.inferbench.BenchException;
+import dev.inferbench.ByteUnits;
 import dev.inferbench.tensor.HostTensor;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Training steps of a zoo model rendered on DJL's PyTorch engine ({@link GraphRenderer}, batch normalisation from the
@@ -30,7 +33,6 @@ import java.util.Set;
 final class DjlTrainer implements Trainer {
     /** Small, so that the weights stay near the trained ones over thousands of steps. */
     static final float LEARNING_RATE = 1e-6f;
-    private static final double MIB = 1 << 20;
 
     private final Path file;
     private final Model model;
@@ -68,8 +70,7 @@ final class DjlTrainer implements Trainer {
     @Override
     public void step() throws BenchException {
         checkBatch();
-        try (NDManager call = batchManager.newSubManager(); GradientCollector collector = Engine.getEngine("PyTorch")
-                .newGradientCollector()) {
+        try (NDManager call = batchManager.newSubManager(); GradientCollector collector = recording()) {
             batch.tempAttach(call);
             collector.backward(loss(renderer.forward(batch, true)));
         } catch (RuntimeException e) {
@@ -106,38 +107,24 @@ final class DjlTrainer implements Trainer {
             throw new BenchException("cannot create a folder for libtorch's profile: " + e.getMessage(), e);
         }
         try {
-            double inferenceArrays;
             Path inference = dir.resolve("inference.json");
+            Path forward = dir.resolve("forward.json");
+            Path backward = dir.resolve("backward.json");
+            double inferenceArrays;
             try (NDManager call = batchManager.newSubManager()) {
                 batch.tempAttach(call);
-                JniUtils.startProfile(false, false, true);
-                try {
-                    renderer.forward(batch, false);
-                } finally {
-                    JniUtils.stopProfile(inference.toString());
-                }
+                profiled(inference, () -> renderer.forward(batch, false));
                 inferenceArrays = heldBytes(call, batch);
             }
             double forwardArrays;
-            Path forward = dir.resolve("forward.json");
-            Path backward = dir.resolve("backward.json");
-            try (NDManager call = batchManager.newSubManager(); GradientCollector collector = Engine.getEngine("PyTorch")
-                    .newGradientCollector()) {
+            try (NDManager call = batchManager.newSubManager(); GradientCollector collector = recording()) {
                 batch.tempAttach(call);
-                NDArray loss;
-                JniUtils.startProfile(false, false, true);
-                try {
-                    loss = loss(renderer.forward(batch, true));
-                } finally {
-                    JniUtils.stopProfile(forward.toString());
-                }
+                NDArray loss = profiled(forward, () -> loss(renderer.forward(batch, true)));
                 forwardArrays = heldBytes(call, batch);
-                JniUtils.startProfile(false, false, true);
-                try {
+                profiled(backward, () -> {
                     collector.backward(loss);
-                } finally {
-                    JniUtils.stopProfile(backward.toString());
-                }
+                    return loss;
+                });
             }
             double gradients = 0;
             double weights = 0;
@@ -148,9 +135,9 @@ final class DjlTrainer implements Trainer {
                 weights += bytes(w);
             }
             update();
-            return new TrainingMemory(TorchMemoryTrace.read(inference).peak() / MIB,
-                    TorchMemoryTrace.read(forward).peak() / MIB, TorchMemoryTrace.read(backward).peak() / MIB,
-                    gradients / MIB, weights / MIB, inferenceArrays / MIB, forwardArrays / MIB);
+            return new TrainingMemory(ByteUnits.mib(TorchMemoryTrace.read(inference).peak()),
+                    ByteUnits.mib(TorchMemoryTrace.read(forward).peak()), ByteUnits.mib(TorchMemoryTrace.read(backward).peak()),
+                    ByteUnits.mib(gradients), ByteUnits.mib(weights), ByteUnits.mib(inferenceArrays), ByteUnits.mib(forwardArrays));
         } catch (RuntimeException e) {
             throw failed(e);
         } finally {
@@ -158,9 +145,24 @@ final class DjlTrainer implements Trainer {
         }
     }
 
+    /** Gradients recorded until closed: a training step's forward and backward. */
+    private static GradientCollector recording() {
+        return Engine.getEngine(DjlPyTorchEngine.ENGINE).newGradientCollector();
+    }
+
+    /** {@code work} with libtorch's profiler on, memory included; its trace written to {@code trace}. */
+    private static <T> T profiled(Path trace, Supplier<T> work) {
+        JniUtils.startProfile(false, false, true);
+        try {
+            return work.get();
+        } finally {
+            JniUtils.stopProfile(trace.toString());
+        }
+    }
+
     /** Bytes of the arrays a call's manager holds, the batch it borrowed excepted. */
     private static double heldBytes(NDManager call, Collection<NDArray> borrowed) {
-        Set<NDArray> skip = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<NDArray> skip = Collections.newSetFromMap(new IdentityHashMap<>());
         skip.addAll(borrowed);
         double sum = 0;
         for (var resource : call.getManagedArrays()) {
@@ -211,11 +213,14 @@ final class DjlTrainer implements Trainer {
 
     /** Every trained weight, flattened and in order, to see an update happen. */
     float[] weightValues() {
-        return trained.values().stream().map(NDArray::toFloatArray).reduce(new float[0], (a, b) -> {
-            float[] c = java.util.Arrays.copyOf(a, a.length + b.length);
-            System.arraycopy(b, 0, c, a.length, b.length);
-            return c;
-        });
+        List<float[]> parts = trained.values().stream().map(NDArray::toFloatArray).toList();
+        float[] all = new float[parts.stream().mapToInt(p -> p.length).sum()];
+        int at = 0;
+        for (float[] p : parts) {
+            System.arraycopy(p, 0, all, at, p.length);
+            at += p.length;
+        }
+        return all;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.Choices;
 
 import java.nio.file.Path;
+import java.util.Optional;
 
 /** The engines inferbench can benchmark, by the name used in {@code -p engine=}. */
 public enum EngineKind {
@@ -45,16 +46,18 @@ public enum EngineKind {
      * Loads {@code model} for training steps: djl-pytorch only (DJL's training API on libtorch), and zoo models only.
      */
     public Trainer openTrainer(Path model, Device device, EngineSettings settings) throws BenchException {
-        checkTrainable();
+        Optional<String> refusal = trainingRefusal();
+        if (refusal.isPresent()) {
+            throw new BenchException(refusal.get());
+        }
         return DjlPyTorchEngine.trainer(model, device, settings);
     }
 
-    /** Refuses an engine that cannot compute gradients, before anything is loaded. */
-    public void checkTrainable() throws BenchException {
-        if (this != DJL_PYTORCH) {
-            throw new BenchException("engine '" + id + "' cannot run training steps (ONNX Runtime's inference sessions"
-                    + " compute no gradients); expected -p engine=" + DJL_PYTORCH.id + " for TrainingBenchmark");
-        }
+    /** Why this engine cannot run training steps, in one line; empty when it can. */
+    public Optional<String> trainingRefusal() {
+        return this == DJL_PYTORCH ? Optional.empty() : Optional.of("engine '" + id + "' cannot run training steps"
+                + " (ONNX Runtime's inference sessions compute no gradients); expected -p engine=" + DJL_PYTORCH.id
+                + " for TrainingBenchmark");
     }
 
     /**

@@ -12,7 +12,6 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -134,10 +133,5 @@ final class TorchMemoryTrace {
             running += e.bytes();
         }
         return Math.max(peak, running);
-    }
-
-    @Override
-    public String toString() {
-        return String.format(Locale.ROOT, "%d events, net %.0f B, peak %.0f B", events, net(), peak());
     }
 }

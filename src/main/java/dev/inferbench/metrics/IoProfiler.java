@@ -51,14 +51,13 @@ public final class IoProfiler implements InternalProfiler {
         if (start == null || end == null || seconds <= 0) {
             return out;
         }
-        double mib = ByteUnits.bytes(ByteUnits.MIB);
         long read = end[0] - start[0];
         long written = end[1] - start[1];
         if (read > 0) {
-            out.add(new ScalarResult(READ, read / mib / seconds, ByteUnits.MIB + "/s", AggregationPolicy.AVG));
+            out.add(new ScalarResult(READ, ByteUnits.mib(read) / seconds, ByteUnits.MIB + "/s", AggregationPolicy.AVG));
         }
         if (written > 0) {
-            out.add(new ScalarResult(WRITE, written / mib / seconds, ByteUnits.MIB + "/s", AggregationPolicy.AVG));
+            out.add(new ScalarResult(WRITE, ByteUnits.mib(written) / seconds, ByteUnits.MIB + "/s", AggregationPolicy.AVG));
         }
         return out;
     }

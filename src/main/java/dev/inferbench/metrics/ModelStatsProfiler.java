@@ -39,7 +39,6 @@ public final class ModelStatsProfiler implements InternalProfiler {
     public static final String GMACS = "gmacs";
     public static final String SIZE = "model.size";
     public static final String ACTIVATION_PEAK = "mem.activation.peak";
-    private static final double MIB = 1 << 20;
 
     private String statsKey;
     private ModelStats stats;
@@ -70,7 +69,7 @@ public final class ModelStatsProfiler implements InternalProfiler {
                 new ScalarResult(MACS, gmac, "GMAC/sample", AggregationPolicy.AVG)));
         long bytes = cellFileBytes(s, cell.get().precision());
         if (bytes >= 0) {
-            out.add(new ScalarResult(SIZE, bytes / ByteUnits.bytes(ByteUnits.MIB), ByteUnits.MIB, AggregationPolicy.AVG));
+            out.add(new ScalarResult(SIZE, ByteUnits.mib(bytes), ByteUnits.MIB, AggregationPolicy.AVG));
         }
         double peak = activationPeak(cell.get());
         if (!Double.isNaN(peak)) {
@@ -102,7 +101,7 @@ public final class ModelStatsProfiler implements InternalProfiler {
             try {
                 ActivationMemory m = ActivationMemory.of(file, cell.modelName(), cell.model().inputs(),
                         cell.batchSize(), cell.seqLen());
-                activationPeak = m.unknown() > 0 ? Double.NaN : m.peakBytes() / MIB;
+                activationPeak = m.unknown() > 0 ? Double.NaN : ByteUnits.mib(m.peakBytes());
             } catch (BenchException | RuntimeException unreadable) {
                 activationPeak = Double.NaN; // not an ONNX file (TorchScript), or not one shape inference reads
             }

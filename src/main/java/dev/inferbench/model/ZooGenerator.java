@@ -67,9 +67,7 @@ public final class ZooGenerator {
     }
 
     public static String size(long bytes) {
-        // binary units, like every memory figure (dev.inferbench.ByteUnits)
-        return bytes >= 1 << 20 ? String.format(Locale.ROOT, "%.1f MiB", bytes / ByteUnits.bytes(ByteUnits.MIB))
-                : String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+        return ByteUnits.size(bytes, 1);
     }
 
     /** Temp files are created owner-only; a model is a shared artefact like any other file the user writes. */

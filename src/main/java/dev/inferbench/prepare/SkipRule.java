@@ -16,6 +16,11 @@ import java.util.Optional;
  */
 public interface SkipRule {
 
+    /** Whether the rule is about cells of this benchmark method ({@code dev.inferbench.bench.X.method}); all by default. */
+    default boolean appliesTo(String benchmark) {
+        return true;
+    }
+
     /** @return why the cell cannot run here, in one line; empty when it can */
     Optional<String> skipReason(CellSpec cell) throws BenchException;
 

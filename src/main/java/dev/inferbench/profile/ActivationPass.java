@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.inferbench.BenchException;
+import dev.inferbench.ByteUnits;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
@@ -34,7 +35,6 @@ public final class ActivationPass {
     private static final ObjectMapper JSON = new ObjectMapper()
             .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-    private static final double MIB = 1 << 20;
 
     /** One graph at one input size: what {@code layers/activation-*.json} holds. */
     public record Entry(String model, String precision, ActivationMemory memory) {
@@ -80,8 +80,7 @@ public final class ActivationPass {
 
     /** MiB, as every memory figure, from 1 MiB on; KiB below. */
     public static String size(long bytes) {
-        return bytes >= MIB ? String.format(Locale.ROOT, "%.2f MiB", bytes / MIB)
-                : String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+        return ByteUnits.size(bytes, 2);
     }
 
     /** Writes the entry to {@code target} whole (a temp file, then a rename). */

@@ -65,16 +65,8 @@ final class HtmlReport {
         if (!across.isEmpty()) {
             out.println(ModelScaling.html(across));
         }
-        ServingTable.Table servingTable = ServingTable.table(serving.stream().map(r -> CellSummary.of(r.source())).toList());
-        if (!servingTable.isEmpty()) {
-            section(out, "Serving", ServingTable.HEADING, servingTable.same(), servingTable.rows(), "[-0-9.±: max]+",
-                    servingTable.knees(), "knee");
-        }
-        TrainingTable.Table training = TrainingTable.table(rows.stream().map(r -> CellSummary.of(r.source())).toList());
-        if (!training.isEmpty()) {
-            section(out, "Training vs inference", TrainingTable.HEADING, training.same(), training.rows(),
-                    "[-0-9.,×n/a]+", training.lines(), "note");
-        }
+        ServingTable.table(serving.stream().map(r -> CellSummary.of(r.source())).toList()).html(out);
+        TrainingTable.table(rows.stream().map(r -> CellSummary.of(r.source())).toList()).html(out);
         LayerSection.of(input, rows).html(out);
         if (!plots.isEmpty()) {
             out.println("<h2>Plots</h2>");
@@ -139,28 +131,6 @@ final class HtmlReport {
     }
 
     /** The chart as an SVG element; ids prefixed so that the clip paths of several inline charts don't collide. */
-    /**
-     * A section of its own (serving, training): a heading, what its figures are, the params its cells share, a table
-     * of text whose cells matching {@code numeric} are right-aligned, and lines under it.
-     */
-    private static void section(PrintWriter out, String title, String heading, String same, List<List<String>> rows,
-                                String numeric, List<String> lines, String lineClass) {
-        out.println("<h2>" + escape(title) + "</h2><p>" + escape(heading) + ".</p>");
-        if (!same.isEmpty()) {
-            out.println("<p class=\"same\">" + escape(same) + "</p>");
-        }
-        out.println("<table class=\"cells\"><thead><tr>");
-        rows.get(0).forEach(h -> out.print("<th>" + escape(h) + "</th>"));
-        out.println("</tr></thead><tbody>");
-        rows.stream().skip(1).forEach(row -> {
-            out.print("<tr>");
-            row.forEach(v -> out.print((v.matches(numeric) ? "<td class=\"num\">" : "<td>") + escape(v) + "</td>"));
-            out.println("</tr>");
-        });
-        out.println("</tbody></table>");
-        lines.forEach(k -> out.println("<p class=\"" + lineClass + "\">" + escape(k) + "</p>"));
-    }
-
     private static String inlineSvg(Plots.Plot p, String idPrefix) throws IOException {
         ByteArrayOutputStream svg = new ByteArrayOutputStream();
         VectorGraphicsEncoder.saveVectorGraphic(p.chart(), svg, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);

@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.ByteUnits;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.model.stats.ActivationMemory;
 import dev.inferbench.model.stats.LayerName;
@@ -21,7 +22,6 @@ import java.util.Locale;
  * batch, each peak marked) and, where ORT profiled a cell, its time per module.
  */
 final class LayerPlots {
-    private static final double MIB = 1 << 20;
 
     private LayerPlots() {
     }
@@ -44,7 +44,7 @@ final class LayerPlots {
     private static Plots.Plot activation(String name, LayerSection.Part p) {
         ActivationMemory first = p.entries().get(0).memory();
         String title = String.format(Locale.ROOT, "%s: live activation memory by node (peak %.2f MiB at batch %d)",
-                p.title(), first.peakBytes() / MIB, first.batch());
+                p.title(), ByteUnits.mib(first.peakBytes()), first.batch());
         XYChart chart = new XYChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT).title(title)
                 .xAxisTitle("node, in execution order").yAxisTitle("live intermediates (MiB)").build();
         boolean seqLens = p.entries().stream().map(e -> e.memory().seqLen()).distinct().count() > 1;
@@ -59,7 +59,7 @@ final class LayerPlots {
             List<Double> ys = new ArrayList<>();
             m.layers().forEach(l -> {
                 xs.add((double) l.index());
-                ys.add(l.liveBytes() / MIB);
+                ys.add(ByteUnits.mib(l.liveBytes()));
             });
             if (xs.isEmpty() || chart.getSeries(label) != null) {
                 continue;
@@ -67,7 +67,7 @@ final class LayerPlots {
             chart.addSeries(label, xs, ys).setMarker(SeriesMarkers.NONE);
             if (m.peakLayer() != null) {
                 peakX.add((double) m.peakIndex());
-                peakY.add(m.peakBytes() / MIB);
+                peakY.add(ByteUnits.mib(m.peakBytes()));
             }
         }
         if (!peakX.isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.ByteUnits;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.model.stats.ActivationMemory;
@@ -29,7 +30,6 @@ import java.util.function.UnaryOperator;
  */
 final class LayerSection {
     static final int TOP = 10;
-    private static final double MIB = 1 << 20;
 
     /** A table: a caption, a header, rows of text; {@code numeric} marks right-aligned columns. */
     record Table(String caption, List<String> header, List<List<String>> rows, boolean[] numeric) {
@@ -214,7 +214,7 @@ final class LayerSection {
     }
 
     static String mb(long bytes) {
-        return String.format(Locale.ROOT, "%.2f", bytes / MIB);
+        return String.format(Locale.ROOT, "%.2f", ByteUnits.mib(bytes));
     }
 
     private static String ms(double ms) {

@@ -54,16 +54,8 @@ final class MarkdownReport {
             out.println();
             table(out, ModelScaling.HEADER, ModelScaling.values(across));
         }
-        ServingTable.Table servingTable = ServingTable.table(serving.stream().map(r -> CellSummary.of(r.source())).toList());
-        if (!servingTable.isEmpty()) {
-            section(out, "Serving", ServingTable.HEADING, servingTable.same(), servingTable.rows(), "[-0-9.±: max]+",
-                    servingTable.knees());
-        }
-        TrainingTable.Table training = TrainingTable.table(rows.stream().map(r -> CellSummary.of(r.source())).toList());
-        if (!training.isEmpty()) {
-            section(out, "Training vs inference", TrainingTable.HEADING, training.same(), training.rows(),
-                    "[-0-9.,×n/a]+", training.lines());
-        }
+        ServingTable.table(serving.stream().map(r -> CellSummary.of(r.source())).toList()).markdown(out);
+        TrainingTable.table(rows.stream().map(r -> CellSummary.of(r.source())).toList()).markdown(out);
         LayerSection.of(input, rows).markdown(out);
         for (ReportInput.Run run : input.runs()) {
             out.println();
@@ -86,26 +78,7 @@ final class MarkdownReport {
         out.flush();
     }
 
-    /** A section of its own (serving, training): what its figures are, shared params, a table, lines under it. */
-    private static void section(PrintWriter out, String title, String heading, String same, List<List<String>> rows,
-                                String numeric, List<String> lines) {
-        out.println();
-        out.println("## " + title);
-        out.println();
-        out.println(escape(heading) + ".");
-        out.println();
-        if (!same.isEmpty()) {
-            out.println(escape(same) + ".");
-            out.println();
-        }
-        List<List<ReportTable.Value>> values = rows.stream().skip(1).map(row -> row.stream()
-                .map(v -> new ReportTable.Value(v, false, v.matches(numeric))).toList()).toList();
-        table(out, rows.get(0), values);
-        out.println();
-        lines.forEach(k -> out.println("- " + escape(k)));
-    }
-
-    private static void table(PrintWriter out, List<String> header, List<List<ReportTable.Value>> rows) {
+    static void table(PrintWriter out, List<String> header, List<List<ReportTable.Value>> rows) {
         out.println("| " + String.join(" | ", header.stream().map(MarkdownReport::escape).toList()) + " |");
         StringBuilder rule = new StringBuilder("|");
         rows.get(0).forEach(v -> rule.append(v.numeric() ? " ---: |" : " --- |"));

@@ -306,7 +306,8 @@ final class Plots {
         return n;
     }
 
-    private static String unique(Collection<String> taken, String name) {
+    /** {@code name}, or with " #2", " #3" ... when {@code taken} has it. */
+    static String unique(Collection<String> taken, String name) {
         String n = name;
         for (int i = 2; taken.contains(n); i++) {
             n = name + " #" + i;

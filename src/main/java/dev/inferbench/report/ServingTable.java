@@ -36,38 +36,23 @@ public final class ServingTable {
         return ServingSpec.isServingCell(c.params());
     }
 
-    /**
-     * The serving cells' table for every output: {@code rows} with the header first, {@code same} the params every
-     * serving cell shares (a line, or empty), {@code knees} one line per setting with an SLO.
-     */
-    record Table(List<List<String>> rows, String same, List<String> knees) {
-        boolean isEmpty() {
-            return rows.size() < 2;
-        }
-    }
-
     /** The table and the knees as the terminal summary prints them; empty when the run has no serving cell. */
     static String render(List<CellSummary> all) {
-        Table t = table(all);
-        if (t.isEmpty()) {
-            return "";
-        }
-        StringBuilder sb = new StringBuilder("\n" + HEADING + ":\n");
-        sb.append(SummaryTable.layout(t.rows()));
-        if (!t.same().isEmpty()) {
-            sb.append(t.same()).append('\n');
-        }
-        t.knees().forEach(line -> sb.append(line).append('\n'));
-        return sb.toString();
+        return table(all).render();
     }
 
+    static final String TITLE = "Serving";
     static final String HEADING = "serving (open loop; latency from each request's intended start, means over forks of"
             + " one measured step each)";
 
-    static Table table(List<CellSummary> all) {
+    /**
+     * The serving cells' section for every output: the table, the params every serving cell shares, and one knee line
+     * per setting with an SLO.
+     */
+    static Section table(List<CellSummary> all) {
         List<CellSummary> cells = new ArrayList<>(all.stream().filter(ServingTable::isServing).toList());
         if (cells.isEmpty()) {
-            return new Table(List.of(), "", List.of());
+            return Section.empty(TITLE);
         }
         Set<String> keys = new LinkedHashSet<>(FIRST);
         cells.forEach(c -> keys.addAll(c.params().keySet()));
@@ -101,7 +86,8 @@ public final class ServingTable {
             rows.add(row);
         }
         dropEmptyColumns(rows);
-        return new Table(rows, ConstantParams.line("every serving cell", constant), knees(cells, keys));
+        return new Section(TITLE, HEADING, rows, "[-0-9.±: max]+", ConstantParams.line("every serving cell", constant),
+                knees(cells, keys), "knee");
     }
 
     /** A percentile no step had the requests for (p99.9 from 100-request steps) is n/a everywhere: left out. */

@@ -27,6 +27,7 @@ public final class TrainingTable {
     /** The params an inference cell must share with a training cell to stand beside it. */
     private static final List<String> SAME = List.of(CellSpec.MODEL, CellSpec.ENGINE, CellSpec.DEVICE,
             CellSpec.BATCH_SIZE, CellSpec.SEQ_LEN, CellSpec.THREADS);
+    static final String TITLE = "Training vs inference";
     static final String HEADING = "training vs inference (djl-pytorch; memory of each fork's first step as libtorch's"
             + " allocator counted it, MiB, above the weights and the batch; times are means per call)";
     static final String NOTE = "inference: one forward pass without gradients; forward: with gradients recorded (DJL"
@@ -40,32 +41,16 @@ public final class TrainingTable {
         return c.extras().containsKey(TrainingProfiler.STEP);
     }
 
-    /** Rows with the header first; {@code same} the params every training cell shares; {@code lines} notes. */
-    record Table(List<List<String>> rows, String same, List<String> lines) {
-        boolean isEmpty() {
-            return rows.size() < 2;
-        }
-    }
-
     /** As the terminal summary prints it; empty when the run has no training cell. */
     static String render(List<CellSummary> all) {
-        Table t = table(all);
-        if (t.isEmpty()) {
-            return "";
-        }
-        StringBuilder sb = new StringBuilder("\n" + HEADING + ":\n");
-        sb.append(SummaryTable.layout(t.rows()));
-        if (!t.same().isEmpty()) {
-            sb.append(t.same()).append('\n');
-        }
-        t.lines().forEach(l -> sb.append(l).append('\n'));
-        return sb.toString();
+        return table(all).render();
     }
 
-    static Table table(List<CellSummary> all) {
+    /** The training cells' section for every output: the table, the params they share, the notes under it. */
+    static Section table(List<CellSummary> all) {
         List<CellSummary> cells = training(all);
         if (cells.isEmpty()) {
-            return new Table(List.of(), "", List.of());
+            return Section.empty(TITLE);
         }
         Set<String> keys = new LinkedHashSet<>(FIRST);
         cells.forEach(c -> keys.addAll(c.params().keySet()));
@@ -104,7 +89,8 @@ public final class TrainingTable {
             lines.add("inference ms: n/a where the run has no inference cell of the same setting; run both benchmarks:"
                     + " java -jar benchmarks.jar 'Inference|Training' -p engine=djl-pytorch ...");
         }
-        return new Table(rows, ConstantParams.line("every training cell", constant), lines);
+        return new Section(TITLE, HEADING, rows, "[-0-9.,×n/a]+", ConstantParams.line("every training cell", constant),
+                lines, "note");
     }
 
     /** The "inference vs training" plot: per cell, inference, the training step, and of it the gradients (MiB). */
@@ -119,12 +105,8 @@ public final class TrainingTable {
         boolean models = cells.stream().map(c -> c.params().get(CellSpec.MODEL)).distinct().count() > 1;
         List<String> labels = new ArrayList<>();
         for (CellSummary c : cells) {
-            String label = (models ? c.params().get(CellSpec.MODEL) + " " : "") + "b" + c.params().get(CellSpec.BATCH_SIZE);
-            String l = label;
-            for (int n = 2; labels.contains(l); n++) {
-                l = label + " (" + n + ")";
-            }
-            labels.add(l);
+            labels.add(Plots.unique(labels, (models ? c.params().get(CellSpec.MODEL) + " " : "") + "b"
+                    + c.params().get(CellSpec.BATCH_SIZE)));
         }
         chart.addSeries("inference", labels, cells.stream().map(c -> fig(c, TrainingProfiler.INFERENCE)).toList());
         chart.addSeries("training step (forward + backward)", labels,

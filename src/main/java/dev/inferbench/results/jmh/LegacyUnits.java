@@ -21,7 +21,7 @@ final class LegacyUnits {
             return relabelled(m, ByteUnits.MIB + m.unit().substring(2));
         }
         if (name.equals("model.size") && m.unit().equals("MB")) {
-            return scaled(m, 1e6 / ByteUnits.bytes(ByteUnits.MIB), ByteUnits.MIB);
+            return scaled(m, ByteUnits.mib(1e6), ByteUnits.MIB);
         }
         if (name.equals("gc.alloc.rate") && m.unit().equals("MB/sec")) {
             return relabelled(m, ByteUnits.MIB + "/s");
