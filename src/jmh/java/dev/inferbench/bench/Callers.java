@@ -49,6 +49,9 @@ final class Callers implements AutoCloseable {
         final PreparedInput input;
         private final boolean ownsEngine;
         private float[][] alone;
+        /** For dynamic batching: the caller's input at batch 1, 2, ... below the cell's, prepared by {@link #prepareSmallerBatches}. */
+        private final List<PreparedInput> smaller = new ArrayList<>();
+        private int index;
 
         Caller(InferenceEngine engine, PreparedInput input, boolean ownsEngine) {
             this.engine = engine;
@@ -60,8 +63,15 @@ final class Callers implements AutoCloseable {
             return engine.run(input);
         }
 
+        /** One call on the first {@code samples} samples of this caller's input (dynamic batching). */
+        Outputs run(int samples) throws BenchException {
+            return engine.run(samples > smaller.size() ? input : smaller.get(samples - 1));
+        }
+
         @Override
         public void close() {
+            smaller.forEach(PreparedInput::close);
+            smaller.clear();
             input.close();
             if (ownsEngine) {
                 engine.close();
@@ -96,6 +106,7 @@ final class Callers implements AutoCloseable {
             List<HostTensor> batch = inputs(cell, 0, first);
             SetupRecord.tokensPerSample(tokensPerSample(batch, cell.seqLen()));
             zero = new Caller(first, first.prepare(batch), true);
+            zero.index = 0;
         } catch (BenchException | RuntimeException e) {
             first.close();
             throw e;
@@ -121,6 +132,7 @@ final class Callers implements AutoCloseable {
             InferenceEngine engine = own ? cell.engine().open(file, cell.device(), cell.settings()) : first;
             try {
                 Caller caller = new Caller(engine, engine.prepare(inputs(cell, k, engine)), own);
+                caller.index = k;
                 callers.add(caller);
                 try (Outputs out = caller.run()) {
                     caller.alone = floats(out);
@@ -140,7 +152,11 @@ final class Callers implements AutoCloseable {
     }
 
     private static List<HostTensor> inputs(CellSpec cell, int caller, InferenceEngine engine) throws BenchException {
-        InputSpec spec = cell.inputs();
+        return inputs(cell, cell.inputs(), caller, engine);
+    }
+
+    private static List<HostTensor> inputs(CellSpec cell, InputSpec spec, int caller, InferenceEngine engine)
+            throws BenchException {
         if (caller > 0 && cell.syntheticData()) {
             spec = new InputSpec(spec.model(), spec.file(), spec.perSample(), spec.batchSize(), spec.seqLen(),
                     spec.seed() + caller);
@@ -157,6 +173,23 @@ final class Callers implements AutoCloseable {
             }
         }
         return 0;
+    }
+
+    /**
+     * For dynamic batching: gives every caller its input at each batch size below the cell's (drawn from the caller's
+     * seed), so a call that gathered k requests runs at batch k. Each is run once here, so a model
+     * that cannot take a smaller batch fails at load, not in the measured step.
+     */
+    void prepareSmallerBatches(CellSpec cell) throws BenchException {
+        for (Caller c : callers) {
+            for (int k = 1; k < cell.batchSize(); k++) {
+                PreparedInput in = c.engine.prepare(inputs(cell, cell.inputs().withBatchSize(k), c.index, c.engine));
+                c.smaller.add(in);
+                try (Outputs out = c.engine.run(in)) {
+                    OutputCheck.verify(cell.modelName(), out, k);
+                }
+            }
+        }
     }
 
     /** Every caller at once: each call's outputs must be exactly those its input gives alone. */

@@ -1,6 +1,7 @@
 package dev.inferbench.bench;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.serve.CallerThreads;
@@ -75,6 +76,14 @@ public class ServingBenchmark extends CallerParams {
     @Param("0")
     public String idleMs;
 
+    /**
+     * off: each request is one call at the cell's batch size. A number of ms: dynamic batching, each request is one
+     * sample and a caller serves up to batchSize requests in one call, those waiting and those arriving within this
+     * long of the first.
+     */
+    @Param("off")
+    public String batchWaitMs;
+
     @Override
     protected Map<String, String> params() {
         Map<String, String> p = super.params();
@@ -83,12 +92,16 @@ public class ServingBenchmark extends CallerParams {
         p.put(ServingSpec.SLO, slo);
         p.put(ServingSpec.REQUESTS, requests);
         p.put(ServingSpec.IDLE_MS, idleMs);
+        p.put(ServingSpec.BATCH_WAIT_MS, batchWaitMs);
         return p;
     }
 
     private Callers callers;
     /** Each caller's call, made once at load: one request on its own input. */
     private final List<OpenLoop.Call> calls = new ArrayList<>();
+    /** Each caller's call for n gathered requests: its own input at batch n (n is 1 without dynamic batching). */
+    private final List<OpenLoop.BatchCall> batchCalls = new ArrayList<>();
+    private OpenLoop.Batching batching;
     private ServingSpec spec;
     private long seed;
     private boolean warmup;
@@ -100,13 +113,23 @@ public class ServingBenchmark extends CallerParams {
             BenchConfig config = BenchConfig.load();
             spec = ServingSpec.of(params());
             seed = config.seed("input");
-            callers = Callers.load(cell(config));
+            CellSpec cell = cell(config);
+            batching = spec.batching(cell.batchSize());
+            callers = Callers.load(cell);
+            if (spec.batches()) {
+                callers.prepareSmallerBatches(cell);
+            }
             for (Callers.Caller c : callers.all()) {
                 calls.add(() -> {
                     try (Outputs out = c.run()) {
                         Objects.requireNonNull(out);
                     }
                 });
+                batchCalls.add(spec.batches() ? n -> {
+                    try (Outputs out = c.run(n)) {
+                        Objects.requireNonNull(out);
+                    }
+                } : n -> c.run().close());
             }
         }, this::tearDown);
     }
@@ -134,8 +157,9 @@ public class ServingBenchmark extends CallerParams {
         }
         int[] stepNo = {0};
         RateSearch.Step step = perSecond -> {
-            StepResult r = OpenLoop.run(calls, spec.arrivals().schedule(perSecond, spec.requests(), seed + stepNo[0]++),
-                    perSecond, Math.max(DRAIN_NS, (long) (spec.requests() / perSecond * 1e9)));
+            StepResult r = OpenLoop.run(batchCalls, batching,
+                    spec.arrivals().schedule(perSecond, spec.requests(), seed + stepNo[0]++), perSecond,
+                    Math.max(DRAIN_NS, (long) (spec.requests() / perSecond * 1e9)));
             ServingProfiler.countCalls(r);
             return r;
         };
@@ -151,7 +175,10 @@ public class ServingBenchmark extends CallerParams {
         }
     }
 
-    /** Requests per second the callers serve back to back, all at once, over about {@value #WARMUP_SECONDS} s. */
+    /**
+     * Requests per second the callers serve back to back, all at once, over about {@value #WARMUP_SECONDS} s; with
+     * dynamic batching each call serves a full batch of requests.
+     */
     private double closedLoopCapacity() throws Exception {
         long end = System.nanoTime() + (long) (WARMUP_SECONDS * 1e9);
         AtomicLong served = new AtomicLong();
@@ -162,12 +189,13 @@ public class ServingBenchmark extends CallerParams {
                 served.incrementAndGet();
             }
         }).join();
-        return served.get() / ((System.nanoTime() - start) / 1e9);
+        return served.get() * batching.maxRequests() / ((System.nanoTime() - start) / 1e9);
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
         calls.clear();
+        batchCalls.clear();
         if (callers != null) {
             callers.close();
             callers = null;

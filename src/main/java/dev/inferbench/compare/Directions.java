@@ -1,5 +1,6 @@
 package dev.inferbench.compare;
 
+import dev.inferbench.metrics.TrainingProfiler;
 import dev.inferbench.stats.Direction;
 
 import java.util.Locale;
@@ -16,10 +17,11 @@ public final class Directions {
         String n = name.toLowerCase(Locale.ROOT);
         String u = unit == null ? "" : unit.toLowerCase(Locale.ROOT);
         if (n.startsWith("serve.")) {
-            // open-loop serving: rates (and the SLO met, 1 or 0) up; latencies, queues, late and dropped down
+            // open-loop serving: rates (and the SLO met, 1 or 0) up; latencies, queues, late and dropped down; the
+            // offered rate, the search's steps and the requests per call (dynamic batching) describe, not judge
             return n.equals("serve.rate") || n.equals("serve.sustainable") || n.equals("serve.slo")
                     ? Direction.HIGHER_IS_BETTER : n.equals("serve.offered") || n.equals("serve.steps")
-                    ? Direction.UNKNOWN : Direction.LOWER_IS_BETTER;
+                    || n.equals("serve.batch") ? Direction.UNKNOWN : Direction.LOWER_IS_BETTER;
         }
         if (n.equals("fidelity.samples")) {
             return Direction.UNKNOWN; // a count the others stand on, not a quality
@@ -30,7 +32,7 @@ public final class Directions {
             return Direction.HIGHER_IS_BETTER;
         }
         if (n.equals("time") || n.matches("p\\d+(\\.\\d+)?") || n.startsWith("mem.") || n.startsWith("io.") || n.endsWith(".time")
-                || n.startsWith("train.mem.")
+                || n.startsWith(TrainingProfiler.PREFIX)
                 || n.contains("alloc") || n.contains("latency") || n.equals("fidelity.maxabs")
                 || n.equals("first.inference") || n.startsWith("coldstart.")) {
             return Direction.LOWER_IS_BETTER;

@@ -24,11 +24,11 @@ import java.util.List;
  */
 public final class TrainingProfiler implements InternalProfiler {
     public static final String PREFIX = "train.mem.";
-    public static final String INFERENCE = "train.mem.inference";
-    public static final String FORWARD = "train.mem.forward";
-    public static final String BACKWARD = "train.mem.backward";
-    public static final String GRADIENTS = "train.mem.gradients";
-    public static final String STEP = "train.mem.step";
+    public static final String INFERENCE = PREFIX + "inference";
+    public static final String FORWARD = PREFIX + "forward";
+    public static final String BACKWARD = PREFIX + "backward";
+    public static final String GRADIENTS = PREFIX + "gradients";
+    public static final String STEP = PREFIX + "step";
     /** By name: library code does not depend on the benchmarks (src/jmh). */
     public static final String BENCHMARK_CLASS = "dev.inferbench.bench.TrainingBenchmark";
 

@@ -24,8 +24,16 @@ public interface SkipRule {
     /** @return why the cell cannot run here, in one line; empty when it can */
     Optional<String> skipReason(CellSpec cell) throws BenchException;
 
+    /**
+     * The same, for a rule that also reads a benchmark's own parameters beyond the typed cell (a serving cell's
+     * batching); the planner asks this one.
+     */
+    default Optional<String> skipReason(CellSpec cell, Map<String, String> params) throws BenchException {
+        return skipReason(cell);
+    }
+
     /** The same for a cell's JMH parameters; a benchmark without a model has nothing to skip. */
     default Optional<String> skipReason(Map<String, String> params, BenchConfig config) throws BenchException {
-        return CellSpec.isModelCell(params) ? skipReason(CellSpec.of(params, config)) : Optional.empty();
+        return CellSpec.isModelCell(params) ? skipReason(CellSpec.of(params, config), params) : Optional.empty();
     }
 }

@@ -22,7 +22,7 @@ public final class SkipRules {
         }
         CellSpec spec = CellSpec.of(cell.params(), config); // once for all rules
         for (SkipRule rule : rules) {
-            Optional<String> why = rule.appliesTo(cell.benchmark()) ? rule.skipReason(spec) : Optional.empty();
+            Optional<String> why = rule.appliesTo(cell.benchmark()) ? rule.skipReason(spec, cell.params()) : Optional.empty();
             if (why.isPresent()) {
                 return why;
             }

@@ -10,14 +10,13 @@ import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.model.stats.ActivationMemory;
 import dev.inferbench.results.RunLayout;
+import dev.inferbench.run.RunStore;
 import dev.inferbench.variant.Variants;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -86,15 +85,7 @@ public final class ActivationPass {
     /** Writes the entry to {@code target} whole (a temp file, then a rename). */
     public static void write(Entry entry, Path target) throws IOException {
         Files.createDirectories(target.getParent());
-        Path tmp = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".part");
-        try {
-            try (OutputStream o = Files.newOutputStream(tmp)) {
-                JSON.writeValue(o, entry);
-            }
-            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        RunStore.writeAtomically(target, JSON.writeValueAsBytes(entry));
     }
 
     /** Every entry in a run folder, by model then batch then seqLen; a file that cannot be read is left out. */

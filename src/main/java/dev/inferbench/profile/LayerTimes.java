@@ -140,15 +140,13 @@ public record LayerTimes(String cell, int runs, double kernelMs, List<Layer> lay
 
     /** The file's node names and the producer of each tensor, to find where an ORT node came from. */
     private static final class Names {
-        private final Map<String, String> byName = new HashMap<>();
         private final Map<String, String> producers = new HashMap<>();
         private final Map<String, String> opTypes = new HashMap<>();
 
         Names(OnnxSummary model) {
             for (int i = 0; i < model.nodes().size(); i++) {
                 OnnxMl.NodeProto n = model.nodes().get(i);
-                String name = n.getName().isEmpty() ? n.getOpType() + "#" + i : n.getName();
-                byName.put(name, name);
+                String name = LayerName.node(n, i);
                 opTypes.put(name, n.getOpType());
                 n.getOutputList().forEach(o -> producers.put(o, name));
             }
@@ -160,10 +158,10 @@ public record LayerTimes(String cell, int runs, double kernelMs, List<Layer> lay
 
         /** The file's node an ORT node came from, or null for one ORT made without naming its source. */
         String layerOf(String ortNode) {
-            if (byName.containsKey(ortNode)) {
+            if (opTypes.containsKey(ortNode)) {
                 return ortNode;
             }
-            String node = longestWord(byName, ortNode);
+            String node = longestWord(opTypes, ortNode);
             String tensor = longestWord(producers, ortNode);
             if (node == null || tensor != null && tensor.length() > node.length()) {
                 return tensor == null ? null : producers.get(tensor);

@@ -29,12 +29,11 @@ public record OrtProfile(List<Kernel> kernels, List<Run> modelRuns) {
      * @param opType      the operator type, e.g. Conv
      * @param start       start time in µs since the session began
      * @param micros      duration in µs
-     * @param outputBytes the bytes of its outputs as ORT allocated them, -1 when the profile does not say
      * @param arena       ORT's CPU arena once the kernel has run, null when the profile does not say (older ORT versions)
      */
-    public record Kernel(String node, String opType, long start, long micros, long outputBytes, Arena arena) {
+    public record Kernel(String node, String opType, long start, long micros, Arena arena) {
         public Kernel(String node, String opType, long start, long micros) {
-            this(node, opType, start, micros, -1, null);
+            this(node, opType, start, micros, null);
         }
     }
 
@@ -89,8 +88,7 @@ public record OrtProfile(List<Kernel> kernels, List<Run> modelRuns) {
             if (cat.equals("Node") && name.endsWith(KERNEL_SUFFIX)) {
                 JsonNode args = e.path("args");
                 kernels.add(new Kernel(name.substring(0, name.length() - KERNEL_SUFFIX.length()),
-                        args.path("op_name").asText("unknown"), e.path("ts").asLong(), dur,
-                        args.path("output_size").asLong(-1), arena(args)));
+                        args.path("op_name").asText("unknown"), e.path("ts").asLong(), dur, arena(args)));
             } else if (cat.equals("Session") && name.equals("model_run")) {
                 runs.add(new Run(e.path("ts").asLong(), dur));
             }

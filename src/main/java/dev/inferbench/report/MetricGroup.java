@@ -4,6 +4,7 @@ import dev.inferbench.metrics.CallMeanProfiler;
 import dev.inferbench.metrics.ModelStatsProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.metrics.SetupProfiler;
+import dev.inferbench.metrics.TrainingProfiler;
 
 import java.util.Locale;
 
@@ -46,7 +47,7 @@ enum MetricGroup {
         if (metric.startsWith("fidelity.") || metric.startsWith("accuracy.")) {
             return QUALITY;
         }
-        if (metric.startsWith("mem.") || metric.startsWith("train.mem.")) {
+        if (metric.startsWith("mem.") || metric.startsWith(TrainingProfiler.PREFIX)) {
             return MEMORY;
         }
         if (metric.startsWith("model.")) {

@@ -21,7 +21,8 @@ import java.util.Set;
  * (offered and served rate, latency percentiles from intended start, queue, late and dropped requests, CPU per
  * request, the SLO), then, per setting, the knee in words: the highest offered rate whose steps met the SLO in every
  * fork, and the next rate that missed it; for {@code rate=max} cells, the sustainable rate the forks' searches found.
- * Figures are means over forks (one measured step per fork).
+ * Figures are means over forks (one measured step per fork). With dynamic batching ({@code batchWaitMs}) a request is
+ * one sample and {@code req/call} is how many a call served on average.
  */
 public final class ServingTable {
     /** Params shown always; the other varying ones get a column too. Constant ones go in the line below the table. */
@@ -63,7 +64,7 @@ public final class ServingTable {
         List<List<String>> rows = new ArrayList<>();
         List<String> head = new ArrayList<>();
         keys.forEach(k -> head.add(HEADINGS.getOrDefault(k, k)));
-        head.addAll(List.of("offered/s", "served/s", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "queue max",
+        head.addAll(List.of("offered/s", "served/s", "req/call", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "queue max",
                 "late %", "dropped %", "cpu/req ms", "cores", "SLO", "forks"));
         rows.add(head);
         for (CellSummary c : cells) {
@@ -72,6 +73,7 @@ public final class ServingTable {
             boolean search = isSearch(c);
             row.add(search ? "max: " + sustainable(c) : SummaryTable.num(offered(c)));
             row.add(fig(c, ServingProfiler.RATE));
+            row.add(fig(c, ServingProfiler.BATCH));
             for (double p : ServingProfiler.PERCENTILES) {
                 row.add(fig(c, ServingProfiler.percentileLabel(p)));
             }
@@ -156,8 +158,11 @@ public final class ServingTable {
         int perCaller = threads.equals("0") ? cores : Integer.parseInt(threads);
         String over = callers * perCaller > cores ? ", oversubscribed: " + callers + " × " + perCaller + " threads on "
                 + cores + " cores" : "";
-        return p.get(CellSpec.MODEL) + " on " + p.get(CellSpec.ENGINE) + ", batch " + p.getOrDefault(CellSpec.BATCH_SIZE, "1")
-                + ", " + callers + " caller" + (callers == 1 ? "" : "s") + " (" + p.getOrDefault(CellSpec.SHARING, "shared")
+        String wait = p.getOrDefault(ServingSpec.BATCH_WAIT_MS, ServingSpec.OFF);
+        String batch = wait.equalsIgnoreCase(ServingSpec.OFF) ? "batch " + p.getOrDefault(CellSpec.BATCH_SIZE, "1")
+                : "dynamic batches of up to " + p.getOrDefault(CellSpec.BATCH_SIZE, "1") + " requests within " + wait
+                + " ms";
+        return p.get(CellSpec.MODEL) + " on " + p.get(CellSpec.ENGINE) + ", " + batch + ", " + callers + " caller" + (callers == 1 ? "" : "s") + " (" + p.getOrDefault(CellSpec.SHARING, "shared")
                 + ") × " + (threads.equals("0") ? "all cores" : threads + " thread" + (threads.equals("1") ? "" : "s"))
                 + ", " + p.getOrDefault(ServingSpec.ARRIVALS, "poisson") + " arrivals" + others(p) + over;
     }
@@ -175,7 +180,7 @@ public final class ServingTable {
 
     private static final Set<String> DESCRIBED = Set.of(CellSpec.MODEL, CellSpec.ENGINE, CellSpec.BATCH_SIZE,
             CellSpec.CALLERS, CellSpec.SHARING, CellSpec.THREADS, ServingSpec.ARRIVALS, ServingSpec.RATE,
-            ServingSpec.SLO, ServingSpec.REQUESTS, CellSpec.SEQ_LEN, CellSpec.DEVICE);
+            ServingSpec.SLO, ServingSpec.REQUESTS, CellSpec.SEQ_LEN, CellSpec.DEVICE, ServingSpec.BATCH_WAIT_MS);
     private static final Map<String, String> DEFAULTS = Map.of(CellSpec.SPIN, "on", ServingSpec.IDLE_MS, "0",
             CellSpec.INTER_OP_THREADS, "0", CellSpec.OPT_LEVEL, "all", CellSpec.PRECISION, "fp32",
             CellSpec.DATA, "synthetic");

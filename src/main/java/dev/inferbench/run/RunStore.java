@@ -348,7 +348,8 @@ public final class RunStore {
         writeAtomically(file.toAbsolutePath(), bytes.toByteArray());
     }
 
-    static void writeAtomically(Path target, byte[] bytes) throws IOException {
+    /** Writes {@code bytes} to {@code target} whole: a temp file beside it, then a rename; readable by all. */
+    public static void writeAtomically(Path target, byte[] bytes) throws IOException {
         Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".part");
         try {
             Files.write(tmp, bytes);

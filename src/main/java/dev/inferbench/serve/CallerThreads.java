@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class CallerThreads {
     /** One caller's loop: {@code caller} is its index, {@code call} its own call. */
     @FunctionalInterface
-    public interface Loop {
-        void run(int caller, OpenLoop.Call call) throws Exception;
+    public interface Loop<C> {
+        void run(int caller, C call) throws Exception;
     }
 
     private final List<Thread> threads = new ArrayList<>();
@@ -24,11 +24,11 @@ public final class CallerThreads {
     private CallerThreads() {
     }
 
-    public static CallerThreads start(List<OpenLoop.Call> callers, String name, Loop loop) {
+    public static <C> CallerThreads start(List<C> callers, String name, Loop<C> loop) {
         CallerThreads t = new CallerThreads();
         for (int c = 0; c < callers.size(); c++) {
             int index = c;
-            OpenLoop.Call call = callers.get(c);
+            C call = callers.get(c);
             Thread thread = new Thread(() -> {
                 try {
                     loop.run(index, call);

@@ -1,8 +1,10 @@
 package dev.inferbench.serve;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -26,6 +28,31 @@ public final class OpenLoop {
         void run() throws Exception;
     }
 
+    /** One caller's call for {@code requests} gathered requests at once: one engine call at that batch. */
+    @FunctionalInterface
+    public interface BatchCall {
+        void run(int requests) throws Exception;
+    }
+
+    /**
+     * Dynamic batching, as a server does it: a caller that takes a request also takes those already waiting, and
+     * those arriving within {@code waitNs} of it, up to {@code maxRequests}, and serves them in one call.
+     *
+     * @param maxRequests the most requests one call serves (1: no batching)
+     * @param waitNs      how long a caller holds its first request for more to arrive (0: only those already waiting)
+     */
+    public record Batching(int maxRequests, long waitNs) {
+        /** One request per call. */
+        public static final Batching NONE = new Batching(1, 0);
+
+        public Batching {
+            if (maxRequests < 1 || waitNs < 0) {
+                throw new IllegalArgumentException("batching needs maxRequests >= 1 and waitNs >= 0, got "
+                        + maxRequests + ", " + waitNs);
+            }
+        }
+    }
+
     private OpenLoop() {
     }
 
@@ -38,21 +65,55 @@ public final class OpenLoop {
      */
     public static StepResult run(List<Call> callers, long[] arrivalsNs, double offeredPerSecond, long drainNs)
             throws Exception {
+        List<BatchCall> one = callers.stream().<BatchCall>map(c -> requests -> c.run()).toList();
+        return run(one, Batching.NONE, arrivalsNs, offeredPerSecond, drainNs);
+    }
+
+    /**
+     * As {@link #run(List, long[], double, long)}, with the callers gathering requests into calls as {@code batching}
+     * says; each request's latency runs from its own intended start to the end of the call that served it.
+     */
+    public static StepResult run(List<BatchCall> callers, Batching batching, long[] arrivalsNs, double offeredPerSecond,
+                                 long drainNs) throws Exception {
         int n = arrivalsNs.length;
         long[] latencies = new long[n];
         Arrays.fill(latencies, -1);
         LinkedBlockingQueue<long[]> queue = new LinkedBlockingQueue<>(); // {index, intended start}
         AtomicBoolean giveUp = new AtomicBoolean();
         AtomicLong lastEnd = new AtomicLong();
+        AtomicLong calls = new AtomicLong();
         CallerThreads threads = CallerThreads.start(callers, "inferbench-caller", (caller, call) -> {
-            while (true) {
+            List<long[]> taken = new ArrayList<>(batching.maxRequests());
+            boolean last = false;
+            while (!last) {
+                taken.clear();
                 long[] req = queue.take();
                 if (req[0] == END || giveUp.get()) {
                     return;
                 }
-                call.run();
+                taken.add(req);
+                long until = System.nanoTime() + batching.waitNs();
+                while (taken.size() < batching.maxRequests()) {
+                    long left = until - System.nanoTime();
+                    long[] more = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : queue.poll();
+                    if (more == null) {
+                        break;
+                    }
+                    if (more[0] == END) {
+                        last = true; // serve what was taken, then stop
+                        break;
+                    }
+                    taken.add(more);
+                }
+                if (giveUp.get()) {
+                    return;
+                }
+                call.run(taken.size());
                 long end = System.nanoTime();
-                latencies[(int) req[0]] = end - req[1];
+                calls.incrementAndGet();
+                for (long[] r : taken) {
+                    latencies[(int) r[0]] = end - r[1];
+                }
                 lastEnd.accumulateAndGet(end, Math::max);
             }
         });
@@ -95,7 +156,7 @@ public final class OpenLoop {
         Arrays.sort(latencies);
         long servingEnd = dropped > 0 ? stopped : lastEnd.get();
         return new StepResult(offeredPerSecond, latencies, dropped, late, n == 0 ? 0 : queued / (double) n, queueMax,
-                servingEnd - start);
+                servingEnd - start, calls.get());
     }
 
     private static void waitUntil(long due) {

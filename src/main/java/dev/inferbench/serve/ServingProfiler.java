@@ -28,7 +28,8 @@ import java.util.Locale;
  *       from the intended start, each percentile only when the step had 10 / (1 - p) requests behind it;</li>
  *   <li>{@value #QUEUE} (requests waiting at an arrival, mean), {@value #QUEUE_MAX}, {@value #LATE} and
  *       {@value #DROPPED} (% of requests);</li>
- *   <li>{@value #SLO_MET} (1 or 0) when the cell has an SLO.</li>
+ *   <li>{@value #SLO_MET} (1 or 0) when the cell has an SLO;</li>
+ *   <li>{@value #BATCH} (requests per call, mean) when the cell gathers requests into calls (dynamic batching).</li>
  * </ul>
  */
 public final class ServingProfiler implements InternalProfiler {
@@ -43,6 +44,8 @@ public final class ServingProfiler implements InternalProfiler {
     public static final String DROPPED = "serve.dropped";
     public static final String SLO_MET = "serve.slo";
     public static final String STEPS = "serve.steps";
+    /** Requests per engine call, mean: given for cells with dynamic batching. */
+    public static final String BATCH = "serve.batch";
     /** The percentiles given, each as {@code serve.p<p>}. */
     public static final double[] PERCENTILES = {50, 90, 99, 99.9};
 
@@ -63,17 +66,26 @@ public final class ServingProfiler implements InternalProfiler {
         if (e == null || iterationParams.getType() != IterationType.MEASUREMENT) {
             return List.of();
         }
-        String batch = benchmarkParams.getParamsKeys().contains(CellSpec.BATCH_SIZE)
+        boolean batching = benchmarkParams.getParamsKeys().contains(ServingSpec.BATCH_WAIT_MS)
+                && !benchmarkParams.getParam(ServingSpec.BATCH_WAIT_MS).strip().equalsIgnoreCase(ServingSpec.OFF);
+        String batch = benchmarkParams.getParamsKeys().contains(CellSpec.BATCH_SIZE) && !batching
                 ? benchmarkParams.getParam(CellSpec.BATCH_SIZE) : "1";
-        return figures(e, Integer.parseInt(batch));
+        return figures(e, Integer.parseInt(batch), batching);
     }
 
-    static List<Result> figures(ServingRecord.Entry e, int batch) {
+    /**
+     * @param samplesPerRequest the cell's batch size, or 1 with dynamic batching (each request one sample)
+     * @param batching          whether the callers gathered requests into calls
+     */
+    static List<Result> figures(ServingRecord.Entry e, int samplesPerRequest, boolean batching) {
         StepResult s = e.step();
         List<Result> out = new ArrayList<>();
         add(out, RATE, s.achievedPerSecond(), "req/s");
         // samples/s of a serving cell: what it served, each request a batch (the closed-loop figure's own label)
-        add(out, SamplesProfiler.LABEL, s.achievedPerSecond() * batch, SamplesProfiler.UNIT);
+        add(out, SamplesProfiler.LABEL, s.achievedPerSecond() * samplesPerRequest, SamplesProfiler.UNIT);
+        if (batching) {
+            add(out, BATCH, s.requestsPerCall(), "requests/call");
+        }
         add(out, OFFERED, s.offeredPerSecond(), "req/s");
         if (e.search() != null) {
             add(out, SUSTAINABLE, e.search().sustainable(), "req/s");

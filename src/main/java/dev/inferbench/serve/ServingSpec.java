@@ -15,14 +15,21 @@ import java.util.Map;
  * @param requests requests per measured step
  * @param idleMs   when above 0, no arrival schedule: each caller pauses this long before each call, outside the timed
  *                 call ({@link IdleLoop}), and the rate is not used
+ * @param batchWaitMs NaN ({@code off}): each request is served in a call of its own, at the cell's batch size. A
+ *                 number: dynamic batching, each request is one sample and a caller serves up to the cell's batch
+ *                 size of them in one call, taking those already waiting and those that arrive within this many ms
+ *                 of the first ({@link OpenLoop.Batching})
  */
-public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests, double idleMs) {
+public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests, double idleMs, double batchWaitMs) {
     public static final String RATE = "rate";
     public static final String ARRIVALS = "arrivals";
     public static final String SLO = "slo";
     public static final String REQUESTS = "requests";
     public static final String MAX_RATE = "max";
     public static final String IDLE_MS = "idleMs";
+    public static final String BATCH_WAIT_MS = "batchWaitMs";
+    /** {@value}: no dynamic batching, the default of {@link #BATCH_WAIT_MS}. */
+    public static final String OFF = "off";
     /**
      * The most requests per second one scheduler thread issues on time on this kind of machine: beyond it arrivals are
      * late by construction (each costs a wake-up and a queue hand-off, some µs on a 2-core VM).
@@ -98,7 +105,43 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
             throw new BenchException("rate=max and idleMs=" + idleText + " do not go together: calls after idle have"
                     + " no arrival rate to search; expected idleMs=0 with rate=max");
         }
-        return new ServingSpec(rate, arrivals, slo, requests, idle);
+        double batchWait = batchWaitMs(params);
+        if (idle > 0 && !Double.isNaN(batchWait)) {
+            throw new BenchException("idleMs=" + idleText + " and batchWaitMs=" + params.get(BATCH_WAIT_MS) + " do not"
+                    + " go together: calls after idle have no queue to gather requests from; expected batchWaitMs=off"
+                    + " with idleMs");
+        }
+        return new ServingSpec(rate, arrivals, slo, requests, idle, batchWait);
+    }
+
+    /** The cell's dynamic-batching wait in ms, NaN when it is off (the default). */
+    public static double batchWaitMs(Map<String, String> params) throws BenchException {
+        String text = params.getOrDefault(BATCH_WAIT_MS, OFF).strip();
+        if (text.equalsIgnoreCase(OFF)) {
+            return Double.NaN;
+        }
+        double wait;
+        try {
+            wait = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            wait = -1;
+        }
+        if (!(wait >= 0) || wait > 60_000) {
+            throw new BenchException("batchWaitMs '" + text + "' is not off or a wait of 0 to 60000 ms; expected e.g."
+                    + " -p batchWaitMs=off,2,10 (a caller gathers up to batchSize requests, waiting at most that long"
+                    + " for more after the first)");
+        }
+        return wait;
+    }
+
+    /** Whether requests are gathered into calls (dynamic batching): each request is then one sample. */
+    public boolean batches() {
+        return !Double.isNaN(batchWaitMs);
+    }
+
+    /** How the callers gather requests into calls for a cell of this batch size. */
+    public OpenLoop.Batching batching(int batchSize) {
+        return batches() ? new OpenLoop.Batching(batchSize, Math.round(batchWaitMs * 1e6)) : OpenLoop.Batching.NONE;
     }
 
     public boolean searchesRate() {

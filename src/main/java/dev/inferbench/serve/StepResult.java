@@ -15,9 +15,22 @@ import java.util.Arrays;
  * @param queueMean        requests waiting, on average, when a request arrived
  * @param queueMax         the most requests waiting when one arrived
  * @param servingNs        from the first arrival to the last call's end
+ * @param calls            engine calls that served the completed requests (fewer than them with dynamic batching)
  */
 public record StepResult(double offeredPerSecond, long[] latenciesNs, int dropped, int late, double queueMean,
-                         int queueMax, long servingNs) {
+                         int queueMax, long servingNs, long calls) {
+
+    /** A step that served each completed request in a call of its own. */
+    public StepResult(double offeredPerSecond, long[] latenciesNs, int dropped, int late, double queueMean,
+                      int queueMax, long servingNs) {
+        this(offeredPerSecond, latenciesNs, dropped, late, queueMean, queueMax, servingNs,
+                latenciesNs.length - dropped);
+    }
+
+    /** Requests served per engine call, on average: above 1 only with dynamic batching. */
+    public double requestsPerCall() {
+        return calls == 0 ? Double.NaN : completed() / (double) calls;
+    }
 
     public int requests() {
         return latenciesNs.length;

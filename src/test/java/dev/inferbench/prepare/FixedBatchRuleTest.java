@@ -31,5 +31,14 @@ class FixedBatchRuleTest {
         Path dynamic = dir.resolve("dynamic.onnx");
         Files.write(dynamic, new OnnxExporter(1).export(Mlp.tiny().build()).toByteArray());
         assertThat(rule.skipReason(Map.of("model", dynamic.toString(), "batchSize", "8"), config)).isEmpty();
+
+        // dynamic batching runs every batch from 1 to batchSize: a fixed batch skips it even at batchSize=fixed
+        assertThat(rule.skipReason(Map.of("model", file.toString(), "batchSize", "1", "batchWaitMs", "2"), config))
+                .contains("model '" + file + "' input 'input' fixes the batch at 1; dynamic batching (batchWaitMs=2)"
+                        + " runs every batch from 1 to 1 (batchWaitMs=off does not)");
+        assertThat(rule.skipReason(Map.of("model", file.toString(), "batchSize", "1", "batchWaitMs", "off"), config))
+                .isEmpty();
+        assertThat(rule.skipReason(Map.of("model", dynamic.toString(), "batchSize", "8", "batchWaitMs", "2"), config))
+                .isEmpty();
     }
 }

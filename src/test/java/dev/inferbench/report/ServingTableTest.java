@@ -55,6 +55,23 @@ class ServingTableTest {
     }
 
     @Test
+    void dynamicBatchingIsNamedInTheKneeAndItsRequestsPerCallGetAColumn() {
+        CellSummary one = cell("max", "on", 20, 50, 1, 20);
+        CellSummary batched = cell("max", "on", 30, 55, 1, 30);
+        batched.params().put("batchSize", "8");
+        batched.params().put("batchWaitMs", "5");
+        batched.extras().put("serve.batch", 3.25);
+        one.params().put("batchWaitMs", "off");
+        String out = ServingTable.render(List.of(one, batched));
+        assertThat(out).contains("req/call").contains("3.250");
+        assertThat(out).contains("knee: resnet50 on ort, dynamic batches of up to 8 requests within 5 ms, 1 caller"
+                + " (shared) × 1 thread, poisson arrivals: 30.00 ± 2.500 req/s sustainable at p90<60ms");
+        assertThat(out).contains("knee: resnet50 on ort, batch 1, 1 caller (shared) × 1 thread, poisson arrivals: 20.00");
+        // without batching no cell has a requests-per-call figure: the column is left out
+        assertThat(ServingTable.render(List.of(one))).doesNotContain("req/call");
+    }
+
+    @Test
     void aRunWithoutServingCellsHasNoServingTable() {
         assertThat(ServingTable.render(List.of())).isEmpty();
     }

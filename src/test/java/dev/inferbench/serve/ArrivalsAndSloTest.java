@@ -72,9 +72,18 @@ class ArrivalsAndSloTest {
         assertThat(ServingSpec.of(Map.of("rate", "max", "slo", "p90<5ms")).requests()).isEqualTo(100);
         assertThat(ServingSpec.of(Map.of("rate", "max", "slo", "p90<5ms")).searchesRate()).isTrue();
         assertThat(ServingSpec.of(Map.of("rate", "15/s", "arrivals", "constant")).rate()).isEqualTo(15);
+        assertThat(s.batches()).isFalse();
+        assertThat(s.batching(8)).isEqualTo(OpenLoop.Batching.NONE); // each request a call at the cell's batch
+        ServingSpec batching = ServingSpec.of(Map.of("rate", "20", "batchWaitMs", "2.5"));
+        assertThat(batching.batches()).isTrue();
+        assertThat(batching.batching(8)).isEqualTo(new OpenLoop.Batching(8, 2_500_000));
+        assertThat(ServingSpec.of(Map.of("rate", "20", "batchWaitMs", "0")).batching(4))
+                .isEqualTo(new OpenLoop.Batching(4, 0)); // only what is already waiting
         for (Map<String, String> bad : new Map[]{Map.of("rate", "0"), Map.of("rate", "-3"), Map.of("rate", "fast"),
                 Map.of("rate", "1e9"), Map.of("rate", "max"), Map.of("rate", "5", "requests", "0"),
-                Map.of("rate", "5", "slo", "p99<5ms", "requests", "999"), Map.of("rate", "5", "arrivals", "bursty")}) {
+                Map.of("rate", "5", "slo", "p99<5ms", "requests", "999"), Map.of("rate", "5", "arrivals", "bursty"),
+                Map.of("rate", "5", "batchWaitMs", "-1"), Map.of("rate", "5", "batchWaitMs", "soon"),
+                Map.of("rate", "5", "batchWaitMs", "2", "idleMs", "100")}) {
             assertThatThrownBy(() -> ServingSpec.of(bad)).as(bad.toString()).isInstanceOf(BenchException.class);
         }
     }

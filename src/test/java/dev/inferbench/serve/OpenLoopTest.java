@@ -58,4 +58,42 @@ class OpenLoopTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> OpenLoop.run(List.of(broken),
                 Arrivals.CONSTANT.schedule(1000, 20, 1), 1000, 1_000_000_000L)).hasMessage("engine gone");
     }
+
+    @Test
+    void dynamicBatchingServesWhatIsWaitingInOneCallUpToTheMost() throws Exception {
+        // 100 requests within 50 ms; a call takes 10 ms whatever it serves: a caller takes up to 8 waiting at once
+        List<Integer> sizes = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        OpenLoop.BatchCall tenMs = n -> {
+            sizes.add(n);
+            Thread.sleep(10);
+        };
+        StepResult r = OpenLoop.run(List.of(tenMs), new OpenLoop.Batching(8, 0),
+                Arrivals.CONSTANT.schedule(2000, 100, 1), 2000, 5_000_000_000L);
+        assertThat(r.dropped()).isZero();
+        assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(100); // each request served once
+        assertThat(sizes).allMatch(n -> n >= 1 && n <= 8);
+        assertThat(r.calls()).isEqualTo(sizes.size());
+        assertThat(r.requestsPerCall()).isGreaterThan(4); // one at a time would take 100 calls, 1 s
+        assertThat(r.percentileMs(100)).isLessThan(900);
+    }
+
+    @Test
+    void aBatchingCallerWaitsForMoreRequestsAfterTheFirstAndCountsEachFromItsOwnStart() throws Exception {
+        // one request every 10 ms; a caller holds its first for up to 200 ms, so it gathers 4 and serves them together
+        List<Integer> sizes = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        StepResult r = OpenLoop.run(List.<OpenLoop.BatchCall>of(sizes::add), new OpenLoop.Batching(4, 200_000_000L),
+                Arrivals.CONSTANT.schedule(100, 8, 1), 100, 5_000_000_000L);
+        assertThat(sizes).containsExactly(4, 4);
+        assertThat(r.requestsPerCall()).isEqualTo(4);
+        assertThat(r.percentileMs(100)).isGreaterThan(25); // the first of 4 waited for the fourth, 30 ms later
+        assertThat(r.percentileMs(1)).isLessThan(25); // the fourth was served at once
+    }
+
+    @Test
+    void withoutBatchingEachRequestIsACall() throws Exception {
+        StepResult r = OpenLoop.run(List.of(() -> Thread.sleep(1)), Arrivals.CONSTANT.schedule(5000, 50, 1), 5000,
+                5_000_000_000L);
+        assertThat(r.calls()).isEqualTo(50);
+        assertThat(r.requestsPerCall()).isEqualTo(1);
+    }
 }

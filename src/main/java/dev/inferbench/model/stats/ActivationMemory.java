@@ -147,7 +147,7 @@ public record ActivationMemory(int batch, int seqLen, List<Layer> layers, long p
                     live -= bytes.get(buffer);
                 }
             }
-            String name = n.getName().isEmpty() ? n.getOpType() + "#" + i : n.getName();
+            String name = LayerName.node(n, i);
             layers.add(new Layer(i, name, n.getOpType(), LayerName.module(name), outputBytes[i], allocated, during, live));
         }
         long largest = bytes.values().stream().mapToLong(Long::longValue).max().orElse(0);

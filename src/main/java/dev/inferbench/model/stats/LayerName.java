@@ -13,6 +13,11 @@ public final class LayerName {
     private LayerName() {
     }
 
+    /** A graph node's name, or {@code OpType#index} for a node the file left unnamed. */
+    public static String node(ai.onnx.proto.OnnxMl.NodeProto n, int index) {
+        return n.getName().isEmpty() ? n.getOpType() + "#" + index : n.getName();
+    }
+
     /** The layer a node belongs to: its name without the {@code :part} of an operator inside a layer. */
     public static String layer(String node) {
         int part = node.indexOf(':');
