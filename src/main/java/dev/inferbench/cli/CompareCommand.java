@@ -45,7 +45,7 @@ final class CompareCommand implements Subcommand {
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
         List<Path> runs = new ArrayList<>();
-        double minEffect = 0.03;
+        double minEffect = Verdict.DEFAULT_MIN_EFFECT;
         boolean failOnRegression = false;
         String format = "table";
         List<Threshold> thresholds = new ArrayList<>();

@@ -10,6 +10,7 @@ import dev.inferbench.stats.ForkMeans;
 import dev.inferbench.stats.Power;
 import dev.inferbench.stats.Split;
 import dev.inferbench.stats.VarianceComponents;
+import dev.inferbench.stats.Verdict;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -41,7 +42,7 @@ final class VarianceCommand implements Subcommand {
         Path dir = null;
         Duration budget = Duration.ofMinutes(5);
         boolean ab = false;
-        double minEffect = 0.03;
+        double minEffect = Verdict.DEFAULT_MIN_EFFECT;
         double forkSeconds = Double.NaN;
         for (int i = 0; i < args.size(); i++) {
             if (args.get(i).equals("--budget") && i + 1 < args.size()) {

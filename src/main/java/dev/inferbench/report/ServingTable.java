@@ -142,8 +142,8 @@ public final class ServingTable {
             } else {
                 lines.add("knee: " + who + ": " + SummaryTable.num(offered(met)) + " req/s at " + slo
                         + (missed == null ? " (the highest rate tried; every rate met it)"
-                        : " (next rate tried, " + SummaryTable.num(offered(missed)) + " req/s, missed it: "
-                        + sloPercentile(missed, slo) + ")"));
+                        : " (next rate tried, " + SummaryTable.num(offered(missed)) + " req/s, missed it"
+                        + missedIn(missed) + ": " + sloPercentile(missed, slo) + ")"));
             }
         }
         return lines;
@@ -184,6 +184,16 @@ public final class ServingTable {
     private static final Map<String, String> DEFAULTS = Map.of(CellSpec.SPIN, "on", ServingSpec.IDLE_MS, "0",
             CellSpec.INTER_OP_THREADS, "0", CellSpec.OPT_LEVEL, "all", CellSpec.PRECISION, "fp32",
             CellSpec.DATA, "synthetic");
+
+    /**
+     * "" when every fork missed; " in 1 of 2 forks (mean over forks)" when some met it, so that a mean below the bound
+     * does not read as a contradiction.
+     */
+    private static String missedIn(CellSummary c) {
+        int forks = c.mean().forks();
+        long met = Math.round(c.extras().getOrDefault(ServingProfiler.SLO_MET, 0.0) * forks);
+        return met == 0 ? "" : " in " + (forks - met) + " of " + forks + " forks (mean over forks)";
+    }
 
     /** "p90 61.02 ms": the cell's value of the SLO's percentile (an unreadable SLO never reached a run). */
     private static String sloPercentile(CellSummary c, String slo) {

@@ -15,11 +15,17 @@ public final class Power {
 
     public static double rate(VarianceComponents vc, int forks, int iterations, double slowdown, double minEffect,
                               int trials, long seed) {
+        return rate(vc, forks, iterations, forks, iterations, slowdown, minEffect, trials, seed);
+    }
+
+    /** As above, with sides of different shapes: the baseline's forks and iterations, then the candidate's. */
+    public static double rate(VarianceComponents vc, int baseForks, int baseIterations, int candidateForks,
+                              int candidateIterations, double slowdown, double minEffect, int trials, long seed) {
         SplittableRandom rng = new SplittableRandom(seed);
         int flagged = 0;
         for (int t = 0; t < trials; t++) {
-            double[][] base = simulate(vc, vc.mean(), forks, iterations, rng);
-            double[][] cand = simulate(vc, vc.mean() * (1 + slowdown), forks, iterations, rng);
+            double[][] base = simulate(vc, vc.mean(), baseForks, baseIterations, rng);
+            double[][] cand = simulate(vc, vc.mean() * (1 + slowdown), candidateForks, candidateIterations, rng);
             Verdict v = Verdict.of(Ratio.interval(base, cand, Verdict.CONFIDENCE), Direction.LOWER_IS_BETTER, minEffect);
             if (v == Verdict.WORSE || (slowdown == 0 && v == Verdict.BETTER)) {
                 flagged++;

@@ -22,6 +22,8 @@ public enum Verdict {
 
     /** The confidence of the ratio intervals verdicts are drawn from. */
     public static final double CONFIDENCE = 0.99;
+    /** The smallest relative change a verdict counts when none is given ({@code --min-effect}): 3 %. */
+    public static final double DEFAULT_MIN_EFFECT = 0.03;
 
     public static Verdict of(Interval ratio, Direction direction, double minEffect) {
         if (direction == Direction.UNKNOWN) {

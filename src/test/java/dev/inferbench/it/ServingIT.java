@@ -77,4 +77,19 @@ class ServingIT {
                     "mlp-tiny-serving-latency-vs-throughput.svg");
         }
     }
+
+    @Test
+    void dynamicBatchingServesEachRequestAsOneSampleInSharedCalls() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("batching"));
+        // 2,000 req/s for one caller that holds its first request 2 ms for more: calls gather several requests
+        Jar.Run r = Jar.run(cwd, "Serving -p model=mlp-tiny -p batchSize=8 -p batchWaitMs=2 -p threads=1 -p rate=2000"
+                + " -p requests=400 -f 1");
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).contains("req/call");
+        JsonNode m = result(cwd).get(0).get("secondaryMetrics");
+        double perCall = m.get("serve.batch").get("score").asDouble();
+        assertThat(perCall).isGreaterThan(1).isLessThanOrEqualTo(8);
+        // each request is one sample: samples/s is the served rate, not 8 times it
+        assertThat(m.get("samples").get("score").asDouble()).isEqualTo(m.get("serve.rate").get("score").asDouble());
+    }
 }

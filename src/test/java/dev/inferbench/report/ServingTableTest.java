@@ -44,7 +44,8 @@ class ServingTableTest {
                 cell("max", "on", 24, 58, 1, 24.5), cell("10", "off", 10, 70, 0, Double.NaN));
         String out = ServingTable.render(cells);
         assertThat(out).contains("knee: resnet50 on ort, batch 1, 1 caller (shared) × 1 thread, poisson arrivals: "
-                + "20.00 req/s at p90<60ms (next rate tried, 30.00 req/s, missed it: p90 65.00 ms)");
+                + "20.00 req/s at p90<60ms (next rate tried, 30.00 req/s, missed it in 2 of 3 forks (mean over forks):"
+                + " p90 65.00 ms)");
         assertThat(out).contains("knee: resnet50 on ort, batch 1, 1 caller (shared) × 1 thread, poisson arrivals: "
                 + "24.50 ± 2.500 req/s sustainable at p90<60ms");
         // another setting (spinning off) gets its own line, named by what differs
