@@ -20,6 +20,13 @@ import java.util.Arrays;
 final class InjectedSlowdown {
     private static final int WARM_CALLS = 5;
     private static final int TIMED_CALLS = 11;
+    /**
+     * Warm-up before the call is timed, at least: five calls are not enough for a µs-scale call, whose first calls run
+     * interpreted (mlp-tiny's median then read about three times its measured time, and "10 %" injected 30 %).
+     */
+    private static final long WARM_NANOS = 500_000_000L;
+    /** Calls timed for the median, at least {@value #TIMED_CALLS} and about this long. */
+    private static final long TIMED_NANOS = 100_000_000L;
     private static final long PROBE_TOKENS = 200_000;
 
     static final String PROPERTY = "inferbench.slowdown";
@@ -47,15 +54,24 @@ final class InjectedSlowdown {
         if (percent <= 0) {
             return 0;
         }
-        for (int i = 0; i < WARM_CALLS; i++) {
+        long warmEnd = System.nanoTime() + WARM_NANOS;
+        long single = 0;
+        for (int i = 0; i < WARM_CALLS || System.nanoTime() < warmEnd; i++) {
+            long t0 = System.nanoTime();
             call.run();
+            single = System.nanoTime() - t0;
         }
-        double callNanos = medianNanos(call, TIMED_CALLS);
+        int times = (int) Math.max(TIMED_CALLS, Math.min(100_001, TIMED_NANOS / Math.max(1, single)));
+        double callNanos = medianNanos(call, times);
         for (int i = 0; i < 3; i++) {
             Blackhole.consumeCPU(PROBE_TOKENS);
         }
         double tokenNanos = medianNanos(() -> Blackhole.consumeCPU(PROBE_TOKENS), TIMED_CALLS) / PROBE_TOKENS;
-        return Math.round(callNanos * percent / 100 / tokenNanos);
+        long tokens = Math.round(callNanos * percent / 100 / tokenNanos);
+        System.out.printf(java.util.Locale.ROOT, "[inferbench] slowdown %.3g %%: a call's median %.0f ns over %d calls;"
+                + " %d tokens of busy work at %.3f ns each after every call%n", percent, callNanos, times, tokens,
+                tokenNanos);
+        return tokens;
     }
 
     private static double medianNanos(Runnable r, int times) {

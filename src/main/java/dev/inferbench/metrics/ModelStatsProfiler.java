@@ -92,7 +92,7 @@ public final class ModelStatsProfiler implements InternalProfiler {
         }
     }
 
-    /** MB (MiB, as every mem.* figure) of the cell's file at its batch and seqLen; NaN when it cannot be told. */
+    /** MiB (as every mem.* figure) of the cell's file at its batch and seqLen; NaN when it cannot be told. */
     private double activationPeak(CellSpec cell) {
         Path file = Variants.file(cell.modelFile(), cell.precision());
         String key = file + "@" + cell.batchSize() + "@" + cell.seqLen();

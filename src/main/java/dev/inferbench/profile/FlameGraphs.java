@@ -92,7 +92,7 @@ public final class FlameGraphs {
         if (event != null) {
             a.add("--" + event);
         }
-        if ("nativemem".equals(event)) {
+        if (FlameSettings.NATIVEMEM.equals(event)) {
             // what was allocated and not freed, weighed in bytes
             a.add("--leak");
             a.add("--total");

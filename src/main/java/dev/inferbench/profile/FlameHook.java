@@ -160,7 +160,7 @@ public final class FlameHook implements ForkHook {
 
     /** An event as a graph's title names it. */
     static String what(String event) {
-        return event.equals("nativemem") ? "native memory allocated in the measured iterations and not freed by their end (bytes)" : event;
+        return event.equals(FlameSettings.NATIVEMEM) ? "native memory allocated in the measured iterations and not freed by their end (bytes)" : event;
     }
 
     /** The converter's name for a recorded event: itimer and ctimer samples are CPU samples. */

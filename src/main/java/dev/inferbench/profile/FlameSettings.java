@@ -17,6 +17,8 @@ import java.util.Locale;
  */
 public record FlameSettings(String timeEvent, boolean alloc, boolean lock, boolean nativemem) {
     public static final String DEFAULT = "cpu,alloc";
+    /** The native-memory event, as the option, the converter and the flame graph's files name it. */
+    public static final String NATIVEMEM = "nativemem";
     private static final List<String> TIME_EVENTS = List.of("cpu", "wall", "itimer", "ctimer");
 
     public static FlameSettings parse(String events) throws BenchException {
@@ -30,7 +32,7 @@ public record FlameSettings(String timeEvent, boolean alloc, boolean lock, boole
                 alloc = true;
             } else if (e.equals("lock")) {
                 lock = true;
-            } else if (e.equals("nativemem")) {
+            } else if (e.equals(NATIVEMEM)) {
                 nativemem = true;
             } else if (TIME_EVENTS.contains(e)) {
                 if (time != null && !time.equals(e)) {
@@ -62,7 +64,7 @@ public record FlameSettings(String timeEvent, boolean alloc, boolean lock, boole
             out.add("lock");
         }
         if (nativemem) {
-            out.add("nativemem");
+            out.add(NATIVEMEM);
         }
         return out;
     }

@@ -40,5 +40,9 @@ class FixedBatchRuleTest {
                 .isEmpty();
         assertThat(rule.skipReason(Map.of("model", dynamic.toString(), "batchSize", "8", "batchWaitMs", "2"), config))
                 .isEmpty();
+        // the planner asks the rule with the cell's own params: a serving cell's batching reaches it
+        dev.inferbench.cell.Cell serving = new dev.inferbench.cell.Cell("dev.inferbench.bench.ServingBenchmark.step",
+                "ss", Map.of("model", file.toString(), "batchSize", "1", "batchWaitMs", "2", "rate", "10"));
+        assertThat(SkipRules.reason(serving, config, SkipRules.ALL)).get().asString().contains("dynamic batching");
     }
 }
