@@ -51,9 +51,10 @@ final class Callers implements AutoCloseable {
         private float[][] alone;
         /** For dynamic batching: the caller's input at batch 1, 2, ... below the cell's, prepared by {@link #prepareSmallerBatches}. */
         private final List<PreparedInput> smaller = new ArrayList<>();
-        private int index;
+        private final int index;
 
-        Caller(InferenceEngine engine, PreparedInput input, boolean ownsEngine) {
+        Caller(int index, InferenceEngine engine, PreparedInput input, boolean ownsEngine) {
+            this.index = index;
             this.engine = engine;
             this.input = input;
             this.ownsEngine = ownsEngine;
@@ -63,7 +64,10 @@ final class Callers implements AutoCloseable {
             return engine.run(input);
         }
 
-        /** One call on the first {@code samples} samples of this caller's input (dynamic batching). */
+        /**
+         * One call at batch {@code samples} (dynamic batching); the full input when no smaller batches were prepared
+         * or {@code samples} is the cell's batch.
+         */
         Outputs run(int samples) throws BenchException {
             return engine.run(samples > smaller.size() ? input : smaller.get(samples - 1));
         }
@@ -105,8 +109,7 @@ final class Callers implements AutoCloseable {
         try {
             List<HostTensor> batch = inputs(cell, 0, first);
             SetupRecord.tokensPerSample(tokensPerSample(batch, cell.seqLen()));
-            zero = new Caller(first, first.prepare(batch), true);
-            zero.index = 0;
+            zero = new Caller(0, first, first.prepare(batch), true);
         } catch (BenchException | RuntimeException e) {
             first.close();
             throw e;
@@ -131,8 +134,7 @@ final class Callers implements AutoCloseable {
             boolean own = cell.sharing() == Sharing.PER_CALLER;
             InferenceEngine engine = own ? cell.engine().open(file, cell.device(), cell.settings()) : first;
             try {
-                Caller caller = new Caller(engine, engine.prepare(inputs(cell, k, engine)), own);
-                caller.index = k;
+                Caller caller = new Caller(k, engine, engine.prepare(inputs(cell, k, engine)), own);
                 callers.add(caller);
                 try (Outputs out = caller.run()) {
                     caller.alone = floats(out);
@@ -158,8 +160,7 @@ final class Callers implements AutoCloseable {
     private static List<HostTensor> inputs(CellSpec cell, InputSpec spec, int caller, InferenceEngine engine)
             throws BenchException {
         if (caller > 0 && cell.syntheticData()) {
-            spec = new InputSpec(spec.model(), spec.file(), spec.perSample(), spec.batchSize(), spec.seqLen(),
-                    spec.seed() + caller);
+            spec = spec.withSeed(spec.seed() + caller);
         }
         return DataSource.batch(cell.data(), spec, engine.signature().inputs());
     }

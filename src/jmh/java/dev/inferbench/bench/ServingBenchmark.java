@@ -97,9 +97,12 @@ public class ServingBenchmark extends CallerParams {
     }
 
     private Callers callers;
-    /** Each caller's call, made once at load: one request on its own input. */
+    /** Each caller's full call, made once at load: its own input at the cell's batch. */
     private final List<OpenLoop.Call> calls = new ArrayList<>();
-    /** Each caller's call for n gathered requests: its own input at batch n (n is 1 without dynamic batching). */
+    /**
+     * Each caller's call for n gathered requests: its own input at batch n with dynamic batching; without it n is 1
+     * and the call is the full one.
+     */
     private final List<OpenLoop.BatchCall> batchCalls = new ArrayList<>();
     private OpenLoop.Batching batching;
     private ServingSpec spec;
@@ -120,16 +123,13 @@ public class ServingBenchmark extends CallerParams {
                 callers.prepareSmallerBatches(cell);
             }
             for (Callers.Caller c : callers.all()) {
-                calls.add(() -> {
-                    try (Outputs out = c.run()) {
-                        Objects.requireNonNull(out);
-                    }
-                });
-                batchCalls.add(spec.batches() ? n -> {
+                OpenLoop.BatchCall call = n -> {
                     try (Outputs out = c.run(n)) {
                         Objects.requireNonNull(out);
                     }
-                } : n -> c.run().close());
+                };
+                batchCalls.add(call);
+                calls.add(() -> call.run(batching.maxRequests())); // a full call: the cell's batch
             }
         }, this::tearDown);
     }

@@ -159,7 +159,7 @@ public final class ServingTable {
         String over = callers * perCaller > cores ? ", oversubscribed: " + callers + " × " + perCaller + " threads on "
                 + cores + " cores" : "";
         String wait = p.getOrDefault(ServingSpec.BATCH_WAIT_MS, ServingSpec.OFF);
-        String batch = wait.equalsIgnoreCase(ServingSpec.OFF) ? "batch " + p.getOrDefault(CellSpec.BATCH_SIZE, "1")
+        String batch = !ServingSpec.batches(wait) ? "batch " + p.getOrDefault(CellSpec.BATCH_SIZE, "1")
                 : "dynamic batches of up to " + p.getOrDefault(CellSpec.BATCH_SIZE, "1") + " requests within " + wait
                 + " ms";
         return p.get(CellSpec.MODEL) + " on " + p.get(CellSpec.ENGINE) + ", " + batch + ", " + callers + " caller" + (callers == 1 ? "" : "s") + " (" + p.getOrDefault(CellSpec.SHARING, "shared")

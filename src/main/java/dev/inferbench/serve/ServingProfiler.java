@@ -67,7 +67,7 @@ public final class ServingProfiler implements InternalProfiler {
             return List.of();
         }
         boolean batching = benchmarkParams.getParamsKeys().contains(ServingSpec.BATCH_WAIT_MS)
-                && !benchmarkParams.getParam(ServingSpec.BATCH_WAIT_MS).strip().equalsIgnoreCase(ServingSpec.OFF);
+                && ServingSpec.batches(benchmarkParams.getParam(ServingSpec.BATCH_WAIT_MS));
         String batch = benchmarkParams.getParamsKeys().contains(CellSpec.BATCH_SIZE) && !batching
                 ? benchmarkParams.getParam(CellSpec.BATCH_SIZE) : "1";
         return figures(e, Integer.parseInt(batch), batching);

@@ -117,7 +117,7 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
     /** The cell's dynamic-batching wait in ms, NaN when it is off (the default). */
     public static double batchWaitMs(Map<String, String> params) throws BenchException {
         String text = params.getOrDefault(BATCH_WAIT_MS, OFF).strip();
-        if (text.equalsIgnoreCase(OFF)) {
+        if (!batches(text)) {
             return Double.NaN;
         }
         double wait;
@@ -132,6 +132,11 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
                     + " for more after the first)");
         }
         return wait;
+    }
+
+    /** Whether a {@value #BATCH_WAIT_MS} value turns dynamic batching on (anything but {@value #OFF}). */
+    public static boolean batches(String batchWaitMs) {
+        return !batchWaitMs.strip().equalsIgnoreCase(OFF);
     }
 
     /** Whether requests are gathered into calls (dynamic batching): each request is then one sample. */
