@@ -12,6 +12,10 @@ import dev.inferbench.report.CompareHtml;
 import dev.inferbench.report.CompareJson;
 import dev.inferbench.report.CompareTable;
 import dev.inferbench.stats.Verdict;
+import dev.inferbench.stats.Interval;
+import dev.inferbench.stats.Power;
+import dev.inferbench.compare.Comparison;
+import java.util.Locale;
 import dev.inferbench.stats.StoppingRule;
 
 import java.io.IOException;
@@ -28,14 +32,16 @@ import java.util.Set;
 /**
  * {@code compare BASE HEAD [--min-effect 3%] [--fail-on-regression] [--threshold T]... [--precision P]
  * [--format table|md|json|html]}: every cell both runs have, every metric, direction-aware, with the ratio's interval
- * and a verdict. Exit code 0 pass, 1 a regression (with --fail-on-regression) or a failed threshold, 2 bad input.
+ * and a verdict. Exit code 0 pass, 1 a regression (with --fail-on-regression) or a failed threshold, 2 bad input,
+ * 3 a gated row that could not tell (with --fail-on-regression, unless {@code --inconclusive pass}): "inconclusive" is
+ * never a silent pass, and each such row says the smallest change the comparison could have seen.
  * With {@code --precision P} it ends with one line saying how many cells are settled ({@link StoppingRule}: the
  * primary metric's ratio interval narrower than P, or its verdict "same", from 8 forks): what tools/compare-commits.sh reads to
  * decide whether to run another pair of forks.
  */
 final class CompareCommand implements Subcommand {
-    private static final String USAGE = "compare BASE HEAD [--min-effect 3%] [--fail-on-regression] [--gate M,...] "
-            + "[--threshold T]... [--precision P] [--format table|md|json|html]";
+    private static final String USAGE = "compare BASE HEAD [--min-effect 3%] [--fail-on-regression] [--inconclusive fail|pass]"
+            + " [--gate M,...] [--threshold T]... [--precision P] [--format table|md|json|html]";
 
     @Override
     public String summary() {
@@ -47,6 +53,7 @@ final class CompareCommand implements Subcommand {
         List<Path> runs = new ArrayList<>();
         double minEffect = Verdict.DEFAULT_MIN_EFFECT;
         boolean failOnRegression = false;
+        boolean inconclusivePasses = false;
         String format = "table";
         List<Threshold> thresholds = new ArrayList<>();
         double precision = Double.NaN;
@@ -56,6 +63,7 @@ final class CompareCommand implements Subcommand {
             switch (a) {
                 case "--min-effect" -> minEffect = RunFlags.percent(value(args, ++i, a), a);
                 case "--fail-on-regression" -> failOnRegression = true;
+                case "--inconclusive" -> inconclusivePasses = inconclusive(value(args, ++i, a));
                 case "--gate" -> gate = gateMetrics(value(args, ++i, a));
                 case "--threshold" -> thresholds.add(Threshold.parse(value(args, ++i, a)));
                 case "--precision" -> precision = RunFlags.percent(value(args, ++i, a), a);
@@ -78,8 +86,8 @@ final class CompareCommand implements Subcommand {
         }
         List<JmhCell> baseCells = RunReader.readCells(runs.get(0));
         List<JmhCell> candidateCells = RunReader.readCells(runs.get(1));
-        var candidate = RunReader.of(candidateCells);
-        Comparer.Report report = Comparer.compare(RunReader.of(baseCells), candidate, minEffect,
+        var candidate = RunReader.of(candidateCells, runs.get(1));
+        Comparer.Report report = Comparer.compare(RunReader.of(baseCells, runs.get(0)), candidate, minEffect,
                 Verdict.CONFIDENCE, gate);
         checkGateNames(gate, report);
         List<Gate.Check> checks = Gate.check(thresholds, candidate);
@@ -104,12 +112,42 @@ final class CompareCommand implements Subcommand {
         if (!Double.isNaN(precision)) {
             notes.println(settled(report, precision));
         }
+        List<String> undecided = report.undecided().stream().map(CompareCommand::couldNotTell).toList();
+        undecided.forEach(notes::println);
         boolean regression = failOnRegression && report.anyWorse();
         if (regression) {
-            notes.println("inferbench: regression beyond " + Math.round(minEffect * 1000) / 10.0 + "% in "
-                    + report.regressions().size() + " of the gate's " + report.family() + " rows (--fail-on-regression)");
+            notes.println(String.format(Locale.ROOT, "inferbench: regression in %d of the gate's %d rows: each ratio's"
+                            + " %s %% interval lies wholly above no change and reaches past the minimum effect of %s %%"
+                            + " (--fail-on-regression)", report.regressions().size(), report.family(),
+                    percent(report.gateConfidence()), percent(minEffect)));
         }
-        return regression || checks.stream().anyMatch(c -> !c.passed()) ? Main.CELLS_FAILED : Main.OK;
+        if (regression || checks.stream().anyMatch(c -> !c.passed())) {
+            return Main.CELLS_FAILED;
+        }
+        if (failOnRegression && !undecided.isEmpty() && !inconclusivePasses) {
+            notes.println("inferbench: could not tell in " + undecided.size() + " of the gate's " + report.family()
+                    + " rows: no change shown, and none ruled out down to the minimum effect; exit " + Main.UNDECIDED
+                    + " (--inconclusive pass to let it pass)");
+            return Main.UNDECIDED;
+        }
+        return Main.OK;
+    }
+
+    /**
+     * "could not tell: <cell> time 1.012 [0.951, 1.077] (paired, 10 pairs): this comparison sees changes of 11 % or
+     * more; run longer or use --duet".
+     */
+    private static String couldNotTell(Comparison r) {
+        Interval i = r.ratio();
+        double visible = Power.visibleChange(i);
+        String sees = Double.isNaN(visible) ? "too few forks for an interval (at least 2 a side, 3 pairs)"
+                : String.format(Locale.ROOT, "this comparison sees changes of %s or more (95 %% power)",
+                visible < 1 ? String.format(Locale.ROOT, "%.0f %%", Math.max(1, Math.ceil(visible * 100)))
+                        : String.format(Locale.ROOT, "%.0fx", 1 + visible));
+        return String.format(Locale.ROOT, "could not tell: %s %s %.3f [%.3f, %.3f] (%s): %s; run longer or use --duet",
+                r.cell().label(), r.metric(), i.estimate(), i.lower(), i.upper(),
+                r.paired() ? "paired, " + r.pairs().count() + " pairs" : "unpaired, " + i.forks() + " forks",
+                sees);
     }
 
     /** "settled 3 of 4 cells; unsettled: ..." over each cell's primary metric (its first row). */
@@ -123,7 +161,7 @@ final class CompareCommand implements Subcommand {
             }
             last = row.cell().label();
             cells++;
-            if (!StoppingRule.settled(row.ratio(), row.direction(), precision, report.minEffect())) {
+            if (!StoppingRule.settled(row.ratio(), precision)) {
                 unsettled.add(row.cell().label());
             }
         }
@@ -162,6 +200,22 @@ final class CompareCommand implements Subcommand {
                         + Comparer.PRIMARY + " or one of: " + String.join(", ", metrics));
             }
         }
+    }
+
+    /** 0.9975 as "99.75", 0.03 as "3" */
+    private static String percent(double fraction) {
+        return java.math.BigDecimal.valueOf(fraction * 100).round(new java.math.MathContext(6)).stripTrailingZeros()
+                .toPlainString();
+    }
+
+    /** {@code --inconclusive fail|pass}: whether a gated row that could not tell fails the gate (exit 3) or passes. */
+    private static boolean inconclusive(String v) throws BenchException {
+        return switch (v) {
+            case "pass" -> true;
+            case "fail" -> false;
+            default -> throw new BenchException("--inconclusive '" + v + "' is not a choice; expected fail (exit "
+                    + Main.UNDECIDED + ", the default) or pass");
+        };
     }
 
     private static String value(List<String> args, int i, String flag) throws BenchException {

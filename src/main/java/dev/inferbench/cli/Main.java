@@ -23,12 +23,17 @@ import java.util.function.Supplier;
  * a new run folder, and a summary table at the end. {@code --verbose} shows stack traces.
  *
  * <p>Exit codes: 0 all cells measured (skipped cells are not failures), 1 some cells failed (the others are kept),
- * 2 bad input before any run.
+ * 2 bad input before any run, 3 a comparison that could not tell ({@code compare --fail-on-regression}), 4 an
+ * internal error (a bug: never a verdict, so CI can tell a crash from a slowdown).
  */
 public final class Main {
     static final int OK = 0;
     static final int CELLS_FAILED = 1;
     static final int BAD_INPUT = 2;
+    /** A gate that could not tell (compare, compare-commits): neither a regression nor shown the same. */
+    static final int UNDECIDED = 3;
+    /** A bug or an unexpected failure inside inferbench: not a verdict about the code measured. */
+    static final int INTERNAL_ERROR = 4;
 
     /**
      * Subcommands by name, in the order the help lists them. Each is one class; add a line here to add one.
@@ -92,8 +97,10 @@ public final class Main {
             return fail(e, BAD_INPUT, verbose);
         } catch (RunStoppedException e) {
             return fail(e, CELLS_FAILED, verbose);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             return fail(e, CELLS_FAILED, verbose);
+        } catch (RuntimeException e) {
+            return fail(e, INTERNAL_ERROR, verbose);
         }
     }
 

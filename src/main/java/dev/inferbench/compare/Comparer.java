@@ -30,6 +30,11 @@ public final class Comparer {
             return rows.stream().filter(r -> r.gateVerdict() == Verdict.WORSE).toList();
         }
 
+        /** The rows of the gate family that could not tell (neither worse nor better nor the same). */
+        public List<Comparison> undecided() {
+            return rows.stream().filter(r -> r.gateVerdict() == Verdict.INCONCLUSIVE).toList();
+        }
+
         public boolean anyWorse() {
             return !regressions().isEmpty();
         }
@@ -45,7 +50,7 @@ public final class Comparer {
     public static final Set<String> PRIMARY_ONLY = Set.of(PRIMARY);
 
     /** One metric both sides of a cell have. */
-    private record Pair(CellKey key, MetricSeries baseline, MetricSeries candidate, boolean gated) {
+    private record Pair(CellKey key, MetricSeries baseline, MetricSeries candidate, boolean gated, ForkPairs forks) {
     }
 
     private Comparer() {
@@ -82,17 +87,19 @@ public final class Comparer {
                 throw new BenchException("cell '" + e.getKey().label() + "' was measured in mode " + b.mode()
                         + " in the baseline but " + c.mode() + " in the candidate; expected the same JMH mode (-bm) on both sides");
             }
+            ForkPairs forks = ForkPairs.of(b.stamps(), c.stamps());
             for (MetricSeries mb : b.metrics().values()) {
                 MetricSeries mc = c.metrics().get(mb.name());
                 if (mc != null && mb.supportedPerFork() && mc.supportedPerFork()) {
-                    pairs.add(new Pair(e.getKey(), mb, mc, gated(gate, mb.name(), b.metrics())));
+                    pairs.add(new Pair(e.getKey(), mb, mc, gated(gate, mb.name(), b.metrics()),
+                            alignedWith(forks, b, mb, c, mc)));
                 }
             }
         }
         int family = (int) pairs.stream().filter(Pair::gated).count();
         List<Comparison> rows = new ArrayList<>();
         for (Pair p : pairs) {
-            rows.add(row(p.key(), p.baseline(), p.candidate(), minEffect, confidence,
+            rows.add(row(p.key(), p.baseline(), p.candidate(), p.forks(), minEffect, confidence,
                     p.gated() ? perRow(confidence, family) : Double.NaN));
         }
         List<CellKey> onlyBase = base.keySet().stream().filter(k -> !cand.containsKey(k)).toList();
@@ -132,7 +139,7 @@ public final class Comparer {
         for (CellResults c : side) {
             Map<String, String> params = new TreeMap<>(c.key().params());
             params.keySet().removeAll(drop);
-            out.add(new CellResults(new CellKey(c.key().benchmark(), c.key().mode(), params), c.mode(), c.metrics()));
+            out.add(c.withKey(new CellKey(c.key().benchmark(), c.key().mode(), params)));
         }
         return out;
     }
@@ -147,26 +154,41 @@ public final class Comparer {
         return family <= 1 ? confidence : 1 - (1 - confidence) / family;
     }
 
+    /**
+     * The cell's fork pairs for one metric: its series must hold one entry per stamped fork on both sides (a metric
+     * that some forks lack cannot be matched fork by fork, and is compared unpaired).
+     */
+    private static ForkPairs alignedWith(ForkPairs forks, CellResults b, MetricSeries mb, CellResults c, MetricSeries mc) {
+        return mb.forks().length == b.stamps().size() && mc.forks().length == c.stamps().size() ? forks : ForkPairs.NONE;
+    }
+
+    /**
+     * The ratio's interval: from the per-pair log ratios when the forks were measured in pairs (at least
+     * {@link ForkPairs#MIN_PAIRS}), else Welch's over the two sides as independent samples.
+     */
+    static Interval ratio(MetricSeries b, MetricSeries c, ForkPairs pairs, double confidence) {
+        return pairs.usable()
+                ? Ratio.paired(ForkPairs.select(b.forks(), pairs.baseline()), ForkPairs.select(c.forks(), pairs.candidate()), confidence)
+                : Ratio.interval(b.forks(), c.forks(), confidence);
+    }
+
     /** @param gateConfidence the row's confidence in the gate family; NaN for a row outside the gate */
-    private static Comparison row(CellKey key, MetricSeries b, MetricSeries c, double minEffect, double confidence,
-                                  double gateConfidence) throws BenchException {
+    private static Comparison row(CellKey key, MetricSeries b, MetricSeries c, ForkPairs pairs, double minEffect,
+                                  double confidence, double gateConfidence) throws BenchException {
         if (!b.unit().equals(c.unit())) {
             throw new BenchException("metric '" + b.name() + "' of cell '" + key.label() + "' is in " + b.unit()
                     + " in the baseline but " + c.unit() + " in the candidate; expected the same unit (-tu) on both sides");
         }
-        Interval bi;
-        Interval ci;
-        Interval ratio;
         // percentiles too: each fork's percentile is one value, and forks are the unit (the fork bootstrap has only a
         // handful of distinct resamples at 2-5 forks, and its intervals flagged 12 % of A/A comparisons at 3 forks)
-        bi = ForkMeans.interval(b.forks(), confidence);
-        ci = ForkMeans.interval(c.forks(), confidence);
-        ratio = Ratio.interval(b.forks(), c.forks(), confidence);
+        Interval bi = ForkMeans.interval(b.forks(), confidence);
+        Interval ci = ForkMeans.interval(c.forks(), confidence);
+        Interval ratio = ratio(b, c, pairs, confidence);
         Direction dir = Directions.of(b.name(), b.unit());
         Verdict gateVerdict = Double.isNaN(gateConfidence) ? null
-                : Verdict.of(Ratio.interval(b.forks(), c.forks(), gateConfidence), dir, minEffect);
+                : Verdict.of(ratio(b, c, pairs, gateConfidence), dir, minEffect);
         return new Comparison(key, b.name(), b.unit(), dir, Directions.isTime(b.name(), b.unit()), bi, ci, ratio,
-                Verdict.of(ratio, dir, minEffect), gateVerdict);
+                Verdict.of(ratio, dir, minEffect), gateVerdict, pairs.usable() ? pairs : ForkPairs.NONE);
     }
 
     /**

@@ -9,9 +9,16 @@ import dev.inferbench.stats.Verdict;
  *
  * @param gateVerdict for a row of the gate family, the verdict of the ratio at the family's per-row confidence
  *                    (what fails a CI job); null for a row outside the gate
+ * @param pairs       the fork pairs the ratio was built from; {@link ForkPairs#NONE} when the sides were compared as
+ *                    independent samples (Welch)
  */
 public record Comparison(CellKey cell, String metric, String unit, Direction direction, boolean time,
-                         Interval baseline, Interval candidate, Interval ratio, Verdict verdict, Verdict gateVerdict) {
+                         Interval baseline, Interval candidate, Interval ratio, Verdict verdict, Verdict gateVerdict,
+                         ForkPairs pairs) {
+
+    public boolean paired() {
+        return pairs.usable();
+    }
 
     public boolean gated() {
         return gateVerdict != null;

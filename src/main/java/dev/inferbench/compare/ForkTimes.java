@@ -7,8 +7,15 @@ import dev.inferbench.results.RunLayout;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
+
+import dev.inferbench.cell.Cell;
+import dev.inferbench.results.jmh.JmhCell;
 
 /**
  * How long a fork took (JVM start, model load, warmup and measurement together), from the wall time the run loop
@@ -34,5 +41,43 @@ public final class ForkTimes {
             throw new BenchException("cannot read " + forks + ": " + e.getMessage(), e);
         }
         return seconds.length == 0 ? Double.NaN : seconds[seconds.length / 2];
+    }
+
+    private static final Pattern LANDED = Pattern.compile(RunLayout.forkName(0).replace("0", "(\\d+)")
+            + Pattern.quote(RunLayout.FORK_RESULT_SUFFIX));
+
+    /**
+     * When each landed fork of {@code cell} ran, by fork number: the order in which the run merged them into its
+     * result. Empty when the folder does not say for every landed fork (a bare JMH file, a run of an older build), or
+     * when the count differs from the cell's forks in the result (a fork landed after the result was read).
+     */
+    public static List<ForkStamp> stamps(Path dir, JmhCell cell) throws BenchException {
+        RunLayout layout = RunLayout.of(dir);
+        String id = new Cell(cell.benchmark(), cell.mode(), cell.params()).id();
+        Path forks = layout.cellForks(id);
+        if (!Files.isDirectory(forks)) {
+            return List.of();
+        }
+        List<Integer> numbers = new ArrayList<>();
+        try (Stream<Path> files = Files.list(forks)) {
+            files.forEach(f -> {
+                Matcher m = LANDED.matcher(f.getFileName().toString());
+                if (m.matches()) {
+                    numbers.add(Integer.parseInt(m.group(1)));
+                }
+            });
+        } catch (IOException e) {
+            throw new BenchException("cannot read " + forks + ": " + e.getMessage(), e);
+        }
+        numbers.sort(null);
+        List<ForkStamp> out = new ArrayList<>();
+        for (int n : numbers) {
+            Optional<ForkTime> t = ForkTime.read(layout.forkTime(id, n));
+            if (t.isEmpty()) {
+                return List.of();
+            }
+            out.add(new ForkStamp(n, t.get().start(), t.get().end()));
+        }
+        return out.size() == cell.primary().forkCount() ? out : List.of();
     }
 }

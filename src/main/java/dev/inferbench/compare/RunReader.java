@@ -37,6 +37,20 @@ public final class RunReader {
         return cells;
     }
 
+    /**
+     * Cells as the statistics need them, every fork kept apart, with when each fork ran where {@code runOrFile} is a
+     * run folder that says so (what pairs the forks of two interleaved runs).
+     */
+    public static List<CellResults> of(List<JmhCell> cells, Path runOrFile) throws BenchException {
+        List<CellResults> out = new ArrayList<>();
+        for (JmhCell c : cells) {
+            CellResults r = JmhCells.of(c);
+            List<ForkStamp> stamps = Files.isDirectory(runOrFile) ? ForkTimes.stamps(runOrFile, c) : List.of();
+            out.add(new CellResults(r.key(), r.mode(), r.metrics(), stamps));
+        }
+        return out;
+    }
+
     /** Cells as the statistics need them, every fork kept apart. */
     public static List<CellResults> of(List<JmhCell> cells) {
         List<CellResults> out = new ArrayList<>();

@@ -38,6 +38,10 @@ public final class CompareJson {
             interval(n.putObject("baseline"), r.baseline());
             interval(n.putObject("candidate"), r.candidate());
             interval(n.putObject("ratio"), r.ratio());
+            n.put("ratioMethod", r.paired() ? "paired" : "welch");
+            if (r.paired()) {
+                n.put("pairs", r.pairs().count());
+            }
             n.put("verdict", r.verdictWord());
             if (r.gated()) {
                 n.put("gate", CompareTable.gate(r));

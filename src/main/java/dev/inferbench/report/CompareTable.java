@@ -66,9 +66,33 @@ public final class CompareTable {
                 r.verdictWord(), gate(r));
     }
 
-    /** A gated row: FAIL when it regressed at the gate family's confidence, else pass; blank outside the gate. */
+    /**
+     * A gated row: FAIL when it regressed at the gate family's confidence, "can't tell" when it could not tell (never a
+     * silent pass), else pass; blank outside the gate.
+     */
     static String gate(Comparison r) {
-        return !r.gated() ? "" : r.gateVerdict() == Verdict.WORSE ? "FAIL" : "pass";
+        return !r.gated() ? "" : r.gateVerdict() == Verdict.WORSE ? "FAIL"
+                : r.gateVerdict() == Verdict.INCONCLUSIVE ? "can't tell" : "pass";
+    }
+
+    /**
+     * Which interval the ratios come from: "ratio intervals: paired over 12 fork pairs (forks run side by side)" /
+     * "... from independent sides (Welch)" / both, with the row counts, so a reader knows whether drift was cancelled.
+     */
+    static String method(Comparer.Report report) {
+        List<Comparison> paired = report.rows().stream().filter(Comparison::paired).toList();
+        int welch = report.rows().size() - paired.size();
+        if (paired.isEmpty()) {
+            return "ratio intervals: the two sides as independent samples (Welch); the runs' forks were not measured"
+                    + " side by side";
+        }
+        int fewest = paired.stream().mapToInt(r -> r.pairs().count()).min().orElse(0);
+        int most = paired.stream().mapToInt(r -> r.pairs().count()).max().orElse(0);
+        int leftOut = paired.stream().mapToInt(r -> r.pairs().leftOut()).max().orElse(0);
+        return "ratio intervals: paired, over the per-pair ratios of forks run side by side ("
+                + (fewest == most ? fewest + "" : fewest + "-" + most) + " pairs"
+                + (leftOut > 0 ? ", " + leftOut + " unpaired forks left out" : "") + ")"
+                + (welch > 0 ? "; " + welch + " rows unpaired (Welch)" : "");
     }
 
     /** The params whose values differ between the cells of the report (a param some cells lack differs too). */
@@ -116,6 +140,7 @@ public final class CompareTable {
         sb.append(bullet).append(String.format(Locale.ROOT,
                 "ratio = candidate / baseline; minimum effect %.1f%%; intervals with forks as the unit%n",
                 report.minEffect() * 100));
+        sb.append(bullet).append(method(report)).append('\n');
         String shared = ConstantParams.line("every cell", shared(report));
         if (!shared.isEmpty()) {
             sb.append(bullet).append(text.apply(shared)).append('\n');

@@ -62,4 +62,20 @@ public final class Power {
         }
         return out;
     }
+
+    /**
+     * The smallest change (a fraction, e.g. 0.11 for 11 %) that a comparison as precise as {@code ratio} finds with
+     * 95 % power: a true change of that size puts the whole interval beyond 1 in 95 % of such comparisons. From the
+     * interval's half-width on the log scale {@code h = q_c * se}, the change is {@code exp(se * (q_c + q_0.95)) - 1}
+     * with t quantiles at the forks' degrees of freedom. NaN for an unknown interval.
+     */
+    public static double visibleChange(Interval ratio) {
+        if (!ratio.known() || ratio.lower() <= 0) {
+            return Double.NaN;
+        }
+        int df = Math.max(1, ratio.forks() - 1);
+        double h = (Math.log(ratio.upper()) - Math.log(ratio.lower())) / 2;
+        // a one-sided 95 % quantile is the two-sided 90 % one
+        return Math.exp(h * (1 + ForkMeans.tQuantile(df, 0.90) / ForkMeans.tQuantile(df, ratio.confidence()))) - 1;
+    }
 }

@@ -29,12 +29,24 @@ class CompareCommandTest {
     }
 
     @Test
-    void sameRunTwicePassesEvenWithFailOnRegression(@TempDir Path dir) throws IOException {
+    void sameRunTwiceFromTwoForksCannotTellAndSaysSoWithItsOwnExitCode(@TempDir Path dir) throws IOException {
         Path a = runFolder(dir, "a");
         Path b = runFolder(dir, "b");
-        assertThat(run("compare", a.toString(), b.toString(), "--fail-on-regression")).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("ratio 99% CI").contains("+0.0%")
-                .doesNotContain("slower");
+        assertThat(run("compare", a.toString(), b.toString(), "--fail-on-regression")).isEqualTo(Main.UNDECIDED);
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertThat(text).contains("ratio 99% CI").contains("+0.0%").contains("can't tell").doesNotContain("FAIL")
+                .contains("could not tell: infer batchSize=1 ")
+                .containsPattern("this comparison sees changes of \\d+(x| %) or more \\(95 % power\\); run longer or use --duet")
+                .contains("inferbench: could not tell in 2 of the gate's 2 rows")
+                .contains("the two sides as independent samples (Welch)");
+        out.reset();
+        assertThat(run("compare", a.toString(), b.toString(), "--fail-on-regression", "--inconclusive", "pass")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("could not tell: infer batchSize=1 ");
+        // without a gate, compare is a report: it says what it could not tell, and exits 0
+        out.reset();
+        assertThat(run("compare", a.toString(), b.toString())).isZero();
+        assertThat(run("compare", a.toString(), b.toString(), "--inconclusive", "maybe")).isEqualTo(Main.BAD_INPUT);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--inconclusive 'maybe' is not a choice");
     }
 
     @Test

@@ -157,12 +157,23 @@ class ComparerTest {
                 List.of(cell("1", 22, "avgt", "ms/op"), cell("16", 300, "avgt", "ms/op")), 0.03, Verdict.CONFIDENCE);
         ByteArrayOutputStream json = new ByteArrayOutputStream();
         CompareJson.write(r, json);
-        assertThat(CompareTable.text(r)).isEqualTo(golden("compare.txt"));
-        assertThat(CompareTable.markdown(r)).isEqualTo(golden("compare.md"));
-        assertThat(json.toString(StandardCharsets.UTF_8)).isEqualTo(golden("compare.json"));
+        matchesGolden(CompareTable.text(r), "compare.txt");
+        matchesGolden(CompareTable.markdown(r), "compare.md");
+        matchesGolden(json.toString(StandardCharsets.UTF_8), "compare.json");
         StringWriter html = new StringWriter();
         CompareHtml.write(r, "results/base", "results/head", html);
-        assertThat(html.toString()).isEqualTo(golden("compare.html"));
+        matchesGolden(html.toString(), "compare.html");
+    }
+
+    /**
+     * {@code -Dgolden.update=true} writes the actual output over the golden file instead (then read the diff before
+     * committing it): a format change is reviewed as a change of the golden file, never typed by hand.
+     */
+    static void matchesGolden(String actual, String name) throws IOException {
+        if (Boolean.getBoolean("golden.update")) {
+            java.nio.file.Files.writeString(java.nio.file.Path.of("src/test/resources/golden", name), actual);
+        }
+        assertThat(actual).isEqualTo(golden(name));
     }
 
     static String golden(String name) throws IOException {

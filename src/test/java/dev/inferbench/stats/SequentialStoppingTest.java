@@ -34,7 +34,7 @@ class SequentialStoppingTest {
             b.add(100 * (1 + slowdown) * (1 + NOISE * r.nextGaussian()));
             if (a.size() >= 2) {
                 ratio = Ratio.interval(forks(a), forks(b), Verdict.CONFIDENCE);
-                if (StoppingRule.settled(ratio, Direction.LOWER_IS_BETTER, PRECISION, MIN_EFFECT)) {
+                if (StoppingRule.settled(ratio, PRECISION)) {
                     break;
                 }
             }

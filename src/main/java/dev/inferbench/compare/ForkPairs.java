@@ -1,0 +1,83 @@
+package dev.inferbench.compare;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Which forks of a cell's two sides were measured as pairs: fork N of the baseline with fork N of the candidate when
+ * they ran next to each other, one right after the other or at the same time, as tools/compare-commits.sh runs them
+ * (A, B, A, B ..., or in a duet). Two runs made at different times have no pairs, and compare falls back to the
+ * unpaired interval: the pairing is read off the forks' wall times, never assumed.
+ *
+ * <p>A pair counts when no other fork of the cell (either side) started between the two, and the gap between the
+ * first one's end and the second one's start is at most the longer fork's own duration (a run resumed an hour later
+ * is not paired with the fork before the pause).
+ *
+ * @param baseline  per pair, the index of the baseline's fork in its series (the order its forks were merged in)
+ * @param candidate the same for the candidate
+ * @param leftOut   forks of either side that have no partner (failed on the other side, or the run resumed apart)
+ */
+public record ForkPairs(int[] baseline, int[] candidate, int leftOut) {
+    /** Fewer pairs than this and the paired interval is not used: its t quantile at 1 degree of freedom is 64. */
+    public static final int MIN_PAIRS = 3;
+
+    public static final ForkPairs NONE = new ForkPairs(new int[0], new int[0], 0);
+
+    public int count() {
+        return baseline.length;
+    }
+
+    public boolean usable() {
+        return count() >= MIN_PAIRS;
+    }
+
+    /**
+     * @param baseline  the baseline's landed forks in series order (empty when unknown)
+     * @param candidate the candidate's
+     */
+    public static ForkPairs of(List<ForkStamp> baseline, List<ForkStamp> candidate) {
+        if (baseline.isEmpty() || candidate.isEmpty()) {
+            return NONE;
+        }
+        List<ForkStamp> all = new ArrayList<>(baseline);
+        all.addAll(candidate);
+        all.sort(Comparator.comparing(ForkStamp::start));
+        List<int[]> pairs = new ArrayList<>();
+        for (int i = 0; i < baseline.size(); i++) {
+            ForkStamp a = baseline.get(i);
+            for (int j = 0; j < candidate.size(); j++) {
+                ForkStamp b = candidate.get(j);
+                if (a.fork() == b.fork() && neighbours(a, b, all)) {
+                    pairs.add(new int[]{i, j});
+                }
+            }
+        }
+        int[] bi = pairs.stream().mapToInt(p -> p[0]).toArray();
+        int[] ci = pairs.stream().mapToInt(p -> p[1]).toArray();
+        return new ForkPairs(bi, ci, baseline.size() + candidate.size() - 2 * bi.length);
+    }
+
+    private static boolean neighbours(ForkStamp a, ForkStamp b, List<ForkStamp> all) {
+        ForkStamp first = a.start().isAfter(b.start()) ? b : a;
+        ForkStamp second = first == a ? b : a;
+        int between = all.indexOf(second) - all.indexOf(first);
+        Duration longer = max(Duration.between(a.start(), a.end()), Duration.between(b.start(), b.end()));
+        Duration gap = Duration.between(first.end(), second.start());
+        return between == 1 && gap.compareTo(longer) <= 0;
+    }
+
+    private static Duration max(Duration x, Duration y) {
+        return x.compareTo(y) >= 0 ? x : y;
+    }
+
+    /** The rows of {@code forks} at the given indices, in pair order. */
+    public static double[][] select(double[][] forks, int[] indices) {
+        double[][] out = new double[indices.length][];
+        for (int i = 0; i < indices.length; i++) {
+            out[i] = forks[indices[i]];
+        }
+        return out;
+    }
+}
