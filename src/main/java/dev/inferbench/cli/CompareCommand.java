@@ -112,7 +112,8 @@ final class CompareCommand implements Subcommand {
         if (!Double.isNaN(precision)) {
             notes.println(settled(report, precision));
         }
-        List<String> undecided = report.undecided().stream().map(CompareCommand::couldNotTell).toList();
+        List<String> undecided = report.undecided().stream()
+                .map(r -> couldNotTell(r, r.cell().label(CompareTable.varying(report)))).toList();
         undecided.forEach(notes::println);
         boolean regression = failOnRegression && report.anyWorse();
         if (regression) {
@@ -137,7 +138,7 @@ final class CompareCommand implements Subcommand {
      * "could not tell: <cell> time 1.012 [0.951, 1.077] (paired, 10 pairs): this comparison sees changes of 11 % or
      * more; run longer or use --duet".
      */
-    private static String couldNotTell(Comparison r) {
+    private static String couldNotTell(Comparison r, String cell) {
         Interval i = r.ratio();
         double visible = Power.visibleChange(i);
         String sees = Double.isNaN(visible) ? "too few forks for an interval (at least 2 a side, 3 pairs)"
@@ -145,7 +146,7 @@ final class CompareCommand implements Subcommand {
                 visible < 1 ? String.format(Locale.ROOT, "%.0f %%", Math.max(1, Math.ceil(visible * 100)))
                         : String.format(Locale.ROOT, "%.0fx", 1 + visible));
         return String.format(Locale.ROOT, "could not tell: %s %s %.3f [%.3f, %.3f] (%s): %s; run longer or use --duet",
-                r.cell().label(), r.metric(), i.estimate(), i.lower(), i.upper(),
+                cell, r.metric(), i.estimate(), i.lower(), i.upper(),
                 r.paired() ? "paired, " + r.pairs().count() + " pairs" : "unpaired, " + i.forks() + " forks",
                 sees);
     }

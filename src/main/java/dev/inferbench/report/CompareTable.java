@@ -96,7 +96,7 @@ public final class CompareTable {
     }
 
     /** The params whose values differ between the cells of the report (a param some cells lack differs too). */
-    static Set<String> varying(Comparer.Report report) {
+    public static Set<String> varying(Comparer.Report report) {
         List<Map<String, String>> params = params(report);
         Set<String> names = new TreeSet<>();
         params.forEach(p -> names.addAll(p.keySet()));
