@@ -41,7 +41,7 @@ import java.util.Set;
  */
 final class CompareCommand implements Subcommand {
     private static final String USAGE = "compare BASE HEAD [--min-effect 3%] [--fail-on-regression] [--inconclusive fail|pass]"
-            + " [--gate M,...] [--threshold T]... [--precision P] [--format table|md|json|html]";
+            + " [--keep-disturbed] [--gate M,...] [--threshold T]... [--precision P] [--format table|md|json|html]";
 
     @Override
     public String summary() {
@@ -54,6 +54,7 @@ final class CompareCommand implements Subcommand {
         double minEffect = Verdict.DEFAULT_MIN_EFFECT;
         boolean failOnRegression = false;
         boolean inconclusivePasses = false;
+        boolean keepDisturbed = false;
         String format = "table";
         List<Threshold> thresholds = new ArrayList<>();
         double precision = Double.NaN;
@@ -64,6 +65,7 @@ final class CompareCommand implements Subcommand {
                 case "--min-effect" -> minEffect = RunFlags.percent(value(args, ++i, a), a);
                 case "--fail-on-regression" -> failOnRegression = true;
                 case "--inconclusive" -> inconclusivePasses = inconclusive(value(args, ++i, a));
+                case "--keep-disturbed" -> keepDisturbed = true;
                 case "--gate" -> gate = gateMetrics(value(args, ++i, a));
                 case "--threshold" -> thresholds.add(Threshold.parse(value(args, ++i, a)));
                 case "--precision" -> precision = RunFlags.percent(value(args, ++i, a), a);
@@ -88,7 +90,7 @@ final class CompareCommand implements Subcommand {
         List<JmhCell> candidateCells = RunReader.readCells(runs.get(1));
         var candidate = RunReader.of(candidateCells, runs.get(1));
         Comparer.Report report = Comparer.compare(RunReader.of(baseCells, runs.get(0)), candidate, minEffect,
-                Verdict.CONFIDENCE, gate);
+                Verdict.CONFIDENCE, gate, keepDisturbed);
         checkGateNames(gate, report);
         List<Gate.Check> checks = Gate.check(thresholds, candidate);
         switch (format) {

@@ -70,6 +70,12 @@ public final class Comparer {
      */
     public static Report compare(List<CellResults> baseline, List<CellResults> candidate, double minEffect,
                                  double confidence, Set<String> gate) throws BenchException {
+        return compare(baseline, candidate, minEffect, confidence, gate, false);
+    }
+
+    /** @param keepDisturbed whether fork pairs run while the machine was disturbed count ({@link ForkPairs}) */
+    public static Report compare(List<CellResults> baseline, List<CellResults> candidate, double minEffect,
+                                 double confidence, Set<String> gate, boolean keepDisturbed) throws BenchException {
         List<CellResults> b0 = baseline;
         baseline = withoutOneSidedParams(baseline, paramNames(candidate));
         candidate = withoutOneSidedParams(candidate, paramNames(b0));
@@ -87,7 +93,7 @@ public final class Comparer {
                 throw new BenchException("cell '" + e.getKey().label() + "' was measured in mode " + b.mode()
                         + " in the baseline but " + c.mode() + " in the candidate; expected the same JMH mode (-bm) on both sides");
             }
-            ForkPairs forks = ForkPairs.of(b.stamps(), c.stamps());
+            ForkPairs forks = ForkPairs.of(b.stamps(), c.stamps(), keepDisturbed);
             for (MetricSeries mb : b.metrics().values()) {
                 MetricSeries mc = c.metrics().get(mb.name());
                 if (mc != null && mb.supportedPerFork() && mc.supportedPerFork()) {

@@ -18,12 +18,15 @@ import java.util.List;
  * @param baseline  per pair, the index of the baseline's fork in its series (the order its forks were merged in)
  * @param candidate the same for the candidate
  * @param leftOut   forks of either side that have no partner (failed on the other side, or the run resumed apart)
+ * @param disturbed pairs left out because the machine was disturbed during one of their forks (its canary ran
+ *                  slow); the disturbance is the machine's, not the code's, so leaving the whole pair out takes
+ *                  nothing from one side only ({@code DisturbedPairsTest})
  */
-public record ForkPairs(int[] baseline, int[] candidate, int leftOut) {
+public record ForkPairs(int[] baseline, int[] candidate, int leftOut, int disturbed) {
     /** Fewer pairs than this and the paired interval is not used: its t quantile at 1 degree of freedom is 64. */
     public static final int MIN_PAIRS = 3;
 
-    public static final ForkPairs NONE = new ForkPairs(new int[0], new int[0], 0);
+    public static final ForkPairs NONE = new ForkPairs(new int[0], new int[0], 0, 0);
 
     public int count() {
         return baseline.length;
@@ -38,6 +41,13 @@ public record ForkPairs(int[] baseline, int[] candidate, int leftOut) {
      * @param candidate the candidate's
      */
     public static ForkPairs of(List<ForkStamp> baseline, List<ForkStamp> candidate) {
+        return of(baseline, candidate, false);
+    }
+
+    /**
+     * @param keepDisturbed whether pairs with a disturbed fork count too ({@code compare --keep-disturbed})
+     */
+    public static ForkPairs of(List<ForkStamp> baseline, List<ForkStamp> candidate, boolean keepDisturbed) {
         if (baseline.isEmpty() || candidate.isEmpty()) {
             return NONE;
         }
@@ -45,18 +55,23 @@ public record ForkPairs(int[] baseline, int[] candidate, int leftOut) {
         all.addAll(candidate);
         all.sort(Comparator.comparing(ForkStamp::start));
         List<int[]> pairs = new ArrayList<>();
+        int disturbed = 0;
         for (int i = 0; i < baseline.size(); i++) {
             ForkStamp a = baseline.get(i);
             for (int j = 0; j < candidate.size(); j++) {
                 ForkStamp b = candidate.get(j);
                 if (a.fork() == b.fork() && neighbours(a, b, all)) {
-                    pairs.add(new int[]{i, j});
+                    if (!keepDisturbed && (a.disturbed() || b.disturbed())) {
+                        disturbed++;
+                    } else {
+                        pairs.add(new int[]{i, j});
+                    }
                 }
             }
         }
         int[] bi = pairs.stream().mapToInt(p -> p[0]).toArray();
         int[] ci = pairs.stream().mapToInt(p -> p[1]).toArray();
-        return new ForkPairs(bi, ci, baseline.size() + candidate.size() - 2 * bi.length);
+        return new ForkPairs(bi, ci, baseline.size() + candidate.size() - 2 * (bi.length + disturbed), disturbed);
     }
 
     private static boolean neighbours(ForkStamp a, ForkStamp b, List<ForkStamp> all) {

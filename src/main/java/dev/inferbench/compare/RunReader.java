@@ -1,5 +1,6 @@
 package dev.inferbench.compare;
 
+import dev.inferbench.results.MachineState;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.jmh.JmhCell;
@@ -42,10 +43,20 @@ public final class RunReader {
      * run folder that says so (what pairs the forks of two interleaved runs).
      */
     public static List<CellResults> of(List<JmhCell> cells, Path runOrFile) throws BenchException {
+        double canaryMedian = MachineState.of(cells).map(MachineState::canaryMedian).orElse(Double.NaN);
         List<CellResults> out = new ArrayList<>();
         for (JmhCell c : cells) {
             CellResults r = JmhCells.of(c);
             List<ForkStamp> stamps = Files.isDirectory(runOrFile) ? ForkTimes.stamps(runOrFile, c) : List.of();
+            boolean[] slow = MachineState.slowCanaryForks(c, canaryMedian);
+            if (slow.length == stamps.size()) {
+                List<ForkStamp> marked = new ArrayList<>();
+                for (int f = 0; f < slow.length; f++) {
+                    ForkStamp s = stamps.get(f);
+                    marked.add(new ForkStamp(s.fork(), s.start(), s.end(), slow[f]));
+                }
+                stamps = marked;
+            }
             out.add(new CellResults(r.key(), r.mode(), r.metrics(), stamps));
         }
         return out;

@@ -1,6 +1,7 @@
 package dev.inferbench.report;
 
 import dev.inferbench.stats.Verdict;
+import dev.inferbench.results.MachineState;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -89,9 +90,14 @@ public final class CompareTable {
         int fewest = paired.stream().mapToInt(r -> r.pairs().count()).min().orElse(0);
         int most = paired.stream().mapToInt(r -> r.pairs().count()).max().orElse(0);
         int leftOut = paired.stream().mapToInt(r -> r.pairs().leftOut()).max().orElse(0);
+        int disturbed = paired.stream().mapToInt(r -> r.pairs().disturbed()).max().orElse(0);
         return "ratio intervals: paired, over the per-pair ratios of forks run side by side ("
                 + (fewest == most ? fewest + "" : fewest + "-" + most) + " pairs"
-                + (leftOut > 0 ? ", " + leftOut + " unpaired forks left out" : "") + ")"
+                + (leftOut > 0 ? ", " + leftOut + " unpaired forks left out" : "")
+                + (disturbed > 0 ? ", " + disturbed + " pair" + (disturbed == 1 ? "" : "s")
+                + String.format(Locale.ROOT, " left out: the machine was disturbed (a fork's canary %.0f %% or more"
+                + " slower than its run's median; --keep-disturbed keeps them)", MachineState.SLOW_CANARY * 100) : "")
+                + ")"
                 + (welch > 0 ? "; " + welch + " rows unpaired (Welch)" : "");
     }
 

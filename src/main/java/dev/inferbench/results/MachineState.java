@@ -84,6 +84,24 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
         return Optional.of(new MachineState(forks.size(), median, spread, othersMedian, disturbed));
     }
 
+    /**
+     * Per fork of {@code cell}, whether its canary ran at least {@link #SLOW_CANARY} slower than {@code runMedian}
+     * (the run's median canary): the disturbance a comparison leaves out of its verdict. Other processes' CPU is not
+     * used there: in a duet the partner's fork is such a process all the time. Empty when the cell has no canary.
+     */
+    public static boolean[] slowCanaryForks(JmhCell cell, double runMedian) {
+        JmhMetric canary = cell.secondary().get(MachineProfiler.CANARY);
+        if (canary == null || !(runMedian > 0)) {
+            return new boolean[0];
+        }
+        double[] canaries = medians(canary.iterationMeans());
+        boolean[] out = new boolean[canaries.length];
+        for (int f = 0; f < canaries.length; f++) {
+            out[f] = canaries[f] >= runMedian * (1 + SLOW_CANARY);
+        }
+        return out;
+    }
+
     /** One line for the summary and the reports. */
     public String line() {
         String head = String.format(Locale.ROOT, "machine: canary %.3g ms (median of %d forks), spread %.0f%% over the"

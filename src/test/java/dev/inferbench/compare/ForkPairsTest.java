@@ -72,4 +72,20 @@ class ForkPairsTest {
     void noStampsNoPairs() {
         assertThat(ForkPairs.of(List.of(), forks(3, 0, 6, 5))).isEqualTo(ForkPairs.NONE);
     }
+
+    @Test
+    void aPairWithADisturbedForkIsLeftOutUnlessKept() {
+        List<ForkStamp> base = forks(5, 0, 10.2, 5);
+        List<ForkStamp> head = new ArrayList<>(forks(5, 5.1, 10.2, 5));
+        ForkStamp slow = head.get(1);
+        head.set(1, new ForkStamp(slow.fork(), slow.start(), slow.end(), true));
+        ForkPairs out = ForkPairs.of(base, head, false);
+        assertThat(out.count()).isEqualTo(4);
+        assertThat(out.disturbed()).isEqualTo(1);
+        assertThat(out.baseline()).containsExactly(0, 2, 3, 4);
+        assertThat(out.leftOut()).isZero();
+        ForkPairs kept = ForkPairs.of(base, head, true);
+        assertThat(kept.count()).isEqualTo(5);
+        assertThat(kept.disturbed()).isZero();
+    }
 }

@@ -27,6 +27,14 @@ record NoisyMachine(String name, double own, double drift, double persistence, d
 
     /** {@code [0]}: the baseline's fork means, {@code [1]}: the candidate's ({@code 1 + slowdown} times slower), as forks of one iteration. */
     double[][][] pairs(int n, double slowdown, SplittableRandom rng) {
+        return pairs(n, slowdown, rng, new boolean[n]);
+    }
+
+    /**
+     * As above, and per pair in {@code hit} whether a burst fell on one of its forks: what a perfect disturbance
+     * detector (the canary) would flag.
+     */
+    double[][][] pairs(int n, double slowdown, SplittableRandom rng, boolean[] hit) {
         double[][] a = new double[n][1];
         double[][] b = new double[n][1];
         double level = drift * rng.nextGaussian();
@@ -34,16 +42,19 @@ record NoisyMachine(String name, double own, double drift, double persistence, d
         for (int i = 0; i < n; i++) {
             level = persistence * level + innovation * rng.nextGaussian();
             boolean burst = rng.nextDouble() < burstShare;
-            a[i][0] = 100 * Math.exp(level + forkNoise(burst, rng));
-            b[i][0] = 100 * (1 + slowdown) * Math.exp(level + forkNoise(burst, rng));
+            boolean[] struck = new boolean[1];
+            a[i][0] = 100 * Math.exp(level + forkNoise(burst, rng, struck));
+            b[i][0] = 100 * (1 + slowdown) * Math.exp(level + forkNoise(burst, rng, struck));
+            hit[i] = struck[0];
         }
         return new double[][][]{a, b};
     }
 
-    private double forkNoise(boolean burst, SplittableRandom rng) {
+    private double forkNoise(boolean burst, SplittableRandom rng, boolean[] struck) {
         double e = own * (heavyTails ? studentT3(rng) : rng.nextGaussian());
         if (burst && rng.nextDouble() < 0.75) {
             e += Math.log(burstFactor);
+            struck[0] = true;
         }
         if (rng.nextDouble() < outlierShare) {
             e += Math.log(1.5);
