@@ -13,9 +13,6 @@
 #   --head-args A   extra JMH args for the head side only, e.g. the calibration aid:
 #                   tools/compare-commits.sh HEAD HEAD -p model=resnet-tiny --head-args "-jvmArgsAppend -Dinferbench.slowdown=10"
 #                   (the same commit on both sides without it is an A/A comparison)
-# A side given as "." is this checkout as it is (its target/benchmarks.jar, not rebuilt): `. .` is an A/A run of the
-# working tree without building twice. A side given as a folder holding target/benchmarks.jar (a checkout built
-# before) is used as it is too: tools/aa-proof.sh builds a commit twice once and compares the two builds many times.
 #   --pin [CPUS]    every fork of both sides runs on the same CPUs (a taskset list, default 0): the launchers are
 #                   started under taskset and their fork JVMs inherit it. threads=0 becomes the number of those CPUs
 #                   (-p threads=N is passed); a cell with more threads than CPUs is refused
@@ -25,6 +22,9 @@
 #                   threads=0 becomes the half's CPU count; a cell with more threads than that is refused.
 #                   See docs/duet.md. e.g.
 #                   tools/compare-commits.sh . . --duet -p model=mlp-tiny -p batchSize=1 -p threads=1 --forks 10
+# A side given as "." is this checkout as it is (its target/benchmarks.jar, not rebuilt): `. .` is an A/A run of the
+# working tree without building twice. A side given as a folder holding target/benchmarks.jar (a checkout built
+# before) is used as it is too: tools/aa-proof.sh builds a commit twice once and compares the two builds many times.
 # Exit codes: those of `compare` (0 pass, 1 regression with --fail-on-regression), 2 bad input or a commit that
 # does not build. INFERBENCH_JAVA_OPTS is passed to every java command (e.g. -Djmh.ignoreLock=true).
 set -euo pipefail
@@ -54,7 +54,6 @@ seconds() { # 90s, 20m, 1h -> seconds
 budget_s=$([[ -n $budget ]] && seconds "$budget" || echo 0)
 [[ -n $forks ]] || forks=$([[ -n $precision ]] && echo 60 || echo 10)
 [[ $forks =~ ^[0-9]+$ && $forks -ge 3 ]] || die "--forks '$forks' is not a whole number >= 3"
-
 
 # a side given as a folder that holds a built target/benchmarks.jar (another checkout) is used as it is
 for side in base head; do
@@ -99,6 +98,7 @@ if [[ -n $pin || -n $duet ]]; then
   threads="" rest=()
   for ((i = 0; i < ${#jmh[@]}; i++)); do
     if [[ ${jmh[i]} == -p && ${jmh[i+1]:-} == threads=* ]]; then threads=${jmh[i+1]#threads=}; i=$((i + 1))
+    elif [[ ${jmh[i]} == -pthreads=* ]]; then die "give threads as -p threads=N (two words) with --pin or --duet, not ${jmh[i]}"
     elif [[ ${jmh[i]} == --cells && -f ${jmh[i+1]:-} ]] && grep -v '^[[:space:]]*#' "${jmh[i+1]}" | grep -qE '(^|[[:space:]])threads='; then
       die "--cells ${jmh[i+1]} sets threads; with --pin or --duet give them with -p threads=N so they can be fitted to the CPUs"
     else rest+=("${jmh[i]}"); fi
@@ -242,8 +242,8 @@ while :; do
   pairs=$((pairs + 1)); last=$(( $(date +%s) - t0 ))
   [[ $(landed head) -gt $before ]] || break            # nothing more to run in the plan
   elapsed=$(( $(date +%s) - start ))
-  where=$([[ -n $duet ]] && echo " (base on CPUs $(side_cpus base $pairs), head on $(side_cpus head $pairs))" || true)
-  echo "[compare-commits] pair $pairs done (${last}s)$where; base $(landed base) forks, head $(landed head) forks; elapsed ${elapsed}s"
+  placed=$([[ -n $duet ]] && echo " (base on CPUs $(side_cpus base $pairs), head on $(side_cpus head $pairs))" || true)
+  echo "[compare-commits] pair $pairs done (${last}s)$placed; base $(landed base) forks, head $(landed head) forks; elapsed ${elapsed}s"
   if [[ -n $precision ]]; then
     status=$(compare --precision "$precision" 2>/dev/null | tail -1 || true)
     echo "[compare-commits] $status"
