@@ -7,11 +7,21 @@
 #
 # usage: tools/compare-commits.sh <base> <head> [JMH args...] [--precision P] [--budget 20m] [--forks N]
 #                                 [--min-effect 3%] [--fail-on-regression] [--out DIR] [--head-args "ARGS"]
+#                                 [--pin [CPUS]] [--duet]
 #   --forks N       forks per side without --precision (default 10); the most per side with it (default 60)
 #   --out DIR       where the two run folders go (default results/compare-<base>-<head>-<time>)
 #   --head-args A   extra JMH args for the head side only, e.g. the calibration aid:
 #                   tools/compare-commits.sh HEAD HEAD -p model=resnet-tiny --head-args "-jvmArgsAppend -Dinferbench.slowdown=10"
 #                   (the same commit on both sides without it is an A/A comparison)
+#   --pin [CPUS]    every fork of both sides runs on the same CPUs (a taskset list, default 0): the launchers are
+#                   started under taskset and their fork JVMs inherit it. threads=0 becomes the number of those CPUs
+#                   (-p threads=N is passed); a cell with more threads than CPUs is refused
+#   --duet          base's and head's forks of a pair run at the same time, each on its own half of the CPUs (of
+#                   --pin's list if given, else of all this script may use), swapping halves every pair; they warm up
+#                   in turns and start every measured iteration together (DuetBarrier, through files in OUT/duet).
+#                   threads=0 becomes the half's CPU count; a cell with more threads than that is refused.
+#                   See docs/duet.md. e.g.
+#                   tools/compare-commits.sh . . --duet -p model=mlp-tiny -p batchSize=1 -p threads=1 --forks 10
 # A side given as "." is this checkout as it is (its target/benchmarks.jar, not rebuilt): `. .` is an A/A run of the
 # working tree without building twice. A side given as a folder holding target/benchmarks.jar (a checkout built
 # before) is used as it is too: tools/aa-proof.sh builds a commit twice once and compares the two builds many times.
@@ -22,7 +32,7 @@ set -euo pipefail
 die() { echo "compare-commits: $*" >&2; exit 2; }
 [[ $# -ge 2 ]] || die "expected: tools/compare-commits.sh <base> <head> [JMH args] [--precision P] [--budget 20m]"
 base=$1 head=$2; shift 2
-precision="" budget="" forks="" min_effect="3%" fail="" out="" jmh=() head_args=
+precision="" budget="" forks="" min_effect="3%" fail="" out="" jmh=() head_args= pin="" duet=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --precision) precision=${2:?--precision needs a value, e.g. 2%}; shift 2 ;;
@@ -32,6 +42,8 @@ while [[ $# -gt 0 ]]; do
     --fail-on-regression) fail=--fail-on-regression; shift ;;
     --out) out=${2:?--out needs a folder}; shift 2 ;;
     --head-args) head_args=${2?--head-args needs a value}; shift 2 ;;
+    --pin) if [[ ${2:-} =~ ^[0-9] ]]; then pin=$2; shift 2; else pin=0; shift; fi ;;
+    --duet) duet=1; shift ;;
     *) jmh+=("$1"); shift ;;
   esac
 done
@@ -49,6 +61,60 @@ for side in base head; do
 done
 repo=$(git rev-parse --show-toplevel 2>/dev/null) || die "not inside a git checkout"
 cd "$repo"
+# --pin and --duet: which CPUs each side's launcher (and so every fork JVM it starts) may run on
+cpu_list() { # a taskset list (0-2,5) -> its CPUs, one a line, in order; false when it is not such a list
+  [[ $1 =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]] || return 1
+  local part
+  for part in ${1//,/ }; do
+    if [[ $part == *-* ]]; then seq "${part%-*}" "${part#*-}"; else echo "$part"; fi
+  done | sort -n -u
+}
+joined() { local IFS=,; echo "$*"; }
+pin_cpus=() half_a="" half_b="" per_side=0
+if [[ -n $pin || -n $duet ]]; then
+  command -v taskset >/dev/null || die "--pin and --duet need taskset (util-linux); it is not on the PATH"
+  allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+  mapfile -t usable < <(cpu_list "$allowed")
+  if [[ -n $pin ]]; then
+    mapfile -t pin_cpus < <(cpu_list "$pin") || true
+    [[ ${#pin_cpus[@]} -gt 0 ]] || die "--pin '$pin' is not a CPU list; expected e.g. 0, 0-1 or 0,2"
+    for c in "${pin_cpus[@]}"; do
+      [[ " ${usable[*]} " == *" $c "* ]] || die "--pin '$pin': CPU $c is not one this script may run on ($allowed)"
+    done
+  else
+    pin_cpus=("${usable[@]}")
+  fi
+  per_side=${#pin_cpus[@]}
+  if [[ -n $duet ]]; then
+    # an odd CPU is left out: both sides must get as many CPUs, or the faster side is the one with more
+    per_side=$(( ${#pin_cpus[@]} / 2 ))
+    [[ $per_side -ge 1 ]] || die "--duet needs at least 2 CPUs, one a side; it was given ${#pin_cpus[@]} ($(joined "${pin_cpus[@]}"))"
+    half_a=$(joined "${pin_cpus[@]:0:per_side}")
+    half_b=$(joined "${pin_cpus[@]:per_side:per_side}")
+  fi
+  # threads=0 is the engine's default, all cores: ORT does not reliably size its pool by the affinity mask, so the
+  # cell is given the CPUs it has; more threads than CPUs would measure the sides' threads queueing for one core
+  where=$([[ -n $duet ]] && echo "half of the duet's CPUs ($half_a | $half_b)" || echo "the pinned CPUs ($(joined "${pin_cpus[@]}"))")
+  threads="" rest=()
+  for ((i = 0; i < ${#jmh[@]}; i++)); do
+    if [[ ${jmh[i]} == -p && ${jmh[i+1]:-} == threads=* ]]; then threads=${jmh[i+1]#threads=}; i=$((i + 1))
+    elif [[ ${jmh[i]} == -pthreads=* ]]; then die "give threads as -p threads=N (two words) with --pin or --duet, not ${jmh[i]}"
+    elif [[ ${jmh[i]} == --cells && -f ${jmh[i+1]:-} ]] && grep -v '^[[:space:]]*#' "${jmh[i+1]}" | grep -qE '(^|[[:space:]])threads='; then
+      die "--cells ${jmh[i+1]} sets threads; with --pin or --duet give them with -p threads=N so they can be fitted to the CPUs"
+    else rest+=("${jmh[i]}"); fi
+  done
+  [[ $head_args != *threads=* ]] || die "--head-args sets threads; with --pin or --duet both sides take -p threads=N from the common arguments"
+  [[ -n $threads ]] || threads=$(sed -n 's/^param\.threads=//p' benchmarks.properties 2>/dev/null | tail -1)
+  fitted=()
+  for t in ${threads//,/ }; do
+    [[ $t =~ ^[0-9]+$ ]] || die "threads '$t' is not a whole number"
+    [[ $t -eq 0 ]] && t=$per_side
+    [[ $t -le $per_side ]] || die "threads=$t does not fit $where: $per_side CPU(s) a side; use -p threads=$per_side or fewer"
+    [[ " ${fitted[*]} " == *" $t "* ]] || fitted+=("$t")
+  done
+  [[ ${#fitted[@]} -gt 0 ]] || fitted=("$per_side")
+  jmh=("${rest[@]}" -p "threads=$(joined "${fitted[@]}")")
+fi
 sha_of() { if [[ $1 == . ]]; then echo "worktree"; elif [[ $1 == /* && -f $1/target/benchmarks.jar ]]; then echo "built"
   else git rev-parse --verify --quiet "$1^{commit}" \
     || die "unknown commit '$1'; expected a branch, tag, sha, . (this checkout) or a checkout with target/benchmarks.jar"; fi; }
@@ -83,12 +149,25 @@ start=$(date +%s)
 declare -A pid ended
 trap '' PIPE # a launcher that has ended makes a write to its FIFO fail, not this script die
 base_go= head_go= base_out= head_out=
+side_cpus() { # side pair: the CPUs that side's fork of that pair runs on (the halves swap every pair)
+  [[ -n $duet ]] || { joined "${pin_cpus[@]}"; return; }
+  if [[ ($1 == base && $(( $2 % 2 )) == 1) || ($1 == head && $(( $2 % 2 )) == 0) ]]; then echo "$half_a"; else echo "$half_b"; fi
+}
 launch() { # side: plans the run and waits, ready for its first fork
-  local side=$1 extra=()
+  local side=$1 extra=() pinned=()
   [[ $side == head && -n $head_args ]] && read -r -a extra <<<"$head_args"
+  # the fork JVMs a launcher starts inherit its CPUs; --duet moves the launcher to its half before each pair
+  [[ ${#pin_cpus[@]} -gt 0 ]] && pinned=(taskset -c "$(side_cpus "$side" 1)")
+  local opts=("${java_opts[@]}")
+  if [[ -n $duet ]]; then
+    extra+=(-jvmArgsAppend "-D${duet_property}=$duet_dir:$side")
+    # JMH's machine-wide lock exists so that two runs never measure at once, which is what a duet does on purpose;
+    # one side still takes it, so a third run on the machine waits for the duet
+    opts+=(-Djmh.ignoreLock=true)
+  fi
   mkfifo "$trees/$side.go" "$trees/$side.out"
-  (cd "$trees/$side" && exec java "${java_opts[@]}" -jar target/benchmarks.jar "${jmh[@]}" "${extra[@]}" -f "$forks" \
-     --run-dir "$out/$side" --paced -v SILENT <"$trees/$side.go" >"$trees/$side.out" 2>&1) &
+  (cd "$trees/$side" && exec "${pinned[@]}" java "${opts[@]}" -jar target/benchmarks.jar "${jmh[@]}" "${extra[@]}" \
+     -f "$forks" --run-dir "$out/$side" --paced -v SILENT <"$trees/$side.go" >"$trees/$side.out" 2>&1) &
   pid[$side]=$!
   if [[ $side == base ]]; then exec {base_go}>"$trees/$side.go" {base_out}<"$trees/$side.out"
   else exec {head_go}>"$trees/$side.go" {head_out}<"$trees/$side.out"; fi
@@ -117,9 +196,36 @@ finish() { # closes the launchers' input: each writes its summary and report and
     wait "${pid[$side]}" 2>/dev/null || true
   done
 }
+# --duet: DuetBarrier's folder, emptied before each pair; a pair's files are kept as OUT/duet/pair-N, the record of
+# when each side reached and started each iteration and on which CPUs
+duet_property=inferbench.duet duet_dir=$out/duet/now
+keep_pair() { # pair: files the barrier's folder as that pair's record, or drops it when no fork used it
+  if compgen -G "$duet_dir/base.*" >/dev/null || compgen -G "$duet_dir/head.*" >/dev/null; then
+    mv "$duet_dir" "$out/duet/pair-$1"
+  else rm -rf "$duet_dir"; fi
+}
+duet_pair() { # pair: both sides' forks at once, each on its half, then waits for both
+  local p=$1 side sent=()
+  [[ ! -d $duet_dir ]] || keep_pair $((p - 1))
+  mkdir -p "$duet_dir"
+  # the side that warms up first waits the other's turn before measuring: alternate it, as the halves alternate
+  printf 'first=%s\ncpus=%s\n' "$( (( p % 2 == 1 )) && echo base || echo head)" "$half_a,$half_b" >"$duet_dir/warmup"
+  for side in base head; do
+    [[ -z ${ended[$side]:-} ]] || continue
+    taskset -a -p -c "$(side_cpus "$side" "$p")" "${pid[$side]}" >/dev/null 2>&1 || true
+    go "$side" && sent+=("$side")
+  done
+  for side in "${sent[@]}"; do until_ready "$side" || true; done
+}
 landed() { { find "$out/$1/forks" -name 'fork-*.json' ! -name '*.time.json' 2>/dev/null || true; } | wc -l; }
 compare() { java "${java_opts[@]}" -jar "$compare_jar" compare "$out/base" "$out/head" --min-effect "$min_effect" "$@"; }
 
+if [[ -n $duet ]]; then
+  [[ $out != *[[:space:]]* ]] || die "--duet needs an --out folder without spaces (JMH splits -jvmArgsAppend at them): '$out'"
+  echo "[compare-commits] duet: each side on its half of CPUs $half_a | $half_b, swapped every pair; -p ${jmh[*]: -1}"
+elif [[ ${#pin_cpus[@]} -gt 0 ]]; then
+  echo "[compare-commits] pinned: every fork of both sides on CPUs $(joined "${pin_cpus[@]}"); -p ${jmh[*]: -1}"
+fi
 launch base; launch head
 until_ready base || die "the base side did not start; see $out/base.log"
 until_ready head || die "the head side did not start; see $out/head.log"
@@ -127,12 +233,17 @@ pairs=0 last=0
 while :; do
   t0=$(date +%s)
   before=$(landed head)
-  step base || true
-  step head || true
+  if [[ -n $duet ]]; then
+    duet_pair $((pairs + 1))
+  else
+    step base || true
+    step head || true
+  fi
   pairs=$((pairs + 1)); last=$(( $(date +%s) - t0 ))
   [[ $(landed head) -gt $before ]] || break            # nothing more to run in the plan
   elapsed=$(( $(date +%s) - start ))
-  echo "[compare-commits] pair $pairs done (${last}s); base $(landed base) forks, head $(landed head) forks; elapsed ${elapsed}s"
+  placed=$([[ -n $duet ]] && echo " (base on CPUs $(side_cpus base $pairs), head on $(side_cpus head $pairs))" || true)
+  echo "[compare-commits] pair $pairs done (${last}s)$placed; base $(landed base) forks, head $(landed head) forks; elapsed ${elapsed}s"
   if [[ -n $precision ]]; then
     status=$(compare --precision "$precision" 2>/dev/null | tail -1 || true)
     echo "[compare-commits] $status"
@@ -143,6 +254,7 @@ while :; do
   fi
 done
 finish
+[[ -z $duet || ! -d $duet_dir ]] || keep_pair "$pairs"
 [[ $(landed base) -gt 0 && $(landed head) -gt 0 ]] || die "no fork landed; see $out/base.log and $out/head.log"
 echo "[compare-commits] $base (${base_sha:0:7}) vs $head (${head_sha:0:7}), $(( $(date +%s) - start ))s; runs in $out"
 args=($fail)

@@ -25,6 +25,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
+import org.openjdk.jmh.infra.IterationParams;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -51,6 +52,14 @@ public class EndToEndBenchmark extends BatchParams {
     private byte[] png;
     private String sentence;
     private int scoresOutput;
+
+    private final DuetBarrier duet = DuetBarrier.fromProperty();
+
+    /** In a duet (compare-commits --duet) each measured iteration starts with the other side's. */
+    @Setup(Level.Iteration)
+    public void iteration(IterationParams params) {
+        duet.arrive(params);
+    }
 
     @Setup(Level.Trial)
     public void load() {

@@ -15,6 +15,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
+import org.openjdk.jmh.infra.IterationParams;
 
 import java.util.Map;
 import java.util.Objects;
@@ -71,6 +72,7 @@ public class InferenceBenchmark extends CallerParams {
 
     private Callers callers;
     private long slowdownTokens;
+    private final DuetBarrier duet = DuetBarrier.fromProperty();
 
     /**
      * A caller's own prepared input and outputs (and engine, with sharing=per-caller), one per JMH thread: the fork
@@ -93,6 +95,12 @@ public class InferenceBenchmark extends CallerParams {
             callers = Callers.load(cell(BenchConfig.load()));
             slowdownTokens = InjectedSlowdown.tokens(InjectedSlowdown.percent(), this::callOnce);
         }, this::tearDown);
+    }
+
+    /** In a duet (compare-commits --duet) each measured iteration starts with the other side's. */
+    @Setup(Level.Iteration)
+    public void iteration(IterationParams params) {
+        duet.arrive(params);
     }
 
     @Benchmark

@@ -109,6 +109,7 @@ public class ServingBenchmark extends CallerParams {
     private long seed;
     private boolean warmup;
     private double capacity = Double.NaN;
+    private final DuetBarrier duet = DuetBarrier.fromProperty();
 
     @Setup(Level.Trial)
     public void load() {
@@ -137,6 +138,7 @@ public class ServingBenchmark extends CallerParams {
     @Setup(Level.Iteration)
     public void iteration(IterationParams params) {
         warmup = params.getType() == IterationType.WARMUP;
+        duet.arrive(params);
     }
 
     @Benchmark

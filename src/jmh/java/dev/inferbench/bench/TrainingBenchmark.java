@@ -15,6 +15,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.IterationParams;
 
 import java.util.concurrent.TimeUnit;
 
@@ -34,6 +35,14 @@ import java.util.concurrent.TimeUnit;
 public class TrainingBenchmark extends BatchParams {
 
     private Trainer trainer;
+
+    private final DuetBarrier duet = DuetBarrier.fromProperty();
+
+    /** In a duet (compare-commits --duet) each measured iteration starts with the other side's. */
+    @Setup(Level.Iteration)
+    public void iteration(IterationParams params) {
+        duet.arrive(params);
+    }
 
     @Setup(Level.Trial)
     public void load() {
