@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Interleaved A/B benchmark of two commits: each commit's jar is built in its own git worktree, then forks run
-# A, B, A, B ... (one fork per step through the run loop's --resume/--max-forks, so drift of the machine hits both
-# builds alike), then `compare`. With --precision P it keeps adding fork pairs until every cell's ratio interval is
-# narrower than P or its verdict is "same" (the same StoppingRule as a run's --precision; never on "slower" or
-# "faster", which only the compare at the end declares), or the budget is spent.
+# A, B, A, B ... (one fork per step of a paced launcher per side, so drift of the machine hits both builds alike),
+# then `compare`, which pairs fork N of each side (the two ran next to each other) and builds the ratio's interval
+# from the per-pair ratios. With --precision P it keeps adding fork pairs until every cell's ratio interval is
+# narrower than P (the same StoppingRule as a run's --precision; never on a verdict, which only the compare at the
+# end declares), or the budget is spent.
 #
 # usage: tools/compare-commits.sh <base> <head> [JMH args...] [--precision P] [--budget 20m] [--forks N]
 #                                 [--min-effect 3%] [--fail-on-regression] [--out DIR] [--head-args "ARGS"]
@@ -25,8 +26,8 @@
 # A side given as "." is this checkout as it is (its target/benchmarks.jar, not rebuilt): `. .` is an A/A run of the
 # working tree without building twice. A side given as a folder holding target/benchmarks.jar (a checkout built
 # before) is used as it is too: tools/aa-proof.sh builds a commit twice once and compares the two builds many times.
-# Exit codes: those of `compare` (0 pass, 1 regression with --fail-on-regression), 2 bad input or a commit that
-# does not build. INFERBENCH_JAVA_OPTS is passed to every java command (e.g. -Djmh.ignoreLock=true).
+# Exit codes: those of `compare` (0 pass, 1 regression with --fail-on-regression, 3 could not tell, 4 internal
+# error), 2 bad input or a commit that does not build. INFERBENCH_JAVA_OPTS is passed to every java command (e.g. -Djmh.ignoreLock=true).
 set -euo pipefail
 
 die() { echo "compare-commits: $*" >&2; exit 2; }

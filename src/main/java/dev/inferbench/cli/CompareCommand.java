@@ -41,7 +41,7 @@ import java.util.Set;
  */
 final class CompareCommand implements Subcommand {
     private static final String USAGE = "compare BASE HEAD [--min-effect 3%] [--fail-on-regression] [--inconclusive fail|pass]"
-            + " [--keep-disturbed] [--gate M,...] [--threshold T]... [--precision P] [--format table|md|json|html]";
+            + " [--keep-disturbed] [--unpaired] [--gate M,...] [--threshold T]... [--precision P] [--format table|md|json|html]";
 
     @Override
     public String summary() {
@@ -55,6 +55,7 @@ final class CompareCommand implements Subcommand {
         boolean failOnRegression = false;
         boolean inconclusivePasses = false;
         boolean keepDisturbed = false;
+        boolean unpaired = false;
         String format = "table";
         List<Threshold> thresholds = new ArrayList<>();
         double precision = Double.NaN;
@@ -66,6 +67,7 @@ final class CompareCommand implements Subcommand {
                 case "--fail-on-regression" -> failOnRegression = true;
                 case "--inconclusive" -> inconclusivePasses = inconclusive(value(args, ++i, a));
                 case "--keep-disturbed" -> keepDisturbed = true;
+                case "--unpaired" -> unpaired = true;
                 case "--gate" -> gate = gateMetrics(value(args, ++i, a));
                 case "--threshold" -> thresholds.add(Threshold.parse(value(args, ++i, a)));
                 case "--precision" -> precision = RunFlags.percent(value(args, ++i, a), a);
@@ -88,8 +90,10 @@ final class CompareCommand implements Subcommand {
         }
         List<JmhCell> baseCells = RunReader.readCells(runs.get(0));
         List<JmhCell> candidateCells = RunReader.readCells(runs.get(1));
-        var candidate = RunReader.of(candidateCells, runs.get(1));
-        Comparer.Report report = Comparer.compare(RunReader.of(baseCells, runs.get(0)), candidate, minEffect,
+        // --unpaired reads the sides as if they had been run apart: what pairing buys, on the same forks
+        var candidate = unpaired ? RunReader.of(candidateCells) : RunReader.of(candidateCells, runs.get(1));
+        var baseline = unpaired ? RunReader.of(baseCells) : RunReader.of(baseCells, runs.get(0));
+        Comparer.Report report = Comparer.compare(baseline, candidate, minEffect,
                 Verdict.CONFIDENCE, gate, keepDisturbed);
         checkGateNames(gate, report);
         List<Gate.Check> checks = Gate.check(thresholds, candidate);
