@@ -79,11 +79,14 @@ slow = [r for r in rows if r["kind"] == "slow"]
 if aa:
     failed = sum(r["exit"] == "1" for r in aa)
     either = sum(any(v in ("slower", "faster") for v in r["verdict"].split(",")) for r in aa)
-    broken = sum(r["exit"] not in ("0", "1") for r in aa)
+    undecided = sum(r["exit"] == "3" for r in aa)
+    broken = sum(r["exit"] not in ("0", "1", "3") for r in aa)
     print(f"A/A: {failed} of {len(aa)} comparisons failed the gate ({100 * failed / len(aa):.1f} %; exact 95 % upper bound "
-          f"{100 * upper(failed, len(aa)):.1f} %); {either} read slower or faster; {broken} ended otherwise; "
+          f"{100 * upper(failed, len(aa)):.1f} %); {either} read slower or faster; {undecided} could not tell (exit 3); "
+          f"{broken} ended otherwise; "
           f"pairs per comparison: median {sorted(int(r['pairs']) for r in aa)[len(aa) // 2]}")
 if slow:
     found = sum(r["exit"] == "1" for r in slow)
-    print(f"10 % slowdown: {found} of {len(slow)} comparisons failed the gate")
+    undecided = sum(r["exit"] == "3" for r in slow)
+    print(f"10 % slowdown: {found} of {len(slow)} comparisons failed the gate; {undecided} could not tell (exit 3)")
 PY
