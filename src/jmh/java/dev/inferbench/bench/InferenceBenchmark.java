@@ -18,7 +18,6 @@ import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.infra.IterationParams;
 
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -71,7 +70,6 @@ public class InferenceBenchmark extends CallerParams {
     }
 
     private Callers callers;
-    private long slowdownTokens;
     private final DuetBarrier duet = DuetBarrier.fromProperty();
 
     /**
@@ -82,10 +80,13 @@ public class InferenceBenchmark extends CallerParams {
     @State(Scope.Thread)
     public static class Caller {
         Callers.Caller own;
+        /** The calibration aid's extra calls, counted per caller; none unless -Dinferbench.slowdown is set. */
+        InjectedSlowdown slowdown;
 
         @Setup(Level.Trial)
         public void take(InferenceBenchmark cell) {
             own = cell.callers.next();
+            slowdown = InjectedSlowdown.ofProperty();
         }
     }
 
@@ -93,7 +94,10 @@ public class InferenceBenchmark extends CallerParams {
     public void load() {
         CellFailure.setUp(() -> {
             callers = Callers.load(cell(BenchConfig.load()));
-            slowdownTokens = InjectedSlowdown.tokens(InjectedSlowdown.percent(), this::callOnce);
+            String aid = InjectedSlowdown.describe(InjectedSlowdown.percent());
+            if (!aid.isEmpty()) {
+                System.out.println(aid);
+            }
         }, this::tearDown);
     }
 
@@ -108,15 +112,11 @@ public class InferenceBenchmark extends CallerParams {
         try (Outputs out = caller.own.run()) {
             bh.consume(out);
         }
-        // the calibration aid's extra work; at 0 tokens (the default) one field read, nothing next to a call
-        Blackhole.consumeCPU(slowdownTokens);
-    }
-
-    private void callOnce() {
-        try (Outputs out = callers.first().run()) {
-            Objects.requireNonNull(out);
-        } catch (BenchException e) {
-            throw new CellFailure(e);
+        // the calibration aid: the same call again, now and then; off (the default) it is a field read and a branch
+        for (int extra = caller.slowdown.extraCalls(); extra > 0; extra--) {
+            try (Outputs out = caller.own.run()) {
+                bh.consume(out);
+            }
         }
     }
 
