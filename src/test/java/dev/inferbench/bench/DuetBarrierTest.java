@@ -32,14 +32,19 @@ class DuetBarrierTest {
 
     private final List<String> events = Collections.synchronizedList(new ArrayList<>());
 
-    @Test
-    void measuredIterationsStartOnlyWhenBothHaveArrived(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve(DuetBarrier.WARMUP_FILE), "first=base\ncpus=7\n");
-        // head is the slow side: without the barrier base would start each iteration before head arrived
+    /** Both sides of a duet through the barrier in {@code dir}, {@code first} warming up first, head {@code headDelayMs} slower. */
+    private void playDuet(Path dir, String first, int headDelayMs) throws Exception {
+        Files.writeString(dir.resolve(DuetBarrier.WARMUP_FILE), "first=" + first + "\ncpus=7\n");
         CompletableFuture<Void> base = CompletableFuture.runAsync(() -> play(dir, "base", 0));
-        CompletableFuture<Void> head = CompletableFuture.runAsync(() -> play(dir, "head", 30));
+        CompletableFuture<Void> head = CompletableFuture.runAsync(() -> play(dir, "head", headDelayMs));
         base.get(30, TimeUnit.SECONDS);
         head.get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void measuredIterationsStartOnlyWhenBothHaveArrived(@TempDir Path dir) throws Exception {
+        // head is the slow side: without the barrier base would start each iteration before head arrived
+        playDuet(dir, "base", 30);
 
         for (int n = WARMUPS + 1; n <= WARMUPS + MEASURED; n++) {
             assertThat(at("base starts " + n)).as("base starts %d after head arrived", n).isGreaterThan(at("head arrives " + n));
@@ -52,11 +57,7 @@ class DuetBarrierTest {
 
     @Test
     void warmUpRunsInTurnsOnBothHalvesAndEachMeasuresOnItsOwn(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve(DuetBarrier.WARMUP_FILE), "first=head\ncpus=7\n");
-        CompletableFuture<Void> base = CompletableFuture.runAsync(() -> play(dir, "base", 0));
-        CompletableFuture<Void> head = CompletableFuture.runAsync(() -> play(dir, "head", 0));
-        base.get(30, TimeUnit.SECONDS);
-        head.get(30, TimeUnit.SECONDS);
+        playDuet(dir, "head", 0);
 
         String own = DuetBarrier.currentCpus();
         int firstMeasured = WARMUPS + 1;

@@ -3,9 +3,6 @@ package dev.inferbench.stats;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
@@ -100,12 +97,7 @@ class PairedAnalysisTest {
 
     @Test
     void theDocsShowWhatTheSimulationGives() throws IOException {
-        String docs = Files.readString(Path.of("docs/statistics.md"), StandardCharsets.UTF_8);
-        String begin = "<!-- PairedAnalysisTest: begin -->\n";
-        String end = "<!-- PairedAnalysisTest: end -->";
-        assertThat(docs).as("docs/statistics.md holds the table between its markers").contains(begin).contains(end);
-        String shown = docs.substring(docs.indexOf(begin) + begin.length(), docs.indexOf(end));
-        assertThat(shown.strip()).isEqualTo(table().strip());
+        assertThat(DocsTable.shown("PairedAnalysisTest")).isEqualTo(table().strip());
     }
 
     public static void main(String[] args) {
