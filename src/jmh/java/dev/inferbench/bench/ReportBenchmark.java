@@ -1,5 +1,6 @@
 package dev.inferbench.bench;
 
+import dev.inferbench.results.RunLayout;
 import java.util.stream.Stream;
 import java.util.Comparator;
 import dev.inferbench.BenchException;
@@ -72,7 +73,7 @@ public class ReportBenchmark {
                     metric(random, base, "ms/op"), Map.of("samples", scalar(1000 / base, "samples/s"),
                     "mem.rss.peak", scalar(400 + base, "MB")), Map.of("jmhVersion", "1.37")));
         }
-        try (OutputStream o = Files.newOutputStream(run.resolve("jmh-result.json"))) {
+        try (OutputStream o = Files.newOutputStream(RunLayout.of(run).result())) {
             JmhJsonWriter.write(all, o);
         }
     }

@@ -94,7 +94,7 @@ final class FlameCommand implements Subcommand {
 
     private static Path flames(Path run) throws BenchException {
         Path f = run.resolve(RunLayout.FLAMES);
-        if (!Files.isDirectory(run) || !Files.isRegularFile(run.resolve("jmh-result.json")) && !Files.isDirectory(f)
+        if (!Files.isDirectory(run) || !Files.isRegularFile(RunLayout.of(run).result()) && !Files.isDirectory(f)
                 && !Files.isDirectory(run.resolve(RunLayout.OP_PROFILE))) {
             throw new BenchException(run + " has no flame graphs, operator profile or results; expected a run folder"
                     + " (made with --flame for flame graphs)");

@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.jmh.JmhCell;
 import dev.inferbench.results.jmh.JmhJson;
@@ -23,8 +24,8 @@ public final class LatencyRatio {
 
     /** One line per cell in both runs' jmh-result.json; empty when either run has none. */
     public static List<String> lines(Path runA, Path runB) throws BenchException {
-        Path fileA = runA.resolve("jmh-result.json");
-        Path fileB = runB.resolve("jmh-result.json");
+        Path fileA = RunLayout.of(runA).result();
+        Path fileB = RunLayout.of(runB).result();
         if (!Files.isRegularFile(fileA) || !Files.isRegularFile(fileB)) {
             return List.of();
         }

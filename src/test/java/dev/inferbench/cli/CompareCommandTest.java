@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.results.RunLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,7 +25,7 @@ class CompareCommandTest {
 
     private static Path runFolder(Path dir, String name) throws IOException {
         Path run = Files.createDirectories(dir.resolve(name));
-        Files.copy(Path.of("src/test/resources/jmh/sample-time.json"), run.resolve("jmh-result.json"));
+        Files.copy(Path.of("src/test/resources/jmh/sample-time.json"), RunLayout.of(run).result());
         return run;
     }
 
