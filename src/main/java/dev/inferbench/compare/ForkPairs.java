@@ -3,6 +3,8 @@ package dev.inferbench.compare;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 
 /**
@@ -54,19 +56,23 @@ public record ForkPairs(int[] baseline, int[] candidate, int leftOut, int distur
         List<ForkStamp> all = new ArrayList<>(baseline);
         all.addAll(candidate);
         all.sort(Comparator.comparing(ForkStamp::start));
+        Map<Integer, Integer> candidateByFork = new HashMap<>();
+        for (int j = 0; j < candidate.size(); j++) {
+            candidateByFork.put(candidate.get(j).fork(), j);
+        }
         List<int[]> pairs = new ArrayList<>();
         int disturbed = 0;
         for (int i = 0; i < baseline.size(); i++) {
             ForkStamp a = baseline.get(i);
-            for (int j = 0; j < candidate.size(); j++) {
-                ForkStamp b = candidate.get(j);
-                if (a.fork() == b.fork() && neighbours(a, b, all)) {
-                    if (!keepDisturbed && (a.disturbed() || b.disturbed())) {
-                        disturbed++;
-                    } else {
-                        pairs.add(new int[]{i, j});
-                    }
-                }
+            Integer j = candidateByFork.get(a.fork());
+            if (j == null || !neighbours(a, candidate.get(j), all)) {
+                continue;
+            }
+            ForkStamp b = candidate.get(j);
+            if (!keepDisturbed && (a.disturbed() || b.disturbed())) {
+                disturbed++;
+            } else {
+                pairs.add(new int[]{i, j});
             }
         }
         int[] bi = pairs.stream().mapToInt(p -> p[0]).toArray();

@@ -50,8 +50,10 @@ public final class ForkTimes {
      * When each landed fork of {@code cell} ran, by fork number: the order in which the run merged them into its
      * result. Empty when the folder does not say for every landed fork (a bare JMH file, a run of an older build), or
      * when the count differs from the cell's forks in the result (a fork landed after the result was read).
+     *
+     * @param disturbed per fork in the same order, whether the machine was disturbed during it (may be shorter: none)
      */
-    public static List<ForkStamp> stamps(Path dir, JmhCell cell) throws BenchException {
+    public static List<ForkStamp> stamps(Path dir, JmhCell cell, boolean[] disturbed) throws BenchException {
         RunLayout layout = RunLayout.of(dir);
         String id = new Cell(cell.benchmark(), cell.mode(), cell.params()).id();
         Path forks = layout.cellForks(id);
@@ -76,7 +78,8 @@ public final class ForkTimes {
             if (t.isEmpty()) {
                 return List.of();
             }
-            out.add(new ForkStamp(n, t.get().start(), t.get().end()));
+            int f = out.size();
+            out.add(new ForkStamp(n, t.get().start(), t.get().end(), f < disturbed.length && disturbed[f]));
         }
         return out.size() == cell.primary().forkCount() ? out : List.of();
     }

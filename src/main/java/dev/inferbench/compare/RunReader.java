@@ -47,16 +47,8 @@ public final class RunReader {
         List<CellResults> out = new ArrayList<>();
         for (JmhCell c : cells) {
             CellResults r = JmhCells.of(c);
-            List<ForkStamp> stamps = Files.isDirectory(runOrFile) ? ForkTimes.stamps(runOrFile, c) : List.of();
-            boolean[] slow = MachineState.slowCanaryForks(c, canaryMedian);
-            if (slow.length == stamps.size()) {
-                List<ForkStamp> marked = new ArrayList<>();
-                for (int f = 0; f < slow.length; f++) {
-                    ForkStamp s = stamps.get(f);
-                    marked.add(new ForkStamp(s.fork(), s.start(), s.end(), slow[f]));
-                }
-                stamps = marked;
-            }
+            List<ForkStamp> stamps = Files.isDirectory(runOrFile)
+                    ? ForkTimes.stamps(runOrFile, c, MachineState.slowCanaryForks(c, canaryMedian)) : List.of();
             out.add(new CellResults(r.key(), r.mode(), r.metrics(), stamps));
         }
         return out;
