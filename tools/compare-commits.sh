@@ -184,7 +184,11 @@ until_ready() { # side: copies its output to its log until it says it is ready; 
   ended[$side]=1
   return 1
 }
-go() { if [[ $1 == base ]]; then echo go >&"$base_go"; else echo go >&"$head_go"; fi; } 2>/dev/null
+go() { if [[ $1 == base ]]; then echo "${2:-go}" >&"$base_go"; else echo "${2:-go}" >&"$head_go"; fi; } 2>/dev/null
+# a paced launcher writes its side's jmh-result.json only when told (JMH's writer takes longer with every fork, and
+# after a fork of one side it delayed the other side's fork of the pair) and at its end; --precision reads it
+write_results() { local side; for side in base head; do
+  [[ -z ${ended[$side]:-} ]] && go "$side" write-result && until_ready "$side" || true; done; }
 step() { # one fork of one side (it is ready when this is called); false when the side has nothing more to run
   [[ -z ${ended[$1]:-} ]] && go "$1" && until_ready "$1"
 }
@@ -246,6 +250,7 @@ while :; do
   placed=$([[ -n $duet ]] && echo " (base on CPUs $(side_cpus base $pairs), head on $(side_cpus head $pairs))" || true)
   echo "[compare-commits] pair $pairs done (${last}s)$placed; base $(landed base) forks, head $(landed head) forks; elapsed ${elapsed}s"
   if [[ -n $precision ]]; then
+    write_results
     status=$(compare --precision "$precision" 2>/dev/null | tail -1 || true)
     echo "[compare-commits] $status"
     [[ $status =~ ^settled\ ([0-9]+)\ of\ ([0-9]+) ]] && [[ ${BASH_REMATCH[1]} == "${BASH_REMATCH[2]}" ]] && break

@@ -1,5 +1,7 @@
 package dev.inferbench.run;
 
+import dev.inferbench.BenchException;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,24 +15,61 @@ import java.nio.charset.StandardCharsets;
  * the input stops the run as {@code --max-forks} does (resumable, the summary and report written). An interleaved
  * A/B comparison keeps one such launcher per side running and lets each run one fork in turn, instead of starting a
  * launcher JVM, planning the run and writing its report for every fork (tools/compare-commits.sh).
+ *
+ * <p>A paced loop writes the run's merged result only when its input asks ({@value #WRITE}) and at its end, not
+ * after every fork: JMH's writer takes longer the more forks a cell has (about 27 ms more per fork of a SampleTime
+ * cell on a 2-core VM), and after a fork of one side that time was spent before the other side's fork of the pair
+ * could start, so the pair's two forks drifted apart (2.2 s at the 80th pair, as long as a fork of mlp-tiny).
  */
-@FunctionalInterface
 public interface Pacer {
     /** The line a paced loop prints when it waits for the go of its next fork. */
     String READY = "[inferbench] paced: ready for the next fork";
+    /** The input line that has a paced loop write the run's merged result now (then it says {@link #READY} again). */
+    String WRITE = "write-result";
 
-    Pacer FREE = () -> true;
+    Pacer FREE = writeResult -> true;
 
     /** Whether the next fork may start (blocks until it is known); false stops the run here. */
-    boolean next() throws IOException;
+    boolean next(ResultWriter writeResult) throws IOException, BenchException;
 
-    /** Waits for a line on {@code in} before each fork, saying {@link #READY} on {@code out} first. */
+    /** Whether the loop writes the merged result only when {@link #next} asks and at its end (else after each fork). */
+    default boolean writesOnRequest() {
+        return false;
+    }
+
+    /** Writes the run's merged result from every fork landed so far. */
+    @FunctionalInterface
+    interface ResultWriter {
+        void write() throws IOException, BenchException;
+    }
+
+    /**
+     * Waits for a line on {@code in} before each fork, saying {@link #READY} on {@code out} first; a {@link #WRITE}
+     * line writes the merged result and waits again.
+     */
     static Pacer lines(InputStream in, PrintStream out) {
         BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-        return () -> {
-            out.println(READY);
-            out.flush();
-            return reader.readLine() != null;
+        return new Pacer() {
+            @Override
+            public boolean next(ResultWriter writeResult) throws IOException, BenchException {
+                while (true) {
+                    out.println(READY);
+                    out.flush();
+                    String line = reader.readLine();
+                    if (line == null) {
+                        return false;
+                    }
+                    if (!line.strip().equals(WRITE)) {
+                        return true;
+                    }
+                    writeResult.write();
+                }
+            }
+
+            @Override
+            public boolean writesOnRequest() {
+                return true;
+            }
         };
     }
 }

@@ -114,7 +114,7 @@ public final class RunLoop {
                     if (landed.get(cell).contains(fork) || failed.containsKey(cell) || precise(cell)) {
                         continue;
                     }
-                    if (limitReached(run, progress) || !settings.pacer().next()) {
+                    if (limitReached(run, progress) || !settings.pacer().next(() -> writeResult(cells))) {
                         stoppedEarly = true;
                         break rounds;
                     }
@@ -147,7 +147,12 @@ public final class RunLoop {
         }
         int left = (int) cells.stream().filter(c -> !failed.containsKey(c) && !precise(c))
                 .mapToLong(c -> plan.forks() - landed.get(c).stream().filter(f -> f <= plan.forks()).count()).sum();
-        return new Outcome(store.rebuildResult(cells), failed, run, stoppedEarly ? left : 0);
+        return new Outcome(writeResult(cells), failed, run, stoppedEarly ? left : 0);
+    }
+
+    /** Rewrites the run's merged result from every landed fork (the loop and, when interrupted, its hook). */
+    private synchronized List<RunResult> writeResult(List<Cell> cells) throws BenchException, IOException {
+        return store.rebuildResult(cells);
     }
 
     private boolean limitReached(int run, Progress progress) {
@@ -252,7 +257,9 @@ public final class RunLoop {
         if (ok) {
             try {
                 store.saveFork(cell, fork, result.get(), new ForkTime(forkStart, Instant.now()));
-                store.rebuildResult(plan.runnableCells());
+                if (!settings.pacer().writesOnRequest()) {
+                    writeResult(plan.runnableCells());
+                }
             } catch (IOException e) {
                 throw new RunStoppedException("cannot write the result of " + cell.label() + " fork " + fork + " ("
                         + OneLine.of(e) + "); the forks written before it are kept in " + store.dir()
@@ -360,6 +367,14 @@ public final class RunLoop {
             return;
         }
         ForkWatchdog.killForks();
+        if (settings.pacer().writesOnRequest()) {
+            try {
+                writeResult(plan.runnableCells());
+            } catch (BenchException | IOException | RuntimeException e) {
+                System.err.println("inferbench: could not write " + RunLayout.RESULT + " (" + OneLine.of(e)
+                        + "); --resume writes it");
+            }
+        }
         System.err.println();
         System.err.println("inferbench: interrupted; " + landedCount + " fork" + (landedCount == 1 ? "" : "s")
                 + " kept in " + store.dir() + " (" + RunLayout.RESULT + " holds them); continue with: "

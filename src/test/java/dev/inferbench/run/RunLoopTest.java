@@ -1,5 +1,6 @@
 package dev.inferbench.run;
 
+import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.results.ForkTime;
 import dev.inferbench.results.jmh.JmhCell;
@@ -13,6 +14,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -128,20 +130,60 @@ class RunLoopTest {
     void aPacedLoopRunsOneForkPerLineAndStopsAtTheEndOfItsInput() throws Exception {
         RunStore store = RunStore.create(tmp.resolve("run"), plan(FIRST, SECOND));
         java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
-        Pacer twoLines = Pacer.lines(new java.io.ByteArrayInputStream("go\ngo\n".getBytes(StandardCharsets.UTF_8)),
+        Pacer twoLines = Pacer.lines(new java.io.ByteArrayInputStream(("go\n" + Pacer.WRITE + "\ngo\n")
+                        .getBytes(StandardCharsets.UTF_8)),
                 new java.io.PrintStream(said, true, StandardCharsets.UTF_8));
         RunLoop.Outcome outcome = run(store, new LoopSettings(OptionalInt.empty(), null, OptionalDouble.empty(), null,
                 twoLines));
 
         assertThat(started).as(console()).containsExactly("none/1 fork 1", "none/2 fork 1");
         assertThat(outcome.forksRemaining()).isEqualTo(2);
-        // it said it was ready before each fork and once more before it found the input's end
-        assertThat(said.toString(StandardCharsets.UTF_8).lines()).containsExactly(Pacer.READY, Pacer.READY, Pacer.READY);
+        // it said it was ready before each fork, again after writing the result, and before it found the input's end
+        assertThat(said.toString(StandardCharsets.UTF_8).lines())
+                .containsExactly(Pacer.READY, Pacer.READY, Pacer.READY, Pacer.READY);
+        assertThat(JmhJson.read(store.layout().result())).extracting(JmhCell::forks).containsExactly(1, 1);
 
         started.clear();
         RunLoop.Outcome rest = run(RunStore.open(store.dir()), LoopSettings.DEFAULT);
         assertThat(started).containsExactly("none/1 fork 2", "none/2 fork 2");
         assertThat(rest.forksRemaining()).isZero();
+    }
+
+    /**
+     * A paced loop leaves the merged result alone between forks (JMH's writer would delay the other side's fork of an
+     * interleaved pair) and writes it when the pacer asks and at the end.
+     */
+    @Test
+    void aPacedLoopWritesTheResultOnlyWhenAskedAndAtItsEnd() throws Exception {
+        RunStore store = RunStore.create(tmp.resolve("run"), plan(FIRST, SECOND));
+        List<List<Integer>> seen = new ArrayList<>();
+        Pacer asking = new Pacer() {
+            @Override
+            public boolean next(ResultWriter writeResult) throws IOException, BenchException {
+                seen.add(forksInResult(store));
+                if (seen.size() == 3) {
+                    writeResult.write();
+                    seen.add(forksInResult(store));
+                }
+                return true;
+            }
+
+            @Override
+            public boolean writesOnRequest() {
+                return true;
+            }
+        };
+        RunLoop.Outcome outcome = run(store, new LoopSettings(OptionalInt.empty(), null, OptionalDouble.empty(), null,
+                asking));
+
+        assertThat(outcome.forksRemaining()).isZero();
+        // before forks 1, 2 and 3 nothing was written; asked before fork 3, it held the two landed
+        assertThat(seen).containsExactly(List.of(), List.of(), List.of(), List.of(1, 1), List.of(1, 1));
+        assertThat(forksInResult(store)).containsExactly(2, 2);
+    }
+
+    private static List<Integer> forksInResult(RunStore store) throws BenchException {
+        return JmhJson.read(store.layout().result()).stream().map(JmhCell::forks).toList();
     }
 
     @Test
