@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  */
 // SingleShotTime: one call, timed alone; a second call in the same JVM would no longer be cold.
 @BenchmarkMode(Mode.SingleShotTime)
-// No warmup and one measurement per fork, for the same reason: inferbench keeps these (see Launcher).
+// No warmup and one measurement per fork, for the same reason: inferbench keeps these (see JmhOptions).
 @Warmup(iterations = 0)
 @Measurement(iterations = 1)
 // Milliseconds: cold starts take from ~100 ms (tiny models) to seconds.

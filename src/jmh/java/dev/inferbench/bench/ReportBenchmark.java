@@ -5,7 +5,7 @@ import java.util.stream.Stream;
 import java.util.Comparator;
 import dev.inferbench.BenchException;
 import dev.inferbench.report.Reports;
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhJsonWriter;
 import dev.inferbench.results.jmh.JmhMetric;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -59,7 +59,7 @@ public class ReportBenchmark {
         run = Files.createTempDirectory("inferbench-report-bench");
         out = run.resolve("report");
         Random random = new Random(42);
-        List<JmhCell> all = new ArrayList<>();
+        List<MeasuredCell> all = new ArrayList<>();
         String[] engines = {"ort", "djl-ort", "djl-pytorch"};
         for (int i = 0; i < cells; i++) {
             Map<String, String> params = new LinkedHashMap<>();
@@ -69,7 +69,7 @@ public class ReportBenchmark {
             params.put("model", "model-" + (i % 50));
             params.put("threads", Integer.toString(i / 18));
             double base = 1 + random.nextDouble() * 50;
-            all.add(new JmhCell("dev.inferbench.bench.InferenceBenchmark.infer", "sample", 1, 3, params,
+            all.add(new MeasuredCell("dev.inferbench.bench.InferenceBenchmark.infer", "sample", 1, 3, params,
                     metric(random, base, "ms/op"), Map.of("samples", scalar(1000 / base, "samples/s"),
                     "mem.rss.peak", scalar(400 + base, "MB")), Map.of("jmhVersion", "1.37")));
         }

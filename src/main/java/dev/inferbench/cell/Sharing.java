@@ -1,7 +1,7 @@
 package dev.inferbench.cell;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.Choices;
+import dev.inferbench.EnumLookup;
 
 /**
  * How a cell's concurrent callers share the model, the choice a service owner makes: {@code shared}, one loaded model
@@ -22,6 +22,6 @@ public enum Sharing {
     }
 
     public static Sharing parse(String id) throws BenchException {
-        return Choices.parse(values(), Sharing::id, "sharing", id);
+        return EnumLookup.parse(values(), Sharing::id, "sharing", id);
     }
 }

@@ -1,7 +1,7 @@
 package dev.inferbench.cli;
 
 import dev.inferbench.results.MachineState;
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 import java.util.Optional;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.Comparer;
@@ -88,8 +88,8 @@ final class CompareCommand implements Subcommand {
         if (runs.size() != 2) {
             throw new BenchException("compare needs two run folders, got " + runs.size() + "; expected: " + USAGE);
         }
-        List<JmhCell> baseCells = RunReader.readCells(runs.get(0));
-        List<JmhCell> candidateCells = RunReader.readCells(runs.get(1));
+        List<MeasuredCell> baseCells = RunReader.readCells(runs.get(0));
+        List<MeasuredCell> candidateCells = RunReader.readCells(runs.get(1));
         // --unpaired reads the sides as if they had been run apart: what pairing buys, on the same forks
         var candidate = unpaired ? RunReader.of(candidateCells) : RunReader.of(candidateCells, runs.get(1));
         var baseline = unpaired ? RunReader.of(baseCells) : RunReader.of(baseCells, runs.get(0));
@@ -177,7 +177,7 @@ final class CompareCommand implements Subcommand {
     }
 
     /** A line when the two runs' machines (canary, other processes) differ; empty for runs without those figures. */
-    private static Optional<String> machineDifference(List<JmhCell> baseline, List<JmhCell> candidate) {
+    private static Optional<String> machineDifference(List<MeasuredCell> baseline, List<MeasuredCell> candidate) {
         Optional<MachineState> a = MachineState.of(baseline);
         Optional<MachineState> b = MachineState.of(candidate);
         return a.isPresent() && b.isPresent() ? MachineState.difference(a.get(), b.get()) : Optional.empty();

@@ -3,7 +3,7 @@ package dev.inferbench.cli;
 import dev.inferbench.prepare.JmhArgs;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
-import dev.inferbench.run.Jmh;
+import dev.inferbench.run.JmhDriver;
 import dev.inferbench.run.RunStoppedException;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
@@ -115,7 +115,7 @@ public final class Main {
     }
 
     private int list(CommandLineOptions cmd, List<String> args) throws BenchException {
-        Jmh.list(cmd, cmd.shouldListWithParams() ? withConfigParams(cmd, args, BenchConfig.load()) : cmd);
+        JmhDriver.list(cmd, cmd.shouldListWithParams() ? withConfigParams(cmd, args, BenchConfig.load()) : cmd);
         return OK;
     }
 

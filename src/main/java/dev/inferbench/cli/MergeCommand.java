@@ -3,7 +3,7 @@ package dev.inferbench.cli;
 import java.util.Map;
 import dev.inferbench.run.Plan;
 import dev.inferbench.cell.Cell;
-import dev.inferbench.prepare.Launcher;
+import dev.inferbench.prepare.JmhOptions;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
@@ -51,7 +51,7 @@ final class MergeCommand implements Subcommand {
             }
         }
         Path given = target;
-        Path root = Launcher.resultsRoot(BenchConfig.load());
+        Path root = JmhOptions.resultsRoot(BenchConfig.load());
         try {
             ShardMerge.Merged merged = ShardMerge.merge(dirs, () -> given != null ? given
                     : RunFolder.create(root, LocalDateTime.now(), "-merged"));

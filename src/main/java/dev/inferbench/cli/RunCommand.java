@@ -1,12 +1,12 @@
 package dev.inferbench.cli;
 
 import dev.inferbench.results.MachineState;
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.cell.CellSpec;
 import java.util.TreeMap;
 import java.util.ArrayList;
 import java.nio.file.StandardOpenOption;
-import dev.inferbench.prepare.Launcher;
+import dev.inferbench.prepare.JmhOptions;
 import dev.inferbench.prepare.RunSetup;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
@@ -111,7 +111,7 @@ final class RunCommand {
         if (!outcome.results().isEmpty()) {
             OutputFormatFactory.createFormatInstance(console, verbosity).endRun(outcome.results());
         }
-        List<JmhCell> jmhCells = prepared.store().results();
+        List<MeasuredCell> jmhCells = prepared.store().results();
         List<CellSummary> cells = CellSummary.of(jmhCells);
         String table = SummaryTable.render(cells);
         StringBuilder extra = new StringBuilder();
@@ -129,8 +129,8 @@ final class RunCommand {
         Files.writeString(runDir.resolve(RunLayout.SUMMARY), table + extra, StandardCharsets.UTF_8);
         if (prepared.cmd().getResult().hasValue()) {
             try {
-                RunStore.writeAs(Launcher.resultFormat(prepared.cmd()), outcome.results(), Path.of(prepared.cmd().getResult().get()));
-                console.println("inferbench: " + Launcher.resultFormat(prepared.cmd()) + " result also in " + prepared.cmd().getResult().get());
+                RunStore.writeAs(JmhOptions.resultFormat(prepared.cmd()), outcome.results(), Path.of(prepared.cmd().getResult().get()));
+                console.println("inferbench: " + JmhOptions.resultFormat(prepared.cmd()) + " result also in " + prepared.cmd().getResult().get());
             } catch (IOException e) {
                 // the results are in the run folder: a copy that cannot be written costs a line, not the run's end
                 err.println("inferbench: the -rff copy " + prepared.cmd().getResult().get() + " was not written ("

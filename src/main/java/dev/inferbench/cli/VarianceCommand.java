@@ -8,7 +8,7 @@ import dev.inferbench.compare.MetricSeries;
 import dev.inferbench.compare.RunReader;
 import dev.inferbench.stats.ForkMeans;
 import dev.inferbench.stats.Power;
-import dev.inferbench.stats.Split;
+import dev.inferbench.stats.ForksAndIterations;
 import dev.inferbench.stats.VarianceComponents;
 import dev.inferbench.stats.Verdict;
 
@@ -92,7 +92,7 @@ final class VarianceCommand implements Subcommand {
                 continue;
             }
             double forkCost = Math.max(0.5, forkWall - n * iteration);
-            Split best = Split.optimal(vc, forkCost, iteration, perCell, MAX_ITERATIONS);
+            ForksAndIterations best = ForksAndIterations.optimal(vc, forkCost, iteration, perCell, MAX_ITERATIONS);
             out.printf(Locale.ROOT, "%s | %d x %d (%.0f s) | ±%.2f%%%n", now,
                     best.forks(), best.iterations(), best.seconds(), 100 * best.relativeError());
             if (ab) {

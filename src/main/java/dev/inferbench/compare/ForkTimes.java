@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.inferbench.cell.Cell;
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 
 /**
  * How long a fork took (JVM start, model load, warmup and measurement together), from the wall time the run loop
@@ -53,7 +53,7 @@ public final class ForkTimes {
      *
      * @param disturbed per fork in the same order, whether the machine was disturbed during it (may be shorter: none)
      */
-    public static List<ForkStamp> stamps(Path dir, JmhCell cell, boolean[] disturbed) throws BenchException {
+    public static List<ForkStamp> stamps(Path dir, MeasuredCell cell, boolean[] disturbed) throws BenchException {
         RunLayout layout = RunLayout.of(dir);
         String id = new Cell(cell.benchmark(), cell.mode(), cell.params()).id();
         Path forks = layout.cellForks(id);

@@ -3,7 +3,7 @@ package dev.inferbench.compare;
 import dev.inferbench.results.MachineState;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhJson;
 
 import java.nio.file.Files;
@@ -25,13 +25,13 @@ public final class RunReader {
     }
 
     /** The run's cells as the one JMH reader gives them; at least one, or a one-line error. */
-    public static List<JmhCell> readCells(Path runOrFile) throws BenchException {
+    public static List<MeasuredCell> readCells(Path runOrFile) throws BenchException {
         Path file = RunLayout.resultOf(runOrFile);
         if (!Files.exists(file)) {
             throw new BenchException(runOrFile + (Files.isDirectory(runOrFile) ? " has no " + RunLayout.RESULT : " does not exist")
                     + "; expected a run folder (results/<run>) or a JMH JSON result file");
         }
-        List<JmhCell> cells = JmhJson.read(file);
+        List<MeasuredCell> cells = JmhJson.read(file);
         if (cells.isEmpty()) {
             throw new BenchException(file + " holds no measured cell; expected a run with at least one landed fork");
         }
@@ -42,11 +42,11 @@ public final class RunReader {
      * Cells as the statistics need them, every fork kept apart, with when each fork ran where {@code runOrFile} is a
      * run folder that says so (what pairs the forks of two interleaved runs).
      */
-    public static List<CellResults> of(List<JmhCell> cells, Path runOrFile) throws BenchException {
+    public static List<CellResults> of(List<MeasuredCell> cells, Path runOrFile) throws BenchException {
         double canaryMedian = MachineState.of(cells).map(MachineState::canaryMedian).orElse(Double.NaN);
         List<CellResults> out = new ArrayList<>();
-        for (JmhCell c : cells) {
-            CellResults r = JmhCells.of(c);
+        for (MeasuredCell c : cells) {
+            CellResults r = CellResults.of(c);
             List<ForkStamp> stamps = Files.isDirectory(runOrFile)
                     ? ForkTimes.stamps(runOrFile, c, MachineState.slowCanaryForks(c, canaryMedian)) : List.of();
             out.add(new CellResults(r.key(), r.mode(), r.metrics(), stamps));
@@ -55,9 +55,9 @@ public final class RunReader {
     }
 
     /** Cells as the statistics need them, every fork kept apart. */
-    public static List<CellResults> of(List<JmhCell> cells) {
+    public static List<CellResults> of(List<MeasuredCell> cells) {
         List<CellResults> out = new ArrayList<>();
-        cells.forEach(c -> out.add(JmhCells.of(c)));
+        cells.forEach(c -> out.add(CellResults.of(c)));
         return out;
     }
 

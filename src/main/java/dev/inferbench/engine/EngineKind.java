@@ -1,7 +1,7 @@
 package dev.inferbench.engine;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.Choices;
+import dev.inferbench.EnumLookup;
 
 import java.nio.file.Path;
 import java.util.Optional;
@@ -98,6 +98,6 @@ public enum EngineKind {
     }
 
     public static EngineKind parse(String id) throws BenchException {
-        return Choices.parse(values(), EngineKind::id, "engine", id);
+        return EnumLookup.parse(values(), EngineKind::id, "engine", id);
     }
 }

@@ -1,7 +1,7 @@
 package dev.inferbench.engine;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.Choices;
+import dev.inferbench.EnumLookup;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -63,7 +63,7 @@ public record EngineSettings(int threads, int interOpThreads, GraphOptimization 
         }
 
         public static GraphOptimization parse(String id) throws BenchException {
-            return Choices.parse(values(), GraphOptimization::id, "optLevel", id);
+            return EnumLookup.parse(values(), GraphOptimization::id, "optLevel", id);
         }
     }
 }

@@ -1,7 +1,7 @@
 package dev.inferbench.model;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.Choices;
+import dev.inferbench.EnumLookup;
 
 import java.util.function.Supplier;
 
@@ -16,7 +16,7 @@ public enum Zoo {
     VIT_TINY("vit-tiny", VisionTransformer::tiny),
     BERT_TINY("bert-tiny", Bert::tiny),
     MLP_TINY("mlp-tiny", Mlp::tiny),
-    ADD_ONE("add-one", AddOne::floor);
+    ADD_ONE("add-one", AddSelf::floor);
 
     private final String id;
     private final Supplier<Architecture> factory;
@@ -35,6 +35,6 @@ public enum Zoo {
     }
 
     public static Zoo parse(String id) throws BenchException {
-        return Choices.parse(values(), Zoo::id, "zoo architecture", id);
+        return EnumLookup.parse(values(), Zoo::id, "zoo architecture", id);
     }
 }

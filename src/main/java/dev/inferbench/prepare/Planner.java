@@ -3,7 +3,7 @@ package dev.inferbench.prepare;
 import java.util.TreeSet;
 import java.util.Set;
 import dev.inferbench.run.Plan;
-import dev.inferbench.run.Jmh;
+import dev.inferbench.run.JmhDriver;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
@@ -31,7 +31,7 @@ public final class Planner {
 
     public static List<Cell> cells(Options options) throws BenchException {
         List<Cell> cells = new ArrayList<>();
-        for (BenchmarkListEntry entry : Jmh.benchmarks(options)) {
+        for (BenchmarkListEntry entry : JmhDriver.benchmarks(options)) {
             Map<String, List<String>> values = new TreeMap<>();
             Map<String, String[]> declared = entry.getParams().orElse(Map.of());
             for (Map.Entry<String, String[]> p : new TreeMap<>(declared).entrySet()) {
@@ -59,7 +59,7 @@ public final class Planner {
      */
     public static void checkParamNames(Collection<String> names, String where) throws BenchException {
         Set<String> declared = new TreeSet<>();
-        for (BenchmarkListEntry e : Jmh.select(List.of(".*"), List.of())) {
+        for (BenchmarkListEntry e : JmhDriver.select(List.of(".*"), List.of())) {
             declared.addAll(e.getParams().orElse(Map.of()).keySet());
         }
         for (String name : names) {

@@ -41,7 +41,7 @@ public final class RunSetup {
         UserAsyncHook.Split split = UserAsyncHook.split(userArgs);
         CommandLineOptions cmd = JmhArgs.parse(split.jmhArgs());
         BenchConfig config = BenchConfig.load();
-        Options options = Launcher.options(cmd, config).build();
+        Options options = JmhOptions.options(cmd, config).build();
         int forks = options.getForkCount().orElse(Defaults.MEASUREMENT_FORKS);
         if (forks < 1) {
             throw new BenchException(forks + " forks per cell (run.forks or -f) measures nothing; expected 1 or more");
@@ -62,7 +62,7 @@ public final class RunSetup {
         Plan plan = Plan.of(userArgs, config.file().map(p -> p.toAbsolutePath().toString()).orElse(null),
                 options.getForkCount().orElse(Defaults.MEASUREMENT_FORKS), settings(options), shard, cells,
                 Planner.skipped(cells, config, SkipRules.ALL));
-        Path dir = runDir != null ? runDir : RunFolder.create(Launcher.resultsRoot(config), now,
+        Path dir = runDir != null ? runDir : RunFolder.create(JmhOptions.resultsRoot(config), now,
                 shard.isWhole() ? "" : "-shard-" + shard.index() + "-of-" + shard.count());
         return new Prepared(cmd, config, options, plan, RunStore.create(dir, plan), split.asyncOptions());
     }
@@ -86,7 +86,7 @@ public final class RunSetup {
         UserAsyncHook.Split split = UserAsyncHook.split(plan.args());
         CommandLineOptions cmd = JmhArgs.parse(split.jmhArgs());
         BenchConfig config = plan.config() != null ? BenchConfig.fromFile(Path.of(plan.config())) : BenchConfig.load();
-        ChainedOptionsBuilder b = Launcher.options(cmd, config);
+        ChainedOptionsBuilder b = JmhOptions.options(cmd, config);
         Plan.Settings s = plan.settings();
         if (s.warmupIterations() != null) {
             b.warmupIterations(s.warmupIterations());

@@ -2,7 +2,7 @@ package dev.inferbench.profile;
 
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhJson;
 
 import java.nio.file.Files;
@@ -29,11 +29,11 @@ public final class LatencyRatio {
         if (!Files.isRegularFile(fileA) || !Files.isRegularFile(fileB)) {
             return List.of();
         }
-        Map<String, JmhCell> a = new LinkedHashMap<>();
+        Map<String, MeasuredCell> a = new LinkedHashMap<>();
         JmhJson.read(fileA).forEach(c -> a.put(c.key(), c));
         List<String> lines = new ArrayList<>();
-        for (JmhCell b : JmhJson.read(fileB)) {
-            JmhCell before = a.get(b.key());
+        for (MeasuredCell b : JmhJson.read(fileB)) {
+            MeasuredCell before = a.get(b.key());
             if (before == null) {
                 continue;
             }

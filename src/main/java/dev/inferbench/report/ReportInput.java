@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.inferbench.results.RunLayout;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.inferbench.BenchException;
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhJson;
 
 import java.io.IOException;
@@ -35,7 +35,7 @@ public record ReportInput(List<Run> runs) {
      * @param files       the JMH result files the cells came from (one per shard)
      * @param environment run.properties and environment.json flattened to key/value pairs, in a stable order
      */
-    public record Run(String label, Path dir, List<Path> files, List<JmhCell> cells, Map<String, String> environment) {
+    public record Run(String label, Path dir, List<Path> files, List<MeasuredCell> cells, Map<String, String> environment) {
     }
 
     public static ReportInput load(List<Path> dirs) throws BenchException {
@@ -47,7 +47,7 @@ public record ReportInput(List<Run> runs) {
         for (Path dir : dirs) {
             Path json = RunLayout.resultOf(dir);
             Path runDir = Files.isDirectory(dir) ? dir : dir.toAbsolutePath().getParent();
-            List<JmhCell> cells = JmhJson.read(json);
+            List<MeasuredCell> cells = JmhJson.read(json);
             // shards of one plan join into one run: folders of one plan id with different slices of a sharded plan.
             // Two runs of the same command (same plan id, unsharded, or the same slice twice) stay two runs.
             String key = "folder " + runDir.toAbsolutePath().normalize();
@@ -97,7 +97,7 @@ public record ReportInput(List<Run> runs) {
     public List<ReportRow> rows() {
         List<ReportRow> rows = new ArrayList<>();
         for (Run run : runs) {
-            for (JmhCell c : run.cells()) {
+            for (MeasuredCell c : run.cells()) {
                 rows.add(ReportRows.of(run.label(), c));
             }
         }

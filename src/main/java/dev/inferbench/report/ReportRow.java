@@ -1,6 +1,6 @@
 package dev.inferbench.report;
 
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 
 import java.util.List;
 import java.util.Map;
@@ -17,7 +17,7 @@ import java.util.Map;
  */
 public record ReportRow(String run, String benchmark, String mode, String cellId, Map<String, String> params,
                         String unit, double p50, double p90, double p99, double mean, double halfWidth,
-                        Map<String, Figure> extra, int forks, long samples, List<String> warnings, JmhCell source) {
+                        Map<String, Figure> extra, int forks, long samples, List<String> warnings, MeasuredCell source) {
 
     /** A secondary metric's value and unit. */
     public record Figure(double value, String unit) {

@@ -2,7 +2,7 @@ package dev.inferbench.report;
 
 import dev.inferbench.stats.Percentiles;
 import dev.inferbench.results.MachineState;
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhMetric;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.stats.ForkMeans;
@@ -26,12 +26,12 @@ public final class ReportRows {
     private ReportRows() {
     }
 
-    public static ReportRow of(String run, JmhCell c) {
+    public static ReportRow of(String run, MeasuredCell c) {
         JmhMetric p = c.primary();
         Interval interval = interval(c);
         Map<String, ReportRow.Figure> extra = new LinkedHashMap<>();
         c.secondary().forEach((name, m) -> {
-            if (!JmhCell.isPercentileEntry(name) && !MachineState.isMachineMetric(name)) {
+            if (!MeasuredCell.isPercentileEntry(name) && !MachineState.isMachineMetric(name)) {
                 extra.put(name, new ReportRow.Figure(m.score(), m.unit()));
             }
         });
@@ -44,7 +44,7 @@ public final class ReportRows {
     }
 
     /** The one place the report's interval comes from: the stats package's interval over the cell's fork means. */
-    static Interval interval(JmhCell c) {
+    static Interval interval(MeasuredCell c) {
         return ForkMeans.interval(c.callMeans(), CONFIDENCE);
     }
 
@@ -53,7 +53,7 @@ public final class ReportRows {
         return String.format(Locale.ROOT, "%.0f%% interval over fork means", CONFIDENCE * 100);
     }
 
-    private static List<String> warnings(JmhCell c, long samples, int forks) {
+    private static List<String> warnings(MeasuredCell c, long samples, int forks) {
         JmhMetric m = c.primary();
         List<String> w = new ArrayList<>();
         if (samples < Percentiles.callsFor(99.0) && !Double.isNaN(m.percentile(99.0))) {

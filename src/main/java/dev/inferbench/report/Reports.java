@@ -10,7 +10,7 @@ import java.io.FilterWriter;
 import java.io.BufferedOutputStream;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
-import dev.inferbench.Choices;
+import dev.inferbench.EnumLookup;
 import dev.inferbench.results.jmh.JmhJsonWriter;
 
 import java.io.IOException;
@@ -56,7 +56,7 @@ public final class Reports {
     public static Set<Format> parseFormats(String list) throws BenchException {
         Set<Format> formats = EnumSet.noneOf(Format.class);
         for (String name : list.split(",")) {
-            Format f = Choices.parse(Format.values(), Format::label, "report format", name.strip().toLowerCase(Locale.ROOT));
+            Format f = EnumLookup.parse(Format.values(), Format::label, "report format", name.strip().toLowerCase(Locale.ROOT));
             formats.add(f);
         }
         return formats;

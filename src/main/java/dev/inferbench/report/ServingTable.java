@@ -50,10 +50,10 @@ public final class ServingTable {
      * The serving cells' section for every output: the table, the params every serving cell shares, and one knee line
      * per setting with an SLO.
      */
-    static Section table(List<CellSummary> all) {
+    static TableSection table(List<CellSummary> all) {
         List<CellSummary> cells = new ArrayList<>(all.stream().filter(ServingTable::isServing).toList());
         if (cells.isEmpty()) {
-            return Section.empty(TITLE);
+            return TableSection.empty(TITLE);
         }
         Set<String> keys = new LinkedHashSet<>(FIRST);
         cells.forEach(c -> keys.addAll(c.params().keySet()));
@@ -88,7 +88,7 @@ public final class ServingTable {
             rows.add(row);
         }
         dropEmptyColumns(rows);
-        return new Section(TITLE, HEADING, rows, "[-0-9.±: max]+", ConstantParams.line("every serving cell", constant),
+        return new TableSection(TITLE, HEADING, rows, "[-0-9.±: max]+", ConstantParams.line("every serving cell", constant),
                 knees(cells, keys), "knee");
     }
 

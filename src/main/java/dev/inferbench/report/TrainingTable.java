@@ -47,10 +47,10 @@ public final class TrainingTable {
     }
 
     /** The training cells' section for every output: the table, the params they share, the notes under it. */
-    static Section table(List<CellSummary> all) {
+    static TableSection table(List<CellSummary> all) {
         List<CellSummary> cells = training(all);
         if (cells.isEmpty()) {
-            return Section.empty(TITLE);
+            return TableSection.empty(TITLE);
         }
         Set<String> keys = new LinkedHashSet<>(FIRST);
         cells.forEach(c -> keys.addAll(c.params().keySet()));
@@ -89,7 +89,7 @@ public final class TrainingTable {
             lines.add("inference ms: n/a where the run has no inference cell of the same setting; run both benchmarks:"
                     + " java -jar benchmarks.jar 'Inference|Training' -p engine=djl-pytorch ...");
         }
-        return new Section(TITLE, HEADING, rows, "[-0-9.,×n/a]+", ConstantParams.line("every training cell", constant),
+        return new TableSection(TITLE, HEADING, rows, "[-0-9.,×n/a]+", ConstantParams.line("every training cell", constant),
                 lines, "note");
     }
 

@@ -4,7 +4,7 @@ import java.util.Objects;
 import java.util.Arrays;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.History;
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhJson;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -72,7 +72,7 @@ public final class Trend {
                 History.Entry e = env.get(i);
                 commits.add(e.shortCommit() + (env.stream().filter(o -> o.commit().equals(e.commit())).count() > 1
                         ? " " + e.run() : ""));
-                for (JmhCell c : JmhJson.read(e.result())) {
+                for (MeasuredCell c : JmhJson.read(e.result())) {
                     ReportRow r = ReportRows.of(e.shortCommit(), c);
                     byModel.computeIfAbsent(r.group(), k -> new LinkedHashMap<>())
                             .computeIfAbsent(label(r), k -> new ReportRow[env.size()])[i] = r;

@@ -5,7 +5,7 @@ import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.stats.ForkMeans;
 import dev.inferbench.stats.Interval;
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhMetric;
 import org.openjdk.jmh.annotations.Mode;
 
@@ -34,11 +34,11 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
     }
 
     /**
-     * The figures of a cell from the one cell model every reader uses ({@link JmhCell}, read from a run's
+     * The figures of a cell from the one cell model every reader uses ({@link MeasuredCell}, read from a run's
      * jmh-result.json): percentiles as the file gives them (JMH's, over all timed calls of all forks), the mean's
      * interval from the per-fork iteration means.
      */
-    public static CellSummary of(JmhCell cell) {
+    public static CellSummary of(MeasuredCell cell) {
         JmhMetric primary = cell.primary();
         JmhMetric samples = cell.secondary().get(SamplesProfiler.LABEL);
         Map<String, Double> extras = new LinkedHashMap<>();
@@ -74,11 +74,11 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
      * The figures of a run's cells; a benchmark measured in several modes ({@code -bm avgt,sample}) is named with its
      * mode ({@code InferenceBenchmark.infer [avgt]}), so that its rows can be told apart.
      */
-    public static List<CellSummary> of(List<JmhCell> cells) {
+    public static List<CellSummary> of(List<MeasuredCell> cells) {
         Map<String, Set<String>> modes = new HashMap<>();
         cells.forEach(c -> modes.computeIfAbsent(c.shortName(), k -> new HashSet<>()).add(c.mode()));
         List<CellSummary> out = new ArrayList<>();
-        for (JmhCell c : cells) {
+        for (MeasuredCell c : cells) {
             CellSummary s = of(c);
             out.add(modes.get(c.shortName()).size() < 2 ? s : new CellSummary(s.benchmark() + " [" + c.mode() + "]",
                     s.params(), s.unit(), s.p50(), s.p99(), s.mean(), s.samplesPerSecond(), s.extras()));

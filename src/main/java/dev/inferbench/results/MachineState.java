@@ -1,7 +1,7 @@
 package dev.inferbench.results;
 
 import dev.inferbench.metrics.MachineProfiler;
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhMetric;
 
 import java.util.ArrayList;
@@ -44,11 +44,11 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
     }
 
     /** Empty when no cell carries the machine figures (a run of an older build, or a foreign JMH file). */
-    public static Optional<MachineState> of(List<JmhCell> cells) {
+    public static Optional<MachineState> of(List<MeasuredCell> cells) {
         record Fork(String label, int fork, double canary, double others) {
         }
         List<Fork> forks = new ArrayList<>();
-        for (JmhCell c : cells) {
+        for (MeasuredCell c : cells) {
             JmhMetric canary = c.secondary().get(MachineProfiler.CANARY);
             if (canary == null) {
                 continue;
@@ -89,7 +89,7 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
      * (the run's median canary): the disturbance a comparison leaves out of its verdict. Other processes' CPU is not
      * used there: in a duet the partner's fork is such a process all the time. Empty when the cell has no canary.
      */
-    public static boolean[] slowCanaryForks(JmhCell cell, double runMedian) {
+    public static boolean[] slowCanaryForks(MeasuredCell cell, double runMedian) {
         JmhMetric canary = cell.secondary().get(MachineProfiler.CANARY);
         if (canary == null || !(runMedian > 0)) {
             return new boolean[0];
@@ -138,7 +138,7 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
     }
 
     /** "infer sample model=add-one engine=ort batchSize=1": the params that usually tell cells apart. */
-    private static String label(JmhCell c) {
+    private static String label(MeasuredCell c) {
         StringBuilder sb = new StringBuilder(c.shortName().substring(c.shortName().lastIndexOf('.') + 1))
                 .append(' ').append(c.mode());
         for (String k : List.of("model", "engine", "batchSize", "precision", "device")) {

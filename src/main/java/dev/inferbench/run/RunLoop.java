@@ -206,7 +206,7 @@ public final class RunLoop {
     /** The benchmarks the run's own include pattern selects. */
     private List<String> catalogue() throws BenchException {
         if (catalogue == null) {
-            catalogue = Jmh.benchmarks(base).stream().map(BenchmarkListEntry::getUsername).toList();
+            catalogue = JmhDriver.benchmarks(base).stream().map(BenchmarkListEntry::getUsername).toList();
         }
         return catalogue;
     }
@@ -297,8 +297,8 @@ public final class RunLoop {
                 watchdog.arm(forkTimeout());
                 // the fork's wall time, too, counts from the attempt that gets the lock
                 forkStart = Instant.now();
-                return Jmh.runFork(options, output);
-            } catch (Jmh.LockBusy busy) {
+                return JmhDriver.runFork(options, output);
+            } catch (JmhDriver.LockBusy busy) {
                 watchdog.disarm();
                 if (System.nanoTime() > deadline) {
                     throw new RunStoppedException("another JMH run has held JMH's machine-wide lock for "

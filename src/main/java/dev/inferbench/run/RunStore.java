@@ -5,7 +5,7 @@ import dev.inferbench.cell.Cell;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.ForkTime;
 import dev.inferbench.results.RunLayout;
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhJson;
 import java.io.ByteArrayInputStream;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -254,7 +254,7 @@ public final class RunStore {
      * The cell's landed forks as the one cell model every reader uses (what jmh-result.json holds for the cell, read
      * by {@link JmhJson}); empty before its first fork lands.
      */
-    public Optional<JmhCell> result(Cell cell) throws BenchException {
+    public Optional<MeasuredCell> result(Cell cell) throws BenchException {
         List<RunResult> merged = merged(List.of(cell));
         if (merged.isEmpty()) {
             return Optional.empty();
@@ -265,7 +265,7 @@ public final class RunStore {
     }
 
     /** Every cell of the run's jmh-result.json, in plan order, as reports and compare read them. */
-    public List<JmhCell> results() throws BenchException {
+    public List<MeasuredCell> results() throws BenchException {
         return JmhJson.read(layout.result());
     }
 

@@ -1,7 +1,7 @@
 package dev.inferbench.serve;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.Choices;
+import dev.inferbench.EnumLookup;
 
 import java.util.SplittableRandom;
 
@@ -24,7 +24,7 @@ public enum Arrivals {
     }
 
     public static Arrivals parse(String id) throws BenchException {
-        return Choices.parse(values(), Arrivals::id, "arrivals", id);
+        return EnumLookup.parse(values(), Arrivals::id, "arrivals", id);
     }
 
     /** The intended start of each of {@code requests} requests, ns after the step's start; the first at 0. */

@@ -1,7 +1,7 @@
 package dev.inferbench.variant;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.Choices;
+import dev.inferbench.EnumLookup;
 
 import java.util.Locale;
 
@@ -14,6 +14,6 @@ public enum Precision {
     }
 
     public static Precision parse(String id) throws BenchException {
-        return Choices.parse(values(), Precision::id, "precision", id);
+        return EnumLookup.parse(values(), Precision::id, "precision", id);
     }
 }

@@ -144,7 +144,7 @@ class ComparerTest {
         }
         json.append("]}, \"secondaryMetrics\": {}}]");
         try {
-            return JmhCells.of(JmhJson.read(new ByteArrayInputStream(
+            return CellResults.of(JmhJson.read(new ByteArrayInputStream(
                     json.toString().getBytes(StandardCharsets.UTF_8)), "aa.json").get(0));
         } catch (BenchException e) {
             throw new AssertionError(e);

@@ -1,6 +1,6 @@
 package dev.inferbench.metrics;
 
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhMetric;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.annotations.Mode;
@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.within;
 
 /**
  * SampleTime's mean over every call: the window over the calls JMH counted, not the mean of the calls it sampled;
- * and the one place a cell's mean comes from ({@link JmhCell#callMeans()}).
+ * and the one place a cell's mean comes from ({@link MeasuredCell#callMeans()}).
  */
 class CallMeanProfilerTest {
 
@@ -96,14 +96,14 @@ class CallMeanProfilerTest {
         JmhMetric sampled = metric("us/op", List.of(), List.of(List.<double[]>of(new double[]{2, 1, 40, 2}),
                 List.<double[]>of(new double[]{3, 3})));
         JmhMetric all = metric("us/op", List.of(List.of(2.0), List.of(2.5)), List.of());
-        JmhCell with = new JmhCell("b.Bench.call", "sample", 1, 2, Map.of(), sampled,
-                Map.of(JmhCell.ALL_CALLS_MEAN, all), Map.of());
+        MeasuredCell with = new MeasuredCell("b.Bench.call", "sample", 1, 2, Map.of(), sampled,
+                Map.of(MeasuredCell.ALL_CALLS_MEAN, all), Map.of());
         assertThat(with.callMeans()).isDeepEqualTo(new double[][]{{2.0}, {2.5}});
-        JmhCell without = new JmhCell("b.Bench.call", "sample", 1, 2, Map.of(), sampled, Map.of(), Map.of());
+        MeasuredCell without = new MeasuredCell("b.Bench.call", "sample", 1, 2, Map.of(), sampled, Map.of(), Map.of());
         assertThat(without.callMeans()).isDeepEqualTo(new double[][]{{82.0 / 3}, {3.0}});
         JmhMetric otherUnit = metric("ms/op", List.of(List.of(0.002), List.of(0.0025)), List.of());
-        JmhCell mismatched = new JmhCell("b.Bench.call", "sample", 1, 2, Map.of(), sampled,
-                Map.of(JmhCell.ALL_CALLS_MEAN, otherUnit), Map.of());
+        MeasuredCell mismatched = new MeasuredCell("b.Bench.call", "sample", 1, 2, Map.of(), sampled,
+                Map.of(MeasuredCell.ALL_CALLS_MEAN, otherUnit), Map.of());
         assertThat(mismatched.callMeans()).as("a unit that differs is not mixed in").isDeepEqualTo(without.callMeans());
     }
 }

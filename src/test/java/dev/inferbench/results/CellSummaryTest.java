@@ -1,7 +1,7 @@
 package dev.inferbench.results;
 
 import dev.inferbench.report.SummaryTable;
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhMetric;
 import org.junit.jupiter.api.Test;
 
@@ -13,10 +13,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class CellSummaryTest {
 
-    private static JmhCell cell(String mode, double ms) {
+    private static MeasuredCell cell(String mode, double ms) {
         JmhMetric m = new JmhMetric(ms, 0, new double[]{ms, ms}, new TreeMap<>(), "ms/op",
                 List.of(List.of(ms, ms), List.of(ms, ms)), List.of());
-        return new JmhCell("dev.inferbench.bench.InferenceBenchmark.infer", mode, 1, 2, Map.of("model", "m"), m,
+        return new MeasuredCell("dev.inferbench.bench.InferenceBenchmark.infer", mode, 1, 2, Map.of("model", "m"), m,
                 Map.of(), Map.of());
     }
 

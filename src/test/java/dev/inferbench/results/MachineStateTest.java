@@ -1,7 +1,7 @@
 package dev.inferbench.results;
 
 import dev.inferbench.metrics.MachineProfiler;
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhMetric;
 import org.junit.jupiter.api.Test;
 
@@ -18,8 +18,8 @@ class MachineStateTest {
         return new JmhMetric(0, 0, new double[]{0, 0}, new TreeMap<>(), unit, raw, List.of());
     }
 
-    private static JmhCell cell(String model, double[] canary, double[] others) {
-        return new JmhCell("dev.inferbench.bench.InferenceBenchmark.infer", "sample", 1, canary.length,
+    private static MeasuredCell cell(String model, double[] canary, double[] others) {
+        return new MeasuredCell("dev.inferbench.bench.InferenceBenchmark.infer", "sample", 1, canary.length,
                 Map.of("model", model, "engine", "ort"), perFork("ms/op", canary),
                 Map.of(MachineProfiler.CANARY, perFork("ms", canary), MachineProfiler.OTHERS, perFork("cores", others)),
                 Map.of());
@@ -28,7 +28,7 @@ class MachineStateTest {
     @Test
     void aCompetingProcessAndASlowPhaseFlagTheirForksInEveryCell() {
         // fork 3 of both cells ran beside a CPU-bound process; fork 4 of the second in a slow phase
-        List<JmhCell> run = List.of(cell("a", new double[]{1.0, 1.02, 1.05, 0.99}, new double[]{0.01, 0.02, 0.98, 0.0}),
+        List<MeasuredCell> run = List.of(cell("a", new double[]{1.0, 1.02, 1.05, 0.99}, new double[]{0.01, 0.02, 0.98, 0.0}),
                 cell("b", new double[]{1.01, 0.98, 1.04, 1.4}, new double[]{0.0, 0.03, 1.02, 0.1}));
         MachineState m = MachineState.of(run).orElseThrow();
         assertThat(m.forks()).isEqualTo(8);
@@ -48,7 +48,7 @@ class MachineStateTest {
                 .orElseThrow();
         assertThat(quiet.disturbed()).isEmpty();
         assertThat(quiet.line()).endsWith("no fork disturbed");
-        JmhCell old = new JmhCell("b.B.m", "avgt", 1, 1, Map.of(), perFork("ms/op", 1), Map.of(), Map.of());
+        MeasuredCell old = new MeasuredCell("b.B.m", "avgt", 1, 1, Map.of(), perFork("ms/op", 1), Map.of(), Map.of());
         assertThat(MachineState.of(List.of(old))).isEmpty();
     }
 

@@ -3,7 +3,7 @@ package dev.inferbench.run;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.results.ForkTime;
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -89,7 +89,7 @@ class RunLoopTest {
         assertThat(store.landed(SECOND)).containsOnlyKeys(1, 2);
         assertThat(ForkTime.read(store.layout().forkTime(SECOND.id(), 2))).hasValueSatisfying(t ->
                 assertThat(t.seconds()).isPositive());
-        List<JmhCell> cells = JmhJson.read(store.layout().result());
+        List<MeasuredCell> cells = JmhJson.read(store.layout().result());
         assertThat(cells).extracting(c -> c.params().get("atIteration")).containsExactly("1", "2");
         assertThat(cells).allSatisfy(c -> {
             assertThat(c.forks()).isEqualTo(2);
@@ -115,14 +115,14 @@ class RunLoopTest {
         assertThat(outcome.forksRemaining()).isEqualTo(1);
         assertThat(store.landed(FIRST)).containsOnlyKeys(1, 2);
         assertThat(store.landed(SECOND)).containsOnlyKeys(1);
-        assertThat(JmhJson.read(store.layout().result())).extracting(JmhCell::forks).containsExactly(2, 1);
+        assertThat(JmhJson.read(store.layout().result())).extracting(MeasuredCell::forks).containsExactly(2, 1);
 
         started.clear();
         RunLoop.Outcome rest = run(RunStore.open(store.dir()), LoopSettings.DEFAULT);
         assertThat(started).containsExactly("none/2 fork 2");
         assertThat(rest.forksRun()).isEqualTo(1);
         assertThat(rest.forksRemaining()).isZero();
-        assertThat(JmhJson.read(store.layout().result())).extracting(JmhCell::forks).containsExactly(2, 2);
+        assertThat(JmhJson.read(store.layout().result())).extracting(MeasuredCell::forks).containsExactly(2, 2);
     }
 
     /** --paced: each fork waits for a line of input, and the end of the input stops the run, resumable. */
@@ -141,7 +141,7 @@ class RunLoopTest {
         // it said it was ready before each fork, again after writing the result, and before it found the input's end
         assertThat(said.toString(StandardCharsets.UTF_8).lines())
                 .containsExactly(Pacer.READY, Pacer.READY, Pacer.READY, Pacer.READY);
-        assertThat(JmhJson.read(store.layout().result())).extracting(JmhCell::forks).containsExactly(1, 1);
+        assertThat(JmhJson.read(store.layout().result())).extracting(MeasuredCell::forks).containsExactly(1, 1);
 
         started.clear();
         RunLoop.Outcome rest = run(RunStore.open(store.dir()), LoopSettings.DEFAULT);
@@ -183,7 +183,7 @@ class RunLoopTest {
     }
 
     private static List<Integer> forksInResult(RunStore store) throws BenchException {
-        return JmhJson.read(store.layout().result()).stream().map(JmhCell::forks).toList();
+        return JmhJson.read(store.layout().result()).stream().map(MeasuredCell::forks).toList();
     }
 
     @Test
@@ -200,7 +200,7 @@ class RunLoopTest {
         assertThat(store.failures(List.of(THROWS, FIRST))).containsOnlyKeys(THROWS);
         assertThat(store.landed(THROWS)).isEmpty();
         assertThat(store.landed(FIRST)).containsOnlyKeys(1, 2);
-        List<JmhCell> cells = JmhJson.read(store.layout().result());
+        List<MeasuredCell> cells = JmhJson.read(store.layout().result());
         assertThat(cells).singleElement().satisfies(c -> {
             assertThat(c.params()).containsEntry("fault", "none");
             assertThat(c.forks()).isEqualTo(2);

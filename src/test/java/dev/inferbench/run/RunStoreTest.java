@@ -6,7 +6,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.results.ForkTime;
 import dev.inferbench.results.RunLayout;
-import dev.inferbench.results.jmh.JmhCell;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,7 +46,7 @@ class RunStoreTest {
     }
 
     /** Per fork, the iteration scores as JMH's JSON in the file holds them. */
-    private static List<List<Double>> rawData(JmhCell cell) {
+    private static List<List<Double>> rawData(MeasuredCell cell) {
         return cell.primary().rawData();
     }
 
@@ -94,7 +94,7 @@ class RunStoreTest {
         }
         assertThat(ForkTime.read(l.forkTime(A.id(), 1))).contains(T1);
         assertThat(ForkTime.read(l.forkTime(A.id(), 2))).contains(T2);
-        List<JmhCell> one = JmhJson.read(l.forkJson(A.id(), 2));
+        List<MeasuredCell> one = JmhJson.read(l.forkJson(A.id(), 2));
         assertThat(one).hasSize(1);
         assertThat(one.get(0).forks()).isEqualTo(1);
         assertThat(rawData(one.get(0))).containsExactly(List.of(5.0, 6.0));
@@ -118,7 +118,7 @@ class RunStoreTest {
         assertThat(store.layout().forkJson(A.id(), 2)).isRegularFile();
         assertThat(store.landed(A)).containsOnlyKeys(1);
         assertThat(store.rebuildResult(List.of(A))).hasSize(1);
-        List<JmhCell> merged = JmhJson.read(store.layout().result());
+        List<MeasuredCell> merged = JmhJson.read(store.layout().result());
         assertThat(merged).hasSize(1);
         assertThat(merged.get(0).forks()).isEqualTo(1);
         assertThat(rawData(merged.get(0))).containsExactly(List.of(3.0));
@@ -178,7 +178,7 @@ class RunStoreTest {
 
         List<RunResult> merged = store.rebuildResult(List.of(B, never, A));
         assertThat(merged).hasSize(2);
-        List<JmhCell> cells = JmhJson.read(store.layout().result());
+        List<MeasuredCell> cells = JmhJson.read(store.layout().result());
         assertThat(cells).extracting(c -> c.params().get("size")).containsExactly("b", "a");
         assertThat(cells).allSatisfy(c -> {
             assertThat(c.benchmark()).isEqualTo("dev.inferbench.bench.FakeBenchmark.call");

@@ -85,8 +85,8 @@ class VarianceComponentsTest {
     @Test
     void optimalSplitPrefersForksWhenForksDifferAndIterationsWhenTheyDoNot() {
         // forks cost 10 s, iterations 1 s, 120 s per cell
-        Split forky = Split.optimal(new VarianceComponents(20, 1.0, 0.01, 0, 0), 10, 1, 120, 50);
-        Split flat = Split.optimal(new VarianceComponents(20, 0.0001, 1.0, 0, 0), 10, 1, 120, 50);
+        ForksAndIterations forky = ForksAndIterations.optimal(new VarianceComponents(20, 1.0, 0.01, 0, 0), 10, 1, 120, 50);
+        ForksAndIterations flat = ForksAndIterations.optimal(new VarianceComponents(20, 0.0001, 1.0, 0, 0), 10, 1, 120, 50);
         assertThat(forky.iterations()).isLessThanOrEqualTo(2);
         assertThat(forky.forks()).isGreaterThanOrEqualTo(10);
         // not all iterations in three forks: the t quantile of few forks costs more than the spare iterations buy
@@ -96,8 +96,8 @@ class VarianceComponentsTest {
         // no other split of the budget does better
         for (int n = 1; n <= 50; n++) {
             int k = (int) (120 / (10 + n));
-            if (k >= Split.MIN_FORKS) {
-                assertThat(Split.of(new VarianceComponents(20, 1.0, 0.01, 0, 0), k, n, 10, 1).relativeError())
+            if (k >= ForksAndIterations.MIN_FORKS) {
+                assertThat(ForksAndIterations.of(new VarianceComponents(20, 1.0, 0.01, 0, 0), k, n, 10, 1).relativeError())
                         .isGreaterThanOrEqualTo(forky.relativeError());
             }
         }
@@ -112,7 +112,7 @@ class VarianceComponentsTest {
         for (double[] c : cases) {
             VarianceComponents vc = new VarianceComponents(20, c[2], c[3], 0, 0);
             double ideal = Math.sqrt(c[0] * c[3] / (c[1] * c[2]));
-            Split s = Split.optimal(vc, c[0], c[1], 100_000, 200);
+            ForksAndIterations s = ForksAndIterations.optimal(vc, c[0], c[1], 100_000, 200);
             assertThat((double) s.iterations()).as(java.util.Arrays.toString(c)).isCloseTo(Math.max(1, ideal),
                     within(Math.max(1.0, 0.1 * ideal)));
         }
@@ -120,12 +120,12 @@ class VarianceComponentsTest {
 
     @Test
     void aSplitsPromisedErrorIsWhatSimulatedRunsOfThatSplitGet() {
-        // the relative half-width Split.of promises against the mean half-width of 95 % fork intervals of 2,000
+        // the relative half-width ForksAndIterations.of promises against the mean half-width of 95 % fork intervals of 2,000
         // simulated runs of k forks x n iterations drawn from the same components
         VarianceComponents vc = new VarianceComponents(20, 0.6 * 0.6, 0.5 * 0.5, 0, 0);
         SplittableRandom rng = new SplittableRandom(21);
         for (int[] kn : new int[][]{{5, 4}, {12, 2}, {20, 10}}) {
-            Split promised = Split.of(vc, kn[0], kn[1], 10, 1);
+            ForksAndIterations promised = ForksAndIterations.of(vc, kn[0], kn[1], 10, 1);
             double sum = 0;
             int covered = 0;
             int runs = 2000;

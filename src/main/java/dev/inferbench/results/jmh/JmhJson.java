@@ -36,7 +36,7 @@ public final class JmhJson {
     private JmhJson() {
     }
 
-    public static List<JmhCell> read(Path file) throws BenchException {
+    public static List<MeasuredCell> read(Path file) throws BenchException {
         try (InputStream in = Files.newInputStream(file)) {
             return read(in, file.toString());
         } catch (NoSuchFileException e) {
@@ -51,7 +51,7 @@ public final class JmhJson {
      * between (through trees, a 10,000-cell file made 1.5 GB of garbage), and numbers are parsed by Jackson's fast
      * parser (JDK 17's {@code Double.parseDouble} took a third of the allocation on JMH's 17-digit values).
      */
-    public static List<JmhCell> read(InputStream in, String source) throws BenchException {
+    public static List<MeasuredCell> read(InputStream in, String source) throws BenchException {
         try (JsonParser p = MAPPER.getFactory().createParser(in)) {
             JsonToken first = p.nextToken();
             if (first == null) {
@@ -61,7 +61,7 @@ public final class JmhJson {
                 throw new BenchException(source + " is not a JMH result file (a JSON " + kind(first)
                         + ", not an array of benchmarks)");
             }
-            List<JmhCell> cells = new ArrayList<>();
+            List<MeasuredCell> cells = new ArrayList<>();
             int i = 0;
             try {
                 while (p.nextToken() != JsonToken.END_ARRAY) {
@@ -97,7 +97,7 @@ public final class JmhJson {
     }
 
     /** One entry of the array, the parser on its first token; leaves the parser on the entry's last token. */
-    private static JmhCell cell(JsonParser p, String where) throws IOException, BenchException {
+    private static MeasuredCell cell(JsonParser p, String where) throws IOException, BenchException {
         if (p.currentToken() != JsonToken.START_OBJECT) {
             p.skipChildren();
             throw notACell(where);
@@ -149,7 +149,7 @@ public final class JmhJson {
         if (benchmark == null || primary == null) {
             throw notACell(where);
         }
-        return new JmhCell(benchmark, mode, threads, forks, params, primary, secondary, run);
+        return new MeasuredCell(benchmark, mode, threads, forks, params, primary, secondary, run);
     }
 
     private static BenchException notACell(String where) {

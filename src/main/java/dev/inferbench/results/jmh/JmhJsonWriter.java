@@ -25,10 +25,10 @@ public final class JmhJsonWriter {
      * Writes cells back as JMH writes them (NaN and infinities as strings), unindented, token by token (no tree per
      * cell); the stream stays open.
      */
-    public static void write(List<JmhCell> cells, OutputStream out) throws IOException {
+    public static void write(List<MeasuredCell> cells, OutputStream out) throws IOException {
         try (JsonGenerator g = MAPPER.getFactory().createGenerator(new NonClosing(out))) {
             g.writeStartArray();
-            for (JmhCell c : cells) {
+            for (MeasuredCell c : cells) {
                 g.writeStartObject();
                 Object version = c.run().get("jmhVersion");
                 g.writeStringField("jmhVersion", version instanceof String v ? v : "1.37");

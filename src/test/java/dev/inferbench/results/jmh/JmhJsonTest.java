@@ -42,15 +42,15 @@ class JmhJsonTest {
         }
     }
 
-    static List<JmhCell> parse(String text) throws BenchException {
+    static List<MeasuredCell> parse(String text) throws BenchException {
         return JmhJson.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "test.json");
     }
 
     @Test
     void sampleTimeFileFromThisHarness() throws Exception {
-        List<JmhCell> cells = parse(resource("sample-time.json"));
+        List<MeasuredCell> cells = parse(resource("sample-time.json"));
         assertThat(cells).hasSize(2);
-        JmhCell c = cells.get(0);
+        MeasuredCell c = cells.get(0);
         assertThat(c.shortName()).isEqualTo("InferenceBenchmark.infer");
         assertThat(c.mode()).isEqualTo("sample");
         assertThat(c.forks()).isEqualTo(2);
@@ -80,7 +80,7 @@ class JmhJsonTest {
 
     @Test
     void averageTimeWithGcProfiler() throws Exception {
-        JmhCell c = parse(resource("average-time-gc.json")).get(0);
+        MeasuredCell c = parse(resource("average-time-gc.json")).get(0);
         assertThat(c.params()).containsExactly(Map.entry("atIteration", "1"), Map.entry("fault", "none"));
         assertThat(c.mode()).isEqualTo("avgt");
         assertThat(c.primary().rawData()).hasSize(2);
@@ -89,7 +89,7 @@ class JmhJsonTest {
 
     @Test
     void quirksNaNInfinityOldNamesAndNoUnit() throws Exception {
-        JmhCell c = parse(resource("quirks.json")).get(0);
+        MeasuredCell c = parse(resource("quirks.json")).get(0);
         assertThat(c.primary().score()).isNaN();
         assertThat(c.primary().scoreConfidence()).containsExactly(Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
         assertThat(c.secondary()).containsOnlyKeys("gc.alloc.rate", "async");
@@ -101,7 +101,7 @@ class JmhJsonTest {
     @Test
     void writesBackWhatItRead() throws Exception {
         for (String name : List.of("sample-time.json", "average-time-gc.json", "quirks.json")) {
-            List<JmhCell> cells = parse(resource(name));
+            List<MeasuredCell> cells = parse(resource(name));
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             JmhJsonWriter.write(cells, out);
             assertThat(parse(out.toString(StandardCharsets.UTF_8))).as(name).isEqualTo(cells);
@@ -130,7 +130,7 @@ class JmhJsonTest {
      */
     @Test
     void oddValuesAreSkippedWholeAndInvalidJsonIsNamedFirst() throws Exception {
-        JmhCell c = parse("""
+        MeasuredCell c = parse("""
                 [{"benchmark": "a.B.c", "threads": 1e308, "forks": "3",
                   "primaryMetric": {"rawData": {"x": [1]}, "rawDataHistogram": {"y": 2}, "scoreUnit": "ms/op",
                                     "scoreConfidence": [1, 2, "not read"], "score": 4},
@@ -176,7 +176,7 @@ class JmhJsonTest {
             // odd seeds cut the text anywhere, even seeds keep it valid JSON with odd values (most get past the reader)
             String mutant = seed % 2 == 1 ? Mutator.mutate(real, seed) : Mutator.mutateJson(real, seed);
             try {
-                for (JmhCell c : parse(mutant)) {
+                for (MeasuredCell c : parse(mutant)) {
                     c.primary().iterationMeans();
                     c.secondary().values().forEach(JmhMetric::iterationMeans);
                 }

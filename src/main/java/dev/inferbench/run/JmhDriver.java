@@ -21,8 +21,8 @@ import java.util.Optional;
 import java.util.SortedSet;
 
 /** The one place that drives JMH's {@link Runner}: listings, the benchmark catalogue, and one fork at a time. */
-public final class Jmh {
-    private Jmh() {
+public final class JmhDriver {
+    private JmhDriver() {
     }
 
     /** JMH's own {@code -l}, {@code -lp} (listing the parameters of {@code withParams}), {@code -lprof}, {@code -lrf}. */

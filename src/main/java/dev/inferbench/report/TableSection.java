@@ -13,11 +13,11 @@ import java.util.List;
  * @param lines     lines under the table (a serving knee, a note)
  * @param lineClass the HTML class of those lines
  */
-record Section(String title, String heading, List<List<String>> rows, String numeric, String same, List<String> lines,
+record TableSection(String title, String heading, List<List<String>> rows, String numeric, String same, List<String> lines,
                String lineClass) {
 
-    static Section empty(String title) {
-        return new Section(title, "", List.of(), "", "", List.of(), "");
+    static TableSection empty(String title) {
+        return new TableSection(title, "", List.of(), "", "", List.of(), "");
     }
 
     boolean isEmpty() {

@@ -12,7 +12,7 @@ import java.util.Map;
  * @param run       the rest of JMH's fields (jmhVersion, jvm, jvmArgs, jdkVersion, vmName, vmVersion, iteration
  *                  settings), in the file's order and as written, so that a cell writes back unchanged
  */
-public record JmhCell(String benchmark, String mode, int threads, int forks, Map<String, String> params,
+public record MeasuredCell(String benchmark, String mode, int threads, int forks, Map<String, String> params,
                       JmhMetric primary, Map<String, JmhMetric> secondary, Map<String, Object> run) {
     private static final Pattern PERCENTILE_ENTRY = Pattern.compile("p\\d\\.\\d+");
 

@@ -5,8 +5,8 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /** Looks a user-given name up among an enum's ids, failing with the message every such lookup shares. */
-public final class Choices {
-    private Choices() {
+public final class EnumLookup {
+    private EnumLookup() {
     }
 
     /** @param what the kind of name, as the user would say it: "engine", "zoo architecture" */

@@ -12,7 +12,7 @@ package dev.inferbench.stats;
  * @param seconds        the cell's time: forks x (fork cost + iterations x iteration cost)
  * @param relativeError  expected half-width of the 95 % interval of the mean over the mean, with those counts
  */
-public record Split(int forks, int iterations, double seconds, double relativeError) {
+public record ForksAndIterations(int forks, int iterations, double seconds, double relativeError) {
     /** Fewer forks than this give a t interval too wide to use (t(0.975, 2) = 4.3). */
     public static final int MIN_FORKS = 3;
 
@@ -21,18 +21,18 @@ public record Split(int forks, int iterations, double seconds, double relativeEr
      * @param iterationCost seconds of one measured iteration
      * @param budget        seconds one cell may take
      */
-    public static Split optimal(VarianceComponents vc, double forkCost, double iterationCost, double budget,
+    public static ForksAndIterations optimal(VarianceComponents vc, double forkCost, double iterationCost, double budget,
                                 int maxIterations) {
         double ideal = vc.betweenFork() <= 0 ? maxIterations
                 : Math.sqrt(forkCost * vc.withinFork() / (iterationCost * vc.betweenFork()));
-        Split best = null;
+        ForksAndIterations best = null;
         // the continuous optimum rounded is not always best once k is an integer: try every n near it
         for (int n = 1; n <= maxIterations; n++) {
             int k = (int) Math.floor(budget / (forkCost + n * iterationCost));
             if (k < MIN_FORKS) {
                 continue;
             }
-            Split s = of(vc, k, n, forkCost, iterationCost);
+            ForksAndIterations s = of(vc, k, n, forkCost, iterationCost);
             if (best == null || s.relativeError < best.relativeError
                     || (s.relativeError == best.relativeError && Math.abs(n - ideal) < Math.abs(best.iterations - ideal))) {
                 best = s;
@@ -42,8 +42,8 @@ public record Split(int forks, int iterations, double seconds, double relativeEr
     }
 
     /** What k forks of n iterations would cost and reach. */
-    public static Split of(VarianceComponents vc, int k, int n, double forkCost, double iterationCost) {
+    public static ForksAndIterations of(VarianceComponents vc, int k, int n, double forkCost, double iterationCost) {
         double half = ForkMeans.tQuantile(k - 1, ForkMeans.DEFAULT_CONFIDENCE) * Math.sqrt(vc.varianceOfMean(k, n));
-        return new Split(k, n, k * (forkCost + n * iterationCost), half / Math.abs(vc.mean()));
+        return new ForksAndIterations(k, n, k * (forkCost + n * iterationCost), half / Math.abs(vc.mean()));
     }
 }

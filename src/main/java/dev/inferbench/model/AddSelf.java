@@ -6,10 +6,10 @@ import dev.inferbench.model.Graph.Value;
  * The smallest model there is: one Add of the input to itself, 1 float per sample, no weights. Its per-call time is
  * the harness floor: everything an engine and the harness spend on a call apart from the network's own work.
  */
-public record AddOne(String name) implements Architecture {
+public record AddSelf(String name) implements Architecture {
 
-    public static AddOne floor() {
-        return new AddOne("add-one");
+    public static AddSelf floor() {
+        return new AddSelf("add-one");
     }
 
     @Override

@@ -16,7 +16,7 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class LauncherTest {
+class JmhOptionsTest {
     private static final String CONFIG = String.join("\n",
             "run.include=InferenceBenchmark", "run.forks=5", "run.warmupIterations=1", "run.warmupTime=2s",
             "run.iterations=10", "run.time=2s", "param.model=resnet50", "param.batchSize=1,8",
@@ -26,7 +26,7 @@ class LauncherTest {
     void commandLineWinsAndPropertiesFillTheRest() throws Exception {
         BenchConfig config = BenchConfig.parse(CONFIG);
         CommandLineOptions cmd = new CommandLineOptions("-f", "1", "-r", "500ms", "-p", "batchSize=2,4");
-        Options o = Launcher.options(cmd, config).build();
+        Options o = JmhOptions.options(cmd, config).build();
 
         assertThat(o.getForkCount().get()).isEqualTo(1);
         assertThat(o.getMeasurementTime().get()).isEqualTo(TimeValue.milliseconds(500));
@@ -43,7 +43,7 @@ class LauncherTest {
 
     @Test
     void userRegexReplacesTheDefaultOne() throws Exception {
-        Options o = Launcher.options(new CommandLineOptions("Cold"), BenchConfig.parse(CONFIG)).build();
+        Options o = JmhOptions.options(new CommandLineOptions("Cold"), BenchConfig.parse(CONFIG)).build();
         assertThat(o.getIncludes()).containsExactly("Cold");
         assertThat(o.getResult().hasValue()).isFalse();
     }
@@ -57,18 +57,18 @@ class LauncherTest {
         BenchConfig config = BenchConfig.parse(CONFIG);
         for (String[] coldOnly : new String[][]{{"ColdStart"}, {"ColdStartBenchmark.firstResult"},
                 {"ColdStart|Inference", "-e", "Inference"}}) {
-            Options o = Launcher.options(new CommandLineOptions(coldOnly), config).build();
+            Options o = JmhOptions.options(new CommandLineOptions(coldOnly), config).build();
             assertThat(o.getMeasurementIterations().hasValue()).as(String.join(" ", coldOnly)).isFalse();
             assertThat(o.getWarmupIterations().hasValue()).as(String.join(" ", coldOnly)).isFalse();
         }
         for (String[] mixed : new String[][]{{"ColdStart|Inference"}, {"ColdStart", "Inference"}, {"Benchmark"}}) {
-            Options o = Launcher.options(new CommandLineOptions(mixed), config).build();
+            Options o = JmhOptions.options(new CommandLineOptions(mixed), config).build();
             assertThat(o.getMeasurementIterations().orElse(null)).as(String.join(" ", mixed)).isEqualTo(10);
             assertThat(o.getWarmupTime().orElse(null)).as(String.join(" ", mixed)).isEqualTo(TimeValue.seconds(2));
         }
         BenchConfig coldByDefault = BenchConfig.parse(CONFIG.replace("run.include=InferenceBenchmark",
                 "run.include=dev.inferbench.bench.ColdStartBenchmark"));
-        assertThat(Launcher.options(new CommandLineOptions(), coldByDefault).build().getMeasurementIterations()
+        assertThat(JmhOptions.options(new CommandLineOptions(), coldByDefault).build().getMeasurementIterations()
                 .hasValue()).isFalse();
     }
 
@@ -76,7 +76,7 @@ class LauncherTest {
     void forksAreToldWhichConfigFileToRead(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("b.properties");
         Files.writeString(file, CONFIG);
-        Options o = Launcher.options(new CommandLineOptions("-jvmArgsAppend", "-Xmx2g"), BenchConfig.fromFile(file))
+        Options o = JmhOptions.options(new CommandLineOptions("-jvmArgsAppend", "-Xmx2g"), BenchConfig.fromFile(file))
                 .build();
         assertThat(o.getJvmArgsAppend().get())
                 .containsExactly("-Xmx2g", "-Dinferbench.config=" + file.toAbsolutePath());
@@ -86,9 +86,9 @@ class LauncherTest {
     @Test
     void theGcProfilerIsAlwaysThereOnce() throws Exception {
         BenchConfig config = BenchConfig.parse(CONFIG);
-        Options plain = Launcher.options(new CommandLineOptions(), config).build();
+        Options plain = JmhOptions.options(new CommandLineOptions(), config).build();
         assertThat(plain.getProfilers()).filteredOn(p -> p.getKlass().endsWith("GCProfiler")).hasSize(1);
-        Options own = Launcher.options(new CommandLineOptions("-prof", "gc"), config).build();
+        Options own = JmhOptions.options(new CommandLineOptions("-prof", "gc"), config).build();
         assertThat(own.getProfilers()).filteredOn(p -> p.getKlass().equals("gc") || p.getKlass().endsWith("GCProfiler"))
                 .hasSize(1);
     }
@@ -99,16 +99,16 @@ class LauncherTest {
      */
     @Test
     void extraMetricsCanBeSwitchedOff() throws Exception {
-        System.setProperty(Launcher.EXTRA_METRICS, "false");
+        System.setProperty(JmhOptions.EXTRA_METRICS, "false");
         try {
-            Options o = Launcher.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build();
+            Options o = JmhOptions.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build();
             assertThat(o.getProfilers()).extracting(p -> p.getKlass())
                     .containsExactly(SamplesProfiler.class.getName(), CallMeanProfiler.class.getName(),
                             ServingProfiler.class.getName(), TrainingProfiler.class.getName());
         } finally {
-            System.clearProperty(Launcher.EXTRA_METRICS);
+            System.clearProperty(JmhOptions.EXTRA_METRICS);
         }
-        assertThat(Launcher.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build().getProfilers())
+        assertThat(JmhOptions.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build().getProfilers())
                 .hasSize(12);
     }
 }

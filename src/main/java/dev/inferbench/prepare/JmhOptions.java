@@ -13,7 +13,7 @@ import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.metrics.SetupProfiler;
 import dev.inferbench.metrics.TrainingProfiler;
 import dev.inferbench.serve.ServingProfiler;
-import dev.inferbench.run.Jmh;
+import dev.inferbench.run.JmhDriver;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.runner.BenchmarkListEntry;
@@ -32,12 +32,12 @@ import java.util.SortedSet;
  * The JMH options of a run: the user's command line as given, plus benchmarks.properties for whatever the command
  * line leaves unsaid, plus what inferbench always adds (the samples/s profiler, a result file in the run folder).
  */
-public final class Launcher {
+public final class JmhOptions {
     /** By name: library code does not depend on the benchmarks (src/jmh), only the other way round. */
     private static final Set<String> FIXED_ITERATIONS = Set.of("dev.inferbench.bench.ColdStartBenchmark",
             "dev.inferbench.bench.ServingBenchmark");
 
-    private Launcher() {
+    private JmhOptions() {
     }
 
     public static OptionsBuilder options(CommandLineOptions cmd, BenchConfig config) throws BenchException {
@@ -110,7 +110,7 @@ public final class Launcher {
         }
         SortedSet<BenchmarkListEntry> selected;
         try {
-            selected = Jmh.select(includes, excludes);
+            selected = JmhDriver.select(includes, excludes);
         } catch (RuntimeException noBenchmarkList) {
             return false; // the run itself reports that no benchmark matches
         }
