@@ -89,8 +89,8 @@ public class RunStoreBenchmark {
         for (int round = 1; round <= rounds && saved < forks; round++) {
             for (int c = 0; c < cells && saved < forks; c++) {
                 Instant now = Instant.now();
-                store.saveFork(plan.get(c), round, results.get(c), new ForkTime(now, now));
-                store.rebuildResult(plan);
+                store.forks().save(plan.get(c), round, results.get(c), new ForkTime(now, now));
+                store.result().rebuild(plan);
                 saved++;
             }
         }

@@ -57,7 +57,7 @@ final class MergeCommand implements Subcommand {
                     : RunFolder.create(root, LocalDateTime.now(), "-merged"));
             target = merged.store().dir();
             copyEnvironment(dirs, target, out);
-            String table = SummaryTable.render(CellSummary.of(merged.store().results()));
+            String table = SummaryTable.render(CellSummary.of(merged.store().result().read()));
             Files.writeString(target.resolve(RunLayout.SUMMARY), table, StandardCharsets.UTF_8);
             out.print(table);
             if (!merged.missingShards().isEmpty()) {
@@ -67,9 +67,9 @@ final class MergeCommand implements Subcommand {
             // finished run, so it is said, not filed in the history, and the exit code is not 0
             List<String> unfinished = new ArrayList<>();
             Plan whole = merged.store().plan();
-            Map<Cell, String> failed = merged.store().failures(whole.runnableCells());
+            Map<Cell, String> failed = merged.store().failures().reasons(whole.runnableCells());
             for (Cell c : whole.runnableCells()) {
-                int landed = merged.store().landed(c).size();
+                int landed = merged.store().forks().landed(c).size();
                 if (!failed.containsKey(c) && landed < whole.forks()) {
                     unfinished.add(c.label() + " (" + landed + " of " + whole.forks() + " forks)");
                 }

@@ -24,7 +24,7 @@ import dev.inferbench.cell.Cell;
 import dev.inferbench.run.ForkHook;
 import dev.inferbench.run.Plan;
 import dev.inferbench.run.RunLoop;
-import dev.inferbench.run.RunStore;
+import dev.inferbench.run.JmhResultWriter;
 import dev.inferbench.run.RunStoppedException;
 import org.openjdk.jmh.runner.Defaults;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
@@ -111,7 +111,7 @@ final class RunCommand {
         if (!outcome.results().isEmpty()) {
             OutputFormatFactory.createFormatInstance(console, verbosity).endRun(outcome.results());
         }
-        List<MeasuredCell> jmhCells = prepared.store().results();
+        List<MeasuredCell> jmhCells = prepared.store().result().read();
         List<CellSummary> cells = CellSummary.of(jmhCells);
         String table = SummaryTable.render(cells);
         StringBuilder extra = new StringBuilder();
@@ -119,7 +119,7 @@ final class RunCommand {
             extra.append("skipped ").append(s.cell().label()).append(": ").append(s.reason()).append('\n');
         }
         MachineState.of(jmhCells).ifPresent(m -> extra.append(m.line()).append('\n'));
-        Map<Cell, String> failed = prepared.store().failures(plan.runnableCells());
+        Map<Cell, String> failed = prepared.store().failures().reasons(plan.runnableCells());
         failed.forEach((cell, why) -> extra.append("failed  ").append(cell.label()).append(": ").append(why).append('\n'));
         console.println();
         console.println("inferbench summary (times per call in each model's unit; 95% CI of the mean with forks as"
@@ -129,7 +129,7 @@ final class RunCommand {
         Files.writeString(runDir.resolve(RunLayout.SUMMARY), table + extra, StandardCharsets.UTF_8);
         if (prepared.cmd().getResult().hasValue()) {
             try {
-                RunStore.writeAs(JmhOptions.resultFormat(prepared.cmd()), outcome.results(), Path.of(prepared.cmd().getResult().get()));
+                JmhResultWriter.writeAs(JmhOptions.resultFormat(prepared.cmd()), outcome.results(), Path.of(prepared.cmd().getResult().get()));
                 console.println("inferbench: " + JmhOptions.resultFormat(prepared.cmd()) + " result also in " + prepared.cmd().getResult().get());
             } catch (IOException e) {
                 // the results are in the run folder: a copy that cannot be written costs a line, not the run's end

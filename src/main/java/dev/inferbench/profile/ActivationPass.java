@@ -10,7 +10,7 @@ import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.model.stats.ActivationMemory;
 import dev.inferbench.results.RunLayout;
-import dev.inferbench.run.RunStore;
+import dev.inferbench.results.AtomicFile;
 import dev.inferbench.variant.Variants;
 
 import java.io.IOException;
@@ -85,7 +85,7 @@ public final class ActivationPass {
     /** Writes the entry to {@code target} whole (a temp file, then a rename). */
     public static void write(Entry entry, Path target) throws IOException {
         Files.createDirectories(target.getParent());
-        RunStore.writeAtomically(target, JSON.writeValueAsBytes(entry));
+        AtomicFile.write(target, JSON.writeValueAsBytes(entry));
     }
 
     /** Every entry in a run folder, by model then batch then seqLen; a file that cannot be read is left out. */

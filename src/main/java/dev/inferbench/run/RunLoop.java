@@ -83,7 +83,7 @@ public final class RunLoop {
         List<Cell> cells = plan.runnableCells();
         Map<Cell, Set<Integer>> landed = new LinkedHashMap<>();
         for (Cell c : cells) {
-            landed.put(c, new LinkedHashSet<>(store.landed(c).keySet()));
+            landed.put(c, new LinkedHashSet<>(store.forks().landed(c).keySet()));
         }
         boolean inPlace = System.console() != null && console == System.out && verbosity == VerboseMode.SILENT;
         try (Progress progress = new Progress(console, iterationSeconds(), inPlace)) {
@@ -141,7 +141,7 @@ public final class RunLoop {
         for (Cell cell : cells) {
             if (!landed.get(cell).isEmpty()) {
                 for (ForkHook h : hooks) {
-                    h.afterCell(cell, store.cellDir(cell));
+                    h.afterCell(cell, store.forks().cellDir(cell));
                 }
             }
         }
@@ -152,7 +152,7 @@ public final class RunLoop {
 
     /** Rewrites the run's merged result from every landed fork (the loop and, when interrupted, its hook). */
     private synchronized List<RunResult> writeResult(List<Cell> cells) throws BenchException, IOException {
-        return store.rebuildResult(cells);
+        return store.result().rebuild(cells);
     }
 
     private boolean limitReached(int run, Progress progress) {
@@ -180,7 +180,7 @@ public final class RunLoop {
     /** The cell's mean with its interval, as the summary gives it; empty before its first fork. */
     private Optional<Interval> mean(Cell cell) {
         try {
-            return store.result(cell).map(c -> CellSummary.of(c).mean());
+            return store.result().cell(cell).map(c -> CellSummary.of(c).mean());
         } catch (BenchException e) {
             return Optional.empty();
         }
@@ -214,7 +214,7 @@ public final class RunLoop {
     /** Runs one fork; empty when it landed, else why it failed (also recorded in the run folder). */
     private Optional<String> runFork(Cell cell, int fork, ForkWatchdog watchdog)
             throws BenchException, IOException, RunStoppedException {
-        Path forkDir = store.forkDir(cell, fork);
+        Path forkDir = store.forks().forkDir(cell, fork);
         Path jmhFile = forkDir.resolve(FORK_FILE);
         ChainedOptionsBuilder b = new OptionsBuilder().parent(base)
                 .include("^" + Pattern.quote(cell.benchmark()) + "$")
@@ -256,7 +256,7 @@ public final class RunLoop {
         boolean ok = result.isPresent() && !killed;
         if (ok) {
             try {
-                store.saveFork(cell, fork, result.get(), new ForkTime(forkStart, Instant.now()));
+                store.forks().save(cell, fork, result.get(), new ForkTime(forkStart, Instant.now()));
                 if (!settings.pacer().writesOnRequest()) {
                     writeResult(plan.runnableCells());
                 }
@@ -278,7 +278,7 @@ public final class RunLoop {
                 + "; killed (set --fork-timeout to allow longer)"
                 : output.failures().stream().findFirst().map(FailureFilter.Failure::reason).orElse("the fork produced no result")
                         + FailureRecord.crashSite(output.crashTail());
-        store.saveFailure(cell, fork, FailureRecord.text(reason, output.crashTail(), newCrashLogs(crashLogsBefore),
+        store.failures().save(cell, fork, FailureRecord.text(reason, output.crashTail(), newCrashLogs(crashLogsBefore),
                 store.layout().cellFailures(cell.id())));
         return Optional.of(reason);
     }

@@ -71,7 +71,7 @@ public final class ShardMerge {
                 missing.add(i + "/" + count);
             }
         }
-        return new Merged(merged, merged.rebuildResult(whole.runnableCells()), missing);
+        return new Merged(merged, merged.result().rebuild(whole.runnableCells()), missing);
     }
 
     private static int uncheckedForks(RunStore store) {

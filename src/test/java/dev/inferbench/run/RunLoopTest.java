@@ -85,8 +85,8 @@ class RunLoopTest {
         assertThat(outcome.forksRemaining()).isZero();
         assertThat(outcome.failures()).isEmpty();
         assertThat(outcome.results()).hasSize(2);
-        assertThat(store.landed(FIRST)).containsOnlyKeys(1, 2);
-        assertThat(store.landed(SECOND)).containsOnlyKeys(1, 2);
+        assertThat(store.forks().landed(FIRST)).containsOnlyKeys(1, 2);
+        assertThat(store.forks().landed(SECOND)).containsOnlyKeys(1, 2);
         assertThat(ForkTime.read(store.layout().forkTime(SECOND.id(), 2))).hasValueSatisfying(t ->
                 assertThat(t.seconds()).isPositive());
         List<MeasuredCell> cells = JmhJson.read(store.layout().result());
@@ -113,8 +113,8 @@ class RunLoopTest {
         assertThat(started).as(console()).containsExactly("none/1 fork 1", "none/2 fork 1", "none/1 fork 2");
         assertThat(outcome.forksRun()).isEqualTo(3);
         assertThat(outcome.forksRemaining()).isEqualTo(1);
-        assertThat(store.landed(FIRST)).containsOnlyKeys(1, 2);
-        assertThat(store.landed(SECOND)).containsOnlyKeys(1);
+        assertThat(store.forks().landed(FIRST)).containsOnlyKeys(1, 2);
+        assertThat(store.forks().landed(SECOND)).containsOnlyKeys(1);
         assertThat(JmhJson.read(store.layout().result())).extracting(MeasuredCell::forks).containsExactly(2, 1);
 
         started.clear();
@@ -197,9 +197,9 @@ class RunLoopTest {
         assertThat(outcome.failures()).containsOnlyKeys(THROWS);
         assertThat(outcome.failures().get(THROWS)).contains("injected failure (fault=throw)");
         assertThat(store.layout().failure(THROWS.id(), 1)).isRegularFile();
-        assertThat(store.failures(List.of(THROWS, FIRST))).containsOnlyKeys(THROWS);
-        assertThat(store.landed(THROWS)).isEmpty();
-        assertThat(store.landed(FIRST)).containsOnlyKeys(1, 2);
+        assertThat(store.failures().reasons(List.of(THROWS, FIRST))).containsOnlyKeys(THROWS);
+        assertThat(store.forks().landed(THROWS)).isEmpty();
+        assertThat(store.forks().landed(FIRST)).containsOnlyKeys(1, 2);
         List<MeasuredCell> cells = JmhJson.read(store.layout().result());
         assertThat(cells).singleElement().satisfies(c -> {
             assertThat(c.params()).containsEntry("fault", "none");

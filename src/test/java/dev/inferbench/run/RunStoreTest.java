@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.io.ByteArrayOutputStream;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
+import dev.inferbench.results.AtomicFile;
 import dev.inferbench.results.ForkTime;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.results.jmh.MeasuredCell;
@@ -77,15 +78,15 @@ class RunStoreTest {
         assertThat(RunLayout.of(dir).plan()).isRegularFile();
         assertThat(JmhJson.read(RunLayout.of(dir).result())).isEmpty();
         assertThat(Files.readString(RunLayout.of(dir).result()).strip()).startsWith("[").endsWith("]");
-        assertThat(store.landed(A)).isEmpty();
-        assertThat(store.failures(List.of(A, B))).isEmpty();
+        assertThat(store.forks().landed(A)).isEmpty();
+        assertThat(store.failures().reasons(List.of(A, B))).isEmpty();
     }
 
     @Test
     void saveForkKeepsJsonTimeAndObjectsAndLandedIsByForkNumber() throws Exception {
         RunStore store = newStore("run");
-        store.saveFork(A, 2, fork(A, 5, 6), T2);
-        store.saveFork(A, 1, fork(A, 3, 4), T1);
+        store.forks().save(A, 2, fork(A, 5, 6), T2);
+        store.forks().save(A, 1, fork(A, 3, 4), T1);
         RunLayout l = store.layout();
         for (int f : new int[]{1, 2}) {
             assertThat(l.forkJson(A.id(), f)).isRegularFile();
@@ -99,25 +100,25 @@ class RunStoreTest {
         assertThat(one.get(0).forks()).isEqualTo(1);
         assertThat(rawData(one.get(0))).containsExactly(List.of(5.0, 6.0));
 
-        Map<Integer, RunResult> landed = store.landed(A);
+        Map<Integer, RunResult> landed = store.forks().landed(A);
         assertThat(landed).containsOnlyKeys(1, 2);
         assertThat(landed.keySet()).containsExactly(1, 2);
         assertThat(scores(landed.get(1))).containsExactly(3.0, 4.0);
         assertThat(scores(landed.get(2))).containsExactly(5.0, 6.0);
-        assertThat(store.landed(B)).isEmpty();
+        assertThat(store.forks().landed(B)).isEmpty();
     }
 
     @Test
     void aForkWithoutItsObjectsFileHasNotLanded() throws Exception {
         RunStore store = newStore("run");
-        store.saveFork(A, 1, fork(A, 3), T1);
-        store.saveFork(A, 2, fork(A, 5), T2);
+        store.forks().save(A, 1, fork(A, 3), T1);
+        store.forks().save(A, 2, fork(A, 5), T2);
         // killed between the .json and the .ser of fork 2, and a temp file of fork 3's .ser left behind
         Files.delete(store.layout().forkResult(A.id(), 2));
         Files.write(store.layout().cellForks(A.id()).resolve(".fork-3.ser123.part"), new byte[]{1, 2, 3});
         assertThat(store.layout().forkJson(A.id(), 2)).isRegularFile();
-        assertThat(store.landed(A)).containsOnlyKeys(1);
-        assertThat(store.rebuildResult(List.of(A))).hasSize(1);
+        assertThat(store.forks().landed(A)).containsOnlyKeys(1);
+        assertThat(store.result().rebuild(List.of(A))).hasSize(1);
         List<MeasuredCell> merged = JmhJson.read(store.layout().result());
         assertThat(merged).hasSize(1);
         assertThat(merged.get(0).forks()).isEqualTo(1);
@@ -127,22 +128,22 @@ class RunStoreTest {
     @Test
     void failuresGiveTheFirstLineOfTheFirstRecordPerCell() throws Exception {
         RunStore store = newStore("run");
-        store.saveFailure(B, 2, "forked VM failed with exit code 3\n<stderr>\nmore");
-        store.saveFailure(B, 1, "injected failure (fault=throw)\n  at FaultInjectionBenchmark.strike");
-        store.saveFailure(A, 1, "");
+        store.failures().save(B, 2, "forked VM failed with exit code 3\n<stderr>\nmore");
+        store.failures().save(B, 1, "injected failure (fault=throw)\n  at FaultInjectionBenchmark.strike");
+        store.failures().save(A, 1, "");
         assertThat(store.layout().failure(B.id(), 2)).isRegularFile();
-        Map<Cell, String> failures = store.failures(List.of(B, A));
+        Map<Cell, String> failures = store.failures().reasons(List.of(B, A));
         assertThat(failures).containsExactly(Map.entry(B, "injected failure (fault=throw)"), Map.entry(A, "failed"));
 
         // a fork that lands later (a resumed run) clears its own failure record
-        store.saveFork(A, 1, fork(A, 3), T1);
+        store.forks().save(A, 1, fork(A, 3), T1);
         assertThat(store.layout().failure(A.id(), 1)).doesNotExist();
-        assertThat(store.failures(List.of(A, B))).containsOnlyKeys(B);
+        assertThat(store.failures().reasons(List.of(A, B))).containsOnlyKeys(B);
 
         // the first record is the lowest fork number, not the first name as text (fork-10 sorts before fork-2)
-        store.saveFailure(A, 10, "the tenth fork's reason");
-        store.saveFailure(A, 2, "the second fork's reason");
-        assertThat(store.failures(List.of(A))).containsEntry(A, "the second fork's reason");
+        store.failures().save(A, 10, "the tenth fork's reason");
+        store.failures().save(A, 2, "the second fork's reason");
+        assertThat(store.failures().reasons(List.of(A))).containsEntry(A, "the second fork's reason");
     }
 
     /**
@@ -158,10 +159,10 @@ class RunStoreTest {
         int n = 0;
         for (long[] l : landing) {
             Cell which = cells.get((int) l[0] - 1);
-            store.saveFork(which, (int) l[1], fork(which, l[2], l[2] + 1), T1);
-            List<RunResult> merged = store.rebuildResult(cells);
+            store.forks().save(which, (int) l[1], fork(which, l[2], l[2] + 1), T1);
+            List<RunResult> merged = store.result().rebuild(cells);
             ByteArrayOutputStream all = new ByteArrayOutputStream();
-            RunStore.writeJson(merged, all);
+            JmhResultWriter.writeJson(merged, all);
             assertThat(Files.readString(store.layout().result())).as("after fork %d", ++n)
                     .isEqualTo(all.toString(StandardCharsets.UTF_8));
         }
@@ -171,12 +172,12 @@ class RunStoreTest {
     @Test
     void rebuildMergesTheForksOfEachCellInPlanOrder() throws Exception {
         RunStore store = newStore("run");
-        store.saveFork(A, 1, fork(A, 1, 2), T1);
-        store.saveFork(B, 1, fork(B, 7, 8), T1);
-        store.saveFork(A, 2, fork(A, 3, 4), T2);
+        store.forks().save(A, 1, fork(A, 1, 2), T1);
+        store.forks().save(B, 1, fork(B, 7, 8), T1);
+        store.forks().save(A, 2, fork(A, 3, 4), T2);
         Cell never = cell("never");
 
-        List<RunResult> merged = store.rebuildResult(List.of(B, never, A));
+        List<RunResult> merged = store.result().rebuild(List.of(B, never, A));
         assertThat(merged).hasSize(2);
         List<MeasuredCell> cells = JmhJson.read(store.layout().result());
         assertThat(cells).extracting(c -> c.params().get("size")).containsExactly("b", "a");
@@ -196,19 +197,19 @@ class RunStoreTest {
     void theMergedFileDoesNotDependOnTheOrderForksLanded() throws Exception {
         RunStore inOrder = newStore("in-order");
         for (int f = 1; f <= 5; f++) {
-            inOrder.saveFork(A, f, fork(A, f), T1);
+            inOrder.forks().save(A, f, fork(A, f), T1);
         }
-        inOrder.saveFork(B, 1, fork(B, 9), T1);
+        inOrder.forks().save(B, 1, fork(B, 9), T1);
         // neither creation order nor its reverse (nor, but by chance, a directory's hash order) is fork order
         RunStore scrambled = newStore("scrambled");
-        scrambled.saveFork(B, 1, fork(B, 9), T1);
+        scrambled.forks().save(B, 1, fork(B, 9), T1);
         for (int f : new int[]{3, 1, 5, 2, 4}) {
-            scrambled.saveFork(A, f, fork(A, f), T1);
+            scrambled.forks().save(A, f, fork(A, f), T1);
         }
 
-        inOrder.rebuildResult(List.of(A, B));
-        scrambled.rebuildResult(List.of(A, B));
-        assertThat(scrambled.landed(A).keySet()).containsExactly(1, 2, 3, 4, 5);
+        inOrder.result().rebuild(List.of(A, B));
+        scrambled.result().rebuild(List.of(A, B));
+        assertThat(scrambled.forks().landed(A).keySet()).containsExactly(1, 2, 3, 4, 5);
         assertThat(rawData(JmhJson.read(scrambled.layout().result()).get(0)))
                 .containsExactly(List.of(1.0), List.of(2.0), List.of(3.0), List.of(4.0), List.of(5.0));
         assertThat(Files.readString(scrambled.layout().result())).isEqualTo(Files.readString(inOrder.layout().result()));
@@ -217,12 +218,12 @@ class RunStoreTest {
     @Test
     void writesLeaveNoTempFilesAndFilesReadableByOthers() throws Exception {
         RunStore store = newStore("run");
-        store.saveFork(A, 1, fork(A, 1), T1);
-        store.saveFailure(B, 1, "boom");
-        store.rebuildResult(List.of(A, B));
+        store.forks().save(A, 1, fork(A, 1), T1);
+        store.failures().save(B, 1, "boom");
+        store.result().rebuild(List.of(A, B));
         Path target = store.dir().resolve("twice.txt");
-        RunStore.writeAtomically(target, "first".getBytes());
-        RunStore.writeAtomically(target, "second".getBytes());
+        AtomicFile.write(target, "first".getBytes());
+        AtomicFile.write(target, "second".getBytes());
         assertThat(target).hasContent("second");
         try (Stream<Path> all = Files.walk(store.dir())) {
             List<Path> files = all.filter(Files::isRegularFile).toList();
