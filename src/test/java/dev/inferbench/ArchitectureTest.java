@@ -39,6 +39,7 @@ class ArchitectureTest {
             {"run", "dev.inferbench.run.."},
             {"analysis", "dev.inferbench.compare..", "dev.inferbench.profile..", "dev.inferbench.report.."},
             {"prepare", "dev.inferbench.prepare.."},
+            {"flow", "dev.inferbench.flow.."},
             {"cli", "dev.inferbench.cli.."},
             {"benchmarks", "dev.inferbench.bench.."},
     };

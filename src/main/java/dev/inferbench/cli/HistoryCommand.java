@@ -58,23 +58,4 @@ final class HistoryCommand implements Subcommand {
                 + dir.resolve("trend.md") + " (" + written.size() + " files)");
         return Main.OK;
     }
-
-    /**
-     * Files a finished run in the history folder ({@code run.history}, default results/history; empty: off). A
-     * failure costs no measurement: one line on stderr.
-     */
-    static void appendToHistory(BenchConfig config, Path runDir, PrintStream out, PrintStream err) {
-        Optional<Path> root = History.root(config);
-        if (root.isEmpty()) {
-            return;
-        }
-        try {
-            Path entry = History.append(runDir, root.get());
-            if (entry != null) {
-                out.println("inferbench: run added to the history in " + entry);
-            }
-        } catch (BenchException e) {
-            err.println("inferbench: " + e.getMessage());
-        }
-    }
 }

@@ -73,7 +73,8 @@ public final class Main {
                 return command.run(List.copyOf(args.subList(1, args.size())), out, err);
             }
             RunFlags flags = RunFlags.extract(args);
-            CommandLineOptions cmd = JmhArgs.parse(flags.resume() != null ? List.of() : flags.jmhArgs());
+            JmhArgs.Parsed parsed = JmhArgs.read(flags.jmhArgs());
+            CommandLineOptions cmd = parsed.cmd();
             if (cmd.shouldHelp()) {
                 cmd.showHelp();
                 out.println();
@@ -92,7 +93,7 @@ public final class Main {
                     || cmd.shouldListResultFormats()) {
                 return list(cmd, args);
             }
-            return new RunCommand(out, err, verbose).run(flags, argv);
+            return new RunCommand(out, err, verbose).run(flags, parsed, argv);
         } catch (BenchException e) {
             return fail(e, BAD_INPUT, verbose);
         } catch (RunStoppedException e) {

@@ -1,5 +1,7 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.flow.AfterRun;
+
 import java.util.Map;
 import dev.inferbench.run.Plan;
 import dev.inferbench.cell.Cell;
@@ -81,7 +83,7 @@ final class MergeCommand implements Subcommand {
             out.println("inferbench: merged " + dirs.size() + " folder" + (dirs.size() == 1 ? "" : "s") + " into " + target);
             boolean complete = merged.missingShards().isEmpty() && unfinished.isEmpty() && !merged.results().isEmpty();
             if (complete) {
-                HistoryCommand.appendToHistory(BenchConfig.load(), target, out, err); // the joined run is one point of a trend
+                AfterRun.addToHistory(BenchConfig.load(), target, out, err); // the joined run is one point of a trend
             }
             return complete ? Main.OK : Main.CELLS_FAILED;
         } catch (IOException | UncheckedIOException e) {

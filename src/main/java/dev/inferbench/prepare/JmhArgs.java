@@ -2,11 +2,13 @@ package dev.inferbench.prepare;
 
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.BenchException;
+import dev.inferbench.profile.UserAsyncHook;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,10 +20,36 @@ public final class JmhArgs {
     }
 
     /**
+     * A run's JMH arguments, read once.
+     *
+     * @param given        as the user gave them
+     * @param jmhArgs      what JMH parses: {@code given} less the user's {@code -prof async[:...]}
+     * @param asyncOptions the options of that {@code -prof async}, run per fork; {@code null} when none
+     */
+    public record Parsed(List<String> given, List<String> jmhArgs, CommandLineOptions cmd, String asyncOptions) {
+        /** The names of the {@code -p name=values} options, in order. */
+        public List<String> paramNames() {
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i + 1 < jmhArgs.size(); i++) {
+                if (jmhArgs.get(i).equals("-p")) {
+                    names.add(jmhArgs.get(i + 1).split("=", 2)[0].strip());
+                }
+            }
+            return names;
+        }
+    }
+
+    /** The user's {@code -prof async} taken apart from the rest, and the rest parsed by {@link #parse}. */
+    public static Parsed read(List<String> given) throws BenchException {
+        UserAsyncHook.Split split = UserAsyncHook.split(given);
+        return new Parsed(List.copyOf(given), split.jmhArgs(), parse(split.jmhArgs()), split.asyncOptions());
+    }
+
+    /**
      * JMH's parse of {@code args}, with its errors as one line; a result or output file that could not be written
      * at the end is refused now.
      */
-    public static CommandLineOptions parse(List<String> args) throws BenchException {
+    private static CommandLineOptions parse(List<String> args) throws BenchException {
         CommandLineOptions cmd;
         try {
             cmd = new CommandLineOptions(args.toArray(String[]::new));

@@ -3,6 +3,10 @@ package dev.inferbench.prepare;
 import java.util.TreeSet;
 import java.util.Set;
 import dev.inferbench.run.Plan;
+import dev.inferbench.run.Shard;
+import org.openjdk.jmh.runner.Defaults;
+import java.io.PrintStream;
+import java.nio.file.Path;
 import dev.inferbench.run.JmhDriver;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.BenchException;
@@ -21,15 +25,41 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Expands the options into the cells JMH itself would run (benchmark x mode x every combination of parameter
- * values, the command line's {@code -p} over the annotations' defaults) and asks the {@link SkipRule}s which of
- * them cannot run here.
+ * A new run's plan: expands the options into the cells JMH itself would run (benchmark x mode x every combination of
+ * parameter values, the command line's {@code -p} over the annotations' defaults, or the cells of a {@code --cells}
+ * file), prepares what they need ({@link MatrixCheck}) and asks the {@link SkipRule}s which of them cannot run here.
  */
 public final class Planner {
     private Planner() {
     }
 
-    public static List<Cell> cells(Options options) throws BenchException {
+    /**
+     * The plan of a new run, in one call: parameter names checked, cells expanded, their models and data made ready,
+     * the cells that cannot run here set apart.
+     *
+     * @param cellsFile {@code --cells FILE}: an explicit list of configurations ({@link CellList}), or null
+     */
+    public static Plan plan(JmhArgs.Parsed args, Options options, BenchConfig config, Shard shard, Path cellsFile,
+                            PrintStream progress) throws BenchException {
+        checkParamNames(args.paramNames(), "-p");
+        checkParamNames(config.defaultParamNames(), "param.* in " + config.file().map(Path::toString)
+                .orElse(BenchConfig.FILE_NAME));
+        List<Cell> cells = cellsFile == null ? cells(options)
+                : CellList.cells(CellList.read(cellsFile), options, cellsFile.toString());
+        MatrixCheck.prepare(cells, config, progress);
+        return Plan.of(args.given(), config.file().map(p -> p.toAbsolutePath().toString()).orElse(null),
+                options.getForkCount().orElse(Defaults.MEASUREMENT_FORKS), settings(options), shard, cells,
+                skipped(cells, config, SkipRules.ALL));
+    }
+
+    private static Plan.Settings settings(Options o) {
+        return new Plan.Settings(o.getWarmupIterations().orElse(null),
+                o.getWarmupTime().hasValue() ? o.getWarmupTime().get().toString() : null,
+                o.getMeasurementIterations().orElse(null),
+                o.getMeasurementTime().hasValue() ? o.getMeasurementTime().get().toString() : null);
+    }
+
+    static List<Cell> cells(Options options) throws BenchException {
         List<Cell> cells = new ArrayList<>();
         for (BenchmarkListEntry entry : JmhDriver.benchmarks(options)) {
             Map<String, List<String>> values = new TreeMap<>();
@@ -57,7 +87,7 @@ public final class Planner {
      *
      * @param where where the names come from, for the message: "-p", "param.* in benchmarks.properties"
      */
-    public static void checkParamNames(Collection<String> names, String where) throws BenchException {
+    static void checkParamNames(Collection<String> names, String where) throws BenchException {
         Set<String> declared = new TreeSet<>();
         for (BenchmarkListEntry e : JmhDriver.select(List.of(".*"), List.of())) {
             declared.addAll(e.getParams().orElse(Map.of()).keySet());

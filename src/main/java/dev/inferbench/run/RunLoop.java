@@ -263,8 +263,7 @@ public final class RunLoop {
             } catch (IOException e) {
                 throw new RunStoppedException("cannot write the result of " + cell.label() + " fork " + fork + " ("
                         + OneLine.of(e) + "); the forks written before it are kept in " + store.dir()
-                        + "; free space and continue with: "
-                        + "java -jar target/benchmarks.jar --resume " + store.dir(), e);
+                        + "; free space and continue with: " + store.resumeCommand(), e);
             }
         }
         for (ForkHook h : hooks) {
@@ -303,7 +302,7 @@ public final class RunLoop {
                 if (System.nanoTime() > deadline) {
                     throw new RunStoppedException("another JMH run has held JMH's machine-wide lock for "
                             + Progress.clock(LOCK_WAIT.toSeconds()) + "; nothing is lost: continue with "
-                            + "java -jar target/benchmarks.jar --resume " + store.dir() + " when it ends", busy);
+                            + store.resumeCommand() + " when it ends", busy);
                 }
                 if (!said) {
                     console.println("[inferbench] another JMH run is measuring on this machine; waiting for it to end");
@@ -378,7 +377,7 @@ public final class RunLoop {
         System.err.println();
         System.err.println("inferbench: interrupted; " + landedCount + " fork" + (landedCount == 1 ? "" : "s")
                 + " kept in " + store.dir() + " (" + RunLayout.RESULT + " holds them); continue with: "
-                + "java -jar target/benchmarks.jar --resume " + store.dir());
+                + store.resumeCommand());
     }
 
     private static void removeHook(Thread hook) {

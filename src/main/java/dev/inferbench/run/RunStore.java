@@ -74,6 +74,11 @@ public final class RunStore {
         return dir;
     }
 
+    /** The command that continues this run, as every "nothing is lost" message gives it. */
+    public String resumeCommand() {
+        return "java -jar target/benchmarks.jar --resume " + dir;
+    }
+
     public RunLayout layout() {
         return layout;
     }

@@ -1,0 +1,162 @@
+package dev.inferbench.flow;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.cell.Cell;
+import dev.inferbench.compare.Gate;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.prepare.JmhOptions;
+import dev.inferbench.prepare.RunSetup;
+import dev.inferbench.profile.ActivationPass;
+import dev.inferbench.profile.OpProfilePass;
+import dev.inferbench.report.Reports;
+import dev.inferbench.report.SummaryTable;
+import dev.inferbench.results.CellSummary;
+import dev.inferbench.results.History;
+import dev.inferbench.results.MachineState;
+import dev.inferbench.results.RunInfo;
+import dev.inferbench.results.RunLayout;
+import dev.inferbench.results.jmh.MeasuredCell;
+import dev.inferbench.run.JmhResultWriter;
+import dev.inferbench.run.Plan;
+import dev.inferbench.run.RunLoop;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything after a run's last fork, in order: JMH's table and inferbench's summary (with the machine state, the
+ * skipped and the failed cells), the -rff copy, run.properties, the operator profile and activation passes, the
+ * report, the history, the closing lines and the threshold gate.
+ */
+public final class AfterRun {
+    /** What the run came to; {@link #ok()} when no cell failed and the gate passed. */
+    public record Ending(int measured, int failed, int skipped, boolean gatePassed) {
+        public boolean ok() {
+            return failed == 0 && gatePassed;
+        }
+    }
+
+    private final RunSetup.Prepared prepared;
+    private final Path runDir;
+    private final Plan plan;
+    private final PrintStream console;
+    private final PrintStream err;
+
+    AfterRun(RunSetup.Prepared prepared, PrintStream console, PrintStream err) {
+        this.prepared = prepared;
+        this.runDir = prepared.store().dir();
+        this.plan = prepared.plan();
+        this.console = console;
+        this.err = err;
+    }
+
+    Ending finish(RunLoop.Outcome outcome, RunInfo info, VerboseMode verbosity, List<String> thresholds,
+                  boolean opProfile) throws IOException, BenchException {
+        if (!outcome.results().isEmpty()) {
+            OutputFormatFactory.createFormatInstance(console, verbosity).endRun(outcome.results());
+        }
+        List<MeasuredCell> measured = prepared.store().result().read();
+        List<CellSummary> cells = CellSummary.of(measured);
+        Map<Cell, String> failed = prepared.store().failures().reasons(plan.runnableCells());
+        summary(measured, cells, failed);
+        resultCopy(outcome);
+        info.finish(runDir, cells.size(), failed.size(), plan.skipped().size());
+        if (opProfile) {
+            // after every timed fork, so that ORT's profiling cannot distort one; before the report that shows it
+            OpProfilePass.run(plan.runnableCells(), prepared.config(), runDir, console);
+        }
+        if (!cells.isEmpty()) {
+            ActivationPass.run(plan.runnableCells(), prepared.config(), runDir, console);
+            report();
+            if (plan.shardSlice().isWhole() && outcome.forksRemaining() == 0) {
+                // a slice or an unfinished run is not a point of the trend; merge files the joined shards
+                addToHistory(prepared.config(), runDir, console, err);
+            }
+        }
+        for (Map.Entry<Cell, String> f : failed.entrySet()) {
+            err.println("inferbench: cell " + f.getKey().label() + " failed: " + f.getValue()
+                    + " (details in " + RunLayout.of(runDir).cellFailures(f.getKey().id()) + ")");
+        }
+        if (outcome.forksRemaining() > 0) {
+            console.println("inferbench: " + outcome.forksRemaining() + " forks not run yet; continue with: "
+                    + prepared.store().resumeCommand());
+        }
+        console.println("inferbench: " + cells.size() + " cell" + (cells.size() == 1 ? "" : "s") + " measured, "
+                + failed.size() + " failed, " + plan.skipped().size() + " skipped; results in " + runDir);
+        boolean gatePassed = thresholds.isEmpty() || Gate.afterRun(runDir, thresholds, console) == 0;
+        return new Ending(cells.size(), failed.size(), plan.skipped().size(), gatePassed);
+    }
+
+    /** The summary table with the skipped cells, the machine's state and the failed cells, printed and kept. */
+    private void summary(List<MeasuredCell> measured, List<CellSummary> cells, Map<Cell, String> failed)
+            throws IOException {
+        String table = SummaryTable.render(cells);
+        StringBuilder extra = new StringBuilder();
+        for (Plan.Skipped s : plan.skipped()) {
+            extra.append("skipped ").append(s.cell().label()).append(": ").append(s.reason()).append('\n');
+        }
+        MachineState.of(measured).ifPresent(m -> extra.append(m.line()).append('\n'));
+        failed.forEach((cell, why) -> extra.append("failed  ").append(cell.label()).append(": ").append(why).append('\n'));
+        console.println();
+        console.println("inferbench summary (times per call in each model's unit; 95% CI of the mean with forks as"
+                + " the unit):");
+        console.print(table);
+        console.print(extra);
+        Files.writeString(runDir.resolve(RunLayout.SUMMARY), table + extra, StandardCharsets.UTF_8);
+    }
+
+    /** {@code -rff FILE}: a copy of the result in the format of {@code -rf}, beside the run folder's own. */
+    private void resultCopy(RunLoop.Outcome outcome) {
+        CommandLineOptions cmd = prepared.cmd();
+        if (!cmd.getResult().hasValue()) {
+            return;
+        }
+        try {
+            JmhResultWriter.writeAs(JmhOptions.resultFormat(cmd), outcome.results(), Path.of(cmd.getResult().get()));
+            console.println("inferbench: " + JmhOptions.resultFormat(cmd) + " result also in " + cmd.getResult().get());
+        } catch (IOException e) {
+            // the results are in the run folder: a copy that cannot be written costs a line, not the run's end
+            err.println("inferbench: the -rff copy " + cmd.getResult().get() + " was not written ("
+                    + e + "); the results are in " + runDir.resolve(RunLayout.RESULT));
+        }
+    }
+
+    /** The report of what landed; a failure to write it costs no measurement (they are on disk already). */
+    private void report() {
+        try {
+            Path report = Reports.writeAll(runDir);
+            console.println("inferbench: report in " + report.resolve("report.html") + " (also .md, .csv, plots, exports)");
+        } catch (BenchException e) {
+            err.println("inferbench: the report was not written: " + e.getMessage() + "; make it later with: "
+                    + "java -jar target/benchmarks.jar report " + runDir);
+        }
+    }
+
+    /**
+     * Files a finished run in the history folder ({@code run.history}, default results/history; empty: off). A
+     * failure costs no measurement: one line on stderr.
+     */
+    public static void addToHistory(BenchConfig config, Path runDir, PrintStream out, PrintStream err) {
+        Optional<Path> root = History.root(config);
+        if (root.isEmpty()) {
+            return;
+        }
+        try {
+            Path entry = History.append(runDir, root.get());
+            if (entry != null) {
+                out.println("inferbench: run added to the history in " + entry);
+            }
+        } catch (BenchException e) {
+            err.println("inferbench: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.inferbench.flow;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.prepare.RunSetup;
+import dev.inferbench.profile.FlameHook;
+import dev.inferbench.profile.UserAsyncHook;
+import dev.inferbench.results.RunInfo;
+import dev.inferbench.run.ForkHook;
+import dev.inferbench.run.RunLoop;
+import dev.inferbench.run.RunStoppedException;
+import org.openjdk.jmh.runner.Defaults;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One benchmark run from the parsed command line to its last line, down the layers once: the plan and folder
+ * ({@link RunSetup}), the fork hooks, the run loop, then everything after the last fork ({@link AfterRun}).
+ */
+public final class RunFlow {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public RunFlow(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public AfterRun.Ending run(RunRequest request) throws BenchException, IOException, RunStoppedException {
+        RunSetup.Prepared prepared = request.resume() != null
+                ? RunSetup.resume(request.resume(), request.args(), out)
+                : RunSetup.create(request.args(), request.runDir(), request.shard(), request.cells(), LocalDateTime.now(), out);
+        PrintStream console = console(prepared, request.resume() != null);
+        try {
+            RunInfo info = RunInfo.start(request.argv().toArray(String[]::new), prepared.config());
+            VerboseMode verbosity = prepared.cmd().verbosity().orElse(Defaults.VERBOSITY);
+            RunLoop loop = new RunLoop(prepared.store(), prepared.plan(), prepared.options(), request.loop(),
+                    hooks(request, prepared, console), console, verbosity, request.verbose());
+            RunLoop.Outcome outcome = loop.run();
+            return new AfterRun(prepared, console, err).finish(outcome, info, verbosity, request.thresholds(),
+                    request.opProfile() || request.flame() != null);
+        } finally {
+            if (console != out) {
+                console.close();
+            }
+        }
+    }
+
+    /** JMH honours -o only in Runner(Options); with our own output format it is ours to open. */
+    private PrintStream console(RunSetup.Prepared prepared, boolean resumed) throws IOException {
+        if (!prepared.cmd().getOutput().hasValue()) {
+            return out;
+        }
+        return new PrintStream(Files.newOutputStream(Path.of(prepared.cmd().getOutput().get()), StandardOpenOption.CREATE,
+                resumed ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE),
+                true, StandardCharsets.UTF_8);
+    }
+
+    /** The profilers of every fork: {@code --flame}, and the user's own {@code -prof async[:...]}. */
+    private List<ForkHook> hooks(RunRequest request, RunSetup.Prepared prepared, PrintStream console)
+            throws BenchException {
+        List<ForkHook> hooks = new ArrayList<>();
+        Path runDir = prepared.store().dir();
+        try {
+            if (request.flame() != null) {
+                hooks.add(FlameHook.create(runDir, request.flame(), prepared.options(), console));
+            }
+            if (prepared.asyncOptions() != null) {
+                hooks.add(UserAsyncHook.create(prepared.asyncOptions(), runDir, prepared.options(), console));
+            }
+        } catch (BenchException e) {
+            if (!request.flameOptional()) {
+                throw e;
+            }
+            err.println("inferbench: measuring without flame graphs (--flame-optional): " + e.getMessage());
+            hooks.clear();
+        }
+        return hooks;
+    }
+}
