@@ -1,19 +1,31 @@
 package dev.inferbench;
 
-import dev.inferbench.tensor.TensorSpec;
+import dev.inferbench.model.CycleProbe;
+import dev.inferbench.model.Graph;
+import dev.inferbench.model.stats.CycleProbeBack;
 import dev.inferbench.run.Plan;
+import dev.inferbench.tensor.TensorSpec;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -21,84 +33,132 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The layers of docs/architecture.md: a package may use its own layer and the layers below it, never one above,
- * and no two packages use each other. The table there and {@link #LAYERS} are the same list, bottom first.
+ * and no two packages use each other. The layers are read from the doc's table (top first), so the doc is the rule
+ * and cannot drift from it.
  */
 class ArchitectureTest {
-    /** Bottom first: name, then the packages of the layer. */
-    static final String[][] LAYERS = {
-            {"base", "dev.inferbench", "dev.inferbench.tensor..", "dev.inferbench.stats.."},
-            {"model", "dev.inferbench.model.."},
-            {"config", "dev.inferbench.config.."},
-            {"input", "dev.inferbench.input.."},
-            {"engine", "dev.inferbench.engine.."},
-            {"variant", "dev.inferbench.variant.."},
-            {"cell", "dev.inferbench.cell.."},
-            {"measures", "dev.inferbench.quality..", "dev.inferbench.verify..", "dev.inferbench.pipeline..",
-                    "dev.inferbench.metrics..", "dev.inferbench.serve.."},
-            {"results", "dev.inferbench.results.."},
-            {"run", "dev.inferbench.run.."},
-            {"analysis", "dev.inferbench.compare..", "dev.inferbench.profile..", "dev.inferbench.report.."},
-            {"prepare", "dev.inferbench.prepare.."},
-            {"flow", "dev.inferbench.flow.."},
-            {"cli", "dev.inferbench.cli.."},
-            {"benchmarks", "dev.inferbench.bench.."},
-    };
+    static final Path DOC = Path.of("docs/architecture.md");
+    private static final String ROOT = "dev.inferbench";
+    private static final Pattern NAME = Pattern.compile("`([a-z_.]+)`");
 
-    private static JavaClasses classes;
-
-    @BeforeAll
-    static void importClasses() {
-        // main and benchmark classes (both in target/classes); tests may reach across layers
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("dev.inferbench");
+    /** A layer of the doc's table: its name and its packages, each one package exactly. */
+    record Layer(String name, List<String> packages) {
     }
 
-    static LayeredArchitecture layers() {
-        LayeredArchitecture arch = layeredArchitecture().consideringOnlyDependenciesInLayers();
-        for (String[] layer : LAYERS) {
-            arch = arch.layer(layer[0]).definedBy(Arrays.copyOfRange(layer, 1, layer.length));
-        }
-        for (int i = 0; i < LAYERS.length - 1; i++) {
-            List<String> above = new ArrayList<>();
-            for (int j = i + 1; j < LAYERS.length; j++) {
-                above.add(LAYERS[j][0]);
+    private static JavaClasses classes;
+    private static List<Layer> layers;
+
+    @BeforeAll
+    static void importClasses() throws IOException {
+        // main and benchmark classes (both in target/classes); tests may reach across layers
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages(ROOT);
+        layers = layers(Files.readString(DOC, StandardCharsets.UTF_8));
+    }
+
+    /** The table under "| layer | packages", bottom first; `x` in its packages column is dev.inferbench.x. */
+    static List<Layer> layers(String doc) {
+        List<Layer> top = new ArrayList<>();
+        boolean inTable = false;
+        for (String line : doc.lines().toList()) {
+            if (line.startsWith("| layer | packages")) {
+                inTable = true;
+            } else if (inTable && line.startsWith("|---")) {
+                continue;
+            } else if (inTable && line.startsWith("| ")) {
+                String[] cols = line.split("\\|");
+                List<String> packages = new ArrayList<>();
+                Matcher m = NAME.matcher(cols[2]);
+                while (m.find()) {
+                    packages.add(m.group(1).equals(ROOT) ? ROOT : ROOT + "." + m.group(1));
+                }
+                top.add(new Layer(cols[1].strip(), List.copyOf(packages)));
+            } else if (inTable) {
+                break;
             }
-            arch = arch.whereLayer(LAYERS[i][0]).mayOnlyBeAccessedByLayers(above.toArray(String[]::new));
         }
-        return arch.whereLayer(LAYERS[LAYERS.length - 1][0]).mayNotBeAccessedByAnyLayer();
+        List<Layer> bottom = new ArrayList<>(top);
+        Collections.reverse(bottom);
+        return bottom;
+    }
+
+    static LayeredArchitecture layered(List<Layer> layers) {
+        LayeredArchitecture arch = layeredArchitecture().consideringOnlyDependenciesInLayers().withOptionalLayers(true);
+        for (Layer layer : layers) {
+            arch = arch.layer(layer.name()).definedBy(layer.packages().toArray(String[]::new));
+        }
+        for (int i = 0; i < layers.size() - 1; i++) {
+            List<String> above = layers.subList(i + 1, layers.size()).stream().map(Layer::name).toList();
+            arch = arch.whereLayer(layers.get(i).name()).mayOnlyBeAccessedByLayers(above.toArray(String[]::new));
+        }
+        return arch.whereLayer(layers.get(layers.size() - 1).name()).mayNotBeAccessedByAnyLayer();
+    }
+
+    /** Every package its own slice, sub-packages included: model and model.stats may not use each other. */
+    static ArchRule noCycles() {
+        return slices().matching(ROOT + ".(**)").should().beFreeOfCycles();
+    }
+
+    @Test
+    void theDocHasTheTable() {
+        assertThat(layers).extracting(Layer::name).startsWith("base").endsWith("benchmarks").doesNotHaveDuplicates();
+        assertThat(layers).allSatisfy(l -> assertThat(l.packages()).as("packages of layer %s", l.name()).isNotEmpty());
     }
 
     @Test
     void everyPackageIsInALayer() {
-        List<String> outside = classes.stream().map(JavaClass::getPackageName).distinct()
-                .filter(p -> Arrays.stream(LAYERS).noneMatch(l -> Arrays.stream(l).skip(1)
-                        .anyMatch(d -> d.endsWith("..") ? (p + ".").startsWith(d.substring(0, d.length() - 1))
-                                : p.equals(d))))
-                .toList();
-        assertThat(outside).as("packages that no layer of docs/architecture.md names").isEmpty();
+        Set<String> named = new TreeSet<>();
+        layers.forEach(l -> named.addAll(l.packages()));
+        Set<String> real = new TreeSet<>(classes.stream().map(JavaClass::getPackageName).toList());
+        assertThat(real).as("packages that no layer of docs/architecture.md names").isSubsetOf(named);
+        assertThat(named).as("packages docs/architecture.md names that have no class").isSubsetOf(real);
     }
 
     @Test
     void dependenciesPointDown() {
-        layers().check(classes);
+        layered(layers).check(classes);
     }
 
     @Test
     void noCyclesBetweenPackages() {
-        slices().matching("dev.inferbench.(*)..").should().beFreeOfCycles().check(classes);
+        noCycles().check(classes);
     }
 
-    /** The rule has teeth: a class of a low layer that uses a higher one is reported, by name. */
+    /** The layer rule has teeth: a class of a low layer that uses a higher one is reported, by name. */
     @Test
     void aLowerPackageUsingAHigherOneIsCaught() {
-        JavaClasses withViolation = new ClassFileImporter().importClasses(
-                TensorSpec.class, Plan.class, Probe.class);
-        EvaluationResult result = layers().evaluate(withViolation);
+        LayeredArchitecture rule = layered(layers);
+        assertThat(rule.evaluate(new ClassFileImporter().importClasses(TensorSpec.class, Plan.class)).hasViolation())
+                .as("the same classes without the probe").isFalse();
+        EvaluationResult result = rule.evaluate(new ClassFileImporter().importClasses(TensorSpec.class, Plan.class,
+                Probe.class));
         assertThat(result.hasViolation()).isTrue();
-        assertThat(result.getFailureReport().toString()).contains(Probe.class.getName()).contains("dev.inferbench.run.Plan");
+        assertThat(result.getFailureReport().toString()).contains(Probe.class.getName()).contains(Plan.class.getName());
     }
 
-    /** Stands for a model-layer class that reaches up into the run loop (compiled with the tests, so never shipped). */
+    /** The cycle rule has teeth below the top level: model and model.stats using each other is reported. */
+    @Test
+    void aCycleBetweenSubPackagesIsCaught() {
+        assertThat(noCycles().evaluate(new ClassFileImporter().importClasses(CycleProbe.class, Graph.class))
+                .hasViolation()).as("model alone").isFalse();
+        EvaluationResult result = noCycles().evaluate(new ClassFileImporter().importClasses(CycleProbe.class,
+                CycleProbeBack.class));
+        assertThat(result.hasViolation()).isTrue();
+        assertThat(result.getFailureReport().toString()).contains("model").contains("model.stats");
+    }
+
+    /** A table that leaves a package out is a failing table, not a smaller rule. */
+    @Test
+    void aTableWithoutAPackageLosesIt() throws IOException {
+        String doc = Files.readString(DOC, StandardCharsets.UTF_8).replace("| `run` |", "| |");
+        List<Layer> fewer = layers(doc);
+        assertThat(fewer).filteredOn(l -> l.name().equals("run")).singleElement()
+                .satisfies(l -> assertThat(l.packages()).isEmpty());
+        assertThat(layers).filteredOn(l -> l.name().equals("run")).singleElement()
+                .satisfies(l -> assertThat(l.packages()).containsExactly(ROOT + ".run"));
+    }
+
+    /** Stands for a base-layer class that reaches up into the run loop (compiled with the tests, so never shipped). */
     static final class Probe {
         int forks(Plan plan) {
             return plan.forks();

@@ -1,5 +1,6 @@
 package dev.inferbench.metrics;
 
+import dev.inferbench.cell.BenchmarkNames;
 import dev.inferbench.ByteUnits;
 import dev.inferbench.engine.TrainingMemory;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -29,12 +30,10 @@ public final class TrainingProfiler implements InternalProfiler {
     public static final String BACKWARD = PREFIX + "backward";
     public static final String GRADIENTS = PREFIX + "gradients";
     public static final String STEP = PREFIX + "step";
-    /** By name: library code does not depend on the benchmarks (src/jmh). */
-    public static final String BENCHMARK_CLASS = "dev.inferbench.bench.TrainingBenchmark";
 
     /** Whether a benchmark method ({@code dev.inferbench.bench.TrainingBenchmark.step}) is the training step's. */
     public static boolean isTraining(String benchmark) {
-        return benchmark.startsWith(BENCHMARK_CLASS + ".");
+        return BenchmarkNames.inClass(benchmark, BenchmarkNames.TRAINING);
     }
 
     private static volatile TrainingMemory measured;

@@ -1,5 +1,6 @@
 package dev.inferbench.prepare;
 
+import dev.inferbench.cell.BenchmarkNames;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.ModelStatsProfiler;
@@ -33,9 +34,7 @@ import java.util.SortedSet;
  * line leaves unsaid, plus what inferbench always adds (the samples/s profiler, a result file in the run folder).
  */
 public final class JmhOptions {
-    /** By name: library code does not depend on the benchmarks (src/jmh), only the other way round. */
-    private static final Set<String> FIXED_ITERATIONS = Set.of("dev.inferbench.bench.ColdStartBenchmark",
-            "dev.inferbench.bench.ServingBenchmark");
+    private static final Set<String> FIXED_ITERATIONS = Set.of(BenchmarkNames.COLD_START, BenchmarkNames.SERVING);
 
     private JmhOptions() {
     }

@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.cell.BenchmarkNames;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -45,7 +46,7 @@ public final class ActivationPass {
     public static void run(List<Cell> cells, BenchConfig config, Path runDir, PrintStream out) {
         Set<Path> done = new HashSet<>();
         for (Cell cell : cells) {
-            if (!cell.benchmark().endsWith("InferenceBenchmark.infer") || !CellSpec.isModelCell(cell.params())) {
+            if (!BenchmarkNames.isMethod(cell.benchmark(), BenchmarkNames.INFERENCE_INFER) || !CellSpec.isModelCell(cell.params())) {
                 continue;
             }
             try {

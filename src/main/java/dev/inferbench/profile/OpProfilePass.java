@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.cell.BenchmarkNames;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.variant.Variants;
 import dev.inferbench.BenchException;
@@ -41,7 +42,7 @@ public final class OpProfilePass {
     public static void run(List<Cell> cells, BenchConfig config, Path runDir, PrintStream out) throws BenchException {
         for (Cell cell : cells) {
             // the inference-only cells of ort: cold-start and end-to-end cells time other things than the model
-            if (!cell.benchmark().endsWith("InferenceBenchmark.infer") || !CellSpec.isModelCell(cell.params())) {
+            if (!BenchmarkNames.isMethod(cell.benchmark(), BenchmarkNames.INFERENCE_INFER) || !CellSpec.isModelCell(cell.params())) {
                 continue;
             }
             CellSpec spec = CellSpec.of(cell.params(), config);

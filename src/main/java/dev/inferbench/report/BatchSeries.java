@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.cell.BenchmarkNames;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.results.CellSummary;
 
@@ -51,7 +52,7 @@ final class BatchSeries {
     static String who(CellSummary c) {
         String who = c.params().getOrDefault(CellSpec.MODEL, c.benchmark()) + " on "
                 + c.params().getOrDefault(CellSpec.ENGINE, "?");
-        return !c.params().containsKey(CellSpec.MODEL) || c.benchmark().startsWith("InferenceBenchmark.")
+        return !c.params().containsKey(CellSpec.MODEL) || BenchmarkNames.inClass(c.benchmark(), BenchmarkNames.INFERENCE)
                 ? who : who + " (" + c.benchmark() + ")";
     }
 

@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.cell.BenchmarkNames;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.results.CellSummary;
 
@@ -22,11 +23,11 @@ final class EndToEndGap {
         List<List<String>> rows = new ArrayList<>();
         rows.add(List.of("model", "engine", "batch", "end-to-end", "inference", "gap", "gap %"));
         for (CellSummary e2e : cells) {
-            if (!e2e.benchmark().startsWith("EndToEndBenchmark.")) {
+            if (!BenchmarkNames.inClass(e2e.benchmark(), BenchmarkNames.END_TO_END)) {
                 continue;
             }
             cells.stream()
-                    .filter(c -> c.benchmark().startsWith("InferenceBenchmark.") && sameShared(e2e, c))
+                    .filter(c -> BenchmarkNames.inClass(c.benchmark(), BenchmarkNames.INFERENCE) && sameShared(e2e, c))
                     .findFirst()
                     .ifPresent(inf -> {
                         DisplayUnit u = units.get(SummaryTable.groupOf(e2e));

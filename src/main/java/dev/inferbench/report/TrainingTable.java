@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.cell.BenchmarkNames;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.metrics.TrainingProfiler;
 import dev.inferbench.results.CellSummary;
@@ -126,7 +127,7 @@ public final class TrainingTable {
 
     /** The run's inference cell of the same setting, fp32 and one caller, if it has one. */
     private static Optional<CellSummary> inferenceOf(CellSummary training, List<CellSummary> all) {
-        return all.stream().filter(c -> !isTraining(c) && c.benchmark().startsWith("InferenceBenchmark."))
+        return all.stream().filter(c -> !isTraining(c) && BenchmarkNames.inClass(c.benchmark(), BenchmarkNames.INFERENCE))
                 .filter(c -> SAME.stream().allMatch(k -> training.params().getOrDefault(k, "")
                         .equals(c.params().getOrDefault(k, ""))))
                 .filter(c -> c.params().getOrDefault(CellSpec.PRECISION, "fp32").equals("fp32")
