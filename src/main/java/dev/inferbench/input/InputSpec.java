@@ -28,9 +28,4 @@ public record InputSpec(String model, Path file, Map<String, long[]> perSample, 
     public InputSpec withSeed(long other) {
         return new InputSpec(model, file, perSample, batchSize, seqLen, other);
     }
-
-    /** The same inputs read against another file of the model (the fp32 source of a precision variant). */
-    public InputSpec withFile(Path other) {
-        return new InputSpec(model, other, perSample, batchSize, seqLen, seed);
-    }
 }

@@ -123,8 +123,17 @@ public final class OnnxExporter {
 
     /** The seed recorded by {@link #export}, if the model was made by it. */
     public static Optional<Long> seedOf(OnnxMl.ModelProto model) {
-        return model.getMetadataPropsList().stream().filter(e -> e.getKey().equals(META_SEED))
-                .map(e -> Long.parseLong(e.getValue())).findFirst();
+        return model.getMetadataPropsList().stream().filter(e -> e.getKey().equals(META_SEED)).findFirst()
+                .flatMap(e -> seedOf(Map.of(META_SEED, e.getValue())));
+    }
+
+    /** The seed recorded by {@link #export} in a model's metadata; empty when there is none or it is not a number. */
+    public static Optional<Long> seedOf(Map<String, String> metadata) {
+        try {
+            return Optional.ofNullable(metadata.get(META_SEED)).map(Long::parseLong);
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     private static List<Integer> dims(long[] shape) {

@@ -67,7 +67,7 @@ public final class MatrixCheck {
                 generator.generate(entry.zoo().architecture(), entry.file());
             }
             OnnxSummary summary = checkOnnx(entry, specs);
-            Optional<Long> fileSeed = seedOf(summary);
+            Optional<Long> fileSeed = OnnxExporter.seedOf(summary.metadata());
             String fileArch = summary.metadata().get(OnnxExporter.META_ARCHITECTURE);
             if (entry.zoo() != null && fileSeed.isPresent() && fileSeed.get() != zooSeed) {
                 progress.println("[inferbench] " + entry.file() + " was generated with seed " + fileSeed.get()
@@ -135,14 +135,6 @@ public final class MatrixCheck {
             return Integer.parseInt(summary.metadata().getOrDefault(OnnxExporter.META_FORMAT, "1").trim());
         } catch (NumberFormatException e) {
             return 1;
-        }
-    }
-
-    private static Optional<Long> seedOf(OnnxSummary summary) {
-        try {
-            return Optional.ofNullable(summary.metadata().get(OnnxExporter.META_SEED)).map(Long::parseLong);
-        } catch (NumberFormatException e) {
-            return Optional.empty();
         }
     }
 

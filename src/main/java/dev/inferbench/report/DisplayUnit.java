@@ -1,29 +1,45 @@
 package dev.inferbench.report;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
- * The time unit a group of figures reads best in: the largest of s, ms, µs, ns in which the group's smallest
- * figure is still at least 1 (so 0.0068 ms shows as 6.8 µs and 23.1 ms stays ms). JMH's score units ("ms/op",
- * "us/op") are converted; anything that is not a time per operation (throughput, "---") is kept as it is.
+ * The time unit a group of cells reads in, chosen by the one rule the terminal summary, the reports and the trend
+ * share: the largest of s, ms, µs, ns in which the group's typical mean (the lower median of its cells' means) is
+ * still at least 1, so the typical figure reads between 1 and 1000 (0.0068 ms shows as 6.8 µs, 23.1 ms stays ms).
+ * JMH's score units ("ms/op", "us/op") are converted; anything that is not a time per operation (throughput, "---")
+ * is kept as it is.
  */
 record DisplayUnit(String label, double factor) {
-    private static final List<String> JMH = List.of("s/op", "ms/op", "us/op", "ns/op");
     private static final List<String> LABELS = List.of("s", "ms", "µs", "ns");
 
-    /** {@code jmhUnit} as given when it is not a time per op; {@code smallest} in that unit. */
-    static DisplayUnit choose(String jmhUnit, double smallest) {
-        int from = JMH.indexOf(jmhUnit);
-        if (from < 0) {
+    /**
+     * @param jmhUnit the group's JMH unit ("ms/op")
+     * @param means   the means of the group's cells, in that unit
+     */
+    static DisplayUnit choose(String jmhUnit, List<Double> means) {
+        double from = Units.seconds(jmhUnit);
+        if (Double.isNaN(from) || !jmhUnit.endsWith("/op")) {
             return new DisplayUnit(jmhUnit, 1);
         }
-        for (int to = 0; to < LABELS.size(); to++) {
-            double factor = Math.pow(1000, to - from);
-            if (smallest * factor >= 1 || to == LABELS.size() - 1) {
-                return new DisplayUnit(LABELS.get(to), factor);
+        List<Double> seconds = means.stream().filter(Objects::nonNull).map(m -> m * from)
+                .filter(d -> !Double.isNaN(d)).toList();
+        // a group without a single mean keeps JMH's own unit
+        String label = seconds.isEmpty() ? jmhUnit.substring(0, jmhUnit.length() - 3).replace("us", "µs")
+                : label(seconds);
+        return new DisplayUnit(label, from / Units.seconds(label));
+    }
+
+    /** The rule itself: the label for a group's means given in seconds (at least one, none NaN). */
+    static String label(List<Double> seconds) {
+        double[] sorted = seconds.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double typical = sorted[(sorted.length - 1) / 2];
+        for (int i = 0; i < LABELS.size() - 1; i++) {
+            if (typical >= Units.seconds(LABELS.get(i))) {
+                return LABELS.get(i);
             }
         }
-        throw new AssertionError("unreachable");
+        return LABELS.get(LABELS.size() - 1);
     }
 
     double convert(double v) {

@@ -173,17 +173,15 @@ public final class SummaryTable {
         return c.params().getOrDefault(CellSpec.MODEL, c.benchmark()) + "\u0000" + c.unit();
     }
 
-    private static Map<String, DisplayUnit> units(List<CellSummary> cells) {
-        Map<String, Double> smallest = new LinkedHashMap<>();
+    /** Each group's unit, by the one rule the reports use too ({@link DisplayUnit}) over the group's means. */
+    static Map<String, DisplayUnit> units(List<CellSummary> cells) {
+        Map<String, List<Double>> means = new LinkedHashMap<>();
         for (CellSummary c : cells) {
-            double v = Double.isNaN(c.p50()) ? c.mean().estimate() : c.p50();
-            if (!Double.isNaN(v)) {
-                smallest.merge(groupOf(c), v, Math::min);
-            }
+            means.computeIfAbsent(groupOf(c), g -> new ArrayList<>()).add(c.mean().estimate());
         }
         Map<String, DisplayUnit> units = new LinkedHashMap<>();
         for (CellSummary c : cells) {
-            units.computeIfAbsent(groupOf(c), g -> DisplayUnit.choose(c.unit(), smallest.getOrDefault(g, 1.0)));
+            units.computeIfAbsent(groupOf(c), g -> DisplayUnit.choose(c.unit(), means.get(g)));
         }
         return units;
     }

@@ -7,8 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Time units for a group of rows (the one that makes its typical mean read between 1 and 1000), conversion, and
- * the one number format of every report: locale-independent, about four significant digits.
+ * Time units for a group of rows (chosen by {@link DisplayUnit}'s rule), conversion, and the one number format of
+ * every report: locale-independent, about four significant digits.
  */
 final class Units {
     private static final Map<String, Double> SECONDS = Map.of("ns", 1e-9, "us", 1e-6, "µs", 1e-6, "ms", 1e-3,
@@ -17,15 +17,17 @@ final class Units {
     private Units() {
     }
 
-    /** The display unit for times in rows (by their lower median mean); a rate unit (ops/s) stays as it is. */
+    /**
+     * The display unit for times in rows, by {@link DisplayUnit}'s rule over their means; a rate unit (ops/s) stays
+     * as it is.
+     */
     static String choose(List<ReportRow> rows) {
-        double[] secs = rows.stream().filter(ReportRow::isTime)
-                .mapToDouble(r -> r.mean() * seconds(r.unit())).filter(d -> !Double.isNaN(d)).sorted().toArray();
-        if (secs.length == 0) {
+        List<Double> secs = rows.stream().filter(ReportRow::isTime).map(r -> r.mean() * seconds(r.unit()))
+                .filter(d -> !Double.isNaN(d)).toList();
+        if (secs.isEmpty()) {
             return rows.isEmpty() ? "" : rows.get(0).unit();
         }
-        double median = secs[(secs.length - 1) / 2];
-        return median < 1e-6 ? "ns" : median < 1e-3 ? "µs" : median < 1 ? "ms" : "s";
+        return DisplayUnit.label(secs);
     }
 
     /** v in {@code from} ("ms/op" or "ms") expressed in {@code to} ("µs"); unchanged where either is not a time. */

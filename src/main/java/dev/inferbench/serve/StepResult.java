@@ -1,6 +1,5 @@
 package dev.inferbench.serve;
 
-import java.util.Arrays;
 
 /**
  * What one open-loop step saw. Latency is from each request's intended start (its arrival in the schedule) to the end
@@ -52,9 +51,5 @@ public record StepResult(double offeredPerSecond, long[] latenciesNs, int droppe
         }
         int rank = (int) Math.max(1, Math.ceil(p / 100 * latenciesNs.length));
         return latenciesNs[Math.min(rank, latenciesNs.length) - 1] / 1e6;
-    }
-
-    public double meanMs() {
-        return Arrays.stream(latenciesNs).average().orElse(Double.NaN) / 1e6;
     }
 }

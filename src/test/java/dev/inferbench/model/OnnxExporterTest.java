@@ -99,6 +99,10 @@ class OnnxExporterTest {
     void seedIsRecordedInTheFile() {
         OnnxMl.ModelProto m = new OnnxExporter(42).export(Mlp.tiny().build());
         assertThat(OnnxExporter.seedOf(m)).contains(42L);
+        // the one reading of the seed, which the matrix check uses on a file's metadata too
+        assertThat(OnnxExporter.seedOf(Map.of(OnnxExporter.META_SEED, "42"))).contains(42L);
+        assertThat(OnnxExporter.seedOf(Map.of(OnnxExporter.META_SEED, "forty-two"))).isEmpty();
+        assertThat(OnnxExporter.seedOf(Map.of())).isEmpty();
     }
 
     @Test
