@@ -145,7 +145,7 @@ public final class AfterRun {
      * Files a finished run in the history folder ({@code run.history}, default results/history; empty: off). A
      * failure costs no measurement: one line on stderr.
      */
-    public static void addToHistory(BenchConfig config, Path runDir, PrintStream out, PrintStream err) {
+    static void addToHistory(BenchConfig config, Path runDir, PrintStream out, PrintStream err) {
         Optional<Path> root = History.root(config);
         if (root.isEmpty()) {
             return;
