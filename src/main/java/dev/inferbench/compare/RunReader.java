@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The cells of a run, every fork kept apart: a run folder (its jmh-result.json) or any JMH JSON result file, read
@@ -43,12 +44,14 @@ public final class RunReader {
      * run folder that says so (what pairs the forks of two interleaved runs).
      */
     public static List<CellResults> of(List<MeasuredCell> cells, Path runOrFile) throws BenchException {
-        double canaryMedian = MachineState.of(cells).map(MachineState::canaryMedian).orElse(Double.NaN);
+        Optional<MachineState> machine = MachineState.of(cells);
+        double canaryMedian = machine.map(MachineState::canaryMedian).orElse(Double.NaN);
+        double othersMedian = machine.map(MachineState::othersMedian).orElse(Double.NaN);
         List<CellResults> out = new ArrayList<>();
         for (MeasuredCell c : cells) {
             CellResults r = CellResults.of(c);
             List<ForkStamp> stamps = Files.isDirectory(runOrFile)
-                    ? ForkTimes.stamps(runOrFile, c, MachineState.slowCanaryForks(c, canaryMedian)) : List.of();
+                    ? ForkTimes.stamps(runOrFile, c, MachineState.disturbedForks(c, canaryMedian, othersMedian)) : List.of();
             out.add(new CellResults(r.key(), r.mode(), r.metrics(), stamps));
         }
         return out;

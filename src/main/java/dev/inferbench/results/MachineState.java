@@ -33,6 +33,8 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
     }
     public static final double BUSY_CORES = 0.5;
     public static final double SLOW_CANARY = 0.20;
+    /** Other processes' CPU above the run's median, in cores, that marks a fork's pair disturbed (see disturbedForks). */
+    public static final double BURST_CORES = 0.25;
     /** Two runs whose canaries differ by more than this saw different machines (or machine states). */
     public static final double DIFFERENT_MACHINE = 0.10;
     /** ... or whose other processes' median differs by this many cores, or whose disturbed forks by this share. */
@@ -85,19 +87,26 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
     }
 
     /**
-     * Per fork of {@code cell}, whether its canary ran at least {@link #SLOW_CANARY} slower than {@code runMedian}
-     * (the run's median canary): the disturbance a comparison leaves out of its verdict. Other processes' CPU is not
-     * used there: in a duet the partner's fork is such a process all the time. Empty when the cell has no canary.
+     * Per fork of {@code cell}, whether the machine was disturbed while it ran, as a comparison leaves such a fork's
+     * pair out of its verdict: its canary ran at least {@link #SLOW_CANARY} slower than {@code canaryMedian}, or other
+     * processes used at least {@link #BURST_CORES} cores more than {@code othersMedian} (the run's medians). The CPU
+     * of others counts above the run's own usual level, not from zero: in a duet the partner's fork is another process
+     * all the time, and a machine with a steady neighbour is steady. The canary alone missed most bursts: an A/A of
+     * mlp-tiny with two busy loops for 6 s every 30 s had 12 forks a side at 0.3-1.4 cores of others (the median 0.02)
+     * and 1 of them with a slow canary. Empty when the cell has no canary.
      */
-    public static boolean[] slowCanaryForks(MeasuredCell cell, double runMedian) {
+    public static boolean[] disturbedForks(MeasuredCell cell, double canaryMedian, double othersMedian) {
         JmhMetric canary = cell.secondary().get(MachineProfiler.CANARY);
-        if (canary == null || !(runMedian > 0)) {
+        if (canary == null || !(canaryMedian > 0)) {
             return new boolean[0];
         }
         double[] canaries = medians(canary.iterationMeans());
+        JmhMetric others = cell.secondary().get(MachineProfiler.OTHERS);
+        double[] busy = others == null ? new double[0] : means(others.iterationMeans());
         boolean[] out = new boolean[canaries.length];
         for (int f = 0; f < canaries.length; f++) {
-            out[f] = canaries[f] >= runMedian * (1 + SLOW_CANARY);
+            boolean burst = f < busy.length && !Double.isNaN(othersMedian) && busy[f] >= othersMedian + BURST_CORES;
+            out[f] = canaries[f] >= canaryMedian * (1 + SLOW_CANARY) || burst;
         }
         return out;
     }

@@ -52,6 +52,25 @@ class MachineStateTest {
         assertThat(MachineState.of(List.of(old))).isEmpty();
     }
 
+    /**
+     * For pairing, a fork is disturbed by a slow canary or by other processes' CPU above the run's own usual level:
+     * bursts beside a quiet run, and bursts beside a duet's partner (about a core all the time), but not the partner.
+     */
+    @Test
+    void aForkIsDisturbedForPairingBySlowCanaryOrByOthersAboveTheRunsUsualLevel() {
+        MeasuredCell quietRun = cell("a", new double[]{1.0, 1.02, 1.0, 1.3, 1.01}, new double[]{0.02, 0.3, 0.01, 0.0, 0.2});
+        MachineState quiet = MachineState.of(List.of(quietRun)).orElseThrow();
+        assertThat(MachineState.disturbedForks(quietRun, quiet.canaryMedian(), quiet.othersMedian()))
+                .as("fork 2: others 0.3 above a median of 0.02; fork 4: canary +30 %; fork 5: 0.2, under the bar")
+                .containsExactly(false, true, false, true, false);
+
+        MeasuredCell duet = cell("a", new double[]{1.0, 1.0, 1.01, 0.99}, new double[]{1.0, 0.95, 1.4, 1.02});
+        MachineState partner = MachineState.of(List.of(duet)).orElseThrow();
+        assertThat(MachineState.disturbedForks(duet, partner.canaryMedian(), partner.othersMedian()))
+                .as("a partner's steady core is the run's usual level; fork 3's burst above it is not")
+                .containsExactly(false, false, true, false);
+    }
+
     @Test
     void compareSaysWhenTheTwoSidesSawDifferentMachines() {
         MachineState base = new MachineState(4, 1.0, 0.02, 0.0, List.of());
