@@ -3,6 +3,7 @@ package dev.inferbench.prepare;
 import dev.inferbench.BenchException;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.engine.GpuProbe;
+import dev.inferbench.engine.JarContents;
 import dev.inferbench.config.BenchConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -88,5 +90,34 @@ class DeviceSkipRuleTest {
         // The default build has no CUDA provider nor CUDA libtorch: on a GPU machine its cuda cells are skipped.
         assertThat(EngineKind.ORT.hasCudaBuild()).isFalse();
         assertThat(EngineKind.DJL_ORT.hasCudaBuild()).isFalse();
+    }
+
+    @Test
+    void djlPyTorchCellsAreSkippedWithTheReasonInAnOrtOnlyJar() throws Exception {
+        JarContents ortOnly = new JarContents(resource -> false, name -> null);
+        DeviceSkipRule rule = new DeviceSkipRule(probeWithDeviceNodes(0), e -> true, ortOnly);
+        assertThat(rule.skipReason(cell("djl-pytorch", "cpu"), config())).contains("engine 'djl-pytorch' is not in"
+                + " this jar (no libtorch nor DJL's PyTorch JNI: an ONNX-Runtime-only build, mvn -Port-only);"
+                + " expected the full jar (mvn -q package) for djl-pytorch cells");
+        assertThat(rule.skipReason(cell("ort", "cpu"), config())).isEmpty();
+        assertThat(rule.skipReason(cell("djl-ort", "cpu"), config())).isEmpty();
+    }
+
+    @Test
+    void aLibtorchOnDiskNeedsOnlyTheJni() {
+        Set<String> jniOnly = Set.of("jnilib/pytorch.properties");
+        assertThat(new JarContents(jniOnly::contains, name -> "/opt/libtorch/lib").missing(EngineKind.DJL_PYTORCH))
+                .isEmpty();
+        assertThat(new JarContents(jniOnly::contains, name -> null).missing(EngineKind.DJL_PYTORCH)).get().asString()
+                .contains("(no libtorch:");
+        assertThat(new JarContents(resource -> false, name -> "/opt/libtorch/lib").missing(EngineKind.DJL_PYTORCH))
+                .get().asString().contains("(no DJL's PyTorch JNI:");
+    }
+
+    @Test
+    void theFullBuildCarriesLibtorch() {
+        // the test class path is the full build's: libtorch and its JNI come from Maven, so nothing is missing
+        assertThat(new JarContents(r -> getClass().getClassLoader().getResource(r) != null, name -> null)
+                .missing(EngineKind.DJL_PYTORCH)).isEmpty();
     }
 }

@@ -31,7 +31,7 @@ class FingerprintTest {
         }
         assertThat(env.path("jdk").path("version").asText()).isEqualTo(System.getProperty("java.version"));
         assertThat(env.path("engines").path("onnxruntime").asText()).matches("\\d+\\.\\d+\\.\\d+");
-        assertThat(env.path("engines").path("djl").asText()).isEqualTo("0.35.1");
+        assertThat(env.path("engines").path("djl").asText()).isEqualTo("0.36.0");
         assertThat(env.path("os").path("kernel").asText()).isEqualTo(System.getProperty("os.version"));
         assertThat(env.path("date").asText()).isNotBlank();
         assertThat(env.path("models.sha256").path("m").asText())
