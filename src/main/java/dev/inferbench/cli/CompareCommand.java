@@ -49,6 +49,29 @@ final class CompareCommand implements Subcommand {
     }
 
     @Override
+    public String usage() {
+        return USAGE_PREFIX + """
+                compare BASE HEAD [--min-effect P] [--fail-on-regression]
+                        [--inconclusive fail|pass] [--keep-disturbed] [--unpaired] [--gate M,...]
+                        [--threshold T]... [--precision P] [--format F]
+                Compares two runs cell by cell and metric by metric: the ratio HEAD/BASE with its interval, forks as
+                the unit, paired fork by fork where the forks ran side by side, and a verdict per row.
+                  BASE HEAD                 two run folders (or jmh-result files)
+                  --min-effect P            the smallest change that counts (default %s %%)
+                  --fail-on-regression      exit 1 on a regression of a gated metric, 3 when a gated row could not tell
+                  --inconclusive fail|pass  whether a gated row that could not tell fails the gate (exit 3, the
+                                            default) or passes
+                  --keep-disturbed          keep the pairs whose fork's canary ran 20 %% or more slower than the median
+                  --unpaired                read the sides as run apart (what the pairing buys, on the same forks)
+                  --gate M,...              the metrics the gate covers (default primary; e.g. primary,p99,mem.rss.peak)
+                  --threshold T             an absolute bound on HEAD, '[param=v:]metric<value', repeatable
+                  --precision P             add a line: how many cells' intervals are narrower than P
+                  --format F                table (default), md, json or html
+                Exit 0 pass, 1 regression or failed threshold, 2 bad input, 3 could not tell (docs/statistics.md).
+                """.formatted(percent(Verdict.DEFAULT_MIN_EFFECT));
+    }
+
+    @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
         List<Path> runs = new ArrayList<>();
         double minEffect = Verdict.DEFAULT_MIN_EFFECT;

@@ -32,6 +32,19 @@ final class FlameCommand implements Subcommand {
     }
 
     @Override
+    public String usage() {
+        return USAGE_PREFIX + """
+                flame diff RUN_A RUN_B [-o DIR]
+                For every cell flame-graphed (--flame) in both runs, the differential flame graph of each event: B's
+                stacks, red where B spends more than A, blue where less; the same for ORT's operator profiles
+                (--op-profile); and each common cell's latency B/A.
+                  RUN_A RUN_B   two run folders
+                  -o DIR        where the graphs go (default: RUN_B/flames-diff)
+                Exit 0 when something was compared, 1 when the runs have no cell in common, 2 bad input.
+                """;
+    }
+
+    @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
         List<String> rest = new ArrayList<>(args);
         Path target = null;

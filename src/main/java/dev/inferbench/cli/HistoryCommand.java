@@ -23,6 +23,17 @@ final class HistoryCommand implements Subcommand {
     }
 
     @Override
+    public String usage() {
+        return USAGE_PREFIX + """
+                history [DIR] [-o OUT]
+                Lists the runs filed in the history folder (each finished run is, see run.history) and writes the trend
+                of every cell across their commits as trend.md and charts.
+                  DIR      the history folder (default: run.history in benchmarks.properties, else %s)
+                  -o OUT   where the trend goes (default: DIR/trend)
+                """.formatted(History.DEFAULT_ROOT);
+    }
+
+    @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
         Path root = null;
         Path target = null;

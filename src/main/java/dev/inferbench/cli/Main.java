@@ -70,7 +70,15 @@ public final class Main {
         try {
             if (!args.isEmpty() && SUBCOMMANDS.containsKey(args.get(0))) {
                 Subcommand command = SUBCOMMANDS.get(args.get(0)).get();
-                return command.run(List.copyOf(args.subList(1, args.size())), out, err);
+                List<String> rest = List.copyOf(args.subList(1, args.size()));
+                if (rest.contains("--help") || rest.contains("-h")) {
+                    out.print(command.usage()); // before any check of the other arguments: help is never bad input
+                    return OK;
+                }
+                return command.run(rest, out, err);
+            }
+            if (args.equals(List.of("--help"))) {
+                args = new ArrayList<>(List.of("-h")); // JMH's parser knows only -h
             }
             RunFlags flags = RunFlags.extract(args);
             JmhArgs.Parsed parsed = JmhArgs.read(flags.jmhArgs());
@@ -86,6 +94,7 @@ public final class Main {
                         + " --precision P%, --budget D, --paced (see docs/running.md)");
                 out.println("  --flame [--flame-events cpu,alloc,...] [--flame-optional], --op-profile,"
                         + " --threshold '[param=v:]metric<value'");
+                out.println("subcommands (java -jar target/benchmarks.jar SUBCOMMAND --help for each one's flags):");
                 SUBCOMMANDS.forEach((name, command) -> out.println("  " + name + ": " + command.get().summary()));
                 return OK;
             }

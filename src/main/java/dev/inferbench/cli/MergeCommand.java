@@ -17,6 +17,18 @@ final class MergeCommand implements Subcommand {
     }
 
     @Override
+    public String usage() {
+        return USAGE_PREFIX + """
+                merge DIR... [--run-dir OUT]
+                Joins the run folders of the --shard i/n runs of one plan into one run folder and prints its summary.
+                  DIR...          the shards' run folders; folders of different plans are refused
+                  --run-dir OUT   the merged run's folder (default: a new ...-merged folder under run.resultsDir)
+                Exit 0 when every shard and every fork is there (the merged run joins the history), 1 when a shard is
+                missing or cells are short of forks (continue their shard with --resume, then merge again), 2 bad input.
+                """;
+    }
+
+    @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
         List<Path> dirs = new ArrayList<>();
         Path target = null;

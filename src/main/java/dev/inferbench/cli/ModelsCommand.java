@@ -34,6 +34,18 @@ final class ModelsCommand implements Subcommand {
     }
 
     @Override
+    public String usage() {
+        return USAGE_PREFIX + """
+                models [NAME|FILE ...] [--seq-len N] [--json]
+                Size, parameters, multiply-accumulates per sample, operators and inputs of registered models (all of
+                them when none is named) or of any .onnx file; zoo models not yet generated are generated first.
+                  NAME|FILE     a name from the model registry (benchmarks.properties) or the path of an .onnx file
+                  --seq-len N   tokens per sample for sequence models (default param.seqLen)
+                  --json        JSON instead of the table
+                """;
+    }
+
+    @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
         BenchConfig config = BenchConfig.load();
         boolean json = false;

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /** {@code report RUN... [-o DIR] [--format md,html,...]}: the report of one or more run folders or JMH result files. */
@@ -19,6 +20,19 @@ final class ReportCommand implements Subcommand {
     public String summary() {
         return "report RUN... [-o DIR] [--format md,html,csv,gab,bmf,jmh,plots]: Markdown/HTML/CSV report, plots and"
                 + " exports of run folders or result files (default: all, into RUN/report/ or report/ beside the file)";
+    }
+
+    @Override
+    public String usage() {
+        return USAGE_PREFIX + """
+                report RUN... [-o DIR] [--format LIST]
+                The report of one or more run folders or JMH result files: Markdown, HTML, CSV, plots and exports
+                (several runs: side by side).
+                  RUN...          run folders or JMH JSON result files
+                  -o DIR          where the report goes (default: RUN/report/, or report/ beside a result file)
+                  --format LIST   some of %s (default: all)
+                """.formatted(String.join(",", EnumSet.allOf(Reports.Format.class).stream()
+                .map(f -> f.name().toLowerCase(Locale.ROOT)).toList()));
     }
 
     @Override

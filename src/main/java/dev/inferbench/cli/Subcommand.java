@@ -11,8 +11,14 @@ import java.util.List;
  */
 interface Subcommand {
 
+    /** What every usage text starts with: the subcommand follows. */
+    String USAGE_PREFIX = "usage: java -jar target/benchmarks.jar ";
+
     /** One line for the jar's help. */
     String summary();
+
+    /** What {@code SUBCOMMAND --help} (or {@code -h}) prints: the usage line, what it does, each flag and its default. */
+    String usage();
 
     /**
      * @param args the arguments after the subcommand's name

@@ -38,6 +38,20 @@ final class VarianceCommand implements Subcommand {
     }
 
     @Override
+    public String usage() {
+        return USAGE_PREFIX + USAGE + "\n" + """
+                Each cell's between-fork and within-fork variance (Kalibera & Jones), and the forks x iterations that
+                give the narrowest interval of the mean within a budget, from the fork cost this run measured.
+                  RUN               a run folder with at least 2 forks of 2 iterations per cell
+                  --budget D        the time to plan for (default 5m; e.g. 90s, 10m, 1h)
+                  --ab              the budget is for an interleaved A/B comparison of two builds (half a side); adds
+                                    the smallest slowdown compare flags in it with 95 %% power
+                  --min-effect P    with --ab, compare's minimum effect (default %s)
+                  --fork-seconds S  a fork's wall time where the A/B will run (default: this run's median fork)
+                """.formatted(pct(Verdict.DEFAULT_MIN_EFFECT));
+    }
+
+    @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
         Path dir = null;
         Duration budget = Duration.ofMinutes(5);

@@ -34,6 +34,20 @@ final class VerifyCommand implements Subcommand {
     }
 
     @Override
+    public String usage() {
+        return USAGE_PREFIX + """
+                verify [NAME|FILE|TEST-SET-DIR ...] [--rtol R] [--atol A] [--out DIR]
+                Runs each model once on every engine and device and prints which run and agree (a Markdown matrix),
+                also written to DIR as verify.md and verify.json.
+                  NAME|FILE|TEST-SET-DIR   models (default: param.model), or an ONNX test-set folder with its outputs
+                  --rtol R                 relative tolerance (default %s)
+                  --atol A                 absolute tolerance (default %s)
+                  --out DIR                where the matrix goes (default: results/verify-yyyyMMdd-HHmmss)
+                Exit 0 when everything that could run agrees, 1 when something disagrees or failed, 2 bad input.
+                """.formatted(plain(Tolerance.ONNX_BACKEND.rtol()), plain(Tolerance.ONNX_BACKEND.atol()));
+    }
+
+    @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
         BenchConfig config = BenchConfig.load();
         double rtol = Tolerance.ONNX_BACKEND.rtol();
@@ -88,6 +102,11 @@ final class VerifyCommand implements Subcommand {
             throw new BenchException("cannot write the compatibility matrix to " + dir + ": " + e.getMessage(), e);
         }
         out.println("inferbench: matrix also in " + dir.resolve("verify.md") + " and " + dir.resolve("verify.json"));
+    }
+
+    /** 1e-7 as "1E-7", 0.001 as "0.001" */
+    private static String plain(double v) {
+        return new java.math.BigDecimal(Double.toString(v)).stripTrailingZeros().toString();
     }
 
     private static String value(List<String> args, int i, String option) throws BenchException {
