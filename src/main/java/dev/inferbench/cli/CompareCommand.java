@@ -56,7 +56,7 @@ final class CompareCommand implements Subcommand {
                         [--threshold T]... [--precision P] [--format F]
                 Compares two runs cell by cell and metric by metric: the ratio HEAD/BASE with its interval, forks as
                 the unit, paired fork by fork where the forks ran side by side, and a verdict per row.
-                  BASE HEAD                 two run folders (or jmh-result files)
+                  BASE HEAD                 two run folders (or JMH JSON result files)
                   --min-effect P            the smallest change that counts (default %s %%)
                   --fail-on-regression      exit 1 on a regression of a gated metric, 3 when a gated row could not tell
                   --inconclusive fail|pass  whether a gated row that could not tell fails the gate (exit 3, the
