@@ -129,6 +129,17 @@ final class DjlEngine implements InferenceEngine {
         return OrtEngine.firstLine(t.getMessage() != null ? t.getMessage() : t.toString());
     }
 
+    /** The model's manager and a predictor of its own, for {@link DjlDecoder}'s step loop. */
+    NDManager manager() {
+        checkOpen();
+        return model.getNDManager();
+    }
+
+    Predictor<NDList, NDList> newPredictor() {
+        checkOpen();
+        return predictors.get();
+    }
+
     /** Arrays alive under the model's manager (weights, prepared inputs, anything leaked by a call). */
     int managedArrays() {
         return model.getNDManager().getManagedArrays().size();

@@ -43,6 +43,26 @@ public enum EngineKind {
     }
 
     /**
+     * Loads a decoder ({@link DecoderLayout}) for cached generation: ort and djl-ort. djl-pytorch is refused in one
+     * line: the zoo's renderer runs a graph as one forward over fixed inputs and does not render the decoder's ops.
+     */
+    public Decoder openDecoder(Path model, Device device, EngineSettings settings) throws BenchException {
+        Optional<String> refusal = generationRefusal();
+        if (refusal.isPresent()) {
+            throw new BenchException(refusal.get());
+        }
+        return this == ORT ? OrtDecoder.open(model, device, settings) : DjlDecoder.open(model, device, settings);
+    }
+
+    /** Why this engine cannot run cached generation, in one line; empty when it can. */
+    public Optional<String> generationRefusal() {
+        return this != DJL_PYTORCH ? Optional.empty() : Optional.of("engine '" + id + "' cannot run decoders:"
+                + " libtorch runs TorchScript files or zoo graphs rendered as one forward, and the renderer has no"
+                + " decoder ops (RMSNorm, rotary, KV-cache concat); expected -p engine=ort or djl-ort for"
+                + " GenerationBenchmark");
+    }
+
+    /**
      * Loads {@code model} for training steps: djl-pytorch only (DJL's training API on libtorch), and zoo models only.
      */
     public Trainer openTrainer(Path model, Device device, EngineSettings settings) throws BenchException {

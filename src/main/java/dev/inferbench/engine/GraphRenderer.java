@@ -156,6 +156,10 @@ final class GraphRenderer {
             case SELECT -> x.get(select((Integer) a.get("axis"), (Integer) a.get("index")));
             case MASK_BIAS -> x.toType(DataType.FLOAT32, false).neg().add(1).mul((Float) a.get("masked"))
                     .reshape(x.getShape().get(0), 1, 1, -1);
+            // a decoder's step needs its cache fed back between calls, which a Predictor over one fixed input does
+            // not do: DecoderKind refuses djl-pytorch for decoders before a graph gets here
+            case RMS_NORM, SILU, PROJECT, CONCAT, ROPE_ANGLES, ROTARY, CAUSAL_BIAS -> throw new UnsupportedOperationException(
+                    "engine 'djl-pytorch' does not render decoder op " + n.op() + " of " + graph.name());
         };
     }
 

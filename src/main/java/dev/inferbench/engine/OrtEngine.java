@@ -167,6 +167,16 @@ final class OrtEngine implements InferenceEngine {
         }
     }
 
+    /** The session and its environment, for {@link OrtDecoder}, which feeds outputs back as inputs. */
+    OrtSession session() {
+        checkOpen();
+        return session;
+    }
+
+    OrtEnvironment environment() {
+        return env;
+    }
+
     /** Ends ORT's session profiling; the path of the profile JSON it wrote. */
     Path endProfiling() throws BenchException {
         checkOpen();

@@ -20,6 +20,10 @@ import java.util.Map;
 public final class Graph {
     /** The dynamic sequence dimension in a per-sample shape. */
     public static final long SEQ = -1;
+    /** A decoder's cached length (tokens before this call) in a per-sample shape: {@code past_seq} in the file. */
+    public static final long PAST = -2;
+    /** A decoder's cached plus new length, {@code PAST + SEQ}: {@code total_seq} in the file. */
+    public static final long TOTAL = -3;
 
     /** A tensor flowing between nodes; {@code shape} excludes the batch dimension. */
     public record Value(int id, long[] shape) {
@@ -74,7 +78,9 @@ public final class Graph {
     public enum Op {
         CONV, BATCH_NORM, RELU, CLIP, MAX_POOL, ADD, MUL, SCALE, GLOBAL_AVG_POOL, FLATTEN, LINEAR, SOFTMAX,
         MATMUL, DENSE, LAYER_NORM, GELU, TANH, RESHAPE, TRANSPOSE, EMBEDDING, POSITIONS, ADD_ROW, CLASS_TOKEN,
-        SELECT, MASK_BIAS
+        SELECT, MASK_BIAS,
+        // decoder-only language models (DecoderOps)
+        RMS_NORM, SILU, PROJECT, CONCAT, ROPE_ANGLES, ROTARY, CAUSAL_BIAS
     }
 
     private final String name;
@@ -119,9 +125,14 @@ public final class Graph {
         return Collections.unmodifiableMap(outputs);
     }
 
-    /** Trainable parameters, the figure torchvision and papers quote. */
+    /**
+     * Trainable parameters, the figure torchvision and papers quote. A parameter two nodes use (tied embeddings) is
+     * one tensor in the file and is counted once.
+     */
     public long parameterCount() {
-        return nodes.stream().flatMap(n -> n.params().stream()).filter(Param::trainable).mapToLong(Param::elements).sum();
+        Map<String, Param> distinct = new LinkedHashMap<>();
+        nodes.forEach(n -> n.params().forEach(p -> distinct.putIfAbsent(p.name(), p)));
+        return distinct.values().stream().filter(Param::trainable).mapToLong(Param::elements).sum();
     }
 
     /** The single float input of an image or feature model, named {@code input}. */

@@ -54,12 +54,14 @@ public final class OnnxExporter {
             refs.put(in.value().id(), ctx.floatInput(in.name(), 1));
         }
         OnnxNodes nodes = new OnnxNodes(ctx);
+        Map<String, ONNXRef<?>> initializers = new HashMap<>(); // a tied parameter is written once
         for (Node n : graph.nodes()) {
             List<ONNXRef<?>> values = new ArrayList<>();
             n.inputs().forEach(v -> values.add(refs.get(v.id())));
             List<ONNXRef<?>> params = new ArrayList<>();
             for (Param p : n.params()) {
-                params.add(ctx.floatTensor(p.name(), dims(p.shape()), buf -> fill(buf, p)));
+                params.add(initializers.computeIfAbsent(p.name(),
+                        name -> ctx.floatTensor(name, dims(p.shape()), buf -> fill(buf, p))));
             }
             refs.put(n.output().id(), nodes.render(n, values, params));
         }
@@ -140,13 +142,17 @@ public final class OnnxExporter {
         return Arrays.stream(shape).mapToObj(Math::toIntExact).toList();
     }
 
-    /** {@code [batch, ...perSample]}, with {@link Graph#SEQ} written as the named dynamic dimension {@code seq}. */
+    /**
+     * {@code [batch, ...perSample]}, with {@link Graph#SEQ}, {@link Graph#PAST} and {@link Graph#TOTAL} written as the
+     * named dynamic dimensions {@code seq}, {@code past_seq} and {@code total_seq}.
+     */
     private static OnnxMl.TypeProto tensorType(DType type, long[] perSample) {
         OnnxMl.TensorShapeProto.Builder shape = OnnxMl.TensorShapeProto.newBuilder();
         shape.addDim(OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimParam("batch"));
         for (long d : perSample) {
-            shape.addDim(d == Graph.SEQ ? OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimParam("seq")
-                    : OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimValue(d));
+            OnnxMl.TensorShapeProto.Dimension.Builder dim = OnnxMl.TensorShapeProto.Dimension.newBuilder();
+            shape.addDim(d == Graph.SEQ ? dim.setDimParam("seq") : d == Graph.PAST ? dim.setDimParam("past_seq")
+                    : d == Graph.TOTAL ? dim.setDimParam("total_seq") : dim.setDimValue(d));
         }
         OnnxMl.TensorProto.DataType elem = switch (type) {
             case INT64 -> OnnxMl.TensorProto.DataType.INT64;

@@ -22,6 +22,7 @@ import java.util.Map;
  */
 final class OnnxNodes {
     private final ONNXContext ctx;
+    private final DecoderNodes decoder = new DecoderNodes(this);
     /** ONNX node names by the node's (unique) output name; Tribuo names nodes by operator type only. */
     private final Map<String, String> names = new HashMap<>();
     private Node current;
@@ -75,6 +76,7 @@ final class OnnxNodes {
                     ctx.constant(n.name() + ".index", (long) (Integer) a.get("index"))), out,
                     attrs("axis", axis((Integer) a.get("axis"))));
             case MASK_BIAS -> maskBias(n, values.get(0), out);
+            case RMS_NORM, SILU, PROJECT, CONCAT, ROPE_ANGLES, ROTARY, CAUSAL_BIAS -> decoder.render(n, values, params, out);
         };
     }
 
@@ -121,7 +123,11 @@ final class OnnxNodes {
         return op(OnnxOps.RESHAPE, List.of(bias, ctx.array(p + ".shape", new long[]{0, 1, 1, -1})), out, Map.of());
     }
 
-    private ONNXRef<?> op(ONNXOperator operator, List<ONNXRef<?>> args, String out, Map<String, Object> attrs) {
+    ONNXContext context() {
+        return ctx;
+    }
+
+    ONNXRef<?> op(ONNXOperator operator, List<ONNXRef<?>> args, String out, Map<String, Object> attrs) {
         ONNXRef<?> node = ctx.operation(operator, args, out, attrs);
         String prefix = current.name() + ".";
         String part = out.equals(prefix + "out") ? "" : ":" + (out.startsWith(prefix) ? out.substring(prefix.length()) : out);
@@ -157,10 +163,12 @@ final class OnnxNodes {
         return perSample < 0 ? perSample : perSample + 1;
     }
 
-    /** A per-sample target shape for Reshape: 0 keeps the batch, SEQ becomes -1 (inferred). */
+    /** A per-sample target shape for Reshape: 0 keeps the batch, the dynamic dimension becomes -1 (inferred). */
     private static long[] withBatch(long[] shape) {
         long[] out = new long[shape.length + 1];
-        System.arraycopy(shape, 0, out, 1, shape.length);
+        for (int i = 0; i < shape.length; i++) {
+            out[i + 1] = shape[i] < 0 ? -1 : shape[i];
+        }
         return out;
     }
 
@@ -172,7 +180,7 @@ final class OnnxNodes {
         return out;
     }
 
-    private static Map<String, Object> attrs(String key, Object value) {
+    static Map<String, Object> attrs(String key, Object value) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put(key, value);
         return m;

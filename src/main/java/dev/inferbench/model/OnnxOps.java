@@ -29,7 +29,12 @@ enum OnnxOps implements ONNXOperator {
     TRANSPOSE("Transpose", 1, 0, attrs("perm", AttributeType.INTS)),
     SHAPE("Shape", 1, 0, Map.of()),
     SLICE("Slice", 3, 2, Map.of()),
-    EXPAND("Expand", 2, 0, Map.of());
+    EXPAND("Expand", 2, 0, Map.of()),
+    SQRT("Sqrt", 1, 0, Map.of()),
+    COS("Cos", 1, 0, Map.of()),
+    SIN("Sin", 1, 0, Map.of()),
+    RANGE("Range", 3, 0, Map.of()),
+    SQUEEZE("Squeeze", 1, 1, Map.of());
 
     /** LayerNormalization needs 17; ONNX Runtime 1.29 reads up to 21+. */
     static final int OPSET = 17;

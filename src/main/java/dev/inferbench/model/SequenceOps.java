@@ -81,9 +81,9 @@ public final class SequenceOps {
         return g.add(Op.TANH, "tanh", List.of(x), g.value(x.shape()), Map.of(), List.of());
     }
 
-    /** A new per-sample shape; at most one dimension may be {@link Graph#SEQ}. */
+    /** A new per-sample shape; at most one dimension may be dynamic ({@link Graph#SEQ}, PAST or TOTAL). */
     public Value reshape(Value x, long... shape) {
-        if (Arrays.stream(shape).filter(d -> d == Graph.SEQ).count() > 1) {
+        if (Arrays.stream(shape).filter(d -> d < 0).count() > 1) {
             throw new IllegalArgumentException("reshape to " + Arrays.toString(shape) + ": one dynamic dim at most");
         }
         return g.add(Op.RESHAPE, "reshape", List.of(x), g.value(shape), attrs("shape", shape.clone()), List.of());

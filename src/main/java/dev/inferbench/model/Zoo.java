@@ -16,6 +16,8 @@ public enum Zoo {
     VIT_TINY("vit-tiny", VisionTransformer::tiny),
     BERT_TINY("bert-tiny", Bert::tiny),
     MLP_TINY("mlp-tiny", Mlp::tiny),
+    SMOLLM2_135M("smollm2_135m", Llama::smollm2),
+    LLAMA_TINY("llama-tiny", Llama::tiny),
     ADD_ONE("add-one", AddSelf::floor);
 
     private final String id;

@@ -1,0 +1,32 @@
+package dev.inferbench.engine;
+
+import dev.inferbench.BenchException;
+
+/**
+ * One request's KV cache for a batch of sequences, and the step that grows it. Where the engine allows, the cache
+ * stays in the engine's own tensors from step to step (each step's {@code present} outputs are the next step's
+ * {@code past_key_values} inputs, never copied to the Java heap); docs/generation.md says what each engine copies.
+ */
+public interface DecodeState extends AutoCloseable {
+
+    /**
+     * Runs the model over {@code n} new tokens per sequence after the cached ones, and adds them to the cache.
+     *
+     * @param tokens {@code batch * n} token ids, sequence by sequence
+     * @param next   receives each sequence's greedy next token (the argmax of its last position's logits)
+     */
+    void step(long[] tokens, int n, long[] next) throws BenchException;
+
+    /** Tokens per sequence in the cache. */
+    int cached();
+
+    /** Bytes the cache's tensors hold now, all sequences and layers. */
+    long cacheBytes();
+
+    /** Drops the cache: the next step starts a new request (a prompt). */
+    void reset();
+
+    /** Idempotent; never throws. */
+    @Override
+    void close();
+}

@@ -1,0 +1,20 @@
+package dev.inferbench.engine;
+
+import dev.inferbench.BenchException;
+
+/**
+ * A decoder-only language model loaded for cached generation ({@link DecoderLayout}). Obtained from
+ * {@link EngineKind#openDecoder}; the owner closes it. The weights are shared; each request's cache lives in a
+ * {@link DecodeState} its caller owns.
+ */
+public interface Decoder extends AutoCloseable {
+
+    DecoderLayout layout();
+
+    /** An empty cache for {@code batch} sequences, reusable request after request through {@link DecodeState#reset}. */
+    DecodeState begin(int batch) throws BenchException;
+
+    /** Idempotent; never throws. */
+    @Override
+    void close();
+}

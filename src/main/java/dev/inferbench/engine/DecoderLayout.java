@@ -1,0 +1,144 @@
+package dev.inferbench.engine;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.model.Llama;
+import dev.inferbench.model.OnnxExporter;
+import dev.inferbench.tensor.TensorSpec;
+import dev.inferbench.tensor.TensorSpec.DType;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.regex.Pattern;
+
+/**
+ * A decoder's KV-cache layout as Hugging Face Optimum exports {@code text-generation-with-past}, recognised from the
+ * file's signature: inputs {@code input_ids}, {@code attention_mask}, {@code position_ids} (optional: older exports
+ * lack it), {@code past_key_values.N.key/value} {@code [batch, kvHeads, past, headDim]} for N = 0..layers-1;
+ * outputs {@code logits} {@code [batch, seq, vocab]} and {@code present.N.key/value}. Anything else is refused in one
+ * line that says what was expected: a file without cache inputs, a merged decoder ({@code use_cache_branch}), a name
+ * this layout does not have.
+ *
+ * @param context the declared longest sequence, from the file's metadata ({@code inferbench.decoder.context}); empty
+ *                when the file does not say (a user's export), so nothing is checked against it
+ */
+public record DecoderLayout(int layers, int kvHeads, int headDim, int vocab, boolean positionIds,
+                            OptionalInt context) {
+    public static final String IDS = "input_ids";
+    public static final String MASK = "attention_mask";
+    public static final String POSITIONS = "position_ids";
+    public static final String LOGITS = "logits";
+    private static final String META_VOCAB = OnnxExporter.META_VOCAB;
+    private static final String META_CONTEXT = Llama.META_CONTEXT;
+    private static final Pattern PAST = Pattern.compile("past_key_values\\.(\\d+)\\.(key|value)");
+    private static final Pattern PRESENT = Pattern.compile("present\\.(\\d+)\\.(key|value)");
+    private static final String EXPECTED = "expected an Optimum text-generation-with-past decoder (inputs input_ids,"
+            + " attention_mask, position_ids, past_key_values.N.key/value; outputs logits, present.N.key/value)";
+
+    /** The layout of {@code file}, read without its weights. */
+    public static DecoderLayout of(Path file) throws BenchException {
+        OnnxFile onnx = OnnxFile.read(file, false);
+        return of(onnx.signature(), onnx.metadata(), file.toString());
+    }
+
+    public static DecoderLayout of(ModelSignature signature, Map<String, String> metadata, String file)
+            throws BenchException {
+        Map<String, TensorSpec> in = byName(signature.inputs());
+        Map<String, TensorSpec> out = byName(signature.outputs());
+        if (in.containsKey("use_cache_branch")) {
+            throw new BenchException(file + " is a merged decoder (input use_cache_branch); " + EXPECTED
+                    + ": export with --no-post-process, or use decoder_with_past_model.onnx");
+        }
+        List<TensorSpec> past = in.values().stream().filter(t -> PAST.matcher(t.name()).matches()).toList();
+        if (past.isEmpty()) {
+            throw new BenchException(file + " has no KV-cache inputs (past_key_values.N.key/value; inputs: "
+                    + in.keySet() + "), so every token would recompute the whole sequence; " + EXPECTED
+                    + " (optimum-cli export onnx --task text-generation-with-past)");
+        }
+        List<String> unknown = new ArrayList<>();
+        for (String name : in.keySet()) {
+            if (!name.equals(IDS) && !name.equals(MASK) && !name.equals(POSITIONS) && !PAST.matcher(name).matches()) {
+                unknown.add(name);
+            }
+        }
+        for (String name : out.keySet()) {
+            if (!name.equals(LOGITS) && !PRESENT.matcher(name).matches()) {
+                unknown.add(name);
+            }
+        }
+        if (!unknown.isEmpty() || !in.containsKey(IDS) || !in.containsKey(MASK) || !out.containsKey(LOGITS)) {
+            throw new BenchException(file + " does not have the decoder layout: " + (unknown.isEmpty()
+                    ? "missing " + missing(in, out) : "unknown names " + unknown) + "; " + EXPECTED);
+        }
+        int layers = past.size() / 2;
+        TensorSpec first = in.get("past_key_values.0.key");
+        for (int i = 0; i < layers; i++) {
+            for (String kind : new String[]{"key", "value"}) {
+                TensorSpec p = in.get("past_key_values." + i + "." + kind);
+                if (p == null || !out.containsKey("present." + i + "." + kind)) {
+                    throw new BenchException(file + " has " + past.size() + " past_key_values inputs but no "
+                            + (p == null ? "past_key_values." : "present.") + i + "." + kind + "; " + EXPECTED);
+                }
+                if (p.type() != DType.FLOAT32 || p.shape().length != 4 || p.shape()[1] <= 0 || p.shape()[3] <= 0
+                        || p.shape()[1] != first.shape()[1] || p.shape()[3] != first.shape()[3]) {
+                    throw new BenchException(file + " input " + p + " is not a float32 cache [batch, kv_heads, past,"
+                            + " head_dim] with fixed kv_heads and head_dim like " + first + "; " + EXPECTED);
+                }
+            }
+        }
+        TensorSpec logits = out.get(LOGITS);
+        long width = logits.shape().length == 3 ? logits.shape()[2] : -1;
+        if (logits.type() != DType.FLOAT32 || width <= 0) {
+            throw new BenchException(file + " output " + logits + " is not float32 logits [batch, seq, vocab] with a"
+                    + " fixed vocabulary; " + EXPECTED);
+        }
+        String declared = metadata.get(META_VOCAB);
+        if (declared != null && !declared.trim().equals(Long.toString(width))) {
+            throw new BenchException(file + " has a vocabulary mismatch: its metadata says " + META_VOCAB + "="
+                    + declared + " but its logits have " + width + " entries; expected the two to agree"
+                    + " (token ids would index past the embedding table)");
+        }
+        return new DecoderLayout(layers, (int) first.shape()[1], (int) first.shape()[3], (int) width,
+                in.containsKey(POSITIONS), context(metadata, file));
+    }
+
+    /** Bytes the cache holds per token of one sequence: key and value, every layer, float32. */
+    public long cacheBytesPerToken() {
+        return 2L * layers * kvHeads * headDim * DType.FLOAT32.bytes();
+    }
+
+    private static OptionalInt context(Map<String, String> metadata, String file) throws BenchException {
+        String v = metadata.get(META_CONTEXT);
+        if (v == null) {
+            return OptionalInt.empty();
+        }
+        try {
+            return OptionalInt.of(Integer.parseInt(v.trim()));
+        } catch (NumberFormatException e) {
+            throw new BenchException(file + " metadata " + META_CONTEXT + "='" + v + "' is not a whole number;"
+                    + " expected the context length in tokens", e);
+        }
+    }
+
+    private static String missing(Map<String, TensorSpec> in, Map<String, TensorSpec> out) {
+        List<String> m = new ArrayList<>();
+        for (String name : new String[]{IDS, MASK}) {
+            if (!in.containsKey(name)) {
+                m.add("input " + name);
+            }
+        }
+        if (!out.containsKey(LOGITS)) {
+            m.add("output " + LOGITS);
+        }
+        return String.join(", ", m);
+    }
+
+    private static Map<String, TensorSpec> byName(List<TensorSpec> specs) {
+        Map<String, TensorSpec> m = new LinkedHashMap<>();
+        specs.forEach(t -> m.put(t.name(), t));
+        return m;
+    }
+}

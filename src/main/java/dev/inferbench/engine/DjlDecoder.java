@@ -1,0 +1,142 @@
+package dev.inferbench.engine;
+
+import ai.djl.inference.Predictor;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.translate.TranslateException;
+import dev.inferbench.BenchException;
+
+import java.nio.file.Path;
+
+/**
+ * Cached generation through DJL's {@code Predictor<NDList, NDList>} on its OnnxRuntime engine, the way a DJL user
+ * writes the loop: each step's {@code present} arrays (DJL's wrappers of ORT's own tensors) go back in as the next
+ * step's {@code past_key_values} without a copy. Two copies remain that {@code ort} does not make: the ids, mask and
+ * positions are created from Java arrays each step, and the logits are copied to the Java heap for the argmax, since
+ * DJL's OnnxRuntime arrays have no slicing or argmax of their own (with no fallback engine, as inferbench runs DJL).
+ * Each step's arrays live under a manager of their own, closed once the next step has read them.
+ */
+final class DjlDecoder implements Decoder {
+    private final DjlEngine engine;
+    private final DecoderLayout layout;
+
+    private DjlDecoder(DjlEngine engine, DecoderLayout layout) {
+        this.engine = engine;
+        this.layout = layout;
+    }
+
+    static DjlDecoder open(Path model, Device device, EngineSettings settings) throws BenchException {
+        DecoderLayout layout = DecoderLayout.of(model);
+        return new DjlDecoder((DjlEngine) DjlOrtEngine.open(model, device, settings), layout);
+    }
+
+    @Override
+    public DecoderLayout layout() {
+        return layout;
+    }
+
+    @Override
+    public DecodeState begin(int batch) {
+        return new State(batch, engine.newPredictor());
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+    }
+
+    private final class State implements DecodeState {
+        private final int batch;
+        private final Predictor<NDList, NDList> predictor;
+        private NDManager step;
+        private NDList cache;
+        private int cached;
+        private boolean closed;
+
+        State(int batch, Predictor<NDList, NDList> predictor) {
+            this.batch = batch;
+            this.predictor = predictor;
+        }
+
+        @Override
+        public void step(long[] tokens, int n, long[] next) throws BenchException {
+            NDManager manager = engine.manager().newSubManager();
+            try {
+                NDList in = new NDList();
+                in.add(named(manager.create(java.util.Arrays.copyOf(tokens, batch * n), new Shape(batch, n)),
+                        DecoderLayout.IDS));
+                long[] ones = new long[batch * (cached + n)];
+                java.util.Arrays.fill(ones, 1);
+                in.add(named(manager.create(ones, new Shape(batch, cached + n)), DecoderLayout.MASK));
+                if (layout.positionIds()) {
+                    long[] positions = new long[batch * n];
+                    for (int i = 0; i < positions.length; i++) {
+                        positions[i] = cached + i % n;
+                    }
+                    in.add(named(manager.create(positions, new Shape(batch, n)), DecoderLayout.POSITIONS));
+                }
+                for (int i = 0; i < layout.layers(); i++) {
+                    for (int kv = 0; kv < 2; kv++) {
+                        NDArray past = cache == null ? manager.create(new Shape(batch, layout.kvHeads(), 0,
+                                layout.headDim()), DataType.FLOAT32) : cache.get(1 + 2 * i + kv);
+                        in.add(named(past, "past_key_values." + i + (kv == 0 ? ".key" : ".value")));
+                    }
+                }
+                NDList out = predictor.predict(in);
+                out.attach(manager);
+                Greedy.argmax(out.get(0).toFloatArray(), batch, n, layout.vocab(), next);
+                if (step != null) {
+                    step.close(); // the previous step's arrays, its presents among them
+                }
+                step = manager;
+                cache = out;
+                cached += n;
+            } catch (TranslateException | RuntimeException e) {
+                manager.close();
+                throw new BenchException("decoding failed in engine 'djl-ort' at " + cached + " cached tokens: "
+                        + DjlEngine.rootMessage(e), e);
+            }
+        }
+
+        private NDArray named(NDArray a, String name) {
+            a.setName(name);
+            return a;
+        }
+
+        @Override
+        public int cached() {
+            return cached;
+        }
+
+        @Override
+        public long cacheBytes() {
+            long bytes = 0;
+            for (int i = 1; cache != null && i < cache.size(); i++) {
+                bytes += cache.get(i).size() * cache.get(i).getDataType().getNumOfBytes();
+            }
+            return bytes;
+        }
+
+        @Override
+        public void reset() {
+            if (step != null) {
+                step.close();
+                step = null;
+            }
+            cache = null;
+            cached = 0;
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                reset();
+                predictor.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package dev.inferbench.engine;
+
+import java.nio.FloatBuffer;
+
+/** Greedy decoding's choice: the highest logit of each sequence's last position (the first on ties, as torch does). */
+final class Greedy {
+    private Greedy() {
+    }
+
+    /**
+     * @param logits {@code [batch, n, vocab]}, absolute indexing from 0
+     * @param next   receives one token per sequence
+     */
+    static void argmax(FloatBuffer logits, int batch, int n, int vocab, long[] next) {
+        for (int s = 0; s < batch; s++) {
+            int base = (s * n + n - 1) * vocab;
+            int best = 0;
+            float max = logits.get(base);
+            for (int v = 1; v < vocab; v++) {
+                float x = logits.get(base + v);
+                if (x > max) {
+                    max = x;
+                    best = v;
+                }
+            }
+            next[s] = best;
+        }
+    }
+
+    static void argmax(float[] logits, int batch, int n, int vocab, long[] next) {
+        argmax(FloatBuffer.wrap(logits), batch, n, vocab, next);
+    }
+}
