@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -73,7 +74,11 @@ public record DecoderLayout(int layers, int kvHeads, int headDim, int vocab, boo
             throw new BenchException(file + " does not have the decoder layout: " + (unknown.isEmpty()
                     ? "missing " + missing(in, out) : "unknown names " + unknown) + "; " + EXPECTED);
         }
-        int layers = past.size() / 2;
+        // from the highest layer named, so that a half pair (a key without its value) is caught below
+        int layers = 1 + past.stream().mapToInt(t -> {
+            Matcher m = PAST.matcher(t.name());
+            return m.matches() ? Integer.parseInt(m.group(1)) : 0;
+        }).max().orElse(0);
         TensorSpec first = in.get("past_key_values.0.key");
         for (int i = 0; i < layers; i++) {
             for (String kind : new String[]{"key", "value"}) {

@@ -33,6 +33,10 @@ final class DjlDecoder implements Decoder {
         return new DjlDecoder((DjlEngine) DjlOrtEngine.open(model, device, settings), layout);
     }
 
+    DjlEngine engine() {
+        return engine;
+    }
+
     @Override
     public DecoderLayout layout() {
         return layout;

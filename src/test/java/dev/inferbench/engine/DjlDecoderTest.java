@@ -1,0 +1,43 @@
+package dev.inferbench.engine;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** djl-ort decodes the zoo decoder to ort's tokens, leaves no arrays behind; djl-pytorch refuses in one line. */
+class DjlDecoderTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void djlOrtDecodesOrtsTokensAndLeavesNoArraysBehind() throws Exception {
+        Path file = OrtDecoderTest.writeTiny(dir);
+        long[][] prompts = OrtDecoderTest.prompts(3, 7, 512, 5);
+        long[][] djl;
+        try (Decoder decoder = EngineKind.DJL_ORT.openDecoder(file, Device.CPU, EngineSettings.threads(1))) {
+            djl = OrtDecoderTest.greedy(decoder, prompts, 10, true);
+            assertThat(OrtDecoderTest.greedy(decoder, prompts, 10, false)).isDeepEqualTo(djl);
+            DjlEngine engine = ((DjlDecoder) decoder).engine();
+            int before = engine.managedArrays();
+            OrtDecoderTest.greedy(decoder, prompts, 10, true);
+            assertThat(engine.managedArrays()).isEqualTo(before);
+        }
+        // DJL's engine made ONNX Runtime's environment first, so plain ORT can open now in this JVM
+        try (Decoder decoder = EngineKind.ORT.openDecoder(file, Device.CPU, EngineSettings.threads(1))) {
+            assertThat(OrtDecoderTest.greedy(decoder, prompts, 10, true)).isDeepEqualTo(djl);
+        }
+    }
+
+    @Test
+    void djlPyTorchRefusesDecodersInOneLine() {
+        assertThatThrownBy(() -> EngineKind.DJL_PYTORCH.openDecoder(dir.resolve("any.onnx"), Device.CPU,
+                EngineSettings.DEFAULTS))
+                .hasMessageStartingWith("engine 'djl-pytorch' cannot run decoders")
+                .hasMessageContaining("expected -p engine=ort or djl-ort")
+                .hasMessageNotContaining("\n");
+    }
+}
