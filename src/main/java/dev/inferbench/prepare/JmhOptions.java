@@ -15,6 +15,7 @@ import dev.inferbench.metrics.SetupProfiler;
 import dev.inferbench.metrics.TrainingProfiler;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.run.JmhDriver;
+import dev.inferbench.generate.GenerationProfiler;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.runner.BenchmarkListEntry;
@@ -73,6 +74,7 @@ public final class JmhOptions {
         b.addProfiler(CallMeanProfiler.class);
         b.addProfiler(ServingProfiler.class);
         b.addProfiler(TrainingProfiler.class);
+        b.addProfiler(GenerationProfiler.class);
         if (!"false".equals(System.getProperty(EXTRA_METRICS))) {
             b.addProfiler(ModelStatsProfiler.class);
             b.addProfiler(QualityProfiler.class);

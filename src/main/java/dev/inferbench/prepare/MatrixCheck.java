@@ -1,6 +1,7 @@
 package dev.inferbench.prepare;
 
 import dev.inferbench.serve.ServingSpec;
+import dev.inferbench.generate.GenerationSpec;
 import ai.onnx.proto.OnnxMl;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
@@ -46,11 +47,15 @@ public final class MatrixCheck {
      */
     public static void prepare(List<Cell> cells, BenchConfig config, PrintStream progress) throws BenchException {
         Map<String, List<CellSpec>> byModel = new LinkedHashMap<>();
+        Map<String, List<GenerationSpec>> generation = new LinkedHashMap<>();
         for (Cell c : cells) {
             if (CellSpec.isModelCell(c.params())) {
                 CellSpec spec = CellSpec.of(c.params(), config);
                 if (ServingSpec.isServingCell(c.params())) {
                     ServingSpec.of(c.params());
+                }
+                if (GenerationSpec.isGenerationCell(c.params())) {
+                    generation.computeIfAbsent(spec.modelName(), m -> new ArrayList<>()).add(GenerationSpec.of(c.params()));
                 }
                 byModel.computeIfAbsent(spec.modelName(), m -> new ArrayList<>()).add(spec);
             }
@@ -66,7 +71,10 @@ public final class MatrixCheck {
             if (entry.zoo() != null && !Files.exists(entry.file())) {
                 generator.generate(entry.zoo().architecture(), entry.file());
             }
-            OnnxSummary summary = checkOnnx(entry, specs);
+            List<GenerationSpec> decoding = generation.get(entry.name());
+            // a decoder's inputs (the cache above all) are sized by the generation loop, not by seqLen: no cell's
+            // seqLen resolves them, GenerationCheck checks the layout instead
+            OnnxSummary summary = checkOnnx(entry, decoding == null ? specs : List.of());
             Optional<Long> fileSeed = OnnxExporter.seedOf(summary.metadata());
             String fileArch = summary.metadata().get(OnnxExporter.META_ARCHITECTURE);
             if (entry.zoo() != null && fileSeed.isPresent() && fileSeed.get() != zooSeed) {
@@ -85,6 +93,9 @@ public final class MatrixCheck {
                 generator.generate(entry.zoo().architecture(), entry.file());
             }
             checkEngines(specs, entry);
+            if (decoding != null) {
+                GenerationCheck.check(entry, decoding);
+            }
             for (Precision precision : precisions(specs)) {
                 Variants.ensure(entry.name(), entry.file(), precision, entry.inputs(),
                         Variants.calibrationSeed(config.seed("input")), progress);

@@ -11,7 +11,8 @@ import java.util.Optional;
 /** Every {@link SkipRule} the planner asks, in order; the first reason given wins. Add a rule here to add one. */
 public final class SkipRules {
     public static final List<SkipRule> ALL = List.of(new DeviceSkipRule(), new PrecisionSkipRule(),
-            new FixedBatchRule(), new SpinSkipRule(), new TrainingSkipRule());
+            new FixedBatchRule(), new SpinSkipRule(), new TrainingSkipRule(),
+            new GenerationSkipRule());
 
     private SkipRules() {
     }

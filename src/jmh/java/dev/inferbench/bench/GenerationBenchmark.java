@@ -1,0 +1,148 @@
+package dev.inferbench.bench;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.cell.CellSpec;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.engine.DecodeState;
+import dev.inferbench.engine.Decoder;
+import dev.inferbench.engine.DecoderLayout;
+import dev.inferbench.generate.Generation;
+import dev.inferbench.generate.GenerationRecord;
+import dev.inferbench.generate.GenerationSpec;
+import dev.inferbench.generate.RequestTimes;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.Blackhole;
+import org.openjdk.jmh.infra.IterationParams;
+
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One generation request of a decoder-only language model: a seeded prompt of {@code promptLen} tokens per sequence
+ * in one forward call (the prefill, which gives the first token), then {@code outputLen - 1} more tokens, each from
+ * one forward call over the previous token with the KV cache, chosen greedily; {@code batchSize} sequences at once.
+ * Each call of the benchmark method is one whole request, so its time is the end-to-end latency; the clock read at
+ * each token gives TTFT, TPOT, the inter-token latencies, tokens/s and the prefill and decode shares
+ * (GenerationProfiler's {@code gen.*}). The model is a decoder in Optimum's text-generation-with-past layout: the zoo's
+ * ({@code smollm2_135m}, {@code llama-tiny}) or a user's export by path. Runs on ort and djl-ort.
+ */
+// SampleTime: requests take 10 ms to seconds, so every one is timed and the JSON has their percentiles too.
+@BenchmarkMode(Mode.SampleTime)
+// Milliseconds, as for InferenceBenchmark: requests run from ms (llama-tiny) to seconds (smollm2_135m, long prompts).
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@State(Scope.Benchmark)
+public class GenerationBenchmark extends ModelParams {
+
+    /** Sequences generated at once (static batching): the batch dimension of every step. */
+    @Param("1")
+    public int batchSize;
+
+    /** Prompt tokens per sequence: the prefill's length. */
+    @Param("128")
+    public int promptLen;
+
+    /** Tokens generated per sequence; the first comes from the prefill, each further one from a cached step. */
+    @Param("64")
+    public int outputLen;
+
+    /** Intra-op threads of the engine; 0 means all available cores. */
+    @Param("0")
+    public int threads;
+
+    @Override
+    protected Map<String, String> params() {
+        Map<String, String> p = super.params();
+        p.put(CellSpec.BATCH_SIZE, Integer.toString(batchSize));
+        p.put(CellSpec.THREADS, Integer.toString(threads));
+        p.put(GenerationSpec.PROMPT_LEN, Integer.toString(promptLen));
+        p.put(GenerationSpec.OUTPUT_LEN, Integer.toString(outputLen));
+        return p;
+    }
+
+    private Decoder decoder;
+    private CellSpec cell;
+    private GenerationSpec spec;
+    private final DuetBarrier duet = DuetBarrier.fromProperty();
+
+    /** A caller's own cache and request (JMH threads share the loaded model, never a cache). */
+    @State(Scope.Thread)
+    public static class Caller {
+        DecodeState state;
+        Generation generation;
+
+        @Setup(Level.Trial)
+        public void take(GenerationBenchmark cell) {
+            CellFailure.setUp(() -> {
+                state = cell.decoder.begin(cell.cell.batchSize());
+                DecoderLayout layout = cell.decoder.layout();
+                long[] prompt = cell.spec.prompt(cell.cell.batchSize(), layout.vocab(), cell.cell.inputSeed());
+                generation = new Generation(state, cell.cell.batchSize(), prompt, cell.spec);
+                check(generation.request(), generation.output(), layout, cell.cell.batchSize());
+            }, this::close);
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            if (state != null) {
+                state.close();
+                state = null;
+            }
+        }
+    }
+
+    @Setup(Level.Trial)
+    public void load() {
+        CellFailure.setUp(() -> {
+            cell = cell(BenchConfig.load());
+            spec = GenerationSpec.of(params());
+            decoder = cell.engine().openDecoder(cell.modelFile(), cell.device(), cell.settings());
+            spec.check(decoder.layout(), cell.modelName());
+        }, this::tearDown);
+    }
+
+    /**
+     * One request before the measurement: every token inside the vocabulary, and the cache holding what the request
+     * fed it (prompt and output but the last token, each sequence, each layer's key and value).
+     */
+    static void check(RequestTimes r, long[] tokens, DecoderLayout layout, int batch) throws BenchException {
+        if (Arrays.stream(tokens).anyMatch(t -> t < 0 || t >= layout.vocab())) {
+            throw new BenchException("the decoder produced a token outside its vocabulary of " + layout.vocab());
+        }
+        long expected = (long) batch * (r.promptLen() + r.outputLen() - 1) * layout.cacheBytesPerToken();
+        if (r.cacheBytes() != expected) {
+            throw new BenchException("the decoder's cache holds " + r.cacheBytes() + " bytes after a request; expected "
+                    + expected + " (" + layout.cacheBytesPerToken() + " per token)");
+        }
+    }
+
+    /** In a duet (compare-commits --duet) each measured iteration starts with the other side's. */
+    @Setup(Level.Iteration)
+    public void iteration(IterationParams params) {
+        duet.arrive(params);
+    }
+
+    @Benchmark
+    public void request(Caller caller, Blackhole bh) throws BenchException {
+        RequestTimes r = caller.generation.request();
+        GenerationRecord.add(r);
+        bh.consume(r);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        if (decoder != null) {
+            decoder.close();
+            decoder = null;
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package dev.inferbench.generate;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The figures of a set of generation requests (one iteration's), by metric name; each value with its unit in
+ * {@link #UNITS}. Means over requests for TTFT, TPOT and end-to-end latency; ITL percentiles pooled over every gap
+ * of every request, each only when enough gaps lie behind it ({@link dev.inferbench.stats.Percentiles#callsFor});
+ * tokens/s as all tokens over all request time (one caller: the requests ran back to back).
+ */
+public final class GenerationFigures {
+    public static final String PREFIX = "gen.";
+    public static final String TTFT = "gen.ttft";
+    public static final String TPOT = "gen.tpot";
+    public static final String E2E = "gen.e2e";
+    public static final String OUTPUT_TOKENS = "gen.tokens.output";
+    public static final String TOTAL_TOKENS = "gen.tokens.total";
+    public static final String KV_BYTES = "gen.kv.token";
+    public static final String PREFILL_SHARE = "gen.prefill.share";
+    public static final String DECODE_SHARE = "gen.decode.share";
+    public static final double[] ITL_PERCENTILES = {50, 90, 99};
+    public static final Map<String, String> UNITS = units();
+
+    private GenerationFigures() {
+    }
+
+    /** gen.itl.p50 */
+    public static String itl(double p) {
+        return PREFIX + "itl.p" + (long) p;
+    }
+
+    public static Map<String, Double> of(List<RequestTimes> requests) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        if (requests.isEmpty()) {
+            return out;
+        }
+        double ttft = requests.stream().mapToDouble(RequestTimes::ttftMs).average().orElseThrow();
+        double e2e = requests.stream().mapToDouble(RequestTimes::endToEndMs).average().orElseThrow();
+        out.put(TTFT, ttft);
+        double tpot = requests.stream().mapToDouble(RequestTimes::tpotMs).average().orElseThrow();
+        if (!Double.isNaN(tpot)) {
+            out.put(TPOT, tpot);
+        }
+        double[] gaps = requests.stream().flatMapToDouble(r -> Arrays.stream(r.itlMs())).sorted().toArray();
+        for (double p : ITL_PERCENTILES) {
+            if (gaps.length >= dev.inferbench.stats.Percentiles.callsFor(p)) {
+                out.put(itl(p), gaps[(int) Math.max(0, Math.ceil(p / 100 * gaps.length) - 1)]); // nearest rank
+            }
+        }
+        out.put(E2E, e2e);
+        double seconds = requests.stream().mapToDouble(RequestTimes::endToEndMs).sum() / 1e3;
+        long outTokens = requests.stream().mapToLong(r -> (long) r.batch() * r.outputLen()).sum();
+        long allTokens = requests.stream().mapToLong(r -> (long) r.batch() * (r.outputLen() + r.promptLen())).sum();
+        out.put(OUTPUT_TOKENS, outTokens / seconds);
+        out.put(TOTAL_TOKENS, allTokens / seconds);
+        out.put(KV_BYTES, requests.stream().mapToDouble(RequestTimes::cacheBytesPerToken).average().orElseThrow());
+        out.put(PREFILL_SHARE, 100 * ttft / e2e);
+        out.put(DECODE_SHARE, 100 * (e2e - ttft) / e2e);
+        return out;
+    }
+
+    private static Map<String, String> units() {
+        Map<String, String> u = new LinkedHashMap<>();
+        u.put(TTFT, "ms");
+        u.put(TPOT, "ms");
+        for (double p : ITL_PERCENTILES) {
+            u.put(itl(p), "ms");
+        }
+        u.put(E2E, "ms");
+        u.put(OUTPUT_TOKENS, "tokens/s");
+        u.put(TOTAL_TOKENS, "tokens/s");
+        u.put(KV_BYTES, "B/token");
+        u.put(PREFILL_SHARE, "%");
+        u.put(DECODE_SHARE, "%");
+        return Map.copyOf(u);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.inferbench.generate;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.engine.DecoderLayout;
+
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The generation parameters of a cell, typed and checked once (the matrix check before JMH starts, the benchmark's
+ * setup again in its fork): prompt tokens per sequence (the prefill) and output tokens per sequence, decoded greedily
+ * one at a time with the cache. {@link #check} holds them against the decoder's own layout.
+ */
+public record GenerationSpec(int promptLen, int outputLen) {
+    public static final String PROMPT_LEN = "promptLen";
+    public static final String OUTPUT_LEN = "outputLen";
+
+    /** Whether a cell's parameters make it a generation cell. */
+    public static boolean isGenerationCell(Map<String, String> params) {
+        return params.containsKey(PROMPT_LEN);
+    }
+
+    public static GenerationSpec of(Map<String, String> params) throws BenchException {
+        return new GenerationSpec(whole(params, PROMPT_LEN, "128", "prompt tokens per sequence, e.g. -p promptLen=128,512"),
+                whole(params, OUTPUT_LEN, "64", "tokens to generate per sequence, e.g. -p outputLen=64"));
+    }
+
+    /** The cell against the decoder it runs: the prompt and its output fit the declared context. */
+    public void check(DecoderLayout layout, String model) throws BenchException {
+        if (layout.context().isPresent() && promptLen + outputLen > layout.context().getAsInt()) {
+            int context = layout.context().getAsInt();
+            throw new BenchException("promptLen " + promptLen + " + outputLen " + outputLen + " = "
+                    + (promptLen + outputLen) + " tokens is longer than model '" + model + "''s context of " + context
+                    + "; expected promptLen + outputLen <= " + context);
+        }
+    }
+
+    /**
+     * Seeded prompts of {@code batch} sequences, token ids uniform in {@code [0, vocab)}: the same on every engine.
+     * Random ids are not text, but a decoder's cost per step does not depend on which ids it reads.
+     */
+    public long[] prompt(int batch, int vocab, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        long[] ids = new long[batch * promptLen];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = r.nextInt(vocab);
+        }
+        return ids;
+    }
+
+    private static int whole(Map<String, String> params, String name, String absent, String hint) throws BenchException {
+        String value = params.getOrDefault(name, absent);
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new BenchException(name + " '" + value + "' is not a whole number >= 1; expected " + hint);
+    }
+}
