@@ -2,6 +2,7 @@ package dev.inferbench.it;
 
 import java.util.Comparator;
 import dev.inferbench.model.OnnxExporter;
+import dev.inferbench.model.Llama;
 import dev.inferbench.model.Mlp;
 import ai.onnx.proto.OnnxMl;
 import dev.inferbench.engine.GpuProbe;
@@ -80,10 +81,34 @@ class BadInputIT {
                 .addDim(OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimParam("width"));
         Files.write(cwd.resolve("dynamic.onnx"), dynamic.build().toByteArray());
         Files.writeString(cwd.resolve("their.pt"), "named as TorchScript\n");
+        decoders();
         Files.writeString(cwd.resolve("typo-cells.txt"), "batchSize=1 precison=fp32\n");
         Files.writeString(cwd.resolve("no-cells.txt"), "# nothing but a comment\n");
         Files.writeString(cwd.resolve("broken-cells.txt"), "batchSize=1\nbatchSize=8 fp16\n");
         readOnlyFolder(cwd.resolve("read-only"));
+    }
+
+    /**
+     * llama-tiny as the zoo makes it, and two decoders that do not fit: {@code vocab.onnx} (metadata naming another
+     * vocabulary than its logits have) and {@code merged.onnx} (an Optimum merged decoder's use_cache_branch input).
+     */
+    private static void decoders() throws IOException {
+        OnnxMl.ModelProto llama = new OnnxExporter(20261121).export(Llama.tiny().build());
+        Files.write(cwd.resolve("models/llama-tiny.onnx"), llama.toByteArray());
+        OnnxMl.ModelProto.Builder vocab = llama.toBuilder();
+        for (int i = 0; i < vocab.getMetadataPropsCount(); i++) {
+            if (vocab.getMetadataProps(i).getKey().equals(OnnxExporter.META_VOCAB)) {
+                vocab.setMetadataProps(i, vocab.getMetadataProps(i).toBuilder().setValue("32000"));
+            }
+        }
+        Files.write(cwd.resolve("vocab.onnx"), vocab.build().toByteArray());
+        OnnxMl.ModelProto.Builder merged = llama.toBuilder();
+        merged.getGraphBuilder().addInput(OnnxMl.ValueInfoProto.newBuilder().setName("use_cache_branch")
+                .setType(OnnxMl.TypeProto.newBuilder().setTensorType(OnnxMl.TypeProto.Tensor.newBuilder()
+                        .setElemType(OnnxMl.TensorProto.DataType.BOOL.getNumber()).setShape(
+                                OnnxMl.TensorShapeProto.newBuilder().addDim(
+                                        OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimValue(1))))));
+        Files.write(cwd.resolve("merged.onnx"), merged.build().toByteArray());
     }
 
     /** Mode 555; where that does not stop writes (root), also the immutable attribute, which binds root too. */

@@ -37,7 +37,7 @@ import java.util.concurrent.TimeUnit;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @State(Scope.Benchmark)
-public class PlainOrtGenerationBenchmark {
+public class PlainOrtLoopBenchmark {
     /** A decoder's registry name or .onnx path, as for GenerationBenchmark. */
     @Param("llama-tiny")
     public String model;
