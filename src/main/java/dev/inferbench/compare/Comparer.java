@@ -1,5 +1,7 @@
 package dev.inferbench.compare;
 
+import dev.inferbench.generate.GenerationFigures;
+
 import java.util.HashSet;
 import java.util.HashMap;
 import dev.inferbench.BenchException;
@@ -150,9 +152,13 @@ public final class Comparer {
         return out;
     }
 
-    /** Whether a metric is in the gate: named, or the cell's primary metric (its first) when {@link #PRIMARY} is. */
+    /**
+     * Whether a metric is in the gate: named, or the cell's primary metric (its first) when {@link #PRIMARY} is, and
+     * with it a generation cell's TTFT and TPOT, the times its users hold a service to.
+     */
     private static boolean gated(Set<String> gate, String metric, Map<String, MetricSeries> cellMetrics) {
-        return gate.contains(metric) || gate.contains(PRIMARY) && metric.equals(cellMetrics.keySet().iterator().next());
+        return gate.contains(metric) || gate.contains(PRIMARY) && (metric.equals(cellMetrics.keySet().iterator().next())
+                || GenerationFigures.GATED.contains(metric));
     }
 
     /** Each of {@code family} rows at the confidence that keeps the family's error rate at {@code 1 - confidence}. */

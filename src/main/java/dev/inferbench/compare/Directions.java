@@ -1,5 +1,6 @@
 package dev.inferbench.compare;
 
+import dev.inferbench.generate.GenerationFigures;
 import dev.inferbench.metrics.TrainingProfiler;
 import dev.inferbench.stats.Direction;
 
@@ -22,6 +23,10 @@ public final class Directions {
             return n.equals("serve.rate") || n.equals("serve.sustainable") || n.equals("serve.slo")
                     ? Direction.HIGHER_IS_BETTER : n.equals("serve.offered") || n.equals("serve.steps")
                     || n.equals("serve.batch") ? Direction.UNKNOWN : Direction.LOWER_IS_BETTER;
+        }
+        if (n.startsWith(GenerationFigures.PREFIX)) {
+            int d = GenerationFigures.direction(n);
+            return d > 0 ? Direction.HIGHER_IS_BETTER : d < 0 ? Direction.LOWER_IS_BETTER : Direction.UNKNOWN;
         }
         if (n.equals("fidelity.samples")) {
             return Direction.UNKNOWN; // a count the others stand on, not a quality
@@ -49,7 +54,7 @@ public final class Directions {
     /** Time metrics say faster/slower; others better/worse. */
     public static boolean isTime(String name, String unit) {
         String u = unit == null ? "" : unit;
-        return name.equals("time") || name.equals("throughput") || name.matches("p\\d+(\\.\\d+)?")
+        return name.equals("time") || name.equals("throughput") || GenerationFigures.isTime(name) || name.matches("p\\d+(\\.\\d+)?")
                 || u.matches("(ns|us|ms|s)/op") || u.matches("ops/(ns|us|ms|s|min|hr)");
     }
 }

@@ -67,6 +67,7 @@ final class HtmlReport {
         }
         ServingTable.table(serving.stream().map(r -> CellSummary.of(r.source())).toList()).html(out);
         TrainingTable.table(rows.stream().map(r -> CellSummary.of(r.source())).toList()).html(out);
+        GenerationTable.table(rows.stream().map(r -> CellSummary.of(r.source())).toList()).html(out);
         LayerSection.of(input, rows).html(out);
         if (!plots.isEmpty()) {
             out.println("<h2>Plots</h2>");

@@ -56,6 +56,7 @@ final class MarkdownReport {
         }
         ServingTable.table(serving.stream().map(r -> CellSummary.of(r.source())).toList()).markdown(out);
         TrainingTable.table(rows.stream().map(r -> CellSummary.of(r.source())).toList()).markdown(out);
+        GenerationTable.table(rows.stream().map(r -> CellSummary.of(r.source())).toList()).markdown(out);
         LayerSection.of(input, rows).markdown(out);
         for (ReportInput.Run run : input.runs()) {
             out.println();

@@ -141,7 +141,7 @@ public final class SummaryTable {
         String same = ConstantParams.line("every cell", constant);
         return layout(rows) + (same.isEmpty() ? "" : same + "\n") + EndToEndGap.render(cells, units)
                 + BatchSeries.findings(cells).stream().map(l -> l + "\n").collect(Collectors.joining())
-                + growth(cells) + serving + TrainingTable.render(unsorted);
+                + growth(cells) + serving + TrainingTable.render(unsorted) + GenerationTable.render(unsorted);
     }
 
     /**

@@ -1,0 +1,92 @@
+package dev.inferbench.report;
+
+import dev.inferbench.compare.Directions;
+import dev.inferbench.generate.GenerationFigures;
+import dev.inferbench.results.CellSummary;
+import dev.inferbench.stats.Direction;
+import dev.inferbench.stats.Interval;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The generation section in the terminal and Markdown (golden files), and which way its figures improve. */
+class GenerationTableTest {
+
+    private static CellSummary cell(String batch, String prompt, double ttft, double tpot, double itl50, double itl90,
+                                    int forks) {
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("batchSize", batch);
+        params.put("device", "cpu");
+        params.put("engine", "ort");
+        params.put("model", "smollm2_135m");
+        params.put("outputLen", "64");
+        params.put("promptLen", prompt);
+        params.put("threads", "0");
+        Map<String, Double> extras = new LinkedHashMap<>();
+        extras.put(GenerationFigures.TTFT, ttft);
+        extras.put(CellSummary.halfWidth(GenerationFigures.TTFT), forks > 1 ? ttft / 10 : Double.NaN);
+        extras.put(GenerationFigures.TPOT, tpot);
+        extras.put(CellSummary.halfWidth(GenerationFigures.TPOT), forks > 1 ? tpot / 20 : Double.NaN);
+        extras.put(GenerationFigures.itl(50), itl50);
+        if (!Double.isNaN(itl90)) {
+            extras.put(GenerationFigures.itl(90), itl90);
+        }
+        double e2e = ttft + 63 * tpot;
+        extras.put(GenerationFigures.E2E, e2e);
+        extras.put(GenerationFigures.OUTPUT_TOKENS, Integer.parseInt(batch) * 64 / (e2e / 1e3));
+        extras.put(GenerationFigures.TOTAL_TOKENS, Integer.parseInt(batch) * (64.0 + Integer.parseInt(prompt)) / (e2e / 1e3));
+        extras.put(GenerationFigures.KV_BYTES, 46080.0);
+        extras.put(GenerationFigures.PREFILL_SHARE, 100 * ttft / e2e);
+        return new CellSummary("GenerationBenchmark.request", params, "ms/op", Double.NaN, Double.NaN,
+                new Interval(e2e, e2e * 0.9, e2e * 1.1, 0.95, forks), Double.NaN, extras);
+    }
+
+    private static final List<CellSummary> CELLS = List.of(cell("4", "512", 1724, 30.6, 30.1, Double.NaN, 1),
+            cell("1", "512", 603.6, 18.9, 15.8, 16.9, 3), cell("1", "128", 153.1, 14.5, 13.2, 14.0, 3),
+            new CellSummary("InferenceBenchmark.infer", Map.of("model", "resnet50"), "ms/op", 1, 1,
+                    new Interval(1, 1, 1, 0.95, 1), 1, Map.of()));
+
+    @Test
+    void terminalAndMarkdownMatchTheirGoldenFiles() throws Exception {
+        String text = GenerationTable.render(CELLS);
+        // generation cells only, sorted by batch then prompt; n/a where a figure has no interval or too few gaps
+        assertThat(text).doesNotContain("resnet50").contains("1724 ± n/a").contains("153.1 ± 15.31");
+        assertThat(text.indexOf("153.1")).isLessThan(text.indexOf("603.6"));
+        matchesGolden(text, "generation.txt");
+        StringWriter md = new StringWriter();
+        try (PrintWriter out = new PrintWriter(md)) {
+            GenerationTable.table(CELLS).markdown(out);
+        }
+        matchesGolden(md.toString(), "generation.md");
+    }
+
+    /** As ComparerTest's: {@code -Dgolden.update=true} writes the actual output over the golden file (review the diff). */
+    private static void matchesGolden(String actual, String name) throws java.io.IOException {
+        java.nio.file.Path file = java.nio.file.Path.of("src/test/resources/golden", name);
+        if (Boolean.getBoolean("golden.update")) {
+            java.nio.file.Files.writeString(file, actual);
+        }
+        assertThat(actual).isEqualTo(java.nio.file.Files.exists(file) ? java.nio.file.Files.readString(file) : "");
+    }
+
+    @Test
+    void aRunWithoutGenerationCellsHasNoSection() {
+        assertThat(GenerationTable.render(CELLS.subList(3, 4))).isEmpty();
+    }
+
+    @Test
+    void latenciesGoDownTokensPerSecondUpSharesDescribe() {
+        assertThat(Directions.of(GenerationFigures.TTFT, "ms")).isEqualTo(Direction.LOWER_IS_BETTER);
+        assertThat(Directions.of(GenerationFigures.itl(99), "ms")).isEqualTo(Direction.LOWER_IS_BETTER);
+        assertThat(Directions.of(GenerationFigures.OUTPUT_TOKENS, "tokens/s")).isEqualTo(Direction.HIGHER_IS_BETTER);
+        assertThat(Directions.of(GenerationFigures.PREFILL_SHARE, "%")).isEqualTo(Direction.UNKNOWN);
+        assertThat(Directions.isTime(GenerationFigures.TPOT, "ms")).isTrue();
+        assertThat(Directions.isTime(GenerationFigures.TOTAL_TOKENS, "tokens/s")).isFalse();
+    }
+}
