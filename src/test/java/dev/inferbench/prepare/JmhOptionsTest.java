@@ -2,6 +2,7 @@ package dev.inferbench.prepare;
 
 import dev.inferbench.metrics.TrainingProfiler;
 import dev.inferbench.serve.ServingProfiler;
+import dev.inferbench.generate.GenerationProfiler;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.CallMeanProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
@@ -104,11 +105,12 @@ class JmhOptionsTest {
             Options o = JmhOptions.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build();
             assertThat(o.getProfilers()).extracting(p -> p.getKlass())
                     .containsExactly(SamplesProfiler.class.getName(), CallMeanProfiler.class.getName(),
-                            ServingProfiler.class.getName(), TrainingProfiler.class.getName());
+                            ServingProfiler.class.getName(), TrainingProfiler.class.getName(),
+                            GenerationProfiler.class.getName());
         } finally {
             System.clearProperty(JmhOptions.EXTRA_METRICS);
         }
         assertThat(JmhOptions.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build().getProfilers())
-                .hasSize(12);
+                .hasSize(13);
     }
 }
