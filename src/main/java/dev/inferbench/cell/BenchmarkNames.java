@@ -15,6 +15,9 @@ public final class BenchmarkNames {
     public static final String COLD_START = PACKAGE + "ColdStartBenchmark";
     public static final String SERVING = PACKAGE + "ServingBenchmark";
     public static final String TRAINING = PACKAGE + "TrainingBenchmark";
+    public static final String GENERATION = PACKAGE + "GenerationBenchmark";
+    /** GenerationBenchmark's request as a plain ONNX Runtime loop: the reference for the harness's overhead. */
+    public static final String PLAIN_ORT_LOOP = PACKAGE + "PlainOrtLoopBenchmark";
 
     private BenchmarkNames() {
     }

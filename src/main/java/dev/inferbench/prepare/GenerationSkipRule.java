@@ -1,10 +1,10 @@
 package dev.inferbench.prepare;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.cell.BenchmarkNames;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.engine.DecoderLayout;
 
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -14,13 +14,10 @@ import java.util.Optional;
  * these are skips; a run of generation cells alone refuses such a model as bad input, in MatrixCheck).
  */
 public final class GenerationSkipRule implements SkipRule {
-    /** By name: library code does not depend on the benchmarks (src/jmh). */
-    static final List<String> BENCHMARK_CLASSES = List.of("dev.inferbench.bench.GenerationBenchmark",
-            "dev.inferbench.bench.PlainOrtLoopBenchmark");
-
     @Override
     public boolean appliesTo(String benchmark) {
-        return BENCHMARK_CLASSES.stream().anyMatch(c -> benchmark.startsWith(c + "."));
+        return BenchmarkNames.inClass(benchmark, BenchmarkNames.GENERATION)
+                || BenchmarkNames.inClass(benchmark, BenchmarkNames.PLAIN_ORT_LOOP);
     }
 
     @Override

@@ -40,7 +40,7 @@ public final class GenerationTable {
         return table(all).render();
     }
 
-    static Section table(List<CellSummary> all) {
+    static TableSection table(List<CellSummary> all) {
         List<CellSummary> cells = all.stream().filter(GenerationTable::isGeneration)
                 .sorted(Comparator.comparing((CellSummary c) -> c.benchmark())
                         .thenComparing(c -> c.params().getOrDefault(CellSpec.MODEL, ""))
@@ -50,7 +50,7 @@ public final class GenerationTable {
                         .thenComparingInt(c -> number(c, GenerationSpec.OUTPUT_LEN)))
                 .toList();
         if (cells.isEmpty()) {
-            return Section.empty(TITLE);
+            return TableSection.empty(TITLE);
         }
         Set<String> keys = new LinkedHashSet<>(FIRST);
         cells.forEach(c -> keys.addAll(c.params().keySet()));
@@ -78,7 +78,7 @@ public final class GenerationTable {
             row.add(Integer.toString(c.mean().forks()));
             rows.add(row);
         }
-        return new Section(TITLE, HEADING, rows, "[-0-9.,±n/a ]+",
+        return new TableSection(TITLE, HEADING, rows, "[-0-9.,±n/a ]+",
                 ConstantParams.line("every generation cell", constant), List.of(NOTE), "note");
     }
 
