@@ -63,7 +63,7 @@ class FlameTest {
         assertThat(FlameSettings.parse("alloc").events()).containsExactly("alloc");
         assertThatThrownBy(() -> FlameSettings.parse("cpu,wall")).hasMessageContaining("cannot be recorded together");
         assertThatThrownBy(() -> FlameSettings.parse("cpu,cycles"))
-                .hasMessage("unknown flame event 'cycles'; expected some of: cpu, wall, itimer, ctimer, alloc, lock, nativemem (e.g. --flame-events cpu,alloc)");
+                .hasMessage("unknown flame event 'cycles'; expected some of: cpu, wall, itimer, ctimer, alloc, lock, nativemem, ops (e.g. --flame-events cpu,alloc)");
         // native allocations: every malloc and free, through JMH's raw command (its own parser has no such option)
         FlameSettings nm = FlameSettings.parse("cpu,nativemem");
         assertThat(nm.events()).containsExactly("cpu", "nativemem");
