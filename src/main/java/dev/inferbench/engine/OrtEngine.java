@@ -32,7 +32,6 @@ final class OrtEngine implements InferenceEngine {
     private final ModelSignature signature;
     /** The fork's own ORT profile ({@code --flame-events cpu,ops}), ended when the engine closes; else null. */
     private ForkOrtProfile forkProfile;
-    private long profileStartNs;
     private boolean closed;
 
     private OrtEngine(OrtEnvironment env, OrtSession session) throws OrtException {
@@ -46,7 +45,7 @@ final class OrtEngine implements InferenceEngine {
         OrtEngine engine = open(model, device, settings, fork == null ? null : Path.of(fork.prefix()));
         if (fork != null) {
             try {
-                engine.profileStartNs = engine.session.getProfilingStartTimeInNs();
+                fork.opened(engine.session.getProfilingStartTimeInNs());
                 engine.forkProfile = fork;
             } catch (OrtException e) {
                 engine.close();
@@ -199,7 +198,7 @@ final class OrtEngine implements InferenceEngine {
         closed = true;
         try {
             if (forkProfile != null) {
-                forkProfile.finish(profileStartNs, session.endProfiling());
+                forkProfile.finish(session.endProfiling());
             }
         } catch (OrtException ignored) {
             // the launcher says that this fork's ORT profile is missing; the fork's timings stand

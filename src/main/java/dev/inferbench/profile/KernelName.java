@@ -2,6 +2,7 @@ package dev.inferbench.profile;
 
 import dev.inferbench.model.stats.LayerName;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -10,10 +11,29 @@ import java.util.List;
  * Conv up to a Relu.
  */
 record KernelName(String module, String layer, String operator) {
+    /**
+     * The converter's suffix for an inlined frame, which its HTML draws in aqua: the frames the join inserts stand
+     * out from the library's red ones. It is not shown in the graph; collapsed stacks carry it.
+     */
+    static final String INSERTED = "_[i]";
 
-    /** The frames, outermost first: {@code [layer1.0]}, {@code [layer1.0.relu]}, {@code Conv…Relu}. */
+    /**
+     * The frames, outermost first: the module and each module holding it ({@code [layer1]}, {@code [layer1.0]}), so
+     * that a block's time adds up in one frame, then the layer ({@code [layer1.0.relu]}) and the operator.
+     */
     List<String> frames() {
-        return List.of("[" + frame(LayerName.shown(module)) + "]", "[" + frame(layer) + "]", frame(operator));
+        List<String> frames = new ArrayList<>();
+        String shown = LayerName.shown(module);
+        for (int i = 1; i < shown.length(); i++) {
+            char c = shown.charAt(i);
+            if ((c == '.' || c == '/') && i + 1 < shown.length()) {
+                frames.add("[" + frame(shown.substring(0, i)) + "]" + INSERTED);
+            }
+        }
+        frames.add("[" + frame(shown) + "]" + INSERTED);
+        frames.add("[" + frame(layer) + "]" + INSERTED);
+        frames.add(frame(operator) + INSERTED);
+        return frames;
     }
 
     /** A name as one frame of a collapsed stack: no separators, no spaces before the count. */

@@ -31,7 +31,7 @@ final class OperatorFlame {
     static final String ORT_DIR = "ort";
     static final String CHECK = "ops-check.txt";
     /** Larger profiles are not read: ORT writes one event per kernel per call, so such a fork ran µs calls for long. */
-    static final long MAX_PROFILE_BYTES = 400L << 20;
+    static final long MAX_PROFILE_BYTES = 200L << 20;
 
     private OperatorFlame() {
     }
@@ -103,12 +103,14 @@ final class OperatorFlame {
                 throw new BenchException("cannot read " + record + ": " + e.getMessage(), e);
             }
             Path json = dir.resolve(p.getProperty(ForkOrtProfile.FILE, ""));
-            long start;
-            try {
-                start = Long.parseLong(p.getProperty(ForkOrtProfile.START_NS, ""));
-            } catch (NumberFormatException e) {
-                throw new BenchException(record + " has no valid " + ForkOrtProfile.START_NS + "; expected the ns "
-                        + "since the epoch at which ORT's profiler started", e);
+            long start = nanos(p, ForkOrtProfile.START_NS, record);
+            long opening = nanos(p, ForkOrtProfile.OPENING_NS, record);
+            long opened = nanos(p, ForkOrtProfile.OPENED_NS, record);
+            if (start < opening || start > opened) {
+                why.append("ORT's profiler says it started at ").append(start).append(" ns, outside the wall-clock "
+                        + "interval in which its session was created (").append(opening).append(" to ").append(opened)
+                        .append(" ns): its clock is not the one the samples are on; ");
+                continue;
             }
             try {
                 if (!Files.isRegularFile(json) || Files.size(json) > MAX_PROFILE_BYTES) {
@@ -126,6 +128,15 @@ final class OperatorFlame {
             why.append("the fork opened no ONNX Runtime session (engines ort and djl-ort record one)");
         }
         return sessions;
+    }
+
+    private static long nanos(Properties p, String key, Path record) throws BenchException {
+        try {
+            return Long.parseLong(p.getProperty(key, ""));
+        } catch (NumberFormatException e) {
+            throw new BenchException(record + " has no valid " + key + "; expected ns since the epoch, as the fork "
+                    + "writes them", e);
+        }
     }
 
     /** Each ORT node as the model file's layer and module when the file can be read, else as ORT names it. */

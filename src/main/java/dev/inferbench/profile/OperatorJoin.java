@@ -73,7 +73,8 @@ final class OperatorJoin {
                 boolean caller = timeline.isCaller(s.tid());
                 Given g = give(s, caller, timeline);
                 given.add(g);
-                List<String> inserted = g.kernel() != null ? frames.apply(g.kernel().kernel()) : List.of(g.label());
+                List<String> inserted = g.kernel() != null ? frames.apply(g.kernel().kernel())
+                        : List.of(g.label() + KernelName.INSERTED);
                 out = new ArrayList<>(s.frames().size() + inserted.size() + 1);
                 if (caller || hasJavaFrame(s.frames())) {
                     out.addAll(s.frames().subList(0, lib));

@@ -38,7 +38,7 @@ class OperatorJoinTest {
     }
 
     static KernelName name(OrtProfile.Kernel k) {
-        return new KernelName(k.node().equals("add1") ? "" : "block1", k.node(), k.opType());
+        return new KernelName(k.node().equals("add1") ? "" : "stage1.block1", k.node(), k.opType());
     }
 
     static final List<OperatorJoin.Sample> SAMPLES = List.of(
@@ -62,17 +62,19 @@ class OperatorJoinTest {
         OperatorJoin.Joined j = OperatorJoin.join(SAMPLES, timeline(), k -> name(k).frames());
         String call = "bench/Infer.call_[j];ai/onnxruntime/OrtSession.run_[0];";
         String lib2 = LIB + ";" + LIB;
+        String conv = "[stage1]_[i];[stage1.block1]_[i];[conv1]_[i];Conv_[i];";
+        String relu = "[stage1]_[i];[stage1.block1]_[i];[relu1]_[i];Relu_[i];";
         assertThat(j.stacks()).containsExactly(
-                Map.entry(call + "[block1];[conv1];Conv;" + lib2, 2L),
-                Map.entry(call + "[between kernels];" + lib2, 2L),
-                Map.entry(call + "[block1];[relu1];Relu;" + lib2, 1L),
-                Map.entry(call + "[outside model_run];" + lib2, 1L),
+                Map.entry(call + conv + lib2, 2L),
+                Map.entry(call + "[between kernels]_[i];" + lib2, 2L),
+                Map.entry(call + relu + lib2, 1L),
+                Map.entry(call + "[outside model_run]_[i];" + lib2, 1L),
                 Map.entry("bench/Infer.call_[j];bench/Blackhole.consume_[j]", 3L),
-                Map.entry("[ORT thread pool];[block1];[conv1];Conv;clone3;start_thread;" + LIB, 1L),
-                Map.entry("[ORT thread pool];[overlapping kernels];clone3;start_thread;" + LIB, 1L),
-                Map.entry("[ORT thread pool];[block1];[relu1];Relu;" + LIB, 1L),
-                Map.entry("[ORT thread pool];[thread pool wait];clone3;start_thread;" + LIB, 1L),
-                Map.entry("[ORT thread pool];[no ORT profile];clone3;start_thread;" + LIB, 1L));
+                Map.entry("[ORT thread pool];" + conv + "clone3;start_thread;" + LIB, 1L),
+                Map.entry("[ORT thread pool];[overlapping kernels]_[i];clone3;start_thread;" + LIB, 1L),
+                Map.entry("[ORT thread pool];" + relu + LIB, 1L),
+                Map.entry("[ORT thread pool];[thread pool wait]_[i];clone3;start_thread;" + LIB, 1L),
+                Map.entry("[ORT thread pool];[no ORT profile]_[i];clone3;start_thread;" + LIB, 1L));
         assertThat(j.samples()).isEqualTo(14);
         assertThat(j.given()).hasSize(11);
         assertThat(j.callerElsewhere()).as("Java samples of the calling thread while the profile ran").isEqualTo(2);
@@ -92,7 +94,7 @@ class OperatorJoinTest {
         assertThat(conv.callerSamples()).isEqualTo(2);
         assertThat(conv.allShare()).isCloseTo(3.0 / 5, within(1e-12));
         assertThat(s.operators().get(2).callerSamples()).as("nothing sampled add1's own thread").isZero();
-        assertThat(s.modules()).extracting(OperatorShares.Row::name).containsExactly("block1", "");
+        assertThat(s.modules()).extracting(OperatorShares.Row::name).containsExactly("stage1.block1", "");
         assertThat(s.modules().get(0).kernelShare()).isCloseTo(80.0 / 90, within(1e-12));
         assertThat(s.labels()).containsExactly(Map.entry("[between kernels]", 2L), Map.entry("[no ORT profile]", 1L),
                 Map.entry("[outside model_run]", 1L), Map.entry("[overlapping kernels]", 1L),
