@@ -72,8 +72,8 @@ class FlameIT {
         }
         assertThat(fork.resolve("ort").resolve(session.getProperty("profile"))).isNotEmptyFile();
         String joined = Files.readString(fork.resolve("cpu.collapsed"));
-        assertThat(joined).contains("ai/onnxruntime/OrtSession.run").contains("[ORT thread pool]")
-                .containsPattern("OrtSession\\.run[^ ]*;Conv[^;]*_\\[i];");
+        // workers: OperatorJoinTest; a tiny model's kernels may be too small for ORT to hand them any
+        assertThat(joined).containsPattern("OrtSession\\.run[^ ]*;Conv[^;]*_\\[i];");
         assertThat(Files.readString(cell.resolve("merged-cpu.collapsed"))).containsPattern(";Conv[^;]*_\\[i];");
         assertThat(Files.readAllLines(fork.resolve("ops-check.txt")).get(0)).startsWith("operator");
     }
