@@ -30,6 +30,8 @@ final class OrtEngine implements InferenceEngine {
     private final OrtEnvironment env;
     private final OrtSession session;
     private final ModelSignature signature;
+    /** The fork's own ORT profile ({@code --flame-events cpu,ops}), ended when the engine closes; else null. */
+    private ForkOrtProfile forkProfile;
     private boolean closed;
 
     private OrtEngine(OrtEnvironment env, OrtSession session) throws OrtException {
@@ -39,7 +41,18 @@ final class OrtEngine implements InferenceEngine {
     }
 
     static OrtEngine open(Path model, Device device, EngineSettings settings) throws BenchException {
-        return open(model, device, settings, null);
+        ForkOrtProfile fork = ForkOrtProfile.next();
+        OrtEngine engine = open(model, device, settings, fork == null ? null : Path.of(fork.prefix()));
+        if (fork != null) {
+            try {
+                fork.opened(engine.session.getProfilingStartTimeInNs());
+                engine.forkProfile = fork;
+            } catch (OrtException e) {
+                engine.close();
+                throw new BenchException("cannot read ORT's profiling start time: " + firstLine(e.getMessage()), e);
+            }
+        }
+        return engine;
     }
 
     /** @param profilePrefix where ORT writes its per-operator profile (a JSON file named from it), or null for none */
@@ -194,6 +207,13 @@ final class OrtEngine implements InferenceEngine {
         }
         closed = true;
         try {
+            if (forkProfile != null) {
+                forkProfile.finish(session.endProfiling());
+            }
+        } catch (OrtException ignored) {
+            // the launcher says that this fork's ORT profile is missing; the fork's timings stand
+        }
+        try {
             session.close();
         } catch (OrtException ignored) {
             // closing is best effort: the process ends soon after in a benchmark fork
@@ -254,57 +274,14 @@ final class OrtEngine implements InferenceEngine {
         public void close() {
             if (!closed) {
                 closed = true;
-                tensors.values().forEach(OnnxTensor::close);
+                // a loop, not a method reference: this runs in the trial's teardown, inside JMH's last measured
+                // iteration, where spinning a lambda class on first use would count kilobytes against the calls
+                for (OnnxTensor t : tensors.values()) {
+                    t.close();
+                }
                 if (pinned != null) {
                     pinned.release();
                 }
-            }
-        }
-    }
-
-    private static final class OrtOutputs implements Outputs {
-        private final OrtSession.Result result;
-        private boolean closed;
-
-        OrtOutputs(OrtSession.Result result) {
-            this.result = result;
-        }
-
-        @Override
-        public int count() {
-            return result.size();
-        }
-
-        @Override
-        public long[] shape(int index) {
-            return tensor(index).getInfo().getShape();
-        }
-
-        @Override
-        public float[] floats(int index) {
-            OnnxTensor t = tensor(index);
-            if (t.getInfo().type != OnnxJavaType.FLOAT) {
-                return new float[0];
-            }
-            FloatBuffer b = t.getFloatBuffer();
-            float[] out = new float[b.remaining()];
-            b.get(out);
-            return out;
-        }
-
-        private OnnxTensor tensor(int index) {
-            OnnxValue v = result.get(index);
-            if (v instanceof OnnxTensor t) {
-                return t;
-            }
-            throw new IllegalStateException("output " + index + " is not a tensor");
-        }
-
-        @Override
-        public void close() {
-            if (!closed) {
-                closed = true;
-                result.close();
             }
         }
     }

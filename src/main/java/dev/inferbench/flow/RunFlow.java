@@ -71,7 +71,7 @@ public final class RunFlow {
         Path runDir = prepared.store().dir();
         try {
             if (request.flame() != null) {
-                hooks.add(FlameHook.create(runDir, request.flame(), prepared.options(), console));
+                hooks.add(FlameHook.create(runDir, request.flame(), prepared.options(), prepared.config(), console));
             }
             if (prepared.asyncOptions() != null) {
                 hooks.add(UserAsyncHook.create(prepared.asyncOptions(), runDir, prepared.options(), console));

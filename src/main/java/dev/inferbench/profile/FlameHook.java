@@ -4,6 +4,9 @@ import java.nio.file.StandardCopyOption;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
+import dev.inferbench.cell.CellSpec;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.variant.Variants;
 import dev.inferbench.run.ForkHook;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.Options;
@@ -29,15 +32,20 @@ import java.util.stream.Stream;
 public final class FlameHook implements ForkHook {
     /** The run folder's subfolder for flame graphs, one folder per cell id. */
     private static final String ENGINE_FILE = "profiler.properties";
+    /** Operators and modules the console shows per fork; ops-check.txt has them all. */
+    private static final int OPS_TOP = 5;
 
     private final Path flamesDir;
     private final FlameSettings settings;
     private final Path profilerLibrary;
     private final List<String> jvmArgsAppend;
     private final PrintStream console;
+    /** For the model file of a cell whose operators are joined in ({@code ops}); null without. */
+    private final BenchConfig config;
 
     private FlameHook(Path flamesDir, FlameSettings settings, Path profilerLibrary, List<String> jvmArgsAppend,
-                      PrintStream console) {
+                      PrintStream console, BenchConfig config) {
+        this.config = config;
         this.flamesDir = flamesDir;
         this.settings = settings;
         this.profilerLibrary = profilerLibrary;
@@ -52,8 +60,8 @@ public final class FlameHook implements ForkHook {
     }
 
     /** Extracts the libraries (once per machine) and checks the output folder before any fork starts. */
-    public static FlameHook create(Path runDir, FlameSettings settings, Options base, PrintStream console)
-            throws BenchException {
+    public static FlameHook create(Path runDir, FlameSettings settings, Options base, BenchConfig config,
+                                   PrintStream console) throws BenchException {
         Path lib = profilerLibrary();
         List<String> append = keepOrtLibraries(base);
         Path flames = RunLayout.of(runDir).flames();
@@ -65,7 +73,12 @@ public final class FlameHook implements ForkHook {
         }
         console.println("[inferbench] flame graphs of " + String.join(" + ", settings.events()) + " for every fork in "
                 + flames + " (async-profiler " + lib + ")");
-        return new FlameHook(flames, settings, lib, append, console);
+        if (settings.ops()) {
+            console.println("[inferbench] ops: ONNX Runtime's session profile is recorded in every fork and its "
+                    + "operators joined into the " + settings.timeEvent() + " graphs; it records every kernel of every "
+                    + "call, so these forks' timings are not those of a plain run");
+        }
+        return new FlameHook(flames, settings, lib, append, console, config);
     }
 
     /**
@@ -95,7 +108,11 @@ public final class FlameHook implements ForkHook {
             throw new BenchException("cannot create " + dir + ": " + e.getMessage(), e);
         }
         options.addProfiler("async", settings.jmhOptions(profilerLibrary, dir.resolve("jmh")));
-        options.jvmArgsAppend(jvmArgsAppend.toArray(String[]::new));
+        List<String> append = new ArrayList<>(jvmArgsAppend);
+        if (settings.ops()) {
+            append.add(OperatorFlame.forkArgument(dir));
+        }
+        options.jvmArgsAppend(append.toArray(String[]::new));
     }
 
     @Override
@@ -117,6 +134,9 @@ public final class FlameHook implements ForkHook {
             for (String event : settings.events()) {
                 FlameGraphs.fromRecording(jfr, converterEvent(event), cell.label() + " fork " + fork + ": " + what(event));
             }
+            if (settings.ops()) {
+                joinOperators(cell, fork, dir, jfr);
+            }
             Files.writeString(dir.resolve(ENGINE_FILE), "events=" + String.join(",", settings.events())
                     + "\nengine=" + engine + "\n" + "engine.meaning=" + meaning(engine) + "\n", StandardCharsets.UTF_8);
             if (settings.timeEvent() != null) {
@@ -125,6 +145,30 @@ public final class FlameHook implements ForkHook {
             }
         } catch (IOException e) {
             throw new BenchException("cannot keep the flame graphs of " + cell.label() + " fork " + fork + ": " + e, e);
+        }
+    }
+
+    /** The fork's time graph redrawn with ORT's operators inside ({@link OperatorFlame}), and its check printed. */
+    private void joinOperators(Cell cell, int fork, Path dir, Path jfr) throws BenchException {
+        String event = converterEvent(settings.timeEvent());
+        StringBuilder why = new StringBuilder();
+        OperatorShares shares = OperatorFlame.write(dir, jfr, event, cell.label() + " fork " + fork + ": " + event
+                + " with ONNX Runtime's operators", modelFile(cell), why);
+        if (shares == null) {
+            console.println("[inferbench] no operator frames in " + cell.label() + " fork " + fork + ": " + why);
+            return;
+        }
+        console.println("[inferbench] operator frames joined into " + dir.resolve(event + "-forward.html")
+                + "; their shares beside ORT's kernel time (" + OperatorFlame.CHECK + "):");
+        shares.print(console, OPS_TOP);
+    }
+
+    private Path modelFile(Cell cell) {
+        try {
+            CellSpec spec = CellSpec.of(cell.params(), config);
+            return Variants.file(spec.modelFile(), spec.precision());
+        } catch (BenchException | RuntimeException notAModelCell) {
+            return null;
         }
     }
 

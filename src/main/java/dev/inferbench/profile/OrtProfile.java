@@ -30,10 +30,15 @@ public record OrtProfile(List<Kernel> kernels, List<Run> modelRuns) {
      * @param start       start time in µs since the session began
      * @param micros      duration in µs
      * @param arena       ORT's CPU arena once the kernel has run, null when the profile does not say (older ORT versions)
+     * @param tid         the OS thread that ran it (the session's caller with the sequential executor); 0 when unknown
      */
-    public record Kernel(String node, String opType, long start, long micros, Arena arena) {
+    public record Kernel(String node, String opType, long start, long micros, Arena arena, long tid) {
+        public Kernel(String node, String opType, long start, long micros, Arena arena) {
+            this(node, opType, start, micros, arena, 0);
+        }
+
         public Kernel(String node, String opType, long start, long micros) {
-            this(node, opType, start, micros, null);
+            this(node, opType, start, micros, null, 0);
         }
     }
 
@@ -44,8 +49,11 @@ public record OrtProfile(List<Kernel> kernels, List<Run> modelRuns) {
     public record Arena(long requested, long requestedDelta, long inUse, long inUseDelta, long inUsePeak) {
     }
 
-    /** One {@code model_run}: start and duration in µs. */
-    public record Run(long start, long micros) {
+    /** One {@code model_run}: start and duration in µs, and the OS thread that called it (0 when unknown). */
+    public record Run(long start, long micros, long tid) {
+        public Run(long start, long micros) {
+            this(start, micros, 0);
+        }
     }
 
     /** The profile of the last {@code n} runs only (the measured calls, after the warmup calls). */
@@ -88,9 +96,10 @@ public record OrtProfile(List<Kernel> kernels, List<Run> modelRuns) {
             if (cat.equals("Node") && name.endsWith(KERNEL_SUFFIX)) {
                 JsonNode args = e.path("args");
                 kernels.add(new Kernel(name.substring(0, name.length() - KERNEL_SUFFIX.length()),
-                        args.path("op_name").asText("unknown"), e.path("ts").asLong(), dur, arena(args)));
+                        args.path("op_name").asText("unknown"), e.path("ts").asLong(), dur, arena(args),
+                        e.path("tid").asLong()));
             } else if (cat.equals("Session") && name.equals("model_run")) {
-                runs.add(new Run(e.path("ts").asLong(), dur));
+                runs.add(new Run(e.path("ts").asLong(), dur, e.path("tid").asLong()));
             }
         }
         return new OrtProfile(List.copyOf(kernels), List.copyOf(runs));

@@ -50,4 +50,31 @@ class FlameIT {
         assertThat(none.code()).isEqualTo(2);
         assertThat(none.err()).contains("models has no flame graphs, operator profile or results; expected a run folder");
     }
+
+    /**
+     * --flame-events cpu,ops on a ms-scale cell: the fork records ORT's profile beside the samples, the fork's cpu
+     * graph and the cell's merged one carry the operator frames, and ops-check.txt sets their shares beside ORT's.
+     */
+    @Test
+    void operatorFramesJoinTheCpuGraph() throws Exception {
+        Jar.Run r = Jar.run(cwd, "-p model=resnet-tiny -p batchSize=1 -f 1 -wi 0 -i 1 -r 1s --flame-events cpu,ops "
+                + "--run-dir ops");
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).contains("operator frames joined into").contains("largest difference, ORT kernel time");
+        Path cell;
+        try (Stream<Path> s = Files.list(cwd.resolve("ops/flames"))) {
+            cell = s.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        Path fork = cell.resolve("fork-1");
+        Properties session = new Properties();
+        try (var in = Files.newInputStream(fork.resolve("ort/session-1.properties"))) {
+            session.load(in);
+        }
+        assertThat(fork.resolve("ort").resolve(session.getProperty("profile"))).isNotEmptyFile();
+        String joined = Files.readString(fork.resolve("cpu.collapsed"));
+        // workers: OperatorJoinTest; a tiny model's kernels may be too small for ORT to hand them any
+        assertThat(joined).containsPattern("OrtSession\\.run[^ ]*;Conv[^;]*_\\[i];");
+        assertThat(Files.readString(cell.resolve("merged-cpu.collapsed"))).containsPattern(";Conv[^;]*_\\[i];");
+        assertThat(Files.readAllLines(fork.resolve("ops-check.txt")).get(0)).startsWith("operator");
+    }
 }

@@ -54,6 +54,20 @@ class FlameTest {
     }
 
     @Test
+    void opsJoinsOperatorsIntoATimeGraphAndIsNoProfilerEvent() throws BenchException {
+        FlameSettings s = FlameSettings.parse("cpu,alloc,ops");
+        assertThat(s.ops()).isTrue();
+        assertThat(s.events()).as("the converter draws cpu and alloc; ops only adds frames").containsExactly("cpu", "alloc");
+        assertThat(s.jmhOptions(Path.of("/c/lib.so"), Path.of("/r/f"))).isEqualTo("libPath=/c/lib.so;output=jfr;dir=/r/f;event=cpu;alloc");
+        assertThat(FlameSettings.parse(FlameSettings.DEFAULT).ops()).as("not unless asked").isFalse();
+        assertThatThrownBy(() -> FlameSettings.parse("alloc,ops")).isInstanceOf(BenchException.class)
+                .hasMessage("flame event 'ops' joins ONNX Runtime's operators into a time graph; expected a time event "
+                        + "beside it, e.g. --flame-events cpu,ops");
+        assertThat(OperatorFlame.forkArgument(Path.of("/r/flames/c/fork-2")))
+                .isEqualTo("-Dinferbench.ortProfile=/r/flames/c/fork-2/ort");
+    }
+
+    @Test
     void eventsBecomeJmhOptions() throws BenchException {
         FlameSettings s = FlameSettings.parse(FlameSettings.DEFAULT);
         assertThat(s.events()).containsExactly("cpu", "alloc");
@@ -63,7 +77,7 @@ class FlameTest {
         assertThat(FlameSettings.parse("alloc").events()).containsExactly("alloc");
         assertThatThrownBy(() -> FlameSettings.parse("cpu,wall")).hasMessageContaining("cannot be recorded together");
         assertThatThrownBy(() -> FlameSettings.parse("cpu,cycles"))
-                .hasMessage("unknown flame event 'cycles'; expected some of: cpu, wall, itimer, ctimer, alloc, lock, nativemem (e.g. --flame-events cpu,alloc)");
+                .hasMessage("unknown flame event 'cycles'; expected some of: cpu, wall, itimer, ctimer, alloc, lock, nativemem, ops (e.g. --flame-events cpu,alloc)");
         // native allocations: every malloc and free, through JMH's raw command (its own parser has no such option)
         FlameSettings nm = FlameSettings.parse("cpu,nativemem");
         assertThat(nm.events()).containsExactly("cpu", "nativemem");
