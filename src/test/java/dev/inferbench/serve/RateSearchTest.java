@@ -101,12 +101,18 @@ class RateSearchTest {
         // with the sample p90 alone, a step just above the knee passes about half the time and the bisection follows
         // it up; with the count over the bound judged at 95 % and the knee confirmed, few searches end above it
         int above = 0;
+        double sum = 0;
         int searches = 200;
         for (int s = 0; s < searches; s++) {
             RateSearch.Found f = RateSearch.find(noisy(60, s), P90_10MS, 80, 1e6);
             above += f.sustainable() > 60 ? 1 : 0;
+            sum += f.sustainable();
         }
+
         assertThat(above).as("searches that settled above the knee, of " + searches).isLessThanOrEqualTo(searches / 20);
+        // the price, as docs/serving.md states it: the estimate is biased low (52.2 of 60 on average here, with steps
+        // of 100 requests; the sample p90 without confirmation ended above the knee in 59 of these 200 searches)
+        assertThat(sum / searches).isBetween(0.8 * 60, 60.0);
     }
 
     @Test
