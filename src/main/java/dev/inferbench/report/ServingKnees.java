@@ -55,15 +55,18 @@ final class ServingKnees {
                     missed = c;
                 }
             }
+            String line;
             if (met == null) {
-                lines.add("knee: " + who + ": no offered rate met " + slo + " (the lowest, "
-                        + SummaryTable.num(ServingTable.offered(sweep.get(0))) + " req/s, missed it)");
+                line = "knee: " + who + ": no offered rate met " + slo + " (the lowest, "
+                        + SummaryTable.num(ServingTable.offered(sweep.get(0))) + " req/s, " + howMissed(sweep.get(0), slo)
+                        + ")";
             } else {
-                lines.add("knee: " + who + ": " + SummaryTable.num(ServingTable.offered(met)) + " req/s at " + slo
+                line = "knee: " + who + ": " + SummaryTable.num(ServingTable.offered(met)) + " req/s at " + slo
                         + (missed == null ? " (the highest rate tried; every rate met it)"
-                        : " (next rate tried, " + SummaryTable.num(ServingTable.offered(missed)) + " req/s, " + howMissed(missed, slo)
-                        + ")"));
+                        : " (next rate tried, " + SummaryTable.num(ServingTable.offered(missed)) + " req/s, "
+                        + howMissed(missed, slo) + ")");
             }
+            lines.add(line + metAbove(sweep, missed));
         }
         return lines;
     }
@@ -127,6 +130,17 @@ final class ServingKnees {
         long nonMonotone = Math.round(c.extras().getOrDefault(ServingProfiler.NON_MONOTONE, 0.0) * forks);
         return nonMonotone == 0 ? line : line + "; not monotone: " + nonMonotone + " pair(s) of rates met above one not"
                 + " met (each fork's 'rate search' line has its steps)";
+    }
+
+    /** "; not monotone: 12000 req/s met above it" when rates above the first one not met met the SLO in every fork. */
+    private static String metAbove(List<CellSummary> sweep, CellSummary missed) {
+        List<String> above = new ArrayList<>();
+        for (CellSummary c : sweep.subList(missed == null ? sweep.size() : sweep.indexOf(missed), sweep.size())) {
+            if (c.extras().getOrDefault(ServingProfiler.SLO_MET, 0.0) >= 1) {
+                above.add(SummaryTable.num(ServingTable.offered(c)));
+            }
+        }
+        return above.isEmpty() ? "" : "; not monotone: " + String.join(", ", above) + " req/s met above it";
     }
 
     /**

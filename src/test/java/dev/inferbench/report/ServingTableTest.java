@@ -81,10 +81,14 @@ class ServingTableTest {
                 "serve.late.bound", 1.0));
         CellSummary behind = cell("25000", "on", 25_000, 0.7, 0, Double.NaN);
         behind.extras().putAll(Map.of("serve.valid", 0.5, "serve.invalid.rate", 1.0, "serve.rate", 21_000.0));
-        String out = ServingTable.render(List.of(behind, late, fine));
+        CellSummary again = cell("30000", "on", 30_000, 0.5, 1, Double.NaN);
+        again.extras().put("serve.valid", 1.0);
+        String out = ServingTable.render(List.of(behind, late, fine, again));
         assertThat(out).contains("INVALID: late").contains("INVALID 1/3: behind").contains("yes");
         assertThat(out).contains("10000 req/s at p90<60ms (next rate tried, 20000 req/s, INVALID: arrivals late"
-                + " (28.00 % over 1.000 ms late))");
+                + " (28.00 % over 1.000 ms late)); not monotone: 30000 req/s met above it");
+        assertThat(ServingTable.render(List.of(late))).contains("no offered rate met p90<60ms (the lowest, 20000 req/s,"
+                + " INVALID: arrivals late");
     }
 
     @Test
