@@ -115,6 +115,7 @@ final class ServingKnees {
         int forks = c.mean().forks();
         String forkWord = forks + " fork" + (forks == 1 ? "" : "s");
         long ceilings = Math.round(c.extras().getOrDefault(ServingProfiler.CEILING, 0.0) * forks);
+        // a fork whose search found a ceiling has no rate not met: JMH's mean over forks of serve.failing would halve
         double failing = c.extras().getOrDefault(ServingProfiler.FAILING, Double.NaN);
         String line;
         if (ceilings == forks) {
@@ -122,7 +123,8 @@ final class ServingKnees {
                     + " (a ceiling, not a knee; " + forkWord + ")";
         } else {
             line = "knee: " + who + ": " + ServingTable.sustainable(c) + " req/s sustainable at " + slo + " (highest rate each fork's"
-                    + " search showed met" + (Double.isNaN(failing) ? "" : "; the next, " + SummaryTable.num(failing)
+                    + " search showed met" + (Double.isNaN(failing) || ceilings > 0 ? "" : "; the next, "
+                    + SummaryTable.num(failing)
                     + " req/s on average, was not") + "; " + forkWord
                     + (ceilings > 0 ? "; in " + ceilings + " of them the highest rate tried passed: a ceiling" : "")
                     + ")";

@@ -31,8 +31,9 @@ class ServingIT {
                 + " -f 1 -wi 1 -w 100ms -i 1 -r 300ms");
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         // the concurrency check ran in each two-caller cell, and the summary shows the CPU columns
-        assertThat(r.out()).contains("2 callers (shared), each on its own input: 3 concurrent calls each gave exactly"
-                + " its input's outputs run alone").contains("2 callers (per-caller), each on its own input");
+        assertThat(r.out()).contains("2 callers (shared), each on its own input: 20 rounds of calls started together"
+                + " at a barrier (").contains("1 batch size(s), each call gave exactly its input's outputs run alone")
+                .contains("2 callers (per-caller), each on its own input");
         assertThat(r.out()).contains("cpu/call").contains("cores");
         JsonNode cells = result(cwd);
         assertThat(cells.size()).isEqualTo(4);
@@ -65,10 +66,12 @@ class ServingIT {
             assertThat(m.get("serve.offered").get("score").asDouble()).isEqualTo(offered);
             assertThat(m.get("serve.rate").get("score").asDouble()).isPositive();
             for (String f : List.of("serve.p50", "serve.p90", "serve.max", "serve.queue.max", "serve.late",
-                    "serve.dropped", "serve.slo", "cpu.call")) {
+                    "serve.dropped", "serve.slo", "cpu.call", "cpu.generator", "serve.valid", "serve.wait",
+                    "serve.goodput")) {
                 assertThat(m.has(f)).as(f).isTrue();
             }
             assertThat(m.has("serve.p99")).as("100 requests do not stand behind a p99").isFalse();
+            assertThat(m.get("serve.valid").get("score").asDouble()).as("200 and 400 req/s keep their schedule").isEqualTo(1.0);
             assertThat(m.get("serve.slo").get("score").asDouble()).isEqualTo(1.0);
             assertThat(m.get("serve.p50").get("score").asDouble()).isLessThanOrEqualTo(m.get("serve.p90").get("score").asDouble());
         }
