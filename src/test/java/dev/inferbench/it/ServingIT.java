@@ -56,10 +56,10 @@ class ServingIT {
         Jar.Run r = Jar.run(cwd, "Serving -p model=mlp-tiny -p batchSize=1 -p threads=1 -p rate=200,400 "
                 + "-p slo=p90<1s -p requests=100 -f 1");
         assertThat(r.code()).as(r.out() + r.err()).isZero();
-        assertThat(r.out()).contains("serving (open loop").contains("knee: mlp-tiny on ort, batch 1, 1 caller (shared)"
-                + " × 1 thread, poisson arrivals: 400.0 req/s at p90<1s (the highest rate tried; every rate met it)");
+        assertThat(r.out()).contains("serving (open loop").contains("late %").contains("valid");
         JsonNode cells = result(cwd);
         assertThat(cells.size()).isEqualTo(2);
+        boolean allValid = true;
         for (JsonNode cell : cells) {
             JsonNode m = cell.get("secondaryMetrics");
             double offered = Double.parseDouble(cell.get("params").get("rate").asText());
@@ -71,9 +71,17 @@ class ServingIT {
                 assertThat(m.has(f)).as(f).isTrue();
             }
             assertThat(m.has("serve.p99")).as("100 requests do not stand behind a p99").isFalse();
-            assertThat(m.get("serve.valid").get("score").asDouble()).as("200 and 400 req/s keep their schedule").isEqualTo(1.0);
-            assertThat(m.get("serve.slo").get("score").asDouble()).isEqualTo(1.0);
+            // p90<1s is met by any step that measured the service; a step the machine's other work made late is
+            // INVALID and then never meets it (on a quiet machine both rates are valid)
+            allValid &= m.get("serve.valid").get("score").asDouble() == 1.0;
+            assertThat(m.get("serve.slo").get("score").asDouble()).isEqualTo(m.get("serve.valid").get("score").asDouble());
             assertThat(m.get("serve.p50").get("score").asDouble()).isLessThanOrEqualTo(m.get("serve.p90").get("score").asDouble());
+        }
+        String knee = "knee: mlp-tiny on ort, batch 1, 1 caller (shared) × 1 thread, poisson arrivals: ";
+        if (allValid) {
+            assertThat(r.out()).contains(knee + "400.0 req/s at p90<1s (the highest rate tried; every rate met it)");
+        } else {
+            assertThat(r.out()).contains(knee).containsPattern("INVALID: (arrivals late|callers fell behind)");
         }
         try (Stream<Path> s = Files.walk(cwd.resolve("results"))) {
             assertThat(s.map(p -> p.getFileName().toString())).contains("mlp-tiny-serving-tail-vs-rate.svg",
