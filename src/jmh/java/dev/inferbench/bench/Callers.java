@@ -6,6 +6,7 @@ import dev.inferbench.cell.Sharing;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
+import dev.inferbench.serve.ConcurrencyCheck;
 import dev.inferbench.engine.PreparedInput;
 import dev.inferbench.input.InputSpec;
 import dev.inferbench.input.data.DataSource;
@@ -20,12 +21,7 @@ import dev.inferbench.variant.Variants;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -34,12 +30,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * prepared input on the same engine ({@link Sharing#SHARED}) or an engine of their own ({@link Sharing#PER_CALLER}).
  * Caller 0 takes the cell's seeded inputs; caller k of synthetic data takes inputs drawn with seed + k, so that a call
  * that read another caller's outputs would be seen. With several callers the load ends with the concurrency check:
- * every caller runs at once, {@value #CHECK_CALLS} times each, and must get exactly what its input gives when run
- * alone; a cell whose engine mixes callers' results fails instead of being measured.
+ * every caller runs at once and must get exactly what its input gives when run
+ * alone ({@link ConcurrencyCheck}: rounds started together at a barrier, every batch size the cell's calls take); a
+ * cell whose engine mixes callers' results fails instead of being measured.
  */
 final class Callers implements AutoCloseable {
-    static final int CHECK_CALLS = 3;
-
     private final List<Caller> callers = new ArrayList<>();
     private final AtomicInteger handedOut = new AtomicInteger();
 
@@ -51,6 +46,8 @@ final class Callers implements AutoCloseable {
         private float[][] alone;
         /** For dynamic batching: the caller's input at batch 1, 2, ... below the cell's, prepared by {@link #prepareSmallerBatches}. */
         private final List<PreparedInput> smaller = new ArrayList<>();
+        /** What each smaller batch gives alone, for the concurrency check. */
+        private final List<float[][]> smallerAlone = new ArrayList<>();
         private final int index;
 
         Caller(int index, InferenceEngine engine, PreparedInput input, boolean ownsEngine) {
@@ -158,8 +155,6 @@ final class Callers implements AutoCloseable {
         }
         if (callers.size() > 1) {
             checkConcurrent(cell);
-            System.out.println("[inferbench] " + callers.size() + " callers (" + cell.sharing().id() + "), each on its"
-                    + " own input: " + CHECK_CALLS + " concurrent calls each gave exactly its input's outputs run alone");
         }
     }
 
@@ -197,49 +192,58 @@ final class Callers implements AutoCloseable {
                 PreparedInput in = c.engine.prepare(inputs(cell, cell.inputs().withBatchSize(k), c.index, c.engine));
                 c.smaller.add(in);
                 try (Outputs out = c.engine.run(in)) {
+                    c.smallerAlone.add(floats(out)); // before the check, which may release the outputs
                     OutputCheck.verify(cell.modelName(), out, k);
                 }
             }
         }
+        if (callers.size() > 1) {
+            checkConcurrent(cell); // again, now over every batch size the callers' calls may take
+        }
     }
 
-    /** Every caller at once: each call's outputs must be exactly those its input gives alone. */
+    /**
+     * Every caller at once, {@value ConcurrencyCheck#ROUNDS} rounds each started together at a barrier, over each batch
+     * size prepared: each call's outputs must be exactly those its input gives alone.
+     */
     private void checkConcurrent(CellSpec cell) throws BenchException {
-        ExecutorService pool = Executors.newFixedThreadPool(callers.size());
-        try {
-            List<Future<String>> results = new ArrayList<>();
-            for (int k = 0; k < callers.size(); k++) {
-                Caller caller = callers.get(k);
-                int index = k;
-                results.add(pool.submit(() -> {
-                    for (int i = 0; i < CHECK_CALLS; i++) {
-                        try (Outputs out = caller.run()) {
-                            String diff = difference(caller.alone, floats(out));
-                            if (diff != null) {
-                                return "caller " + index + ", concurrent call " + (i + 1) + ": " + diff;
-                            }
-                        }
-                    }
-                    return null;
-                }));
-            }
-            for (Future<String> f : results) {
-                String diff = f.get();
-                if (diff != null) {
-                    throw new BenchException(cell.callers() + " callers (" + cell.sharing().id() + ") of "
-                            + cell.modelName() + " on " + cell.engine().id() + " do not get what one caller gets: "
-                            + diff + "; expected every caller's outputs to equal its input's outputs run alone");
+        List<List<ConcurrencyCheck.Case>> cases = new ArrayList<>();
+        for (Caller c : callers) {
+            List<ConcurrencyCheck.Case> own = new ArrayList<>();
+            own.add(new ConcurrencyCheck.Case("batch " + cell.batchSize(), () -> {
+                try (Outputs out = c.run()) {
+                    return floats(out);
                 }
+            }, c.alone));
+            for (int k = 0; k < c.smaller.size(); k++) {
+                int samples = k + 1;
+                own.add(new ConcurrencyCheck.Case("batch " + samples, () -> {
+                    try (Outputs out = c.run(samples)) {
+                        return floats(out);
+                    }
+                }, c.smallerAlone.get(k)));
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new BenchException("the concurrency check of " + cell.modelName() + " was interrupted", e);
-        } catch (ExecutionException e) {
-            throw new BenchException("a caller failed in the concurrency check of " + cell.modelName() + ": "
-                    + e.getCause().getMessage(), e.getCause());
-        } finally {
-            pool.shutdownNow();
+            cases.add(own);
         }
+        ConcurrencyCheck.Outcome o;
+        try {
+            o = ConcurrencyCheck.run(cases, ConcurrencyCheck.ROUNDS);
+        } catch (BenchException e) {
+            throw new BenchException("a caller failed in the concurrency check of " + cell.modelName() + ": "
+                    + e.getMessage(), e);
+        } catch (Exception e) {
+            throw new BenchException("a caller failed in the concurrency check of " + cell.modelName() + ": " + e, e);
+        }
+        if (!o.passed()) {
+            throw new BenchException(cell.callers() + " callers (" + cell.sharing().id() + ") of " + cell.modelName()
+                    + " on " + cell.engine().id() + " do not get what one caller gets: " + o.found()
+                    + "; expected every caller's outputs to equal its input's outputs run alone");
+        }
+        System.out.println("[inferbench] " + callers.size() + " callers (" + cell.sharing().id() + "), each on its own"
+                + " input: " + o.rounds() + " rounds of calls started together at a barrier (" + o.overlapped()
+                + " overlapped in time), " + cases.get(0).size() + " batch size(s), each call gave exactly its input's"
+                + " outputs run alone" + (o.blind().isEmpty() ? "" : "; callers " + o.blind() + " have the same"
+                + " input, so a mix-up between them could not be seen"));
     }
 
     static float[][] floats(Outputs out) {
@@ -248,25 +252,6 @@ final class Callers implements AutoCloseable {
             all[i] = out.floats(i);
         }
         return all;
-    }
-
-    /** Where two calls' outputs differ, or null when they are equal value for value. */
-    static String difference(float[][] expected, float[][] got) {
-        for (int i = 0; i < expected.length; i++) {
-            if (i >= got.length || !Arrays.equals(expected[i], got[i])) {
-                return "output " + i + " differs" + (i < got.length && got[i].length == expected[i].length
-                        ? " (max |diff| " + maxDiff(expected[i], got[i]) + ")" : "");
-            }
-        }
-        return null;
-    }
-
-    private static float maxDiff(float[] a, float[] b) {
-        float m = 0;
-        for (int i = 0; i < a.length; i++) {
-            m = Math.max(m, Math.abs(a[i] - b[i]));
-        }
-        return m;
     }
 
     /** The first caller: the one whose engine was probed. */

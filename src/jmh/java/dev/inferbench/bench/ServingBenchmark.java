@@ -12,6 +12,7 @@ import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.serve.ServingRecord;
 import dev.inferbench.serve.ServingSpec;
 import dev.inferbench.serve.StepResult;
+import dev.inferbench.serve.Validity;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -39,9 +40,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * finished, queue, and are served by the cell's callers (their own threads here, each with its own input, sharing
  * the model or not). One measured step per fork: its latency percentiles from each request's intended start, the rate
  * achieved, the queue, late and dropped requests ({@link ServingProfiler}). {@code -p rate=max} with an SLO searches,
- * in each fork, for the highest rate whose steps meet it ({@link RateSearch}). The warmup iteration serves the
- * callers back to back for {@value #WARMUP_SECONDS} s: it warms the JIT and the engine and measures the capacity
- * the search starts from.
+ * in each fork, for the highest rate whose steps are shown to meet it ({@link RateSearch}). The warmup iteration
+ * serves the callers back to back for {@value #WARMUP_SECONDS} s: it warms the JIT and the engine and measures the
+ * capacity the search starts from; each step then begins with warm-up requests at its own rate, left out of its
+ * figures ({@link ServingSpec#warmupRequests}). A step whose generator fell behind its schedule, or whose callers fell
+ * behind the rate, is INVALID ({@link Validity}): it says so in one line, and never meets the SLO.
  *
  * <p>The primary score is the step's wall time (SingleShotTime: one invocation is one step); the serving figures are
  * the secondary metrics, and the summary shows them in a table of their own.
@@ -159,8 +162,9 @@ public class ServingBenchmark extends CallerParams {
         }
         int[] stepNo = {0};
         RateSearch.Step step = perSecond -> {
+            int warm = spec.warmupRequests(perSecond);
             StepResult r = OpenLoop.run(batchCalls, batching,
-                    spec.arrivals().schedule(perSecond, spec.requests(), seed + stepNo[0]++), perSecond,
+                    spec.arrivals().schedule(perSecond, warm + spec.requests(), seed + stepNo[0]++), warm, perSecond,
                     Math.max(DRAIN_NS, (long) (spec.requests() / perSecond * 1e9)));
             ServingProfiler.countCalls(r);
             return r;
@@ -170,10 +174,20 @@ public class ServingBenchmark extends CallerParams {
             ServingProfiler.countCalls(r);
             ServingRecord.record(r, spec.slo(), null);
         } else if (spec.searchesRate()) {
-            RateSearch.Found found = RateSearch.find(step, spec.slo(), Math.min(capacity, ServingSpec.SCHEDULABLE));
+            RateSearch.Found found = RateSearch.find(step, spec.slo(), capacity, ServingSpec.SCHEDULABLE);
+            // each fork's trail: what the knee line's one figure stands on, and where the service was not monotone
+            System.out.println("[inferbench] rate search at " + spec.slo() + ": " + found.trail()
+                    + (found.ceiling() ? "; the highest rate tried passed: a ceiling, not a knee" : "")
+                    + (found.nonMonotone() > 0 ? "; not monotone: " + found.nonMonotone() + " pair(s) of rates met above"
+                    + " one not met" : ""));
             ServingRecord.record(found.best(), spec.slo(), found);
         } else {
-            ServingRecord.record(step.at(spec.rate()), spec.slo(), null);
+            StepResult r = step.at(spec.rate());
+            Validity v = Validity.of(r, spec.slo());
+            if (!v.valid()) {
+                System.out.println("[inferbench] step at " + spec.rate() + " req/s INVALID: " + v.reason());
+            }
+            ServingRecord.record(r, spec.slo(), null);
         }
     }
 

@@ -17,10 +17,13 @@ import java.util.List;
 /**
  * What an inference costs in CPU, beside what it costs in time: the process's CPU time over each measured iteration
  * (every thread of the JVM: the callers, the engine's pools, spinning included, and the JVM's own GC and compiler
- * threads, which a service pays too) as
+ * threads, which a service pays too), less the load generator's (an open-loop step's arrival scheduler, which a
+ * service does not run: {@link GeneratorCpu}), as
  * <ul>
- *   <li>{@value #PER_CALL} (ms/op): CPU time per call, over every call the iteration counted (all callers);</li>
- *   <li>{@value #CORES} (cores): CPU time over wall time, how many cores the cell kept busy.</li>
+ *   <li>{@value #PER_CALL} (ms/op): the serving side's CPU time per call, over every call the iteration counted (all
+ *       callers);</li>
+ *   <li>{@value #CORES} (cores): the serving side's CPU time over wall time, how many cores the cell kept busy;</li>
+ *   <li>{@value #GENERATOR} (cores): the load generator's CPU time over wall time, given when it ran.</li>
  * </ul>
  * Calls are those JMH counted, or, for a benchmark that makes its own calls inside one invocation (the open-loop
  * serving steps), those it reported through {@link CallCount}. The CPU clock is the JVM's process CPU time in ns.
@@ -28,6 +31,7 @@ import java.util.List;
 public final class CpuProfiler implements InternalProfiler {
     public static final String PER_CALL = "cpu.call";
     public static final String CORES = "cpu.cores";
+    public static final String GENERATOR = "cpu.generator";
 
     private long cpuStart;
     private long wallStart;
@@ -40,6 +44,7 @@ public final class CpuProfiler implements InternalProfiler {
     @Override
     public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
         CallCount.reset();
+        GeneratorCpu.reset();
         cpuStart = processCpuNanos();
         wallStart = System.nanoTime();
     }
@@ -47,13 +52,17 @@ public final class CpuProfiler implements InternalProfiler {
     @Override
     public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                        IterationResult result) {
-        long cpu = processCpuNanos() - cpuStart;
+        long generator = GeneratorCpu.counted();
+        long cpu = processCpuNanos() - cpuStart - generator;
         long wall = System.nanoTime() - wallStart;
         List<Result> out = new ArrayList<>();
         if (cpuStart < 0 || cpu < 0 || wall <= 0) {
             return out; // no process CPU clock on this JVM
         }
         out.add(new ScalarResult(CORES, cpu / (double) wall, "cores", AggregationPolicy.AVG));
+        if (generator > 0) {
+            out.add(new ScalarResult(GENERATOR, generator / (double) wall, "cores", AggregationPolicy.AVG));
+        }
         long calls = calls(benchmarkParams, result);
         if (calls > 0) {
             out.add(new ScalarResult(PER_CALL, cpu / 1e6 / calls, "ms/op", AggregationPolicy.AVG));

@@ -1,16 +1,13 @@
 package dev.inferbench.report;
 
-import dev.inferbench.BenchException;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.serve.ServingSpec;
-import dev.inferbench.serve.Slo;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -64,8 +61,9 @@ public final class ServingTable {
         List<List<String>> rows = new ArrayList<>();
         List<String> head = new ArrayList<>();
         keys.forEach(k -> head.add(HEADINGS.getOrDefault(k, k)));
-        head.addAll(List.of("offered/s", "served/s", "req/call", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "queue max",
-                "late %", "dropped %", "cpu/req ms", "cores", "SLO", "forks"));
+        head.addAll(List.of("offered/s", "served/s", "req/call", "p50 ms", "p90 ms", "p95 ms", "p99 ms", "p99.9 ms",
+                "max ms", "wait ms", "queue max", "late %", "dropped %", "cpu/req ms", "cores", "valid", "SLO",
+                "goodput/s", "forks"));
         rows.add(head);
         for (CellSummary c : cells) {
             List<String> row = new ArrayList<>();
@@ -78,137 +76,55 @@ public final class ServingTable {
                 row.add(fig(c, ServingProfiler.percentileLabel(p)));
             }
             row.add(fig(c, ServingProfiler.MAX));
+            row.add(fig(c, ServingProfiler.WAIT));
             row.add(fig(c, ServingProfiler.QUEUE_MAX));
             row.add(fig(c, ServingProfiler.LATE));
             row.add(fig(c, ServingProfiler.DROPPED));
             row.add(fig(c, CpuProfiler.PER_CALL));
             row.add(fig(c, CpuProfiler.CORES));
+            row.add(valid(c));
             row.add(slo(c));
+            row.add(fig(c, ServingProfiler.GOODPUT));
             row.add(Integer.toString(c.mean().forks()));
             rows.add(row);
         }
         dropEmptyColumns(rows);
-        return new TableSection(TITLE, HEADING, rows, "[-0-9.±: max]+", ConstantParams.line("every serving cell", constant),
-                knees(cells, keys), "knee");
+        return new TableSection(TITLE, HEADING, rows, "[-0-9.±: max≥]+", ConstantParams.line("every serving cell", constant),
+                ServingKnees.lines(cells), "knee");
     }
 
     /** A percentile no step had the requests for (p99.9 from 100-request steps) is n/a everywhere: left out. */
     private static void dropEmptyColumns(List<List<String>> rows) {
         for (int col = rows.get(0).size() - 1; col >= 0; col--) {
             int c = col;
-            if (rows.stream().skip(1).allMatch(r -> r.get(c).equals("n/a"))) {
+            if (rows.stream().skip(1).allMatch(r -> r.get(c).equals("n/a") || r.get(c).equals("-"))) {
                 rows.forEach(r -> r.remove(c));
             }
         }
     }
 
-    /**
-     * One line per setting (all params but the rate) with an SLO: its knee. For a sweep, the highest offered rate met
-     * in every fork and the lowest above it that was not; for a search, the sustainable rate with its interval.
-     */
-    static List<String> knees(List<CellSummary> cells, Set<String> shownKeys) {
-        Map<String, List<CellSummary>> bySetting = new LinkedHashMap<>();
-        cells.stream().filter(c -> !"none".equals(c.params().getOrDefault(ServingSpec.SLO, "none")))
-                .forEach(c -> bySetting.computeIfAbsent(setting(c, c.params().keySet()), k -> new ArrayList<>()).add(c));
-        List<String> lines = new ArrayList<>();
-        for (List<CellSummary> group : bySetting.values()) {
-            CellSummary first = group.get(0);
-            String who = describe(first);
-            String slo = first.params().get(ServingSpec.SLO);
-            for (CellSummary c : group) {
-                if (isSearch(c)) {
-                    lines.add("knee: " + who + ": " + sustainable(c) + " req/s sustainable at " + slo + " (highest rate"
-                            + " each fork's search met; " + c.mean().forks() + " fork" + (c.mean().forks() == 1 ? "" : "s")
-                            + ")");
-                }
-            }
-            List<CellSummary> sweep = group.stream().filter(c -> !isSearch(c)).toList();
-            if (sweep.isEmpty()) {
-                continue;
-            }
-            CellSummary met = null;
-            CellSummary missed = null;
-            for (CellSummary c : sweep) {
-                double share = c.extras().getOrDefault(ServingProfiler.SLO_MET, Double.NaN);
-                if (share >= 1 && missed == null) {
-                    met = c;
-                } else if (missed == null) {
-                    missed = c;
-                }
-            }
-            if (met == null) {
-                lines.add("knee: " + who + ": no offered rate met " + slo + " (the lowest, "
-                        + SummaryTable.num(offered(sweep.get(0))) + " req/s, missed it)");
-            } else {
-                lines.add("knee: " + who + ": " + SummaryTable.num(offered(met)) + " req/s at " + slo
-                        + (missed == null ? " (the highest rate tried; every rate met it)"
-                        : " (next rate tried, " + SummaryTable.num(offered(missed)) + " req/s, missed it"
-                        + missedIn(missed) + ": " + sloPercentile(missed, slo) + ")"));
-            }
+    /** "yes", or "INVALID: late" / "INVALID 1/2: behind" (the reasons of the forks that were invalid). */
+    private static String valid(CellSummary c) {
+        Double share = c.extras().get(ServingProfiler.VALID);
+        if (share == null) {
+            return "n/a"; // a run from before validity was measured
         }
-        return lines;
-    }
-
-    /** resnet50 on ort, batch 1, 2 callers (shared), threads=1: who a knee belongs to, in words. */
-    static String describe(CellSummary c) {
-        Map<String, String> p = c.params();
-        int callers = Integer.parseInt(p.getOrDefault(CellSpec.CALLERS, "1"));
-        String threads = p.getOrDefault(CellSpec.THREADS, "0");
-        int cores = Runtime.getRuntime().availableProcessors();
-        int perCaller = threads.equals("0") ? cores : Integer.parseInt(threads);
-        String over = callers * perCaller > cores ? ", oversubscribed: " + callers + " × " + perCaller + " threads on "
-                + cores + " cores" : "";
-        String wait = p.getOrDefault(ServingSpec.BATCH_WAIT_MS, ServingSpec.OFF);
-        String batch = !ServingSpec.batches(wait) ? "batch " + p.getOrDefault(CellSpec.BATCH_SIZE, "1")
-                : "dynamic batches of up to " + p.getOrDefault(CellSpec.BATCH_SIZE, "1") + " requests within " + wait
-                + " ms";
-        return p.get(CellSpec.MODEL) + " on " + p.get(CellSpec.ENGINE) + ", " + batch + ", " + callers + " caller" + (callers == 1 ? "" : "s") + " (" + p.getOrDefault(CellSpec.SHARING, "shared")
-                + ") × " + (threads.equals("0") ? "all cores" : threads + " thread" + (threads.equals("1") ? "" : "s"))
-                + ", " + p.getOrDefault(ServingSpec.ARRIVALS, "poisson") + " arrivals" + others(p) + over;
-    }
-
-    /** The settings the words above leave out, where they differ from their defaults: ", spin=off". */
-    private static String others(Map<String, String> p) {
-        StringBuilder sb = new StringBuilder();
-        p.forEach((k, v) -> {
-            if (!DESCRIBED.contains(k) && !v.equals(DEFAULTS.get(k))) {
-                sb.append(", ").append(k).append('=').append(v);
-            }
-        });
-        return sb.toString();
-    }
-
-    private static final Set<String> DESCRIBED = Set.of(CellSpec.MODEL, CellSpec.ENGINE, CellSpec.BATCH_SIZE,
-            CellSpec.CALLERS, CellSpec.SHARING, CellSpec.THREADS, ServingSpec.ARRIVALS, ServingSpec.RATE,
-            ServingSpec.SLO, ServingSpec.REQUESTS, CellSpec.SEQ_LEN, CellSpec.DEVICE, ServingSpec.BATCH_WAIT_MS);
-    private static final Map<String, String> DEFAULTS = Map.of(CellSpec.SPIN, "on", ServingSpec.IDLE_MS, "0",
-            CellSpec.INTER_OP_THREADS, "0", CellSpec.OPT_LEVEL, "all", CellSpec.PRECISION, "fp32",
-            CellSpec.DATA, "synthetic");
-
-    /**
-     * "" when every fork missed; " in 1 of 2 forks (mean over forks)" when some met it, so that a mean below the bound
-     * does not read as a contradiction.
-     */
-    private static String missedIn(CellSummary c) {
         int forks = c.mean().forks();
-        long met = Math.round(c.extras().getOrDefault(ServingProfiler.SLO_MET, 0.0) * forks);
-        return met == 0 ? "" : " in " + (forks - met) + " of " + forks + " forks (mean over forks)";
-    }
-
-    /** "p90 61.02 ms": the cell's value of the SLO's percentile (an unreadable SLO never reached a run). */
-    private static String sloPercentile(CellSummary c, String slo) {
-        double p;
-        try {
-            p = Slo.parse(slo).percentile();
-        } catch (BenchException unreadable) {
-            return "n/a";
+        long valid = Math.round(share * forks);
+        if (valid == forks) {
+            return "yes";
         }
-        String label = ServingProfiler.percentileLabel(p);
-        return label.substring(ServingProfiler.PREFIX.length()) + " "
-                + SummaryTable.num(c.extras().getOrDefault(label, Double.NaN)) + " ms";
+        List<String> why = new ArrayList<>();
+        if (c.extras().getOrDefault(ServingProfiler.INVALID_LATE, 0.0) > 0) {
+            why.add("late");
+        }
+        if (c.extras().getOrDefault(ServingProfiler.INVALID_RATE, 0.0) > 0) {
+            why.add("behind");
+        }
+        return "INVALID" + (valid == 0 ? "" : " " + (forks - valid) + "/" + forks) + ": " + String.join("+", why);
     }
 
-    private static String setting(CellSummary c, Set<String> keys) {
+    static String setting(CellSummary c, Set<String> keys) {
         StringBuilder sb = new StringBuilder();
         for (String k : keys) {
             if (!k.equals(ServingSpec.RATE)) {
@@ -218,15 +134,15 @@ public final class ServingTable {
         return sb.toString();
     }
 
-    private static boolean isSearch(CellSummary c) {
+    static boolean isSearch(CellSummary c) {
         return ServingSpec.MAX_RATE.equals(c.params().get(ServingSpec.RATE));
     }
 
-    private static double offered(CellSummary c) {
+    static double offered(CellSummary c) {
         return c.extras().getOrDefault(ServingProfiler.OFFERED, Double.NaN);
     }
 
-    private static String sustainable(CellSummary c) {
+    static String sustainable(CellSummary c) {
         double v = c.extras().getOrDefault(ServingProfiler.SUSTAINABLE, Double.NaN);
         double hw = c.extras().getOrDefault(CellSummary.SUSTAINABLE_HALF_WIDTH, Double.NaN);
         return SummaryTable.num(v) + (Double.isNaN(hw) ? "" : " ± " + SummaryTable.num(hw));
@@ -243,10 +159,19 @@ public final class ServingTable {
         }
         int forks = c.mean().forks();
         long met = Math.round(share * forks);
-        return (met == forks ? "met" : met == 0 ? "missed" : "met " + met + "/" + forks);
+        long unsure = Math.round(c.extras().getOrDefault(ServingProfiler.SLO_UNSURE, 0.0) * forks);
+        String rest = unsure == 0 ? "" : (met == 0 && unsure == forks ? "" : ", ") + "unsure"
+                + (unsure == forks ? "" : " " + unsure + "/" + forks);
+        if (met == forks) {
+            return "met";
+        }
+        if (met == 0) {
+            return unsure == forks ? "unsure" : "missed" + rest;
+        }
+        return "met " + met + "/" + forks + rest;
     }
 
-    private static String fig(CellSummary c, String label) {
+    static String fig(CellSummary c, String label) {
         return SummaryTable.num(c.extras().getOrDefault(label, Double.NaN));
     }
 }

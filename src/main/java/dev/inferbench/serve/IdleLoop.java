@@ -33,6 +33,6 @@ public final class IdleLoop {
         });
         threads.join();
         Arrays.sort(latencies);
-        return new StepResult(Double.NaN, latencies, 0, 0, 0, 0, lastEnd.get() - start);
+        return StepResult.of(Double.NaN, latencies, 0, lastEnd.get() - start);
     }
 }

@@ -1,5 +1,9 @@
 package dev.inferbench.serve;
 
+import dev.inferbench.metrics.GeneratorCpu;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -13,12 +17,12 @@ import java.util.concurrent.locks.LockSupport;
  * One step of open-loop load: requests arrive on a schedule fixed in advance (not when the previous one finished), wait
  * in one queue, and are served by the callers, each on its own thread with its own input, as a service's request
  * threads would. The scheduler is the calling thread; it sleeps to within {@value #SPIN_NS} ns of each arrival and
- * spins the rest, so arrivals land within microseconds on an idle machine. A step ends when every request is served,
- * or when the drain limit after the last arrival has passed: what is left is dropped.
+ * spins the rest, so arrivals land within microseconds on an idle machine; how late each one was issued is kept for the
+ * step's validity ({@link Validity}), and the scheduler's own CPU time goes to {@link GeneratorCpu}, apart from the
+ * serving side's. A step ends when every request is served, or when the drain limit after the last arrival has
+ * passed: what is left is dropped.
  */
 public final class OpenLoop {
-    /** An arrival issued later than this after its time counts as late: the machine could not keep the schedule. */
-    public static final long LATE_NS = 1_000_000;
     private static final long SPIN_NS = 100_000;
     private static final long END = -1;
 
@@ -57,7 +61,7 @@ public final class OpenLoop {
     }
 
     /**
-     * Runs {@code arrivalsNs.length} requests at the given times over the callers.
+     * Runs {@code arrivalsNs.length} requests at the given times over the callers; none is a warm-up request.
      *
      * @param arrivalsNs intended starts, ns after the step's start, ascending ({@link Arrivals#schedule})
      * @param drainNs    how long after the last arrival unserved requests are still waited for
@@ -66,34 +70,39 @@ public final class OpenLoop {
     public static StepResult run(List<Call> callers, long[] arrivalsNs, double offeredPerSecond, long drainNs)
             throws Exception {
         List<BatchCall> one = callers.stream().<BatchCall>map(c -> requests -> c.run()).toList();
-        return run(one, Batching.NONE, arrivalsNs, offeredPerSecond, drainNs);
+        return run(one, Batching.NONE, arrivalsNs, 0, offeredPerSecond, drainNs);
     }
 
     /**
      * As {@link #run(List, long[], double, long)}, with the callers gathering requests into calls as {@code batching}
-     * says; each request's latency runs from its own intended start to the end of the call that served it.
+     * says; each request's latency runs from its own intended start to the end of the call that served it. The first
+     * {@code warmup} arrivals bring the callers and the queue to a steady state and are left out of every figure
+     * (fresh caller threads, an empty queue and cold caches would otherwise shorten the step's first latencies).
      */
-    public static StepResult run(List<BatchCall> callers, Batching batching, long[] arrivalsNs, double offeredPerSecond,
-                                 long drainNs) throws Exception {
+    public static StepResult run(List<BatchCall> callers, Batching batching, long[] arrivalsNs, int warmup,
+                                 double offeredPerSecond, long drainNs) throws Exception {
         int n = arrivalsNs.length;
-        long[] latencies = new long[n];
-        Arrays.fill(latencies, -1);
+        if (warmup < 0 || warmup >= n) {
+            throw new IllegalArgumentException("warm-up requests " + warmup + " of " + n + ": expected fewer than all");
+        }
+        long[] ends = new long[n];
+        long[] taken = new long[n]; // when a caller took each request from the queue
+        Arrays.fill(ends, -1);
         LinkedBlockingQueue<long[]> queue = new LinkedBlockingQueue<>(); // {index, intended start}
         AtomicBoolean giveUp = new AtomicBoolean();
-        AtomicLong lastEnd = new AtomicLong();
         AtomicLong calls = new AtomicLong();
         CallerThreads threads = CallerThreads.start(callers, "inferbench-caller", (caller, call) -> {
-            List<long[]> taken = new ArrayList<>(batching.maxRequests());
+            List<long[]> held = new ArrayList<>(batching.maxRequests());
             boolean last = false;
             while (!last) {
-                taken.clear();
+                held.clear();
                 long[] req = queue.take();
                 if (req[0] == END || giveUp.get()) {
                     return;
                 }
-                taken.add(req);
+                held.add(req);
                 long until = System.nanoTime() + batching.waitNs();
-                while (taken.size() < batching.maxRequests()) {
+                while (held.size() < batching.maxRequests()) {
                     long left = until - System.nanoTime();
                     long[] more = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : queue.poll();
                     if (more == null) {
@@ -103,38 +112,44 @@ public final class OpenLoop {
                         last = true; // serve what was taken, then stop
                         break;
                     }
-                    taken.add(more);
+                    held.add(more);
                 }
                 if (giveUp.get()) {
                     return;
                 }
-                call.run(taken.size());
+                long begin = System.nanoTime();
+                call.run(held.size());
                 long end = System.nanoTime();
-                calls.incrementAndGet();
-                for (long[] r : taken) {
-                    latencies[(int) r[0]] = end - r[1];
+                if (held.get(held.size() - 1)[0] >= warmup) {
+                    calls.incrementAndGet();
                 }
-                lastEnd.accumulateAndGet(end, Math::max);
+                for (long[] r : held) {
+                    taken[(int) r[0]] = begin;
+                    ends[(int) r[0]] = end; // written before the thread ends; read after join
+                }
             }
         });
-        int late = 0;
+        long[] delays = new long[n - warmup];
         long queued = 0;
         int queueMax = 0;
+        long cpuBefore = threadCpu();
         long start = System.nanoTime() + 1_000_000; // a millisecond to let the callers reach their queue
         for (int i = 0; i < n && !threads.failed(); i++) {
             long due = start + arrivalsNs[i];
             waitUntil(due);
-            if (System.nanoTime() - due > LATE_NS) {
-                late++;
-            }
+            long issued = System.nanoTime();
             int waiting = queue.size();
-            queued += waiting;
-            queueMax = Math.max(queueMax, waiting);
             queue.add(new long[]{i, due});
+            if (i >= warmup) {
+                delays[i - warmup] = Math.max(0, issued - due);
+                queued += waiting;
+                queueMax = Math.max(queueMax, waiting);
+            }
         }
         for (int c = 0; c < callers.size(); c++) {
             queue.add(new long[]{END, 0});
         }
+        GeneratorCpu.add(threadCpu() - cpuBefore);
         if (threads.failed()) {
             giveUp.set(true); // no drain: the step fails with the first call that did
         }
@@ -146,17 +161,52 @@ public final class OpenLoop {
             queue.add(new long[]{END, 0});
         }
         threads.join();
+        return result(arrivalsNs, warmup, offeredPerSecond, start, stopped, ends, taken, delays, queued, queueMax,
+                calls.get());
+    }
+
+    private static StepResult result(long[] arrivalsNs, int warmup, double offeredPerSecond, long start, long stopped,
+                                     long[] ends, long[] taken, long[] delays, long queued, int queueMax, long calls) {
+        int n = arrivalsNs.length;
+        int m = n - warmup;
+        long[] latencies = new long[m];
+        long[] waits = new long[m];
         int dropped = 0;
+        long warmupServed = 0;
+        long lastEnd = start + arrivalsNs[warmup];
         for (int i = 0; i < n; i++) {
-            if (latencies[i] < 0) {
+            long due = start + arrivalsNs[i];
+            if (i < warmup) {
+                warmupServed += ends[i] < 0 ? 0 : 1;
+                continue;
+            }
+            if (ends[i] < 0) {
                 dropped++;
-                latencies[i] = stopped - (start + arrivalsNs[i]); // what it had waited so far: a lower bound
+                latencies[i - warmup] = stopped - due; // what it had waited so far: a lower bound
+                waits[i - warmup] = stopped - due;
+            } else {
+                latencies[i - warmup] = ends[i] - due;
+                waits[i - warmup] = Math.max(0, taken[i] - due);
+                lastEnd = Math.max(lastEnd, ends[i]);
             }
         }
         Arrays.sort(latencies);
-        long servingEnd = dropped > 0 ? stopped : lastEnd.get();
-        return new StepResult(offeredPerSecond, latencies, dropped, late, n == 0 ? 0 : queued / (double) n, queueMax,
-                servingEnd - start, calls.get());
+        Arrays.sort(waits);
+        Arrays.sort(delays);
+        long servingEnd = dropped > 0 ? stopped : lastEnd;
+        // m arrivals offer m gaps' worth of time: the span of the measured ones plus one mean gap of the whole schedule
+        double meanGap = n > 1 ? (arrivalsNs[n - 1] - arrivalsNs[0]) / (double) (n - 1) : 0;
+        double span = arrivalsNs[n - 1] - arrivalsNs[warmup] + meanGap;
+        double scheduled = span > 0 ? m / (span / 1e9) : offeredPerSecond;
+        return new StepResult(offeredPerSecond, scheduled, latencies, waits, delays, dropped,
+                m == 0 ? 0 : queued / (double) m, queueMax, servingEnd - (start + arrivalsNs[warmup]), calls,
+                warmupServed);
+    }
+
+    /** This thread's CPU time in ns (the scheduler's own), 0 where the JVM does not measure it. */
+    private static long threadCpu() {
+        ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        return bean.isCurrentThreadCpuTimeSupported() ? Math.max(0, bean.getCurrentThreadCpuTime()) : 0;
     }
 
     private static void waitUntil(long due) {

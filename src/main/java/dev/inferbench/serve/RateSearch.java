@@ -2,20 +2,35 @@ package dev.inferbench.serve;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * The highest arrival rate whose steps meet an SLO, found the way a load tester would by hand: from the callers'
- * closed-loop capacity (the most they can serve back to back), halve the rate until a step meets the SLO, then bisect
- * between the highest rate that met it and the lowest that did not, until the two are within {@value #RESOLUTION}
- * of each other or {@value #MAX_STEPS} steps were run. Each step is a full open-loop step of the SLO's request count,
- * so a step's verdict stands on enough requests for its percentile; how sure the sustainable rate is comes from the
- * forks (each fork searches anew), as for every other figure.
+ * The highest arrival rate whose steps are shown to meet an SLO, found the way a load tester would by hand: from the
+ * callers' closed-loop capacity (the most they serve back to back, no higher than the generator's top rate), halve
+ * the rate until a step meets the SLO, then bisect between the highest rate met and the lowest not met, until the two
+ * are within {@value #RESOLUTION} of each other or {@value #MAX_RATES} rates were tried.
+ *
+ * <p>Four rules keep it sound. A step meets the SLO only when it is valid (the generator kept the schedule and the
+ * callers the rate: {@link Validity}) and its percentile is met with confidence ({@link Slo#judge}); a step that
+ * cannot tell is repeated at the same rate and the repeats pooled, up to {@value #MAX_REPEATS} steps, and a rate still
+ * unsure counts as not met, so one noisy step cannot send the bisection above the knee. When the highest rate tried
+ * met the SLO the result is a ceiling (the knee is at or above it), never a knee. And every rate's verdict is kept:
+ * a rate met above one that was not (a non-monotone service, or noise the confidence did not catch) is counted and
+ * shown, not hidden by the bisection. Last, the knee is stepped again from fresh steps; when that fails, the search
+ * falls back to the next rate below that was met, and the contradiction is counted.
+ *
+ * <p>The estimate is the bracket's lower end: a rate shown met. It is biased low, by up to {@value #RESOLUTION} of the
+ * bracket's top from the bisection, and by the confidence margin (a rate whose true percentile is just under the
+ * bound is unsure, so not met).
  */
 public final class RateSearch {
     static final double RESOLUTION = 0.05;
-    static final int MAX_STEPS = 8;
+    static final int MAX_RATES = 8;
+    static final int MAX_REPEATS = 3;
     /** Below this share of the capacity the search stops halving: the SLO cannot be met at any useful rate. */
     static final double FLOOR = 1.0 / 64;
+    /** When the capacity meets the SLO, the search tries this much above it (up to the top) before calling it done. */
+    static final double ABOVE = 1.25;
 
     /** One step at one rate. */
     @FunctionalInterface
@@ -23,63 +38,126 @@ public final class RateSearch {
         StepResult at(double perSecond) throws Exception;
     }
 
+    /** One rate tried: its steps pooled, and their verdict. */
+    public record Tried(double rate, Slo.Verdict verdict, StepResult pooled, int steps) {
+        public boolean met() {
+            return verdict == Slo.Verdict.MET;
+        }
+    }
+
     /**
-     * @param sustainable the highest rate that met the SLO (0 when none did)
-     * @param failing     the lowest rate that missed it (NaN when none did within the search)
-     * @param best        the step at {@code sustainable}, or the lowest step when none met the SLO
-     * @param steps       every step, in the order run
+     * @param sustainable the highest rate shown to meet the SLO (0 when none did)
+     * @param failing     the lowest rate above it that did not (NaN when none did)
+     * @param ceiling     the highest rate the search could try met the SLO: {@code sustainable} is a lower bound
+     * @param best        the pooled steps at {@code sustainable}, or at the lowest rate tried when none met the SLO
+     * @param tried       every rate, in the order tried
      */
-    public record Found(double sustainable, double failing, StepResult best, List<StepResult> steps) {
+    public record Found(double sustainable, double failing, boolean ceiling, StepResult best, List<Tried> tried) {
+        /** Steps run, repeats included. */
+        public int steps() {
+            return tried.stream().mapToInt(Tried::steps).sum();
+        }
+
+        /**
+         * Pairs of tries whose verdicts no monotone service gives: a rate met at or above one that was not (the same
+         * rate twice: the knee's confirmation failed).
+         */
+        public int nonMonotone() {
+            int pairs = 0;
+            for (Tried a : tried) {
+                for (Tried b : tried) {
+                    pairs += a != b && a.met() && !b.met() && a.rate() >= b.rate() ? 1 : 0;
+                }
+            }
+            return pairs;
+        }
+
+        /** "20000/s INVALID, 10000/s met, 15000/s unsure (3 steps)": every rate in the order tried. */
+        public String trail() {
+            List<String> parts = new ArrayList<>();
+            for (Tried t : tried) {
+                parts.add(String.format(Locale.ROOT, "%.0f/s %s%s", t.rate(), t.verdict().name().toLowerCase(Locale.ROOT)
+                        .replace("invalid", "INVALID"), t.steps() > 1 ? " (" + t.steps() + " steps)" : ""));
+            }
+            return String.join(", ", parts);
+        }
     }
 
     private RateSearch() {
     }
 
-    public static Found find(Step step, Slo slo, double capacityPerSecond) throws Exception {
-        List<StepResult> steps = new ArrayList<>();
+    /**
+     * @param capacityPerSecond where the search starts: the callers' back-to-back rate
+     * @param topPerSecond      the highest rate the search may try (the generator's limit)
+     */
+    public static Found find(Step step, Slo slo, double capacityPerSecond, double topPerSecond) throws Exception {
+        List<Tried> tried = new ArrayList<>();
+        double start = Math.min(capacityPerSecond, topPerSecond);
         double lo = 0;
         StepResult best = null;
         double hi = Double.NaN;
-        double rate = capacityPerSecond;
-        // down from the capacity until a step meets the SLO
-        while (steps.size() < MAX_STEPS) {
-            StepResult r = step.at(rate);
-            steps.add(r);
-            if (slo.metBy(r)) {
+        double rate = start;
+        while (tried.size() < MAX_RATES) { // down from the capacity until a rate meets the SLO
+            Tried t = tryRate(step, slo, rate, tried);
+            if (t.met()) {
                 lo = rate;
-                best = r;
+                best = t.pooled();
                 break;
             }
             hi = rate;
-            if (rate / 2 < capacityPerSecond * FLOOR) {
-                return new Found(0, hi, r, steps);
+            if (rate / 2 < start * FLOOR) {
+                break;
             }
             rate /= 2;
         }
         if (best == null) {
-            return new Found(0, hi, steps.get(steps.size() - 1), steps);
+            return new Found(0, hi, false, tried.get(tried.size() - 1).pooled(), tried);
         }
-        if (Double.isNaN(hi)) {
-            // the capacity itself met it: one step above it to bound the search from the top
-            rate = capacityPerSecond * 1.25;
-            StepResult r = step.at(rate);
-            steps.add(r);
-            if (slo.metBy(r)) {
-                return new Found(rate, Double.NaN, r, steps);
+        if (Double.isNaN(hi)) { // the start met it: one step above, up to the top, bounds the search from above
+            double upper = Math.min(start * ABOVE, topPerSecond);
+            if (upper <= start * (1 + RESOLUTION)) {
+                return new Found(start, Double.NaN, true, best, tried);
             }
-            hi = rate;
+            Tried t = tryRate(step, slo, upper, tried);
+            if (t.met()) {
+                return new Found(upper, Double.NaN, true, t.pooled(), tried);
+            }
+            hi = upper;
         }
-        while (steps.size() < MAX_STEPS && (hi - lo) / hi > RESOLUTION) {
+        while (tried.size() < MAX_RATES && (hi - lo) / hi > RESOLUTION) {
             rate = (lo + hi) / 2;
-            StepResult r = step.at(rate);
-            steps.add(r);
-            if (slo.metBy(r)) {
+            Tried t = tryRate(step, slo, rate, tried);
+            if (t.met()) {
                 lo = rate;
-                best = r;
+                best = t.pooled();
             } else {
                 hi = rate;
             }
         }
-        return new Found(lo, hi, best, steps);
+        // the knee again, from fresh steps: a lucky pass that lifted the bracket is unlikely to pass twice
+        Tried again = tryRate(step, slo, lo, tried);
+        if (again.met()) {
+            return new Found(lo, hi, false, best, tried);
+        }
+        double below = tried.stream().filter(t -> t.met() && t.rate() < again.rate()).mapToDouble(Tried::rate).max()
+                .orElse(0);
+        StepResult atBelow = tried.stream().filter(t -> t.met() && t.rate() == below).map(Tried::pooled).findFirst()
+                .orElse(again.pooled());
+        return new Found(below, lo, false, atBelow, tried);
+    }
+
+    /** Steps at one rate until their pooled verdict is sure, or {@value #MAX_REPEATS} steps were run. */
+    private static Tried tryRate(Step step, Slo slo, double rate, List<Tried> tried) throws Exception {
+        List<StepResult> steps = new ArrayList<>();
+        StepResult pooled;
+        Slo.Verdict verdict;
+        do {
+            steps.add(step.at(rate));
+            pooled = StepResult.pool(steps);
+            verdict = slo.judge(pooled);
+        } while (verdict == Slo.Verdict.UNSURE && steps.size() < MAX_REPEATS);
+        Tried t = new Tried(rate, verdict, pooled, steps.size());
+        tried.add(t);
+        return t;
     }
 }

@@ -23,12 +23,18 @@ import java.util.Locale;
  * are the unit of their intervals like every other figure):
  * <ul>
  *   <li>{@value #RATE} (req/s): requests served per second; {@value #OFFERED} (req/s): the rate asked for, or for
- *       {@code rate=max} the highest rate that met the SLO ({@value #SUSTAINABLE});</li>
- *   <li>{@code serve.p50}, {@code serve.p90}, {@code serve.p99}, {@code serve.p99.9}, {@value #MAX} (ms): latency
- *       from the intended start, each percentile only when the step had 10 / (1 - p) requests behind it;</li>
- *   <li>{@value #QUEUE} (requests waiting at an arrival, mean), {@value #QUEUE_MAX}, {@value #LATE} and
- *       {@value #DROPPED} (% of requests);</li>
- *   <li>{@value #SLO_MET} (1 or 0) when the cell has an SLO;</li>
+ *       {@code rate=max} the highest rate shown to meet the SLO ({@value #SUSTAINABLE}), with {@value #FAILING} the
+ *       lowest rate above it that did not, {@value #CEILING} 1 when the highest rate tried met it (a lower bound, not
+ *       a knee), {@value #NON_MONOTONE} the pairs of rates met above one not met, {@value #STEPS} the steps run;</li>
+ *   <li>{@code serve.p50}, {@code serve.p90}, {@code serve.p95}, {@code serve.p99}, {@code serve.p99.9}, {@value #MAX}
+ *       (ms): latency from the intended start, each percentile only when the step had 10 / (1 - p) requests behind
+ *       it; {@value #WAIT} and {@value #COMPUTE} (ms, means): the part of it spent queued, and the rest;</li>
+ *   <li>{@value #QUEUE} (requests waiting at an arrival, mean), {@value #QUEUE_MAX}, {@value #LATE} (% of arrivals
+ *       issued more than {@value #LATE_BOUND} ms late) and {@value #DROPPED} (% of requests);</li>
+ *   <li>{@value #VALID} (1 or 0: {@link Validity}), with its reasons {@value #INVALID_LATE} and
+ *       {@value #INVALID_RATE} (1 when they apply);</li>
+ *   <li>with an SLO: {@value #SLO_MET} (1 when shown met, {@link Slo#judge}), {@value #SLO_UNSURE} (1 when the step's
+ *       requests could not tell) and {@value #GOODPUT} (req/s served within the SLO's bound);</li>
  *   <li>{@value #BATCH} (requests per call, mean) when the cell gathers requests into calls (dynamic batching).</li>
  * </ul>
  */
@@ -37,17 +43,28 @@ public final class ServingProfiler implements InternalProfiler {
     public static final String RATE = "serve.rate";
     public static final String OFFERED = "serve.offered";
     public static final String SUSTAINABLE = "serve.sustainable";
+    public static final String FAILING = "serve.failing";
+    public static final String CEILING = "serve.ceiling";
+    public static final String NON_MONOTONE = "serve.nonmonotone";
     public static final String MAX = "serve.max";
+    public static final String WAIT = "serve.wait";
+    public static final String COMPUTE = "serve.compute";
     public static final String QUEUE = "serve.queue";
     public static final String QUEUE_MAX = "serve.queue.max";
     public static final String LATE = "serve.late";
+    public static final String LATE_BOUND = "serve.late.bound";
     public static final String DROPPED = "serve.dropped";
+    public static final String VALID = "serve.valid";
+    public static final String INVALID_LATE = "serve.invalid.late";
+    public static final String INVALID_RATE = "serve.invalid.rate";
     public static final String SLO_MET = "serve.slo";
+    public static final String SLO_UNSURE = "serve.slo.unsure";
+    public static final String GOODPUT = "serve.goodput";
     public static final String STEPS = "serve.steps";
     /** Requests per engine call, mean: given for cells with dynamic batching. */
     public static final String BATCH = "serve.batch";
     /** The percentiles given, each as {@code serve.p<p>}. */
-    public static final double[] PERCENTILES = {50, 90, 99, 99.9};
+    public static final double[] PERCENTILES = {50, 90, 95, 99, 99.9};
 
     @Override
     public String getDescription() {
@@ -89,7 +106,10 @@ public final class ServingProfiler implements InternalProfiler {
         add(out, OFFERED, s.offeredPerSecond(), "req/s");
         if (e.search() != null) {
             add(out, SUSTAINABLE, e.search().sustainable(), "req/s");
-            add(out, STEPS, e.search().steps().size(), "steps");
+            add(out, FAILING, e.search().failing(), "req/s");
+            add(out, CEILING, e.search().ceiling() ? 1 : 0, "ceiling");
+            add(out, NON_MONOTONE, e.search().nonMonotone(), "pairs");
+            add(out, STEPS, e.search().steps(), "steps");
         }
         for (double p : PERCENTILES) {
             if (s.requests() >= Percentiles.callsFor(p)) {
@@ -97,12 +117,22 @@ public final class ServingProfiler implements InternalProfiler {
             }
         }
         add(out, MAX, s.percentileMs(100), "ms");
+        add(out, WAIT, s.meanWaitMs(), "ms");
+        add(out, COMPUTE, s.meanComputeMs(), "ms");
         add(out, QUEUE, s.queueMean(), "requests");
         add(out, QUEUE_MAX, s.queueMax(), "requests");
-        add(out, LATE, 100.0 * s.late() / s.requests(), "%");
+        Validity v = Validity.of(s, e.slo());
+        add(out, LATE, 100.0 * v.lateShare(), "%");
+        add(out, LATE_BOUND, v.lateBoundNs() / 1e6, "ms");
         add(out, DROPPED, 100.0 * s.dropped() / s.requests(), "%");
+        add(out, VALID, v.valid() ? 1 : 0, "valid");
+        add(out, INVALID_LATE, v.tooLate() ? 1 : 0, "invalid");
+        add(out, INVALID_RATE, v.fellBehind() ? 1 : 0, "invalid");
         if (e.slo() != null) {
-            add(out, SLO_MET, e.slo().metBy(s) ? 1 : 0, "met");
+            Slo.Verdict verdict = e.slo().judge(s);
+            add(out, SLO_MET, verdict == Slo.Verdict.MET ? 1 : 0, "met");
+            add(out, SLO_UNSURE, verdict == Slo.Verdict.UNSURE ? 1 : 0, "unsure");
+            add(out, GOODPUT, s.goodputPerSecond(e.slo().boundNs()), "req/s");
         }
         return out;
     }
@@ -118,8 +148,8 @@ public final class ServingProfiler implements InternalProfiler {
         }
     }
 
-    /** Counts a step's served requests as the iteration's calls, for the per-call CPU figure. */
+    /** Counts a step's served requests, warm-up included, as the iteration's calls, for the per-call CPU figure. */
     public static void countCalls(StepResult step) {
-        CallCount.add(step.completed());
+        CallCount.add(step.servedInAll());
     }
 }

@@ -31,10 +31,16 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
     /** {@value}: no dynamic batching, the default of {@link #BATCH_WAIT_MS}. */
     public static final String OFF = "off";
     /**
-     * The most requests per second one scheduler thread issues on time on this kind of machine: beyond it arrivals are
-     * late by construction (each costs a wake-up and a queue hand-off, some µs on a 2-core VM).
+     * The highest rate a rate search tries: about what one scheduler thread issues on time on a 2-core VM (each
+     * arrival costs a wake-up and a queue hand-off, some µs). A search whose top passed says it found a ceiling.
+     * Fixed rates above it are run: whether the generator kept up is each step's validity ({@link Validity}).
      */
     public static final double SCHEDULABLE = 20_000;
+    /** A rate no scheduler thread can issue: arrivals 1 µs apart, below the cost of one queue hand-off. */
+    static final double UNSCHEDULABLE = 1_000_000;
+    /** Each step's warm-up: at least this share of its measured requests, and at least this long, before them. */
+    static final double WARMUP_SHARE = 0.1;
+    static final double WARMUP_SECONDS = 0.2;
     /** Requests per step when neither {@code requests} nor an SLO says: enough for a p99. */
     static final int DEFAULT_REQUESTS = 1000;
 
@@ -58,9 +64,10 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
                 throw new BenchException("rate '" + params.get(RATE) + "' is not a rate above 0; expected requests per"
                         + " second, e.g. -p rate=10,20,40, or -p rate=max with an SLO");
             }
-            if (rate > SCHEDULABLE) {
-                throw new BenchException("rate " + params.get(RATE) + "/s cannot be scheduled: one arrival thread issues"
-                        + " at most " + (int) SCHEDULABLE + " requests/s on time; expected a rate up to that");
+            if (rate > UNSCHEDULABLE) {
+                throw new BenchException("rate " + params.get(RATE) + "/s cannot be scheduled: its arrivals would be"
+                        + " under 1 µs apart; expected a rate up to " + (int) UNSCHEDULABLE + " (a step whose arrivals"
+                        + " run late is marked INVALID)");
             }
         }
         Arrivals arrivals = Arrivals.parse(params.getOrDefault(ARRIVALS, Arrivals.POISSON.id()));
@@ -147,6 +154,15 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
     /** How the callers gather requests into calls for a cell of this batch size. */
     public OpenLoop.Batching batching(int batchSize) {
         return batches() ? new OpenLoop.Batching(batchSize, Math.round(batchWaitMs * 1e6)) : OpenLoop.Batching.NONE;
+    }
+
+    /**
+     * Requests issued at the step's rate before its measured ones, to bring the callers (fresh threads) and the queue
+     * to a steady state: a tenth of the measured requests, or 0.2 s of arrivals if more, at most as many as measured.
+     */
+    public int warmupRequests(double perSecond) {
+        double wanted = Math.max(requests * WARMUP_SHARE, perSecond * WARMUP_SECONDS);
+        return (int) Math.min(requests, Math.ceil(wanted));
     }
 
     public boolean searchesRate() {

@@ -1,6 +1,7 @@
 package dev.inferbench.serve;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.stats.PercentileBound;
 import dev.inferbench.stats.Percentiles;
 
 import java.util.Locale;
@@ -46,8 +47,36 @@ public record Slo(double percentile, double boundMs) {
         return (int) Percentiles.callsFor(percentile);
     }
 
+    /** A step's verdict against this SLO: {@link Verdict}. */
+    public enum Verdict { MET, MISSED, UNSURE, INVALID }
+
+    /**
+     * INVALID when the step measured the generator or an overloaded queue ({@link Validity}); MISSED when it dropped a
+     * request; else what the count of requests over the bound says at {@link PercentileBound#CONFIDENCE}: MET, MISSED,
+     * or UNSURE when the step's requests cannot tell (the sample percentile alone is a coin flip near the bound).
+     */
+    public Verdict judge(StepResult step) {
+        if (!Validity.of(step, this).valid()) {
+            return Verdict.INVALID;
+        }
+        if (step.dropped() > 0) {
+            return Verdict.MISSED;
+        }
+        return switch (PercentileBound.judge(step.requests(), step.over(boundNs()), percentile,
+                PercentileBound.CONFIDENCE)) {
+            case MET -> Verdict.MET;
+            case MISSED -> Verdict.MISSED;
+            case UNSURE -> Verdict.UNSURE;
+        };
+    }
+
+    /** Whether the step is shown to meet the SLO: valid, nothing dropped, the percentile met with confidence. */
     public boolean metBy(StepResult step) {
-        return step.dropped() == 0 && step.percentileMs(percentile) <= boundMs;
+        return judge(step) == Verdict.MET;
+    }
+
+    public long boundNs() {
+        return Math.round(boundMs * 1e6);
     }
 
     /** p99<50ms, as a user writes it. */

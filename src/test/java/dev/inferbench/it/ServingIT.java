@@ -31,8 +31,9 @@ class ServingIT {
                 + " -f 1 -wi 1 -w 100ms -i 1 -r 300ms");
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         // the concurrency check ran in each two-caller cell, and the summary shows the CPU columns
-        assertThat(r.out()).contains("2 callers (shared), each on its own input: 3 concurrent calls each gave exactly"
-                + " its input's outputs run alone").contains("2 callers (per-caller), each on its own input");
+        assertThat(r.out()).contains("2 callers (shared), each on its own input: 20 rounds of calls started together"
+                + " at a barrier (").contains("1 batch size(s), each call gave exactly its input's outputs run alone")
+                .contains("2 callers (per-caller), each on its own input");
         assertThat(r.out()).contains("cpu/call").contains("cores");
         JsonNode cells = result(cwd);
         assertThat(cells.size()).isEqualTo(4);
@@ -55,22 +56,32 @@ class ServingIT {
         Jar.Run r = Jar.run(cwd, "Serving -p model=mlp-tiny -p batchSize=1 -p threads=1 -p rate=200,400 "
                 + "-p slo=p90<1s -p requests=100 -f 1");
         assertThat(r.code()).as(r.out() + r.err()).isZero();
-        assertThat(r.out()).contains("serving (open loop").contains("knee: mlp-tiny on ort, batch 1, 1 caller (shared)"
-                + " × 1 thread, poisson arrivals: 400.0 req/s at p90<1s (the highest rate tried; every rate met it)");
+        assertThat(r.out()).contains("serving (open loop").contains("late %").contains("valid");
         JsonNode cells = result(cwd);
         assertThat(cells.size()).isEqualTo(2);
+        boolean allValid = true;
         for (JsonNode cell : cells) {
             JsonNode m = cell.get("secondaryMetrics");
             double offered = Double.parseDouble(cell.get("params").get("rate").asText());
             assertThat(m.get("serve.offered").get("score").asDouble()).isEqualTo(offered);
             assertThat(m.get("serve.rate").get("score").asDouble()).isPositive();
             for (String f : List.of("serve.p50", "serve.p90", "serve.max", "serve.queue.max", "serve.late",
-                    "serve.dropped", "serve.slo", "cpu.call")) {
+                    "serve.dropped", "serve.slo", "cpu.call", "cpu.generator", "serve.valid", "serve.wait",
+                    "serve.goodput")) {
                 assertThat(m.has(f)).as(f).isTrue();
             }
             assertThat(m.has("serve.p99")).as("100 requests do not stand behind a p99").isFalse();
-            assertThat(m.get("serve.slo").get("score").asDouble()).isEqualTo(1.0);
+            // p90<1s is met by any step that measured the service; a step the machine's other work made late is
+            // INVALID and then never meets it (on a quiet machine both rates are valid)
+            allValid &= m.get("serve.valid").get("score").asDouble() == 1.0;
+            assertThat(m.get("serve.slo").get("score").asDouble()).isEqualTo(m.get("serve.valid").get("score").asDouble());
             assertThat(m.get("serve.p50").get("score").asDouble()).isLessThanOrEqualTo(m.get("serve.p90").get("score").asDouble());
+        }
+        String knee = "knee: mlp-tiny on ort, batch 1, 1 caller (shared) × 1 thread, poisson arrivals: ";
+        if (allValid) {
+            assertThat(r.out()).contains(knee + "400.0 req/s at p90<1s (the highest rate tried; every rate met it)");
+        } else {
+            assertThat(r.out()).contains(knee).containsPattern("INVALID: (arrivals late|callers fell behind)");
         }
         try (Stream<Path> s = Files.walk(cwd.resolve("results"))) {
             assertThat(s.map(p -> p.getFileName().toString())).contains("mlp-tiny-serving-tail-vs-rate.svg",

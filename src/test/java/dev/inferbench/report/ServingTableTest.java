@@ -73,6 +73,43 @@ class ServingTableTest {
     }
 
     @Test
+    void anInvalidStepIsNeverTheKneeAndSaysWhy() {
+        CellSummary fine = cell("10000", "on", 10_000, 0.5, 1, Double.NaN);
+        fine.extras().put("serve.valid", 1.0);
+        CellSummary late = cell("20000", "on", 20_000, 0.6, 0, Double.NaN);
+        late.extras().putAll(Map.of("serve.valid", 0.0, "serve.invalid.late", 1.0, "serve.late", 28.0,
+                "serve.late.bound", 1.0));
+        CellSummary behind = cell("25000", "on", 25_000, 0.7, 0, Double.NaN);
+        behind.extras().putAll(Map.of("serve.valid", 0.5, "serve.invalid.rate", 1.0, "serve.rate", 21_000.0));
+        CellSummary again = cell("30000", "on", 30_000, 0.5, 1, Double.NaN);
+        again.extras().put("serve.valid", 1.0);
+        String out = ServingTable.render(List.of(behind, late, fine, again));
+        assertThat(out).contains("INVALID: late").contains("INVALID 1/3: behind").contains("yes");
+        assertThat(out).contains("10000 req/s at p90<60ms (next rate tried, 20000 req/s, INVALID: arrivals late"
+                + " (28.00 % over 1.000 ms late)); not monotone: 30000 req/s met above it");
+        assertThat(ServingTable.render(List.of(late))).contains("no offered rate met p90<60ms (the lowest, 20000 req/s,"
+                + " INVALID: arrivals late");
+    }
+
+    @Test
+    void aSearchWhoseTopPassedIsACeilingAndOneThatCouldNotTellIsUnsure() {
+        CellSummary top = cell("max", "on", 20_000, 0.5, 1, 20_000);
+        top.extras().put("serve.ceiling", 1.0);
+        assertThat(ServingTable.render(List.of(top))).contains("poisson arrivals: ≥ 20000 ± 2.500 req/s at p90<60ms:"
+                + " the highest rate tried passed (a ceiling, not a knee; 3 forks)");
+        CellSummary knee = cell("max", "on", 40, 55, 1, 40);
+        knee.extras().putAll(Map.of("serve.ceiling", 0.0, "serve.failing", 42.0, "serve.nonmonotone", 1 / 3.0));
+        assertThat(ServingTable.render(List.of(knee))).contains("40.00 ± 2.500 req/s sustainable at p90<60ms (highest"
+                + " rate each fork's search showed met; the next, 42.00 req/s on average, was not; 3 forks); not"
+                + " monotone: 1 pair(s) of rates met above one not met");
+        CellSummary unsure = cell("30", "on", 30, 59, 0, Double.NaN);
+        unsure.extras().put("serve.slo.unsure", 1.0);
+        String out = ServingTable.render(List.of(cell("20", "on", 20, 40, 1, Double.NaN), unsure));
+        assertThat(out).contains("unsure").contains("next rate tried, 30.00 req/s, could not show it met: p90 59.00 ms,"
+                + " too close to the bound for its requests");
+    }
+
+    @Test
     void aRunWithoutServingCellsHasNoServingTable() {
         assertThat(ServingTable.render(List.of())).isEmpty();
     }

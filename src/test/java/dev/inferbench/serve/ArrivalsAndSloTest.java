@@ -55,12 +55,36 @@ class ArrivalsAndSloTest {
         Arrays.fill(fast, 5_000_000);
         fast[95] = 50_000_000; // beyond the 90th: allowed
         Arrays.sort(fast);
-        assertThat(slo.metBy(new StepResult(10, fast, 0, 0, 0, 0, 10_000_000_000L))).isTrue();
-        assertThat(slo.metBy(new StepResult(10, fast, 1, 0, 0, 0, 10_000_000_000L))).isFalse();
+        assertThat(slo.judge(StepResult.of(10, fast, 0, 10_000_000_000L))).isEqualTo(Slo.Verdict.MET);
+        assertThat(slo.judge(StepResult.of(10, fast, 1, 10_000_000_000L))).isEqualTo(Slo.Verdict.MISSED);
         long[] slow = fast.clone();
         Arrays.fill(slow, 80, 100, 11_000_000);
         Arrays.sort(slow);
-        assertThat(slo.metBy(new StepResult(10, slow, 0, 0, 0, 0, 10_000_000_000L))).isFalse();
+        assertThat(slo.judge(StepResult.of(10, slow, 0, 10_000_000_000L))).isEqualTo(Slo.Verdict.MISSED);
+    }
+
+    @Test
+    void aSamplePercentileWithinTheBoundIsNotEnoughWhenTheCountCannotTell() throws BenchException {
+        Slo slo = Slo.parse("p90<10ms");
+        long[] close = new long[100];
+        Arrays.fill(close, 5_000_000);
+        Arrays.fill(close, 91, 100, 11_000_000); // 9 over: the sample p90 is 5 ms, the true one may well be over
+        assertThat(StepResult.of(10, close, 0, 10_000_000_000L).percentileMs(90)).isLessThan(10);
+        assertThat(slo.judge(StepResult.of(10, close, 0, 10_000_000_000L))).isEqualTo(Slo.Verdict.UNSURE);
+        assertThat(slo.metBy(StepResult.of(10, close, 0, 10_000_000_000L))).isFalse();
+    }
+
+    @Test
+    void anInvalidStepNeverMeetsItsSloHoweverFast() throws BenchException {
+        Slo slo = Slo.parse("p99<50ms");
+        long[] fast = new long[1000];
+        Arrays.fill(fast, 1_000_000);
+        // served 1,000 requests in 2 s at an offered 1,000 req/s: the callers fell behind
+        StepResult behind = StepResult.of(1000, fast, 0, 2_000_000_000L);
+        assertThat(slo.judge(behind)).isEqualTo(Slo.Verdict.INVALID);
+        assertThat(Validity.of(behind, slo).reason()).contains("served 500 of 1000 req/s offered");
+        // on time and kept up: met
+        assertThat(slo.judge(StepResult.of(1000, fast, 0, 1_001_000_000L))).isEqualTo(Slo.Verdict.MET);
     }
 
     @Test
@@ -73,6 +97,11 @@ class ArrivalsAndSloTest {
         assertThat(ServingSpec.of(Map.of("rate", "max", "slo", "p90<5ms")).searchesRate()).isTrue();
         assertThat(ServingSpec.of(Map.of("rate", "15/s", "arrivals", "constant")).rate()).isEqualTo(15);
         assertThat(s.batches()).isFalse();
+        // the warm-up: a tenth of the measured requests, or 0.2 s of arrivals, at most as many as measured
+        assertThat(s.warmupRequests(20)).isEqualTo(100);
+        assertThat(s.warmupRequests(2000)).isEqualTo(400);
+        assertThat(s.warmupRequests(100_000)).isEqualTo(1000);
+        assertThat(ServingSpec.of(Map.of("rate", "25000")).rate()).isEqualTo(25000); // run, and judged by validity
         assertThat(s.batching(8)).isEqualTo(OpenLoop.Batching.NONE); // each request a call at the cell's batch
         ServingSpec batching = ServingSpec.of(Map.of("rate", "20", "batchWaitMs", "2.5"));
         assertThat(batching.batches()).isTrue();
@@ -80,7 +109,7 @@ class ArrivalsAndSloTest {
         assertThat(ServingSpec.of(Map.of("rate", "20", "batchWaitMs", "0")).batching(4))
                 .isEqualTo(new OpenLoop.Batching(4, 0)); // only what is already waiting
         for (Map<String, String> bad : new Map[]{Map.of("rate", "0"), Map.of("rate", "-3"), Map.of("rate", "fast"),
-                Map.of("rate", "1e9"), Map.of("rate", "max"), Map.of("rate", "5", "requests", "0"),
+                Map.of("rate", "2000000"), Map.of("rate", "max"), Map.of("rate", "5", "requests", "0"),
                 Map.of("rate", "5", "slo", "p99<5ms", "requests", "999"), Map.of("rate", "5", "arrivals", "bursty"),
                 Map.of("rate", "5", "batchWaitMs", "-1"), Map.of("rate", "5", "batchWaitMs", "soon"),
                 Map.of("rate", "5", "batchWaitMs", "2", "idleMs", "100")}) {

@@ -38,6 +38,56 @@ class OpenLoopTest {
         assertThat(r.percentileMs(50)).isGreaterThan(20 * 5 - 4);
         assertThat(r.queueMax()).isGreaterThan(20);
         assertThat(r.achievedPerSecond()).isLessThan(10_000 / 10.0);
+        // most of that latency is the wait in the queue, not the 5 ms call
+        assertThat(r.meanWaitMs()).isGreaterThan(10 * r.meanComputeMs());
+        assertThat(r.meanComputeMs()).isGreaterThanOrEqualTo(4.5);
+        assertThat(Validity.of(r, null).fellBehind()).isTrue();
+    }
+
+    @Test
+    void aSchedulerThatCannotKeepItsScheduleMakesTheStepInvalid() throws Exception {
+        // 200,000 arrivals due within 1 ms (5 ns apart): issuing each takes the scheduler tens of ns, so most are
+        // issued well over 1 ms late, whatever the machine; the step says so instead of reporting the latencies
+        StepResult r = OpenLoop.run(List.of(() -> { }), Arrivals.CONSTANT.schedule(2e8, 200_000, 1), 2e8,
+                5_000_000_000L);
+        Validity v = Validity.of(r, null);
+        assertThat(v.lateShare()).isGreaterThan(0.5);
+        assertThat(v.tooLate()).isTrue();
+        assertThat(v.reason()).contains("the load generator could not keep the schedule");
+        assertThat(new Slo(99, 60_000).judge(r)).isEqualTo(Slo.Verdict.INVALID);
+    }
+
+    @Test
+    void aStepPastItsCallersCapacityIsInvalidEvenWhenItsLatencyMeetsALooseSlo() throws Exception {
+        // one caller, calls of 1 ms or more, 2,000 req/s offered for 100 requests: the queue's 100 ms never reach the
+        // 1 s bound, so the percentile alone would call this rate sustainable; the callers served under half of it
+        OpenLoop.Call oneMs = () -> Thread.sleep(1);
+        StepResult r = OpenLoop.run(List.of(oneMs), Arrivals.CONSTANT.schedule(2000, 100, 1), 2000, 5_000_000_000L);
+        Slo loose = new Slo(90, 1000);
+        assertThat(r.percentileMs(90)).isLessThan(1000);
+        assertThat(r.dropped()).isZero();
+        assertThat(Validity.of(r, loose).fellBehind()).isTrue();
+        assertThat(loose.judge(r)).isEqualTo(Slo.Verdict.INVALID);
+    }
+
+    @Test
+    void warmUpRequestsAreServedButLeftOutOfTheFigures() throws Exception {
+        // the first 5 calls take 20 ms (a cold engine); 30 warm-up arrivals at 100 req/s (300 ms) outlast that backlog
+        AtomicInteger calls = new AtomicInteger();
+        OpenLoop.BatchCall coldStart = n -> {
+            if (calls.incrementAndGet() <= 5) {
+                Thread.sleep(20);
+            }
+        };
+        long[] schedule = Arrivals.CONSTANT.schedule(100, 60, 1);
+        StepResult warmed = OpenLoop.run(List.of(coldStart), OpenLoop.Batching.NONE, schedule, 30, 100, 5_000_000_000L);
+        assertThat(warmed.requests()).isEqualTo(30);
+        assertThat(warmed.servedInAll()).isEqualTo(60);
+        assertThat(warmed.percentileMs(100)).isLessThan(20);
+        calls.set(0);
+        StepResult cold = OpenLoop.run(List.of(coldStart), OpenLoop.Batching.NONE, schedule, 0, 100, 5_000_000_000L);
+        assertThat(cold.requests()).isEqualTo(60);
+        assertThat(cold.percentileMs(100)).isGreaterThanOrEqualTo(20);
     }
 
     @Test
@@ -68,7 +118,7 @@ class OpenLoopTest {
             Thread.sleep(10);
         };
         StepResult r = OpenLoop.run(List.of(tenMs), new OpenLoop.Batching(8, 0),
-                Arrivals.CONSTANT.schedule(2000, 100, 1), 2000, 5_000_000_000L);
+                Arrivals.CONSTANT.schedule(2000, 100, 1), 0, 2000, 5_000_000_000L);
         assertThat(r.dropped()).isZero();
         assertThat(sizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(100); // each request served once
         assertThat(sizes).allMatch(n -> n >= 1 && n <= 8);
@@ -82,7 +132,7 @@ class OpenLoopTest {
         // one request every 10 ms; a caller holds its first for up to 200 ms, so it gathers 4 and serves them together
         List<Integer> sizes = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         StepResult r = OpenLoop.run(List.<OpenLoop.BatchCall>of(sizes::add), new OpenLoop.Batching(4, 200_000_000L),
-                Arrivals.CONSTANT.schedule(100, 8, 1), 100, 5_000_000_000L);
+                Arrivals.CONSTANT.schedule(100, 8, 1), 0, 100, 5_000_000_000L);
         assertThat(sizes).containsExactly(4, 4);
         assertThat(r.requestsPerCall()).isEqualTo(4);
         assertThat(r.percentileMs(100)).isGreaterThan(25); // the first of 4 waited for the fourth, 30 ms later

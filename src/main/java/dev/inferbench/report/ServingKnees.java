@@ -1,0 +1,205 @@
+package dev.inferbench.report;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.cell.CellSpec;
+import dev.inferbench.results.CellSummary;
+import dev.inferbench.serve.ServingProfiler;
+import dev.inferbench.serve.ServingSpec;
+import dev.inferbench.serve.Slo;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The knee lines under the serving table, one per setting with an SLO: for a sweep, the highest offered rate met in
+ * every fork before the first that was not, and how that one failed (missed, could not tell, or INVALID with its
+ * reason); for a search, the sustainable rate with its interval, or the ceiling when the highest rate tried passed.
+ */
+final class ServingKnees {
+    private ServingKnees() {
+    }
+
+    /**
+     * One line per setting (all params but the rate) with an SLO: its knee. For a sweep, the highest offered rate met
+     * in every fork and the lowest above it that was not; for a search, the sustainable rate with its interval.
+     */
+    static List<String> lines(List<CellSummary> cells) {
+        Map<String, List<CellSummary>> bySetting = new LinkedHashMap<>();
+        cells.stream().filter(c -> !"none".equals(c.params().getOrDefault(ServingSpec.SLO, "none")))
+                .forEach(c -> bySetting.computeIfAbsent(ServingTable.setting(c, c.params().keySet()), k -> new ArrayList<>()).add(c));
+        List<String> lines = new ArrayList<>();
+        for (List<CellSummary> group : bySetting.values()) {
+            CellSummary first = group.get(0);
+            String who = describe(first);
+            String slo = first.params().get(ServingSpec.SLO);
+            for (CellSummary c : group) {
+                if (ServingTable.isSearch(c)) {
+                    lines.add(searchKnee(c, who, slo));
+                }
+            }
+            List<CellSummary> sweep = group.stream().filter(c -> !ServingTable.isSearch(c)).toList();
+            if (sweep.isEmpty()) {
+                continue;
+            }
+            CellSummary met = null;
+            CellSummary missed = null;
+            for (CellSummary c : sweep) {
+                // an INVALID step never met it: serve.slo is 0 in its forks
+                double share = c.extras().getOrDefault(ServingProfiler.SLO_MET, Double.NaN);
+                if (share >= 1 && missed == null) {
+                    met = c;
+                } else if (missed == null) {
+                    missed = c;
+                }
+            }
+            String line;
+            if (met == null) {
+                line = "knee: " + who + ": no offered rate met " + slo + " (the lowest, "
+                        + SummaryTable.num(ServingTable.offered(sweep.get(0))) + " req/s, " + howMissed(sweep.get(0), slo)
+                        + ")";
+            } else {
+                line = "knee: " + who + ": " + SummaryTable.num(ServingTable.offered(met)) + " req/s at " + slo
+                        + (missed == null ? " (the highest rate tried; every rate met it)"
+                        : " (next rate tried, " + SummaryTable.num(ServingTable.offered(missed)) + " req/s, "
+                        + howMissed(missed, slo) + ")");
+            }
+            lines.add(line + metAbove(sweep, missed));
+        }
+        return lines;
+    }
+
+    /** resnet50 on ort, batch 1, 2 callers (shared), threads=1: who a knee belongs to, in words. */
+    static String describe(CellSummary c) {
+        Map<String, String> p = c.params();
+        int callers = Integer.parseInt(p.getOrDefault(CellSpec.CALLERS, "1"));
+        String threads = p.getOrDefault(CellSpec.THREADS, "0");
+        int cores = Runtime.getRuntime().availableProcessors();
+        int perCaller = threads.equals("0") ? cores : Integer.parseInt(threads);
+        String over = callers * perCaller > cores ? ", oversubscribed: " + callers + " × " + perCaller + " threads on "
+                + cores + " cores" : "";
+        String wait = p.getOrDefault(ServingSpec.BATCH_WAIT_MS, ServingSpec.OFF);
+        String batch = !ServingSpec.batches(wait) ? "batch " + p.getOrDefault(CellSpec.BATCH_SIZE, "1")
+                : "dynamic batches of up to " + p.getOrDefault(CellSpec.BATCH_SIZE, "1") + " requests within " + wait
+                + " ms";
+        return p.get(CellSpec.MODEL) + " on " + p.get(CellSpec.ENGINE) + ", " + batch + ", " + callers + " caller" + (callers == 1 ? "" : "s") + " (" + p.getOrDefault(CellSpec.SHARING, "shared")
+                + ") × " + (threads.equals("0") ? "all cores" : threads + " thread" + (threads.equals("1") ? "" : "s"))
+                + ", " + p.getOrDefault(ServingSpec.ARRIVALS, "poisson") + " arrivals" + others(p) + over;
+    }
+
+    /** The settings the words above leave out, where they differ from their defaults: ", spin=off". */
+    private static String others(Map<String, String> p) {
+        StringBuilder sb = new StringBuilder();
+        p.forEach((k, v) -> {
+            if (!DESCRIBED.contains(k) && !v.equals(DEFAULTS.get(k))) {
+                sb.append(", ").append(k).append('=').append(v);
+            }
+        });
+        return sb.toString();
+    }
+
+    private static final Set<String> DESCRIBED = Set.of(CellSpec.MODEL, CellSpec.ENGINE, CellSpec.BATCH_SIZE,
+            CellSpec.CALLERS, CellSpec.SHARING, CellSpec.THREADS, ServingSpec.ARRIVALS, ServingSpec.RATE,
+            ServingSpec.SLO, ServingSpec.REQUESTS, CellSpec.SEQ_LEN, CellSpec.DEVICE, ServingSpec.BATCH_WAIT_MS);
+    private static final Map<String, String> DEFAULTS = Map.of(CellSpec.SPIN, "on", ServingSpec.IDLE_MS, "0",
+            CellSpec.INTER_OP_THREADS, "0", CellSpec.OPT_LEVEL, "all", CellSpec.PRECISION, "fp32",
+            CellSpec.DATA, "synthetic");
+
+    /**
+     * The search's line: a knee with its interval and the bracket above it, or a ceiling when the highest rate each
+     * fork could try passed; forks whose searches were not monotone are counted.
+     */
+    private static String searchKnee(CellSummary c, String who, String slo) {
+        int forks = c.mean().forks();
+        String forkWord = forks + " fork" + (forks == 1 ? "" : "s");
+        long ceilings = Math.round(c.extras().getOrDefault(ServingProfiler.CEILING, 0.0) * forks);
+        // a fork whose search found a ceiling has no rate not met: JMH's mean over forks of serve.failing would halve
+        double failing = c.extras().getOrDefault(ServingProfiler.FAILING, Double.NaN);
+        String line;
+        if (ceilings == forks) {
+            line = "knee: " + who + ": ≥ " + ServingTable.sustainable(c) + " req/s at " + slo + ": the highest rate tried passed"
+                    + " (a ceiling, not a knee; " + forkWord + ")";
+        } else {
+            line = "knee: " + who + ": " + ServingTable.sustainable(c) + " req/s sustainable at " + slo + " (highest rate each fork's"
+                    + " search showed met" + (Double.isNaN(failing) || ceilings > 0 ? "" : "; the next, "
+                    + SummaryTable.num(failing)
+                    + " req/s on average, was not") + "; " + forkWord
+                    + (ceilings > 0 ? "; in " + ceilings + " of them the highest rate tried passed: a ceiling" : "")
+                    + ")";
+        }
+        long nonMonotone = Math.round(c.extras().getOrDefault(ServingProfiler.NON_MONOTONE, 0.0) * forks);
+        return nonMonotone == 0 ? line : line + "; not monotone: " + nonMonotone + " pair(s) of rates met above one not"
+                + " met (each fork's 'rate search' line has its steps)";
+    }
+
+    /** "; not monotone: 12000 req/s met above it" when rates above the first one not met met the SLO in every fork. */
+    private static String metAbove(List<CellSummary> sweep, CellSummary missed) {
+        List<String> above = new ArrayList<>();
+        for (CellSummary c : sweep.subList(missed == null ? sweep.size() : sweep.indexOf(missed), sweep.size())) {
+            if (c.extras().getOrDefault(ServingProfiler.SLO_MET, 0.0) >= 1) {
+                above.add(SummaryTable.num(ServingTable.offered(c)));
+            }
+        }
+        return above.isEmpty() ? "" : "; not monotone: " + String.join(", ", above) + " req/s met above it";
+    }
+
+    /**
+     * How a sweep's first rate not met failed: INVALID with the reason, unsure, or missed with its percentile ("in 1 of
+     * 2 forks (mean over forks)" when some forks met it, so that a mean below the bound does not read as a
+     * contradiction).
+     */
+    private static String howMissed(CellSummary c, String slo) {
+        int forks = c.mean().forks();
+        long invalid = forks - Math.round(c.extras().getOrDefault(ServingProfiler.VALID, 1.0) * forks);
+        if (invalid > 0) {
+            return "INVALID" + (invalid == forks ? "" : " in " + invalid + " of " + forks + " forks") + ": "
+                    + invalidReasons(c);
+        }
+        long unsure = Math.round(c.extras().getOrDefault(ServingProfiler.SLO_UNSURE, 0.0) * forks);
+        if (unsure > 0) {
+            return "could not show it met" + (unsure == forks ? "" : " in " + unsure + " of " + forks + " forks")
+                    + ": " + sloPercentile(c, slo) + ", too close to the bound for its requests";
+        }
+        return "missed it" + missedIn(c) + ": " + sloPercentile(c, slo);
+    }
+
+    /** "late arrivals (12.50 % late)" and / or "callers fell behind (served 900.0 of 1000 req/s)". */
+    private static String invalidReasons(CellSummary c) {
+        List<String> why = new ArrayList<>();
+        if (c.extras().getOrDefault(ServingProfiler.INVALID_LATE, 0.0) > 0) {
+            why.add("arrivals late (" + ServingTable.fig(c, ServingProfiler.LATE) + " % over " + ServingTable.fig(c, ServingProfiler.LATE_BOUND)
+                    + " ms late)");
+        }
+        if (c.extras().getOrDefault(ServingProfiler.INVALID_RATE, 0.0) > 0) {
+            why.add("callers fell behind (served " + ServingTable.fig(c, ServingProfiler.RATE) + " of " + SummaryTable.num(ServingTable.offered(c))
+                    + " req/s)");
+        }
+        return why.isEmpty() ? "reason not recorded" : String.join(" and ", why);
+    }
+
+    /**
+     * "" when every fork missed; " in 1 of 2 forks (mean over forks)" when some met it, so that a mean below the bound
+     * does not read as a contradiction.
+     */
+    private static String missedIn(CellSummary c) {
+        int forks = c.mean().forks();
+        long met = Math.round(c.extras().getOrDefault(ServingProfiler.SLO_MET, 0.0) * forks);
+        return met == 0 ? "" : " in " + (forks - met) + " of " + forks + " forks (mean over forks)";
+    }
+
+    /** "p90 61.02 ms": the cell's value of the SLO's percentile (an unreadable SLO never reached a run). */
+    private static String sloPercentile(CellSummary c, String slo) {
+        double p;
+        try {
+            p = Slo.parse(slo).percentile();
+        } catch (BenchException unreadable) {
+            return "n/a";
+        }
+        String label = ServingProfiler.percentileLabel(p);
+        return label.substring(ServingProfiler.PREFIX.length()) + " "
+                + SummaryTable.num(c.extras().getOrDefault(label, Double.NaN)) + " ms";
+    }
+
+}
