@@ -28,7 +28,11 @@ final class OrtOutputs implements Outputs {
 
     @Override
     public float[] floats(int index) {
-        OnnxTensor t = tensor(index);
+        return floatsOf(tensor(index));
+    }
+
+    /** A float tensor's values as a Java array (empty for other types); the pinned outputs read theirs the same way. */
+    static float[] floatsOf(OnnxTensor t) {
         if (t.getInfo().type != OnnxJavaType.FLOAT) {
             return new float[0];
         }

@@ -10,7 +10,6 @@ import ai.onnxruntime.TensorInfo;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.FloatBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -80,14 +79,7 @@ final class PinnedOutputs implements Outputs {
 
     @Override
     public float[] floats(int index) {
-        OnnxTensor t = tensors[index];
-        if (t.getInfo().type != OnnxJavaType.FLOAT) {
-            return new float[0];
-        }
-        FloatBuffer b = t.getFloatBuffer();
-        float[] out = new float[b.remaining()];
-        b.get(out);
-        return out;
+        return OrtOutputs.floatsOf(tensors[index]);
     }
 
     /** Nothing to free per call: the tensors live as long as the prepared input. */
