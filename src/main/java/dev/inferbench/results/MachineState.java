@@ -15,8 +15,9 @@ import java.util.Optional;
 /**
  * What the machine did over a run, from {@link MachineProfiler}'s figures in every fork of every cell: the canary's
  * median and its spread over the forks (the machine's drift), other processes' CPU, and the forks run while the
- * machine was disturbed: other processes kept at least {@link #BUSY_CORES} cores busy, or the canary ran at least
- * {@link #SLOW_CANARY} slower than over the run. The same kernel runs in every fork, so a slow phase shows in every
+ * machine was disturbed: other processes took at least {@link #BURST_CORES} cores more than their median over the run,
+ * or the canary ran at least {@link #SLOW_CANARY} slower than over the run (the same rule by which a comparison leaves
+ * a pair out). The same kernel runs in every fork, so a slow phase shows in every
  * cell measured during it; a build that is slower shows in its cells' times, not in the canary.
  *
  * @param forks         forks with machine figures
@@ -31,6 +32,7 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
     /** A fork run while the machine was disturbed, and why ("other processes 1.0 cores"). */
     public record Disturbed(String cell, int fork, String why) {
     }
+    /** Other processes' median CPU, in cores, at which the summary says that the whole run shared the machine. */
     public static final double BUSY_CORES = 0.5;
     public static final double SLOW_CANARY = 0.20;
     /** Other processes' CPU above the run's median, in cores, that marks a fork's pair disturbed (see disturbedForks). */
@@ -72,13 +74,7 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
                 .toArray(), 0.5);
         List<Disturbed> disturbed = new ArrayList<>();
         for (Fork f : forks) {
-            List<String> why = new ArrayList<>();
-            if (f.others() >= BUSY_CORES) {
-                why.add(String.format(Locale.ROOT, "other processes %.1f cores", f.others()));
-            }
-            if (f.canary() >= median * (1 + SLOW_CANARY)) {
-                why.add(String.format(Locale.ROOT, "canary %+.0f%%", 100 * (f.canary() / median - 1)));
-            }
+            List<String> why = why(f.canary(), f.others(), median, othersMedian);
             if (!why.isEmpty()) {
                 disturbed.add(new Disturbed(f.label(), f.fork(), String.join(", ", why)));
             }
@@ -105,10 +101,27 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
         double[] busy = others == null ? new double[0] : means(others.iterationMeans());
         boolean[] out = new boolean[canaries.length];
         for (int f = 0; f < canaries.length; f++) {
-            boolean burst = f < busy.length && !Double.isNaN(othersMedian) && busy[f] >= othersMedian + BURST_CORES;
-            out[f] = canaries[f] >= canaryMedian * (1 + SLOW_CANARY) || burst;
+            out[f] = !why(canaries[f], f < busy.length ? busy[f] : Double.NaN, canaryMedian, othersMedian).isEmpty();
         }
         return out;
+    }
+
+    /**
+     * Why a fork counts as disturbed, empty when it does not: the one rule for the summary's line and for the pairs a
+     * comparison leaves out. The canary {@link #SLOW_CANARY} or more slower than the run's median, or other processes
+     * {@link #BURST_CORES} cores or more above the run's median of other processes (not an absolute level, so that a
+     * steady neighbour or a duet's partner does not flag every fork; {@link #line()} names a run that shared the
+     * machine throughout).
+     */
+    private static List<String> why(double canary, double others, double canaryMedian, double othersMedian) {
+        List<String> why = new ArrayList<>(2);
+        if (!Double.isNaN(others) && !Double.isNaN(othersMedian) && others >= othersMedian + BURST_CORES) {
+            why.add(String.format(Locale.ROOT, "other processes %.1f cores", others));
+        }
+        if (canary >= canaryMedian * (1 + SLOW_CANARY)) {
+            why.add(String.format(Locale.ROOT, "canary %+.0f%%", 100 * (canary / canaryMedian - 1)));
+        }
+        return why;
     }
 
     /** One line for the summary and the reports. */
@@ -116,6 +129,10 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
         String head = String.format(Locale.ROOT, "machine: canary %.3g ms (median of %d forks), spread %.0f%% over the"
                         + " run; other processes %.2f cores (median)", canaryMedian, forks, 100 * canarySpread,
                 othersMedian);
+        if (othersMedian >= BUSY_CORES) {
+            head += String.format(Locale.ROOT, ", so the whole run shared the machine (%.1f cores or more of others is"
+                    + " busy)", BUSY_CORES);
+        }
         if (disturbed.isEmpty()) {
             return head + "; no fork disturbed";
         }

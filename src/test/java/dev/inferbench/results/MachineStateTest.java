@@ -71,6 +71,22 @@ class MachineStateTest {
                 .containsExactly(false, false, true, false);
     }
 
+    /** The summary's line names exactly the forks a comparison leaves out: one rule, not an absolute level beside it. */
+    @Test
+    void theSummaryFlagsTheForksThatPairingLeavesOutAndNamesARunThatSharedTheMachine() {
+        MeasuredCell loaded = cell("a", new double[]{1.0, 1.0, 1.01, 0.99, 1.0}, new double[]{0.9, 0.95, 1.3, 1.0, 0.6});
+        MachineState m = MachineState.of(List.of(loaded)).orElseThrow();
+        boolean[] out = MachineState.disturbedForks(loaded, m.canaryMedian(), m.othersMedian());
+        assertThat(out).containsExactly(false, false, true, false, false);
+        assertThat(m.disturbed()).extracting(MachineState.Disturbed::fork).containsExactly(3);
+        assertThat(m.line()).contains("other processes 0.95 cores (median), so the whole run shared the machine")
+                .contains("1 fork run while the machine was disturbed: infer sample model=a engine=ort: fork 3 (other"
+                        + " processes 1.3 cores)");
+        MachineState quiet = MachineState.of(List.of(cell("a", new double[]{1.0, 1.0}, new double[]{0.0, 0.1})))
+                .orElseThrow();
+        assertThat(quiet.line()).doesNotContain("shared the machine");
+    }
+
     @Test
     void compareSaysWhenTheTwoSidesSawDifferentMachines() {
         MachineState base = new MachineState(4, 1.0, 0.02, 0.0, List.of());
