@@ -28,8 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A cell's model loaded for its callers: the first caller's engine is loaded, checked and probed the way every cell
  * is (load time, first inference, output sanity, fidelity to fp32, accuracy on real data); the others get their own
  * prepared input on the same engine ({@link Sharing#SHARED}) or an engine of their own ({@link Sharing#PER_CALLER}).
- * Caller 0 takes the cell's seeded inputs; caller k of synthetic data takes inputs drawn with seed + k, so that a call
- * that read another caller's outputs would be seen. With several callers the load ends with the concurrency check:
+ * Caller 0 takes the cell's seeded inputs; caller k takes inputs of its own ({@link DataSource#batch(String,
+ * dev.inferbench.input.InputSpec, List, int)}: synthetic ones drawn with seed + k, real ones other images or the batch's
+ * samples in another order), so that a call that read another caller's outputs would be seen. With several callers the load ends with the concurrency check:
  * every caller runs at once and must get exactly what its input gives when run
  * alone ({@link ConcurrencyCheck}: rounds started together at a barrier, every batch size the cell's calls take); a
  * cell whose engine mixes callers' results fails instead of being measured.
@@ -164,10 +165,7 @@ final class Callers implements AutoCloseable {
 
     private static List<HostTensor> inputs(CellSpec cell, InputSpec spec, int caller, InferenceEngine engine)
             throws BenchException {
-        if (caller > 0 && cell.syntheticData()) {
-            spec = spec.withSeed(spec.seed() + caller);
-        }
-        return DataSource.batch(cell.data(), spec, engine.signature().inputs());
+        return DataSource.batch(cell.data(), spec, engine.signature().inputs(), caller);
     }
 
     /** seqLen when an input holds token ids ([batch, seqLen] integers), else 0: the model is not a sequence model. */

@@ -29,9 +29,28 @@ public final class DataSource {
     }
 
     public static List<HostTensor> batch(String data, InputSpec input, List<TensorSpec> specs) throws BenchException {
+        return batch(data, input, specs, 0);
+    }
+
+    /**
+     * Caller {@code caller}'s batch of a cell with several callers, different from every other caller's where the data
+     * allows, so that a call that returned another caller's outputs is seen: synthetic inputs are drawn with seed +
+     * caller; an image folder gives caller k the images from k × batch on (wrapping round the folder); a fixed batch
+     * (a .npy file, .npy files, a test set) gives caller k the same samples rotated by k along the batch, the same work
+     * in another order. A fixed batch of one sample (or k a multiple of the batch) is the same for two callers: the
+     * concurrency check names such callers as ones it cannot tell apart. Caller 0 gets {@link #batch(String, InputSpec,
+     * List)}'s batch.
+     */
+    public static List<HostTensor> batch(String data, InputSpec input, List<TensorSpec> specs, int caller)
+            throws BenchException {
         if (data == null || data.equals(SYNTHETIC)) {
-            return SyntheticInputs.forModel(input, specs);
+            return SyntheticInputs.forModel(caller == 0 ? input : input.withSeed(input.seed() + caller), specs);
         }
+        return read(data, input, specs, caller);
+    }
+
+    private static List<HostTensor> read(String data, InputSpec input, List<TensorSpec> specs, int caller)
+            throws BenchException {
         String model = input.model();
         int batch = input.batchSize();
         Path path = Path.of(data);
@@ -56,12 +75,20 @@ public final class DataSource {
                 tensors.add(NpyFile.read(f, spec.name()));
             }
         } else if (ImageFolder.looksLike(path)) {
-            return List.of(images(ImageFolder.read(path), model, specs, batch, 0));
+            return List.of(images(ImageFolder.read(path), model, specs, batch, caller * batch));
         } else {
             throw new BenchException("data folder " + path + " holds no test set, .npy files or class sub-folders"
                     + " with images; expected one of those");
         }
-        return matched(tensors, model, specs, batch, data, input.seqLen(), input.perSample());
+        List<HostTensor> fixed = matched(tensors, model, specs, batch, data, input.seqLen(), input.perSample());
+        if (caller == 0) {
+            return fixed;
+        }
+        List<HostTensor> rotated = new ArrayList<>(fixed.size());
+        for (HostTensor t : fixed) {
+            rotated.add(HostTensors.rotated(t, caller));
+        }
+        return rotated;
     }
 
     /** Images {@code first ...} of the folder as one batch for a model with one {@code [N, 3, H, W]} input. */

@@ -120,6 +120,45 @@ class DataFilesTest {
         assertThatThrownBy(() -> NpyFile.read(shortData, "x")).hasMessageContaining("needs 16 bytes of data, the file has 12");
     }
 
+    /**
+     * With several callers, real data gives each caller a batch of its own where it can (so that the concurrency check
+     * sees a call that returned another caller's outputs): a fixed batch rotated by the caller, other images of a
+     * folder; a fixed batch of one sample cannot differ.
+     */
+    @Test
+    void eachCallerGetsItsOwnBatchOfRealData() throws Exception {
+        Path f = dir.resolve("x.npy");
+        writeNpy(f, "<f4", new long[]{3, 2}, floatBytes(0, 1, 10, 11, 20, 21));
+        List<TensorSpec> spec = List.of(new TensorSpec("input", DType.FLOAT32, new long[]{-1, 2}));
+        InputSpec three = new InputSpec("m", f, Map.of(), 3, 128, 1);
+        assertThat(HostTensors.toFloats(DataSource.batch(f.toString(), three, spec, 0).get(0)))
+                .containsExactly(0, 1, 10, 11, 20, 21);
+        assertThat(HostTensors.toFloats(DataSource.batch(f.toString(), three, spec, 1).get(0)))
+                .containsExactly(20, 21, 0, 1, 10, 11);
+        assertThat(HostTensors.toFloats(DataSource.batch(f.toString(), three, spec, 2).get(0)))
+                .containsExactly(10, 11, 20, 21, 0, 1);
+        assertThat(HostTensors.toFloats(DataSource.batch(f.toString(), three, spec, 3).get(0)))
+                .as("caller 3 of a batch of 3 comes round to caller 0's order").containsExactly(0, 1, 10, 11, 20, 21);
+
+        Path ids = dir.resolve("ids.npy");
+        ByteBuffer longs = ByteBuffer.allocate(4 * 8).order(ByteOrder.LITTLE_ENDIAN);
+        longs.asLongBuffer().put(new long[]{1, 2, 3, 4});
+        writeNpy(ids, "<i8", new long[]{2, 2}, longs.array());
+        List<TensorSpec> idSpec = List.of(new TensorSpec("input_ids", DType.INT64, new long[]{-1, -1}));
+        HostTensor second = DataSource.batch(ids.toString(), new InputSpec("m", ids, Map.of(), 2, 2, 1), idSpec, 1).get(0);
+        LongBuffer got = ((LongBuffer) second.data()).duplicate();
+        assertThat(new long[]{got.get(0), got.get(1), got.get(2), got.get(3)}).containsExactly(3, 4, 1, 2);
+
+        Path images = colourFolder(dir.resolve("img"), false);
+        List<TensorSpec> rgb = List.of(new TensorSpec("image", DType.FLOAT32, new long[]{-1, 3, 8, 8}));
+        InputSpec one = new InputSpec("m", images, Map.of(), 1, 128, 1);
+        float[] first = HostTensors.toFloats(DataSource.batch(images.toString(), one, rgb, 0).get(0));
+        float[] other = HostTensors.toFloats(DataSource.batch(images.toString(), one, rgb, 1).get(0));
+        assertThat(other).as("caller 1 takes the folder's next image").isNotEqualTo(first);
+        assertThat(HostTensors.toFloats(DataSource.batch(images.toString(), one, rgb, 3).get(0)))
+                .as("three images: caller 3 wraps round to caller 0's").isEqualTo(first);
+    }
+
     /** Solid-colour images: after ImageNet normalization the brightest channel is the image's class. */
     static Path colourFolder(Path root, boolean oneMislabelled) throws IOException {
         int[] colours = {0xFF0000, 0x00FF00, 0x0000FF};
