@@ -32,11 +32,19 @@ final class DjlEngine implements InferenceEngine {
     private final Supplier<Predictor<NDList, NDList>> predictors;
     private final ModelSignature signature;
     private final boolean outputsToHost;
+    private final Runnable beforeClose;
     private boolean closed;
 
     /** @param outputsToHost copy outputs to host memory within the call (models placed on a GPU by libtorch) */
     DjlEngine(String engineId, Path file, Model model, Supplier<Predictor<NDList, NDList>> predictors,
               ModelSignature signature, boolean outputsToHost) {
+        this(engineId, file, model, predictors, signature, outputsToHost, null);
+    }
+
+    /** @param beforeClose run once before the model closes (ends the fork's ORT profile), or null */
+    DjlEngine(String engineId, Path file, Model model, Supplier<Predictor<NDList, NDList>> predictors,
+              ModelSignature signature, boolean outputsToHost, Runnable beforeClose) {
+        this.beforeClose = beforeClose;
         this.engineId = engineId;
         this.file = file;
         this.model = model;
@@ -151,6 +159,9 @@ final class DjlEngine implements InferenceEngine {
             return;
         }
         closed = true;
+        if (beforeClose != null) {
+            beforeClose.run();
+        }
         model.close();
     }
 

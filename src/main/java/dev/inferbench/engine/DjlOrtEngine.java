@@ -3,14 +3,17 @@ package dev.inferbench.engine;
 import ai.djl.MalformedModelException;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDList;
+import ai.djl.nn.Block;
 import ai.djl.repository.zoo.Criteria;
 import ai.djl.repository.zoo.ModelNotFoundException;
 import ai.djl.repository.zoo.ZooModel;
 import ai.djl.translate.NoopTranslator;
 import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtSession;
 import dev.inferbench.BenchException;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -22,6 +25,8 @@ import java.util.Locale;
  */
 final class DjlOrtEngine {
     static final String ID = "djl-ort";
+    /** Where DJL's {@code OrtSymbolBlock} keeps its {@code OrtSession} (DJL 0.36.0, OrtSymbolBlock.java line 50). */
+    static final String SESSION_FIELD = "session";
 
     private DjlOrtEngine() {
     }
@@ -36,7 +41,8 @@ final class DjlOrtEngine {
         ModelSignature signature = OnnxFile.read(model, false).signature();
         DjlRuntime.configure(0);
         start();
-        Criteria<NDList, NDList> criteria = Criteria.builder()
+        ForkOrtProfile fork = ForkOrtProfile.next();
+        Criteria.Builder<NDList, NDList> builder = Criteria.builder()
                 .setTypes(NDList.class, NDList.class)
                 .optEngine("OnnxRuntime")
                 .optModelPath(model.toAbsolutePath())
@@ -44,11 +50,14 @@ final class DjlOrtEngine {
                 .optTranslator(new NoopTranslator())
                 .optOption("intraOpNumThreads", Integer.toString(settings.resolvedThreads()))
                 .optOption("interOpNumThreads", Integer.toString(settings.interOpThreads()))
-                .optOption("optLevel", OrtEngine.optLevel(settings.optimization()).name())
-                .build();
+                .optOption("optLevel", OrtEngine.optLevel(settings.optimization()).name());
+        if (fork != null) {
+            // DJL's own option for ORT's session profile (OrtModel.getSessionOptions: enableProfiling(prefix))
+            builder.optOption("profilerOutput", fork.prefix());
+        }
         ZooModel<NDList, NDList> loaded;
         try {
-            loaded = criteria.loadModel();
+            loaded = builder.build().loadModel();
         } catch (ModelNotFoundException | MalformedModelException | IOException | RuntimeException e) {
             String ort = DjlEngine.rootMessage(e);
             // DJL's engine has started, so this is its environment (same name and logging level, so ORT logs no
@@ -56,7 +65,37 @@ final class DjlOrtEngine {
             throw new BenchException("cannot load " + model + " with engine '" + ID + "' on " + device + ": " + ort
                     + OrtLoadFailure.expected(model, ort, OrtEnvironment.getEnvironment().getVersion()), e);
         }
-        return new DjlEngine(ID, model, loaded, loaded::newPredictor, signature, false);
+        if (fork == null) {
+            return new DjlEngine(ID, model, loaded, loaded::newPredictor, signature, false);
+        }
+        OrtSession session;
+        try {
+            session = session(loaded.getBlock());
+            fork.opened(session);
+        } catch (BenchException e) {
+            loaded.close();
+            throw e;
+        }
+        return new DjlEngine(ID, model, loaded, loaded::newPredictor, signature, false, () -> fork.end(session));
+    }
+
+    /**
+     * The ORT session inside DJL's block, for its profiling start time and file. DJL 0.36.0 keeps it in the private
+     * field {@code OrtSymbolBlock.session} and offers no getter (nor the start time, nor the profile's file: DJL never
+     * ends profiling, ORT writes the file when the session closes), so it is read by reflection; only in a fork that
+     * asked for ORT's profile ({@code --flame-events cpu,ops}). A DJL that renames the field fails here in one line.
+     */
+    static OrtSession session(Block block) throws BenchException {
+        try {
+            Field f = block.getClass().getDeclaredField(SESSION_FIELD);
+            f.setAccessible(true);
+            return (OrtSession) f.get(block);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new BenchException("engine '" + ID + "' cannot reach ONNX Runtime's session inside DJL's "
+                    + block.getClass().getName() + " (" + DjlEngine.rootMessage(e) + "), whose profiling start time "
+                    + "--flame-events ops needs; expected DJL's OnnxRuntime engine to keep it in field '" + SESSION_FIELD
+                    + "' (DJL 0.36.0)", e);
+        }
     }
 
     /**

@@ -1,5 +1,9 @@
 package dev.inferbench.engine;
 
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import dev.inferbench.BenchException;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -52,10 +56,26 @@ public final class ForkOrtProfile {
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
-    /** The session is open and its profiler started at {@code startNs} (ORT's {@code getProfilingStartTimeInNs}). */
-    void opened(long startNs) {
+    /** The session is open: records when its profiler started ({@code getProfilingStartTimeInNs}). */
+    void opened(OrtSession session) throws BenchException {
         this.openedNs = wallNanos();
-        this.startNs = startNs;
+        try {
+            this.startNs = session.getProfilingStartTimeInNs();
+        } catch (OrtException e) {
+            throw new BenchException("cannot read ORT's profiling start time: " + OrtEngine.firstLine(e.getMessage()), e);
+        }
+    }
+
+    /**
+     * Ends the session's profiling (ORT writes the file then) and records it; call before the session closes. Best
+     * effort: the launcher says that this fork's ORT profile is missing; the fork's timings stand.
+     */
+    void end(OrtSession session) {
+        try {
+            finish(session.endProfiling());
+        } catch (OrtException | RuntimeException ignored) {
+            // no session-N.properties: the launcher's "no operator frames" line names the missing file
+        }
     }
 
     /** The next session's profile when the launcher asked for one, else null. */
@@ -85,7 +105,7 @@ public final class ForkOrtProfile {
      * file when profiling ends). Best effort: a fork must not fail because its optional profile could not be kept,
      * and the launcher says so when the file is missing.
      */
-    void finish(String profileFile) {
+    private void finish(String profileFile) {
         Properties p = new Properties();
         p.setProperty(FILE, Path.of(profileFile).getFileName().toString());
         p.setProperty(START_NS, Long.toString(startNs));

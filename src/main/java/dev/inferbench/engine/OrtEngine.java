@@ -45,11 +45,11 @@ final class OrtEngine implements InferenceEngine {
         OrtEngine engine = open(model, device, settings, fork == null ? null : Path.of(fork.prefix()));
         if (fork != null) {
             try {
-                fork.opened(engine.session.getProfilingStartTimeInNs());
+                fork.opened(engine.session);
                 engine.forkProfile = fork;
-            } catch (OrtException e) {
+            } catch (BenchException e) {
                 engine.close();
-                throw new BenchException("cannot read ORT's profiling start time: " + firstLine(e.getMessage()), e);
+                throw e;
             }
         }
         return engine;
@@ -206,12 +206,8 @@ final class OrtEngine implements InferenceEngine {
             return;
         }
         closed = true;
-        try {
-            if (forkProfile != null) {
-                forkProfile.finish(session.endProfiling());
-            }
-        } catch (OrtException ignored) {
-            // the launcher says that this fork's ORT profile is missing; the fork's timings stand
+        if (forkProfile != null) {
+            forkProfile.end(session);
         }
         try {
             session.close();

@@ -2,6 +2,8 @@ package dev.inferbench.it;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,15 +56,17 @@ class FlameIT {
     /**
      * --flame-events cpu,ops on a ms-scale cell: the fork records ORT's profile beside the samples, the fork's cpu
      * graph and the cell's merged one carry the operator frames, and ops-check.txt sets their shares beside ORT's.
+     * djl-ort joins the same way: DJL's predictor calls the same OrtSession.run.
      */
-    @Test
-    void operatorFramesJoinTheCpuGraph() throws Exception {
-        Jar.Run r = Jar.run(cwd, "-p model=resnet-tiny -p batchSize=1 -f 1 -wi 0 -i 1 -r 1s --flame-events cpu,ops "
-                + "--run-dir ops");
+    @ParameterizedTest
+    @ValueSource(strings = {"ort", "djl-ort"})
+    void operatorFramesJoinTheCpuGraph(String engine) throws Exception {
+        Jar.Run r = Jar.run(cwd, "-p model=resnet-tiny -p batchSize=1 -p engine=" + engine + " -f 1 -wi 0 -i 1 -r 1s "
+                + "--flame-events cpu,ops --run-dir ops-" + engine);
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("operator frames joined into").contains("largest difference, ORT kernel time");
         Path cell;
-        try (Stream<Path> s = Files.list(cwd.resolve("ops/flames"))) {
+        try (Stream<Path> s = Files.list(cwd.resolve("ops-" + engine + "/flames"))) {
             cell = s.filter(Files::isDirectory).findFirst().orElseThrow();
         }
         Path fork = cell.resolve("fork-1");
