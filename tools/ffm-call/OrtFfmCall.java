@@ -109,7 +109,9 @@ public final class OrtFfmCall {
                 .invokeExact(API_VERSION)).reinterpret((LAST + 1) * 8L);
         System.out.println("ONNX Runtime " + version + " (binding " + env.getVersion() + "), OrtApi version "
                 + API_VERSION + " at " + api);
-        FunctionDescriptor runType = FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG,
+        // OrtStatus* returned as a long (the same register on x86-64 and AArch64): an ADDRESS return is a new
+        // MemorySegment per call, which only C2 removes, and a ms-scale call is never run often enough for C2
+        FunctionDescriptor runType = FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG,
                 ADDRESS, JAVA_LONG, ADDRESS);
         run = LINKER.downcallHandle(api.getAtIndex(ADDRESS, RUN), runType);
         // critical: no thread-state transition around the call; allowed because Run (one intra-op thread) never calls
@@ -268,13 +270,13 @@ public final class OrtFfmCall {
     record Ffm(MemorySegment session, MemorySegment inNames, MemorySegment inValues, MemorySegment outNames,
                MemorySegment outValues) {
         void call(boolean critical) throws Throwable {
-            MemorySegment status = critical
-                    ? (MemorySegment) Handles.RUN_CRITICAL.invokeExact(session, MemorySegment.NULL, inNames, inValues,
-                    1L, outNames, 1L, outValues)
-                    : (MemorySegment) Handles.RUN.invokeExact(session, MemorySegment.NULL, inNames, inValues, 1L,
-                    outNames, 1L, outValues);
-            if (status.address() != 0) {
-                check(status);
+            long status = critical
+                    ? (long) Handles.RUN_CRITICAL.invokeExact(session, MemorySegment.NULL, inNames, inValues, 1L,
+                    outNames, 1L, outValues)
+                    : (long) Handles.RUN.invokeExact(session, MemorySegment.NULL, inNames, inValues, 1L, outNames, 1L,
+                    outValues);
+            if (status != 0) {
+                check(MemorySegment.ofAddress(status));
             }
         }
 
