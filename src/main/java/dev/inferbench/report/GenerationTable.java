@@ -78,8 +78,10 @@ public final class GenerationTable {
             row.add(Integer.toString(c.mean().forks()));
             rows.add(row);
         }
+        List<String> lines = new ArrayList<>(List.of(NOTE));
+        lines.addAll(GenerationPlots.absent(cells));
         return new TableSection(TITLE, HEADING, rows, "[-0-9.,±n/a ]+",
-                ConstantParams.line("every generation cell", constant), List.of(NOTE), "note");
+                ConstantParams.line("every generation cell", constant), lines, "note");
     }
 
     private static String withInterval(CellSummary c, String metric) {

@@ -87,6 +87,8 @@ final class Plots {
         }
         plots.addAll(ModelScaling.plots(rows.stream().filter(r -> !serving.contains(r)).toList()));
         plots.addAll(TrainingTable.plots(rows.stream().map(r -> CellSummary.of(r.source())).toList()));
+        plots.addAll(GenerationPlots.of(rows.stream()
+                .map(r -> new GenerationPlots.Labelled(r.run(), CellSummary.of(r.source()))).toList()));
         for (ReportTable g : ReportTable.of(serving)) {
             String slug = unique(slugs, Cell.fileName(g.name(), "[^A-Za-z0-9._-]") + "-serving");
             slugs.add(slug);
