@@ -20,8 +20,9 @@ import java.util.TreeSet;
 /**
  * The generation cells' two charts, per model: time to first token against prompt length (a line per batch size,
  * engine and any other setting that varies), and output tokens/s against batch size (a line per prompt length, engine
- * ...). TTFT carries its 95 % interval over the forks as error bars. A chart needs two values on its x axis; where the
- * run has one, {@link #absent} says so in a line under the generation table instead of drawing a single point.
+ * ...), each point a cell's mean over its forks (the intervals are in the generation table: from few forks they are
+ * wide enough to flatten every line on a shared axis). A chart needs two values on its x axis; where the run has one,
+ * {@link #absent} says so in a line under the generation table instead of drawing a single point.
  */
 final class GenerationPlots {
     static final String TTFT_SUFFIX = "-ttft-vs-prompt";
@@ -43,9 +44,10 @@ final class GenerationPlots {
         byModel(all).forEach((model, cells) -> {
             String slug = Cell.fileName(model, "[^A-Za-z0-9._-]");
             if (values(cells, GenerationSpec.PROMPT_LEN).size() > 1) {
-                plots.add(chart(slug + TTFT_SUFFIX, model + ": time to first token vs prompt length (mean, 95 % interval)",
+                plots.add(chart(slug + TTFT_SUFFIX, model + ": time to first token vs prompt length (mean over forks)",
                         "prompt length (tokens)", "TTFT (ms)", cells, GenerationSpec.PROMPT_LEN, GenerationFigures.TTFT,
                         multiRun));
+                PlotAxes.zeroBasedX((XYChart) plots.get(plots.size() - 1).chart()); // tokens: 0 is a prompt length
             }
             if (values(cells, CellSpec.BATCH_SIZE).size() > 1) {
                 plots.add(chart(slug + TOKENS_SUFFIX, model + ": output tokens/s vs batch size", "batch size",
@@ -91,35 +93,23 @@ final class GenerationPlots {
         return out;
     }
 
-    /** A line per setting through (x param, metric), x ascending; TTFT with its interval as error bars. */
+    /** A line per setting through (x param, metric), x ascending, y from 0. */
     private static Plots.Plot chart(String name, String title, String xTitle, String yTitle, List<Labelled> cells,
                                     String xParam, String metric, boolean multiRun) {
         XYChart chart = new XYChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT).title(title).xAxisTitle(xTitle)
                 .yAxisTitle(yTitle).build();
         Set<String> varying = varying(cells);
         varying.remove(xParam);
-        Map<String, TreeMap<Double, double[]>> lines = new LinkedHashMap<>();
+        Map<String, TreeMap<Double, Double>> lines = new LinkedHashMap<>();
         for (Labelled l : cells) {
             double x = number(l.cell().params().get(xParam));
             double y = l.cell().extras().getOrDefault(metric, Double.NaN);
             if (!Double.isNaN(x) && !Double.isNaN(y)) {
-                double hw = l.cell().extras().getOrDefault(CellSummary.halfWidth(metric), Double.NaN);
-                lines.computeIfAbsent(label(l, varying, multiRun), k -> new TreeMap<>())
-                        .put(x, new double[]{y, Double.isNaN(hw) ? 0 : hw});
+                lines.computeIfAbsent(label(l, varying, multiRun), k -> new TreeMap<>()).put(x, y);
             }
         }
-        boolean bars = lines.values().stream().flatMap(p -> p.values().stream()).anyMatch(v -> v[1] > 0);
-        lines.forEach((series, points) -> {
-            double[] xs = points.keySet().stream().mapToDouble(Double::doubleValue).toArray();
-            double[] ys = points.values().stream().mapToDouble(v -> v[0]).toArray();
-            double[] errors = points.values().stream().mapToDouble(v -> v[1]).toArray();
-            if (bars) {
-                chart.addSeries(Plots.unique(chart, series), xs, ys, errors);
-            } else {
-                chart.addSeries(Plots.unique(chart, series), xs, ys);
-            }
-        });
-        PlotAxes.zeroBasedX(chart);
+        lines.forEach((series, points) -> chart.addSeries(Plots.unique(chart, series), new ArrayList<>(points.keySet()),
+                new ArrayList<>(points.values())));
         PlotAxes.zeroBasedY(chart);
         return new Plots.Plot(name, title, Plots.styled(chart));
     }

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The generation plots through the report's own path (rows of measured cells, {@link Plots#of}): TTFT against prompt
  * length with a line per engine and batch, output tokens/s against batch with a line per engine and prompt length, each
- * point the cell's mean over its forks; and, where the run has one value on an axis, no plot but a line saying why.
+ * point the cell's mean over its forks (which were 0.95 and 1.05 of it); and, where the run has one value on an axis, no plot but a line saying why.
  */
 class GenerationPlotsTest {
 
@@ -84,7 +84,6 @@ class GenerationPlotsTest {
         assertThat(ort4.getXData()).containsExactly(16.0, 64.0);
         assertThat(ort4.getYData()[0]).isCloseTo((0.05 + 0.002 * 16) * 4, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(ort4.getYData()[1]).isCloseTo((0.05 + 0.002 * 64) * 4, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(ort4.getExtraValues()).as("the 95 % interval over the forks").isNotNull().hasSize(2).doesNotContain(0.0);
 
         XYChart tokens = chart(plots, "llama-tiny" + GenerationPlots.TOKENS_SUFFIX);
         assertThat(tokens.getXAxisTitle()).isEqualTo("batch size");
