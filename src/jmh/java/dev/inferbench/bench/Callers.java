@@ -12,6 +12,7 @@ import dev.inferbench.input.InputSpec;
 import dev.inferbench.input.data.DataSource;
 import dev.inferbench.input.data.ImageFolder;
 import dev.inferbench.metrics.SetupRecord;
+import dev.inferbench.metrics.ServingThreads;
 import dev.inferbench.quality.AccuracyProbe;
 import dev.inferbench.quality.CellQuality;
 import dev.inferbench.quality.FidelityProbe;
@@ -22,6 +23,7 @@ import dev.inferbench.variant.Variants;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -38,6 +40,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Callers implements AutoCloseable {
     private final List<Caller> callers = new ArrayList<>();
     private final AtomicInteger handedOut = new AtomicInteger();
+    /** The engines' own threads (their pools), counted as serving threads while the engines are open. */
+    private final List<Integer> engineThreads = new ArrayList<>();
 
     /** One caller: an engine (shared or its own) and its own prepared input. */
     static final class Caller implements AutoCloseable {
@@ -111,6 +115,7 @@ final class Callers implements AutoCloseable {
         Path file = Variants.ensure(cell.modelName(), cell.modelFile(), cell.precision(), cell.model().inputs(),
                 Variants.calibrationSeed(cell.inputSeed()), System.out);
         SetupRecord.loadStarting();
+        Set<Integer> before = ServingThreads.threads();
         InferenceEngine first = cell.engine().open(file, cell.device(), cell.settings());
         SetupRecord.loaded();
         Caller zero;
@@ -129,6 +134,7 @@ final class Callers implements AutoCloseable {
             zero.alone = floats(firstOutputs);
             OutputCheck.verify(cell.modelName(), firstOutputs, cell.batchSize());
         }
+        engineThreads.addAll(ServingThreads.adoptStartedSince(before)); // before the fidelity reference loads its own
         if (!EngineKind.isTorchScript(cell.modelFile()) && !cell.isFidelityReference()) {
             // loads the fp32 reference in this fork, after load.time and mem.native.model were taken; the fork's
             // mem.rss.peak includes it. The reference cell itself agrees with itself by definition: not probed.
@@ -140,12 +146,16 @@ final class Callers implements AutoCloseable {
         }
         for (int k = 1; k < cell.callers(); k++) {
             boolean own = cell.sharing() == Sharing.PER_CALLER;
+            Set<Integer> beforeOwn = ServingThreads.threads();
             InferenceEngine engine = own ? cell.engine().open(file, cell.device(), cell.settings()) : first;
             try {
                 Caller caller = new Caller(k, engine, engine.prepare(inputs(cell, k, engine)), own);
                 callers.add(caller);
                 try (Outputs out = caller.run()) {
                     caller.alone = floats(out);
+                }
+                if (own) {
+                    engineThreads.addAll(ServingThreads.adoptStartedSince(beforeOwn));
                 }
             } catch (BenchException | RuntimeException e) {
                 if (own) {
@@ -273,6 +283,9 @@ final class Callers implements AutoCloseable {
 
     @Override
     public void close() {
+        // JMH closes a cell inside its last measured iteration: what the engines' threads spent in it is kept first
+        ServingThreads.retire(engineThreads);
+        engineThreads.clear();
         for (int i = callers.size() - 1; i >= 0; i--) {
             callers.get(i).close();
         }

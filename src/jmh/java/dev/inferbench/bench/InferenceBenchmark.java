@@ -4,6 +4,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.Outputs;
+import dev.inferbench.metrics.ServingThreads;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -87,6 +88,7 @@ public class InferenceBenchmark extends CallerParams {
         public void take(InferenceBenchmark cell) {
             own = cell.callers.next();
             slowdown = InjectedSlowdown.ofProperty();
+            ServingThreads.join(); // this JMH thread is a caller: its CPU is the serving side's (cpu.call.serving)
         }
     }
 

@@ -23,7 +23,12 @@ import java.util.List;
  *   <li>{@value #PER_CALL} (ms/op): the serving side's CPU time per call, over every call the iteration counted (all
  *       callers);</li>
  *   <li>{@value #CORES} (cores): the serving side's CPU time over wall time, how many cores the cell kept busy;</li>
- *   <li>{@value #GENERATOR} (cores): the load generator's CPU time over wall time, given when it ran.</li>
+ *   <li>{@value #GENERATOR} (cores): the load generator's CPU time over wall time, given when it ran;</li>
+ *   <li>{@value #SERVING} (ms/op): the CPU time of the threads that serve calls, per call: the callers and the
+ *       engine's own threads ({@link ServingThreads}), without the JVM's compiler and GC threads and JMH's, measured
+ *       the same way in a closed and an open loop; given where the benchmark names its callers;</li>
+ *   <li>{@value #WAIT} (ms/op): of that, the callers' CPU outside their calls, per call (waiting for requests,
+ *       taking them from the queue, waking up): given where the callers mark their calls (the open loop).</li>
  * </ul>
  * Calls are those JMH counted, or, for a benchmark that makes its own calls inside one invocation (the open-loop
  * serving steps), those it reported through {@link CallCount}. The CPU clock is the JVM's process CPU time in ns.
@@ -32,6 +37,8 @@ public final class CpuProfiler implements InternalProfiler {
     public static final String PER_CALL = "cpu.call";
     public static final String CORES = "cpu.cores";
     public static final String GENERATOR = "cpu.generator";
+    public static final String SERVING = "cpu.call.serving";
+    public static final String WAIT = "cpu.call.wait";
 
     private long cpuStart;
     private long wallStart;
@@ -45,6 +52,7 @@ public final class CpuProfiler implements InternalProfiler {
     public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
         CallCount.reset();
         GeneratorCpu.reset();
+        ServingThreads.reset();
         cpuStart = processCpuNanos();
         wallStart = System.nanoTime();
     }
@@ -53,6 +61,7 @@ public final class CpuProfiler implements InternalProfiler {
     public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                        IterationResult result) {
         long generator = GeneratorCpu.counted();
+        ServingThreads.Cpu serving = ServingThreads.counted();
         long cpu = processCpuNanos() - cpuStart - generator;
         long wall = System.nanoTime() - wallStart;
         List<Result> out = new ArrayList<>();
@@ -66,6 +75,13 @@ public final class CpuProfiler implements InternalProfiler {
         long calls = calls(benchmarkParams, result);
         if (calls > 0) {
             out.add(new ScalarResult(PER_CALL, cpu / 1e6 / calls, "ms/op", AggregationPolicy.AVG));
+            if (serving != null) {
+                out.add(new ScalarResult(SERVING, serving.serving() / 1e6 / calls, "ms/op", AggregationPolicy.AVG));
+                if (serving.inside() >= 0) {
+                    out.add(new ScalarResult(WAIT, Math.max(0, serving.callers() - serving.inside()) / 1e6 / calls,
+                            "ms/op", AggregationPolicy.AVG));
+                }
+            }
         }
         return out;
     }

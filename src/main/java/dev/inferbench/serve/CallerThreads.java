@@ -1,5 +1,7 @@
 package dev.inferbench.serve;
 
+import dev.inferbench.metrics.ServingThreads;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -9,7 +11,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * A serving step's callers, each on its own daemon thread running one loop over its own call: the open loop's queue
  * servers, the calls after idle, the warmup's back-to-back calls. The first call that fails is kept, {@link #failed}
  * interrupts the other loops (they end at their next wait, or their next check of the interrupt flag) and
- * {@link #join} rethrows it. An interrupted loop just ends.
+ * {@link #join} rethrows it. An interrupted loop just ends. Each thread counts as a caller for the CPU figures while
+ * its loop runs ({@link ServingThreads}).
  */
 public final class CallerThreads {
     /** One caller's loop: {@code caller} is its index, {@code call} its own call. */
@@ -30,6 +33,7 @@ public final class CallerThreads {
             int index = c;
             C call = callers.get(c);
             Thread thread = new Thread(() -> {
+                ServingThreads.join(); // its CPU is the serving side's, apart from the generator's
                 try {
                     loop.run(index, call);
                 } catch (InterruptedException e) {
@@ -38,6 +42,8 @@ public final class CallerThreads {
                     if (t.failure.compareAndSet(null, e)) {
                         t.threads.forEach(other -> other.interrupt()); // the others stop at their next wait
                     }
+                } finally {
+                    ServingThreads.leave();
                 }
             }, name + "-" + c);
             thread.setDaemon(true);

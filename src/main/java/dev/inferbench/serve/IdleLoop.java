@@ -1,5 +1,7 @@
 package dev.inferbench.serve;
 
+import dev.inferbench.metrics.ServingThreads;
+
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -24,9 +26,11 @@ public final class IdleLoop {
         CallerThreads threads = CallerThreads.start(callers, "inferbench-idle-caller", (caller, call) -> {
             for (int i = next.getAndIncrement(); i < requests; i = next.getAndIncrement()) {
                 TimeUnit.NANOSECONDS.sleep(idleNs);
+                ServingThreads.callStarts();
                 long t0 = System.nanoTime();
                 call.run();
                 long end = System.nanoTime();
+                ServingThreads.callEnds();
                 latencies[i] = end - t0;
                 lastEnd.accumulateAndGet(end, Math::max);
             }

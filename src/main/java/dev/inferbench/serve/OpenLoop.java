@@ -1,6 +1,7 @@
 package dev.inferbench.serve;
 
 import dev.inferbench.metrics.GeneratorCpu;
+import dev.inferbench.metrics.ServingThreads;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -117,9 +118,11 @@ public final class OpenLoop {
                 if (giveUp.get()) {
                     return;
                 }
+                ServingThreads.callStarts(); // outside the timed call; the rest of a caller's CPU is its wait
                 long begin = System.nanoTime();
                 call.run(held.size());
                 long end = System.nanoTime();
+                ServingThreads.callEnds();
                 if (held.get(held.size() - 1)[0] >= warmup) {
                     calls.incrementAndGet();
                 }
