@@ -43,6 +43,9 @@ class ServingIT {
             JsonNode m = cell.get("secondaryMetrics");
             assertThat(m.get("cpu.call").get("score").asDouble()).isPositive();
             assertThat(m.get("cpu.cores").get("score").asDouble()).isPositive();
+            // the callers' and the engine's threads: part of the process's CPU, and most of it in a µs-call loop
+            double serving = m.get("cpu.call.serving").get("score").asDouble();
+            assertThat(serving).isPositive().isLessThanOrEqualTo(m.get("cpu.call").get("score").asDouble() * 1.05);
             // samples/s in total: batch x callers / mean time per call (ms) x 1000
             double perCall = m.get("mean.all").get("score").asDouble();
             assertThat(m.get("samples").get("score").asDouble())
@@ -67,9 +70,13 @@ class ServingIT {
             assertThat(m.get("serve.rate").get("score").asDouble()).isPositive();
             for (String f : List.of("serve.p50", "serve.p90", "serve.max", "serve.queue.max", "serve.late",
                     "serve.dropped", "serve.slo", "cpu.call", "cpu.generator", "serve.valid", "serve.wait",
-                    "serve.goodput")) {
+                    "serve.goodput", "cpu.call.serving", "cpu.call.wait")) {
                 assertThat(m.has(f)).as(f).isTrue();
             }
+            // the serving threads are a part of the process less the generator; their wait a part of them
+            double serving = m.get("cpu.call.serving").get("score").asDouble();
+            assertThat(serving).isPositive().isLessThanOrEqualTo(m.get("cpu.call").get("score").asDouble() * 1.05);
+            assertThat(m.get("cpu.call.wait").get("score").asDouble()).isLessThanOrEqualTo(serving);
             assertThat(m.has("serve.p99")).as("100 requests do not stand behind a p99").isFalse();
             // p90<1s is met by any step that measured the service; a step the machine's other work made late is
             // INVALID and then never meets it (on a quiet machine both rates are valid)
