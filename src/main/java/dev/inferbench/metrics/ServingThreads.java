@@ -34,6 +34,8 @@ public final class ServingThreads {
     private static final Map<Integer, Long> CALLERS = new ConcurrentHashMap<>();
     /** Engine threads: likewise. */
     private static final Map<Integer, Long> ENGINE = new ConcurrentHashMap<>();
+    /** The name each engine thread had when it was taken (its loader's). */
+    private static final Map<Integer, String> ENGINE_NAMES = new ConcurrentHashMap<>();
     /** CPU of callers and engine threads that stopped serving during the iteration, since its start. */
     private static final AtomicLong CALLERS_LEFT = new AtomicLong();
     private static final AtomicLong ENGINE_LEFT = new AtomicLong();
@@ -114,13 +116,17 @@ public final class ServingThreads {
         String name = comm(self);
         List<Integer> taken = threads().stream().filter(t -> !before.contains(t) && t != self)
                 .filter(t -> name != null && name.equals(comm(t))).sorted().toList();
-        taken.forEach(t -> ENGINE.put(t, cpu(t)));
+        taken.forEach(t -> {
+            ENGINE.put(t, cpu(t));
+            ENGINE_NAMES.put(t, name);
+        });
         return taken;
     }
 
     /** Engine threads about to end with their engine: what they spent this iteration is kept. */
     public static void retire(Collection<Integer> tids) {
         for (Integer t : tids) {
+            ENGINE_NAMES.remove(t);
             Long since = ENGINE.remove(t);
             if (since != null) {
                 ENGINE_LEFT.addAndGet(Math.max(0, cpu(t) - since));
@@ -128,8 +134,12 @@ public final class ServingThreads {
         }
     }
 
-    /** At an iteration's start: every serving thread's clock is read anew. */
+    /**
+     * At an iteration's start: every serving thread's clock is read anew. A Java thread started during the load carries
+     * its starter's name for the moment before it sets its own: one whose name has changed since is no engine thread.
+     */
     static void reset() {
+        ENGINE.keySet().removeIf(t -> !ENGINE_NAMES.getOrDefault(t, "").equals(comm(t)));
         CALLERS.replaceAll((t, v) -> cpu(t));
         ENGINE.replaceAll((t, v) -> cpu(t));
         CALLERS_LEFT.set(0);
@@ -152,6 +162,7 @@ public final class ServingThreads {
     static void clear() {
         CALLERS.clear();
         ENGINE.clear();
+        ENGINE_NAMES.clear();
         reset();
     }
 
