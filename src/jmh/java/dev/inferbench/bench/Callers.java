@@ -137,7 +137,8 @@ final class Callers implements AutoCloseable {
         engineThreads.addAll(ServingThreads.adoptStartedSince(before)); // before the fidelity reference loads its own
         if (!EngineKind.isTorchScript(cell.modelFile()) && !cell.isFidelityReference()) {
             // loads the fp32 reference in this fork, after load.time and mem.native.model were taken; the fork's
-            // mem.rss.peak includes it. The reference cell itself agrees with itself by definition: not probed.
+            // mem.rss.peak.fork includes it, mem.rss.peak (the measured iterations') does not. The reference cell
+            // itself agrees with itself by definition: not probed.
             CellQuality.record(FidelityProbe.measure(first, cell.inputs()));
         }
         if (!cell.syntheticData() && ImageFolder.looksLike(Path.of(cell.data()))) {
@@ -283,6 +284,7 @@ final class Callers implements AutoCloseable {
 
     @Override
     public void close() {
+        SetupRecord.callsEnded(); // the memory sampler's readings end here, before the model is freed
         // JMH closes a cell inside its last measured iteration: what the engines' threads spent in it is kept first
         ServingThreads.retire(engineThreads);
         engineThreads.clear();

@@ -127,6 +127,7 @@ public class EndToEndBenchmark extends BatchParams {
 
     @TearDown(Level.Trial)
     public void tearDown() {
+        SetupRecord.callsEnded(); // the memory sampler's readings end here, before the model is freed
         if (loaded != null) {
             loaded.close();
             loaded = null;

@@ -16,48 +16,68 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * Memory of the fork, sampled after each iteration, outside the measured calls (one read of /proc/self/status and
- * one of the heap's usage: microseconds, between iterations):
+ * Memory of the fork, in MiB, from Linux's /proc: the kernel's high-water mark reset at the start of each measured
+ * iteration ({@link ResidentPeak}) and the resident set read every 20 ms while the iteration's calls run
+ * ({@link RssSampler}); nothing is read between two calls but by the sampler's own thread.
  * <ul>
- *   <li>{@value #RSS_PEAK}: the fork's peak resident set (VmHWM), MiB; the largest across iterations and forks;</li>
- *   <li>{@value #NATIVE_MODEL}: RSS growth across the model load in the trial setup (see {@link SetupRecord}), MiB:
- *       what the engine holds for the loaded model, mostly native (weights, arenas), plus whatever else the JVM
- *       touched during the load;</li>
- *   <li>{@value #HEAP_USED}: Java heap in use at the end of the iteration, MiB (includes garbage not yet
- *       collected);</li>
- *   <li>{@value #RSS}: the resident set at the end of each measured iteration, averaged over the iterations and forks:
- *       the steady state beside the peak, MiB;</li>
- *   <li>{@value #RSS_GROWTH}: how much the resident set grew over each measured iteration per 10,000 of its calls,
- *       MiB, averaged over iterations ({@value #RSS_GROWN}: the growth per iteration, MiB): native memory that grows
- *       with calls (a leak) shows as a positive figure in every fork, a plateau as figures around 0. Long iterations
- *       ({@code -i 10 -r 10s}) give it calls enough to tell.</li>
+ *   <li>{@value #RSS_PEAK}: the peak resident set while the measured iterations ran (the model load, the fidelity
+ *       probe's fp32 reference and the warm-up iterations are before it); largest over iterations and forks. Left out
+ *       where the mark cannot be reset;</li>
+ *   <li>{@value #RSS_PEAK_FORK}: the fork's peak from its start (the old meaning of {@value #RSS_PEAK}): the JVM, the
+ *       model load's transient, the reference model;</li>
+ *   <li>{@value #RSS_PEAK_LOAD}: the peak while the model loaded (from the file opened to a ready session);</li>
+ *   <li>{@value #NATIVE_MODEL}: RSS growth across the model load in the trial setup (see {@link SetupRecord}): what the
+ *       engine holds for the loaded model, mostly native (weights, arenas), plus whatever else the JVM touched;</li>
+ *   <li>{@value #HEAP_USED}: Java heap in use at the end of the iteration (includes garbage not yet collected);</li>
+ *   <li>{@value #RSS}: the resident set's time average over each measured iteration (from the sampler's readings),
+ *       averaged over iterations and forks: the steady state beside the peak;</li>
+ *   <li>{@value #RSS_GROWTH}: how fast the resident set grew over the later half of the fork's measured calls, MiB per
+ *       10,000 calls ({@value #RSS_GROWN}: over that half, MiB; {@value #RSS_GROWN_EARLY}: over the earlier half), one
+ *       figure per fork, given with its last measured iteration ({@link ForkGrowth} says why halves). A leak grows in
+ *       both halves of every fork; warm-up grows early and stops.</li>
  * </ul>
  * Not reported: GPU memory (no GPU build runs here; ORT's Java API has no query for it). Where /proc is missing
  * (not Linux) the RSS figures are left out.
  */
 public final class MemoryProfiler implements InternalProfiler {
     public static final String RSS_PEAK = "mem.rss.peak";
+    public static final String RSS_PEAK_FORK = "mem.rss.peak.fork";
+    public static final String RSS_PEAK_LOAD = "mem.rss.peak.load";
     public static final String NATIVE_MODEL = "mem.native.model";
     public static final String HEAP_USED = "mem.heap.used";
     public static final String RSS = "mem.rss";
     public static final String RSS_GROWTH = "mem.rss.growth";
-    /** The calls {@value #RSS_GROWTH} is given per. */
-    static final double GROWTH_PER_CALLS = 10_000;
-
     public static final String RSS_GROWN = "mem.rss.grown";
-    /** RSS (kB) at the start of the iteration. */
-    private long rssBeforeKb = -1;
+    public static final String RSS_GROWN_EARLY = "mem.rss.grown.early";
+    /** The calls {@value #RSS_GROWTH} is given per. */
+    public static final double GROWTH_PER_CALLS = 10_000;
     public static final String MIB = ByteUnits.MIB;
+
+    private final RssSampler sampler;
+    private final ForkGrowth growth = new ForkGrowth();
+    private boolean peakReset;
+    private int measured;
+
+    public MemoryProfiler() {
+        this(RssSampler.fromProperty());
+    }
+
+    MemoryProfiler(RssSampler sampler) {
+        this.sampler = sampler;
+    }
 
     @Override
     public String getDescription() {
-        return "peak RSS, native memory held after the model load, Java heap in use (MiB)";
+        return "peak RSS of the measured iterations and of the fork, time-averaged RSS, its growth over calls, native"
+                + " memory held after the model load, Java heap in use (MiB)";
     }
 
     @Override
     public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
-        // read before and after each iteration only: nothing runs between the iteration's calls
-        rssBeforeKb = ProcStatus.read().rssKb();
+        if (iterationParams.getType() == IterationType.MEASUREMENT) {
+            peakReset = ResidentPeak.reset();
+            sampler.start();
+        }
     }
 
     @Override
@@ -65,25 +85,46 @@ public final class MemoryProfiler implements InternalProfiler {
                                                        IterationResult result) {
         List<Result> out = new ArrayList<>();
         ProcStatus status = ProcStatus.read();
-        if (status.peakRssKb() >= 0) {
-            out.add(new ScalarResult(RSS_PEAK, status.peakRssKb() / 1024.0, MIB, AggregationPolicy.MAX));
+        if (iterationParams.getType() == IterationType.MEASUREMENT) {
+            RssSeries series = sampler.stop();
+            if (peakReset && status.peakRssKb() >= 0) {
+                out.add(new ScalarResult(RSS_PEAK, status.peakRssKb() / 1024.0, MIB, AggregationPolicy.MAX));
+            }
+            if (!series.isEmpty()) {
+                out.add(new ScalarResult(RSS, series.timeAverage(), MIB, AggregationPolicy.AVG));
+            }
+            growth.add(series, CpuProfiler.calls(benchmarkParams, result));
+            if (++measured == iterationParams.getCount()) {
+                addGrowth(out);
+            }
+        }
+        long fork = ResidentPeak.forkPeakKb(status.peakRssKb());
+        if (fork >= 0) {
+            out.add(new ScalarResult(RSS_PEAK_FORK, fork / 1024.0, MIB, AggregationPolicy.MAX));
+        }
+        long load = SetupRecord.loadPeakKb();
+        if (load >= 0) {
+            out.add(new ScalarResult(RSS_PEAK_LOAD, load / 1024.0, MIB, AggregationPolicy.AVG));
         }
         long model = SetupRecord.modelNativeKb();
         if (model != Long.MIN_VALUE) {
             out.add(new ScalarResult(NATIVE_MODEL, model / 1024.0, MIB, AggregationPolicy.AVG));
         }
-        if (iterationParams.getType() == IterationType.MEASUREMENT && status.rssKb() >= 0) {
-            out.add(new ScalarResult(RSS, status.rssKb() / 1024.0, MIB, AggregationPolicy.AVG));
-            long calls = CpuProfiler.calls(benchmarkParams, result);
-            if (rssBeforeKb >= 0 && calls > 0) {
-                double grownMb = (status.rssKb() - rssBeforeKb) / 1024.0;
-                out.add(new ScalarResult(RSS_GROWN, grownMb, MIB, AggregationPolicy.AVG));
-                out.add(new ScalarResult(RSS_GROWTH, grownMb * GROWTH_PER_CALLS / calls, MIB + "/10k calls",
-                        AggregationPolicy.AVG));
-            }
-        }
         long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         out.add(new ScalarResult(HEAP_USED, heap / (1024.0 * 1024.0), MIB, AggregationPolicy.AVG));
         return out;
+    }
+
+    /** The fork's growth figures, once its last measured iteration has ended. */
+    private void addGrowth(List<Result> out) {
+        double late = growth.lateSlope();
+        double early = growth.earlySlope();
+        if (Double.isNaN(late) || Double.isNaN(early)) {
+            return;
+        }
+        double half = growth.calls() / 2.0;
+        out.add(new ScalarResult(RSS_GROWTH, late * GROWTH_PER_CALLS, MIB + "/10k calls", AggregationPolicy.AVG));
+        out.add(new ScalarResult(RSS_GROWN, late * half, MIB, AggregationPolicy.AVG));
+        out.add(new ScalarResult(RSS_GROWN_EARLY, early * half, MIB, AggregationPolicy.AVG));
     }
 }

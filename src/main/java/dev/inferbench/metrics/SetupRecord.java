@@ -14,6 +14,8 @@ public final class SetupRecord {
     private static volatile double processToFirstResultMillis = Double.NaN;
     private static volatile long rssBeforeLoadKb = -1;
     private static volatile long rssAfterLoadKb = -1;
+    private static volatile long loadPeakKb = -1;
+    private static volatile long callsEndedNanos;
     private static volatile int tokensPerSample;
 
     private SetupRecord() {
@@ -22,13 +24,37 @@ public final class SetupRecord {
     /** Call just before the model file is opened. */
     public static void loadStarting() {
         rssBeforeLoadKb = ProcStatus.read().rssKb();
+        loadPeakReset = ResidentPeak.reset();
         loadStartNanos = System.nanoTime();
     }
+
+    private static volatile boolean loadPeakReset;
 
     /** Call as soon as the engine holds a ready session. */
     public static void loaded() {
         loadMillis = (System.nanoTime() - loadStartNanos) / 1e6;
-        rssAfterLoadKb = ProcStatus.read().rssKb();
+        ProcStatus after = ProcStatus.read();
+        rssAfterLoadKb = after.rssKb();
+        loadPeakKb = loadPeakReset ? after.peakRssKb() : -1;
+    }
+
+    /**
+     * Call first thing in the trial's teardown: JMH runs it inside the last measured iteration, and what it frees
+     * (the model) is not what the calls held; the memory sampler takes no reading after this.
+     */
+    public static void callsEnded() {
+        long now = System.nanoTime();
+        callsEndedNanos = now == 0 ? 1 : now;
+    }
+
+    /** When {@link #callsEnded} was called (System.nanoTime()), 0 while the calls go on. */
+    static long callsEndedNanos() {
+        return callsEndedNanos;
+    }
+
+    /** The resident set's peak while the model loaded, kB; -1 when no load was recorded or the mark could not be reset. */
+    static long loadPeakKb() {
+        return loadPeakKb;
     }
 
     /** Call around the first inference of the trial: {@code startNanos} from System.nanoTime() before it. */
@@ -78,6 +104,9 @@ public final class SetupRecord {
         processToFirstResultMillis = Double.NaN;
         rssBeforeLoadKb = -1;
         rssAfterLoadKb = -1;
+        loadPeakKb = -1;
+        loadPeakReset = false;
+        callsEndedNanos = 0;
         tokensPerSample = 0;
     }
 }

@@ -2,6 +2,9 @@ package dev.inferbench.report;
 
 import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.results.CellSummary;
+import dev.inferbench.stats.ForkMeans;
+import dev.inferbench.stats.Interval;
+import dev.inferbench.stats.LineFit;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,18 +12,19 @@ import java.util.Locale;
 
 /**
  * Memory per sample, for each setting measured at two or more batch sizes: the steady resident set
- * ({@value MemoryProfiler#RSS}, the end of each measured iteration, averaged; the peak where a run has no steady
- * figure) fitted as {@code fixed + perSample x batch} by least squares, so that what grows with the batch (inputs,
- * activations, outputs, as the engine's allocator keeps them) is separated from what does not (the JVM, the runtime,
- * the weights). The peak is not used when the steady figure is there: it holds the model load's transient (bert_base:
- * 60-130 MiB above the steady set, varying with the batch by more than the batch's own memory).
- * With three or more batch sizes the line is checked: linear when every batch's peak lies within
- * {@value #LINEAR_PERCENT} % of it, and the memory each added sample costs (between neighbouring batch sizes) is
- * called constant when its largest and smallest values are within {@value #CONSTANT_PERCENT} % of each other.
- * A setting whose fitted memory grows less than {@value #FLOOR_MIB} MiB over its batch sizes gets no line.
+ * ({@value MemoryProfiler#RSS}, its time average over the measured iterations; the peak where an older run has no
+ * steady figure) fitted as {@code fixed + perSample x batch} by least squares, so that what grows with the batch
+ * (inputs, activations, outputs, as the engine's allocator keeps them) is separated from what does not (the JVM, the
+ * runtime, the weights). The slope comes with its 95 % interval from the cells' own intervals over forks
+ * ({@link LineFit#slope}). With three or more batch sizes the line is checked against what the batch adds, not
+ * against the whole set (a few MiB off a 650 MiB set is 1 %, and would pass however the batch's memory behaved):
+ * linear when every batch lies within {@value #LINEAR_PERCENT} % of the batch effect (the line's rise from the
+ * smallest batch to the largest) of the line; and the memory each added sample costs (between neighbouring batch
+ * sizes) is called constant when every step is above 0 and the largest is within {@value #CONSTANT_PERCENT} % of
+ * the smallest. A setting whose fitted memory grows less than {@value #FLOOR_MIB} MiB over its batch sizes gets no line.
  */
 final class MemoryScaling {
-    static final double LINEAR_PERCENT = 5;
+    static final double LINEAR_PERCENT = 10;
     static final double CONSTANT_PERCENT = 25;
     /** Below this growth from the smallest to the largest batch (MiB) the batch's memory is lost in the allocator's noise. */
     static final double FLOOR_MIB = 2;
@@ -28,73 +32,68 @@ final class MemoryScaling {
     private MemoryScaling() {
     }
 
-    /** A fitted line: MiB per sample and MiB at batch 0. */
-    record Fit(double perSample, double fixed) {
-        double at(double batch) {
-            return fixed + perSample * batch;
-        }
-    }
-
     static List<String> lines(List<CellSummary> cells) {
         List<String> out = new ArrayList<>();
-        for (List<CellSummary> series : BatchSeries.of(cells, c -> !Double.isNaN(peak(c)))) {
+        for (List<CellSummary> series : BatchSeries.of(cells, c -> !Double.isNaN(steady(c).estimate()))) {
             double[] x = series.stream().mapToDouble(BatchSeries::batch).toArray();
-            double[] y = series.stream().mapToDouble(MemoryScaling::peak).toArray();
-            Fit f = fit(x, y);
+            Interval[] y = series.stream().map(MemoryScaling::steady).toArray(Interval[]::new);
+            Interval slope = LineFit.slope(x, y, ForkMeans.DEFAULT_CONFIDENCE);
             // a tiny model's batch takes less than the allocator's own noise: no line, rather than a negative per
             // sample figure (mlp-tiny read -0.25 MiB per sample)
-            if (f.perSample() * (x[x.length - 1] - x[0]) >= FLOOR_MIB) {
-                out.add(line(series, x, y, f));
+            if (slope.estimate() * (x[x.length - 1] - x[0]) >= FLOOR_MIB) {
+                out.add(line(series, x, y, slope));
             }
         }
         return out;
     }
 
-    static double peak(CellSummary c) {
-        double steady = c.extras().getOrDefault(MemoryProfiler.RSS, Double.NaN);
-        return Double.isNaN(steady) ? c.extras().getOrDefault(MemoryProfiler.RSS_PEAK, Double.NaN) : steady;
+    /** The cell's steady resident set with its interval over forks; the peak (no interval) for runs without it. */
+    static Interval steady(CellSummary c) {
+        double rss = c.extras().getOrDefault(MemoryProfiler.RSS, Double.NaN);
+        if (Double.isNaN(rss)) {
+            double peak = c.extras().getOrDefault(MemoryProfiler.RSS_PEAK, Double.NaN);
+            return new Interval(peak, Double.NaN, Double.NaN, ForkMeans.DEFAULT_CONFIDENCE, c.mean().forks());
+        }
+        double hw = c.extras().getOrDefault(CellSummary.halfWidth(MemoryProfiler.RSS), Double.NaN);
+        return new Interval(rss, rss - hw, rss + hw, ForkMeans.DEFAULT_CONFIDENCE, c.mean().forks());
     }
 
-    static Fit fit(double[] x, double[] y) {
-        double mx = 0;
-        double my = 0;
-        for (int i = 0; i < x.length; i++) {
-            mx += x[i] / x.length;
-            my += y[i] / y.length;
-        }
-        double sxy = 0;
-        double sxx = 0;
-        for (int i = 0; i < x.length; i++) {
-            sxy += (x[i] - mx) * (y[i] - my);
-            sxx += (x[i] - mx) * (x[i] - mx);
-        }
-        double slope = sxy / sxx;
-        return new Fit(slope, my - slope * mx);
-    }
-
-    private static String line(List<CellSummary> byBatch, double[] x, double[] y, Fit f) {
+    private static String line(List<CellSummary> byBatch, double[] x, Interval[] y, Interval slope) {
         int n = byBatch.size();
-        StringBuilder peaks = new StringBuilder();
+        double[] ys = new double[n];
+        StringBuilder sets = new StringBuilder();
         for (int i = 0; i < n; i++) {
-            peaks.append(i == 0 ? "" : ", ").append((int) x[i]).append(": ").append(SummaryTable.num(y[i]));
+            ys[i] = y[i].estimate();
+            sets.append(i == 0 ? "" : ", ").append((int) x[i]).append(": ").append(SummaryTable.num(ys[i]));
         }
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "memory: %s: %s MiB per sample + %s MiB fixed"
-                        + " (resident set by batch %s MiB", BatchSeries.who(byBatch.get(0)), SummaryTable.num(f.perSample()),
-                SummaryTable.num(f.fixed()), peaks));
+        LineFit f = LineFit.of(x, ys);
+        String interval = slope.known() ? " [" + SummaryTable.num(slope.lower()) + ", " + SummaryTable.num(slope.upper())
+                + "]" : " [n/a: one fork]";
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "memory: %s: %s%s MiB per sample + %s MiB fixed"
+                        + " (resident set by batch %s MiB", BatchSeries.who(byBatch.get(0)), SummaryTable.num(f.slope()),
+                interval, SummaryTable.num(f.intercept()), sets));
         if (n < 3) {
             return sb.append("; two batch sizes: a line through both, linearity not checked)").toString();
         }
+        double effect = f.slope() * (x[n - 1] - x[0]);
+        int worstAt = 0;
         double worst = 0;
         for (int i = 0; i < n; i++) {
-            worst = Math.max(worst, Math.abs(y[i] - f.at(x[i])) / y[i] * 100);
+            double off = Math.abs(ys[i] - f.at(x[i])) / effect * 100;
+            if (off > worst) {
+                worst = off;
+                worstAt = i;
+            }
         }
-        sb.append(String.format(Locale.ROOT, worst <= LINEAR_PERCENT ? "; linear: every batch within %.1f %% of the line"
-                : "; not linear: a batch %.1f %% off the line", worst));
+        sb.append(String.format(Locale.ROOT, worst <= LINEAR_PERCENT
+                ? "; linear: every batch within %1$.0f %% of the batch effect (%2$s MiB from batch %3$d to %5$d) of the line"
+                : "; not linear: batch %4$d is %1$.0f %% of the batch effect (%2$s MiB from batch %3$d to %5$d) off the line",
+                worst, SummaryTable.num(effect), (int) x[0], (int) x[worstAt], (int) x[n - 1]));
         StringBuilder steps = new StringBuilder();
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
         for (int i = 1; i < n; i++) {
-            double step = (y[i] - y[i - 1]) / (x[i] - x[i - 1]);
+            double step = (ys[i] - ys[i - 1]) / (x[i] - x[i - 1]);
             lo = Math.min(lo, step);
             hi = Math.max(hi, step);
             steps.append(i == 1 ? "" : ", ").append((int) x[i - 1]).append(" to ").append((int) x[i]).append(": ")
@@ -102,6 +101,7 @@ final class MemoryScaling {
         }
         boolean constant = lo > 0 && hi <= lo * (1 + CONSTANT_PERCENT / 100);
         return sb.append("; per added sample ").append(steps).append(" MiB, ")
-                .append(constant ? "constant" : "not constant").append(")").toString();
+                .append(constant ? "constant" : lo <= 0 ? "not constant: the set fell or held between two batches"
+                        : "not constant").append(")").toString();
     }
 }

@@ -5,6 +5,7 @@ import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.results.CellSummary;
+import dev.inferbench.results.MemoryGrowth;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -145,25 +146,40 @@ public final class SummaryTable {
     }
 
     /**
-     * A line for each cell whose resident set grew with calls in its forks (the 95 % interval of mem.rss.growth above
-     * 0, and at least {@value #GROWN_FLOOR_MIB} MiB per iteration): what a leak looks like. Cells that plateau say nothing here; their figure is in the report and the JSON.
+     * A line for each cell whose resident set grew with calls ({@link MemoryGrowth}): what a leak looks like; one for
+     * each cell whose set grew early in the measured calls and then held (warm-up, said so that it is not taken for a
+     * leak); and one line for the cells that could not be judged, with why. Flat cells say nothing here; their figures
+     * are in the report and the JSON.
      */
-    static final double GROWN_FLOOR_MIB = 1;
-
     static String growth(List<CellSummary> cells) {
         StringBuilder sb = new StringBuilder();
+        int unjudged = 0;
         for (CellSummary c : cells) {
-            double g = c.extras().getOrDefault(MemoryProfiler.RSS_GROWTH, Double.NaN);
-            double hw = c.extras().getOrDefault(CellSummary.halfWidth(MemoryProfiler.RSS_GROWTH), Double.NaN);
-            double grown = c.extras().getOrDefault(MemoryProfiler.RSS_GROWN, Double.NaN);
-            // above 0 in every fork's interval, and by at least a MiB per iteration (the allocator's own noise)
-            if (g - hw > 0 && grown >= GROWN_FLOOR_MIB) {
-                String who = c.params().containsKey(CellSpec.MODEL) ? BatchSeries.who(c) + ", batch "
-                        + c.params().getOrDefault(CellSpec.BATCH_SIZE, "1") : c.benchmark() + " " + c.params();
-                sb.append("memory: ").append(who).append(": the resident set grows ")
-                        .append(num(g)).append(" ± ").append(num(hw)).append(" MiB per 10,000 calls over ")
-                        .append(c.mean().forks()).append(" forks (a leak, or a warm-up longer than the run)\n");
+            if (!MemoryGrowth.measured(c)) {
+                continue;
             }
+            MemoryGrowth g = MemoryGrowth.of(c);
+            String who = c.params().containsKey(CellSpec.MODEL) ? BatchSeries.who(c) + ", batch "
+                    + c.params().getOrDefault(CellSpec.BATCH_SIZE, "1") : c.benchmark() + " " + c.params();
+            switch (g.kind()) {
+                case GROWS -> sb.append("memory: ").append(who).append(": the resident set grows ")
+                        .append(num(g.rate())).append(" ± ").append(num(g.rateHalfWidth()))
+                        .append(" MiB per 10,000 calls in the later half of the measured calls (")
+                        .append(num(g.grown())).append(" MiB over it; earlier half ").append(num(g.grewEarly()))
+                        .append(" MiB), ").append(c.mean().forks()).append(" forks (a leak, or a warm-up longer than the run)\n");
+                case SETTLES -> sb.append("memory: ").append(who).append(": the resident set grew ")
+                        .append(num(g.grewEarly())).append(" ± ").append(num(g.grewEarlyHalfWidth()))
+                        .append(" MiB in the earlier half of the measured calls and then held (")
+                        .append(num(g.rate())).append(" ± ").append(num(g.rateHalfWidth()))
+                        .append(" MiB per 10,000 calls after), ").append(c.mean().forks())
+                        .append(" forks: warm-up, not a leak\n");
+                case NOT_JUDGED -> unjudged++;
+                case FLAT -> { }
+            }
+        }
+        if (unjudged > 0) {
+            sb.append("memory: growth with calls not judged for ").append(unjudged).append(unjudged == 1 ? " cell" : " cells")
+                    .append(": one fork (an interval needs 2 or more forks)\n");
         }
         return sb.toString();
     }

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.HashSet;
 import java.util.HashMap;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -45,15 +44,15 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
         JmhMetric samples = cell.secondary().get(SamplesProfiler.LABEL);
         Map<String, Double> extras = new LinkedHashMap<>();
         cell.secondary().forEach((name, m) -> extras.put(name, m.score()));
-        for (String name : List.of(MemoryProfiler.RSS_GROWTH, MemoryProfiler.RSS_GROWN)) {
-            // a fork's first iterations include the JVM's heap being touched for the first time: the growth the
-            // summary judges is that of the later half of each fork's iterations, and only with 3 or more
+        for (String name : List.of(MemoryProfiler.RSS, MemoryProfiler.RSS_GROWTH, MemoryProfiler.RSS_GROWN,
+                MemoryProfiler.RSS_GROWN_EARLY)) {
+            // the steady set and its growth: intervals with forks as the unit (growth is one figure per fork, from the
+            // readings within its measured iterations), for memory per sample and the growth verdict
             JmhMetric m = cell.secondary().get(name);
             if (m != null) {
-                double[][] later = laterHalf(m.iterationMeans());
-                Interval growth = later.length == 0 ? null : ForkMeans.interval(later, ForkMeans.DEFAULT_CONFIDENCE);
-                extras.put(name, growth == null ? Double.NaN : growth.estimate());
-                extras.put(halfWidth(name), growth == null ? Double.NaN : growth.halfWidth());
+                Interval i = ForkMeans.interval(m.iterationMeans(), ForkMeans.DEFAULT_CONFIDENCE);
+                extras.put(name, i.estimate());
+                extras.put(halfWidth(name), i.halfWidth());
             }
         }
         JmhMetric sustainable = cell.secondary().get(ServingProfiler.SUSTAINABLE);
@@ -99,17 +98,6 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
     public static final String P90 = "p90";
     public static final String P95 = "p95";
     public static final String MAX = "max";
-    /** Each fork's later half of iterations (from index n/2); none when a fork has fewer than 3. */
-    static double[][] laterHalf(double[][] forks) {
-        List<double[]> out = new ArrayList<>();
-        for (double[] f : forks) {
-            if (f.length < 3) {
-                return new double[0][];
-            }
-            out.add(Arrays.copyOfRange(f, f.length / 2, f.length));
-        }
-        return out.toArray(double[][]::new);
-    }
     /** The 95 % half-width of a serving cell's sustainable rate (req/s), over its forks' searches. */
     public static final String SUSTAINABLE_HALF_WIDTH = halfWidth(ServingProfiler.SUSTAINABLE);
 
