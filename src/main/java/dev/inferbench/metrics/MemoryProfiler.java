@@ -52,6 +52,14 @@ public final class MemoryProfiler implements InternalProfiler {
     /** The calls {@value #RSS_GROWTH} is given per. */
     public static final double GROWTH_PER_CALLS = 10_000;
     public static final String MIB = ByteUnits.MIB;
+    /** The forks' JVM property that sets the sampler's interval in ms (0: no sampler thread). */
+    public static final String SAMPLE_PROPERTY = RssSampler.PROPERTY;
+    public static final long MAX_SAMPLE_MS = RssSampler.MAX_INTERVAL_MS;
+
+    /** The sampler's interval that {@code value} asks for, ms; -1 when it is not a whole number from 0 to the maximum. */
+    public static long sampleIntervalMs(String value) {
+        return RssSampler.intervalMs(value);
+    }
 
     private final RssSampler sampler;
     private final ForkGrowth growth = new ForkGrowth();

@@ -21,6 +21,7 @@ import java.util.function.LongSupplier;
 final class RssSampler {
     static final String PROPERTY = "inferbench.rssSampleMs";
     static final long DEFAULT_INTERVAL_MS = 20;
+    static final long MAX_INTERVAL_MS = 10_000;
     static final int CAPACITY = 4096;
 
     /** The resident set now, kB; negative where it cannot be read. */
@@ -51,13 +52,19 @@ final class RssSampler {
 
     /** The fork's sampler, at the interval {@code -Dinferbench.rssSampleMs} asks for (default 20 ms). */
     static RssSampler fromProperty() {
-        long ms = DEFAULT_INTERVAL_MS;
+        long ms = intervalMs(System.getProperty(PROPERTY, String.valueOf(DEFAULT_INTERVAL_MS)));
+        // the launcher refuses a bad value before any fork starts (JmhOptions); a fork started by hand gets the default
+        return new RssSampler(StatmSource.open(), System::nanoTime, ms < 0 ? DEFAULT_INTERVAL_MS : ms);
+    }
+
+    /** The interval {@code value} asks for, ms; -1 when it is not a whole number from 0 to {@value #MAX_INTERVAL_MS}. */
+    static long intervalMs(String value) {
         try {
-            ms = Math.max(0, Long.parseLong(System.getProperty(PROPERTY, String.valueOf(DEFAULT_INTERVAL_MS)).trim()));
+            long ms = Long.parseLong(value.trim());
+            return ms >= 0 && ms <= MAX_INTERVAL_MS ? ms : -1;
         } catch (NumberFormatException e) {
-            // not a number: the default; the property is a measurement aid, not an input the run checks
+            return -1;
         }
-        return new RssSampler(StatmSource.open(), System::nanoTime, ms);
     }
 
     void start() {

@@ -70,6 +70,7 @@ public final class JmhOptions {
                 b.param(param, config.defaultParam(param).toArray(String[]::new));
             }
         }
+        checkSampleInterval(cmd);
         b.addProfiler(SamplesProfiler.class);
         b.addProfiler(CallMeanProfiler.class);
         b.addProfiler(ServingProfiler.class);
@@ -95,6 +96,24 @@ public final class JmhOptions {
             b.jvmArgsAppend(append.toArray(String[]::new));
         });
         return b;
+    }
+
+    /**
+     * The memory sampler's interval ({@code -Dinferbench.rssSampleMs=N} among the forks' JVM arguments) is checked
+     * here, once, before any fork: the fork's profiler has no way to stop a run with one line.
+     */
+    private static void checkSampleInterval(CommandLineOptions cmd) throws BenchException {
+        List<String> args = new ArrayList<>(cmd.getJvmArgs().orElse(List.of()));
+        args.addAll(cmd.getJvmArgsAppend().orElse(List.of()));
+        args.addAll(cmd.getJvmArgsPrepend().orElse(List.of()));
+        String flag = "-D" + MemoryProfiler.SAMPLE_PROPERTY + "=";
+        for (String a : args) {
+            if (a.startsWith(flag) && MemoryProfiler.sampleIntervalMs(a.substring(flag.length())) < 0) {
+                throw new BenchException(a + " is not a whole number of milliseconds from 0 to "
+                        + MemoryProfiler.MAX_SAMPLE_MS + "; expected e.g. -jvmArgsAppend " + flag + "20 (0: read the"
+                        + " resident set only at each measured iteration's start and end)");
+            }
+        }
     }
 
     /**

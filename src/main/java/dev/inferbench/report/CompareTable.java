@@ -63,7 +63,7 @@ public final class CompareTable {
      */
     static List<String> cells(Comparison r, String label, UnaryOperator<String> text) {
         return List.of(text.apply(label), text.apply(r.metric()), text.apply(r.unit()),
-                withError(r.baseline()), withError(r.candidate()), change(r.ratio().estimate()), ratio(r.ratio()),
+                withError(r.baseline()), withError(r.candidate()), change(r), ratio(r.ratio()),
                 r.verdictWord(), gate(r));
     }
 
@@ -128,13 +128,25 @@ public final class CompareTable {
         return keys.stream().map(CellKey::params).toList();
     }
 
-    private static String withError(Interval i) {
+    /**
+     * The estimate ± its interval's reach as a share of it; where the interval holds 0 (a growth rate of memory that
+     * is flat, around 0 either way) a share says nothing (the old "-1565 ±100.6%"), and the half-width is given as is.
+     */
+    static String withError(Interval i) {
         double rel = i.relativeError();
-        return SummaryTable.num(i.estimate()) + (Double.isNaN(rel) ? " ±n/a" : String.format(Locale.ROOT, " ±%.1f%%", rel * 100));
+        if (Double.isNaN(rel)) {
+            return SummaryTable.num(i.estimate()) + " ±n/a";
+        }
+        return rel >= 1 ? SummaryTable.num(i.estimate()) + " ±" + SummaryTable.num(i.halfWidth())
+                : SummaryTable.num(i.estimate()) + String.format(Locale.ROOT, " ±%.1f%%", rel * 100);
     }
 
-    private static String change(double ratio) {
-        return String.format(Locale.ROOT, "%+.1f%%", (ratio - 1) * 100);
+    /** The relative change; n/a where a side is not above 0 (no ratio of a signed figure means anything). */
+    private static String change(Comparison r) {
+        if (!(r.baseline().estimate() > 0 && r.candidate().estimate() > 0)) {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, "%+.1f%%", (r.ratio().estimate() - 1) * 100);
     }
 
     private static String ratio(Interval r) {

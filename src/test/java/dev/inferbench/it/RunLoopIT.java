@@ -85,6 +85,21 @@ class RunLoopIT {
     }
 
     /**
+     * A default run's shape (1 warm-up, 2 measured iterations): the injected leak (1 MiB of native memory per 2^20
+     * calls, never freed) is named as growth, the same benchmark without it is not (issue 25: before, a verdict
+     * needed 3 measured iterations, and the last one's reading came after the trial's teardown).
+     */
+    @Test
+    void aLeakIsFlaggedOnADefaultRunsIterations() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("leak"));
+        Jar.Run r = run(cwd, "FaultInjection -p fault=none,leak -f 3 -wi 1 -w 200ms -i 2 -r 200ms --run-dir run");
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        String summary = Files.readString(cwd.resolve("run/summary.txt"));
+        assertThat(summary).containsPattern("fault=leak\\}: the resident set grows [0-9.]+ ± [0-9.]+ MiB per 10,000 calls"
+                + " in the later half").doesNotContain("fault=none}: the resident set grows");
+    }
+
+    /**
      * SIGKILL as soon as the first fork has landed: what landed is in a valid jmh-result.json, and --resume finishes
      * the plan with every cell at its full fork count.
      */
