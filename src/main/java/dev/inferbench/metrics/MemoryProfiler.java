@@ -14,6 +14,7 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Memory of the fork, in MiB, from Linux's /proc: the kernel's high-water mark reset at the start of each measured
@@ -32,8 +33,9 @@ import java.util.List;
  *   <li>{@value #RSS}: the resident set's time average over each measured iteration (from the sampler's readings),
  *       averaged over iterations and forks: the steady state beside the peak;</li>
  *   <li>{@value #RSS_GROWTH}: how fast the resident set grew over the later half of the fork's measured calls, MiB per
- *       10,000 calls ({@value #RSS_GROWN}: over that half, MiB; {@value #RSS_GROWN_EARLY}: over the earlier half), one
- *       figure per fork, given with its last measured iteration ({@link ForkGrowth} says why halves). A leak grows in
+ *       10,000 calls ({@value #RSS_GROWN}: over that half, MiB; {@value #RSS_GROWN_EARLY}: over the earlier half), given
+ *       after each measured iteration over the fork's calls so far, the last one the fork's ({@link ForkGrowth} says
+ *       why halves). A leak grows in
  *       both halves of every fork; warm-up grows early and stops.</li>
  * </ul>
  * Not reported: GPU memory (no GPU build runs here; ORT's Java API has no query for it). Where /proc is missing
@@ -49,6 +51,8 @@ public final class MemoryProfiler implements InternalProfiler {
     public static final String RSS_GROWTH = "mem.rss.growth";
     public static final String RSS_GROWN = "mem.rss.grown";
     public static final String RSS_GROWN_EARLY = "mem.rss.grown.early";
+    /** The figures whose last iteration in a fork is the fork's figure (each iteration's covers the fork so far). */
+    public static final Set<String> FORK_FIGURES = Set.of(RSS_GROWTH, RSS_GROWN, RSS_GROWN_EARLY);
     /** The calls {@value #RSS_GROWTH} is given per. */
     public static final double GROWTH_PER_CALLS = 10_000;
     public static final String MIB = ByteUnits.MIB;
@@ -64,7 +68,6 @@ public final class MemoryProfiler implements InternalProfiler {
     private final RssSampler sampler;
     private final ForkGrowth growth = new ForkGrowth();
     private boolean peakReset;
-    private int measured;
 
     public MemoryProfiler() {
         this(RssSampler.fromProperty());
@@ -102,9 +105,7 @@ public final class MemoryProfiler implements InternalProfiler {
                 out.add(new ScalarResult(RSS, series.timeAverage(), MIB, AggregationPolicy.AVG));
             }
             growth.add(series, CpuProfiler.calls(benchmarkParams, result));
-            if (++measured == iterationParams.getCount()) {
-                addGrowth(out);
-            }
+            addGrowth(out);
         }
         long fork = ResidentPeak.forkPeakKb(status.peakRssKb());
         if (fork >= 0) {
@@ -123,7 +124,11 @@ public final class MemoryProfiler implements InternalProfiler {
         return out;
     }
 
-    /** The fork's growth figures, once its last measured iteration has ended. */
+    /**
+     * The growth figures over the fork's measured calls so far, after every measured iteration: the last iteration's
+     * are the fork's ({@link #FORK_FIGURES}). Every iteration gives them because JMH counts an iteration without a
+     * figure as 0 in its score (given in the last only, the score was half the forks' mean on two iterations).
+     */
     private void addGrowth(List<Result> out) {
         double late = growth.lateSlope();
         double early = growth.earlySlope();

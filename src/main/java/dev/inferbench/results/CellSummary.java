@@ -50,7 +50,8 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
             // readings within its measured iterations), for memory per sample and the growth verdict
             JmhMetric m = cell.secondary().get(name);
             if (m != null) {
-                Interval i = ForkMeans.interval(m.iterationMeans(), ForkMeans.DEFAULT_CONFIDENCE);
+                double[][] forks = MemoryProfiler.FORK_FIGURES.contains(name) ? m.lastOfEachFork() : m.iterationMeans();
+                Interval i = ForkMeans.interval(forks, ForkMeans.DEFAULT_CONFIDENCE);
                 extras.put(name, i.estimate());
                 extras.put(halfWidth(name), i.halfWidth());
             }
