@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Whether a cell's resident set settles: one long fork (1 x 5 s warm-up, N x 10 s measured), its mem.rss at the end
-# of each measured iteration, the growth from the second iteration to the last, and the fork's peak. Exits 1 when the
+# Whether a cell's resident set settles: one long fork (1 x 5 s warm-up, N x 10 s measured), its mem.rss in each
+# measured iteration (the iteration's time average), the growth from the second iteration to the last, and the fork's
+# peak (mem.rss.peak.fork). Exits 1 when the
 # set grew by more than the bound after the first measured iteration (warm-up may still settle in it), 0 otherwise.
 # This is how issue 29's growth of djl-pytorch (2,157 -> 2,619 MiB over ten iterations, peak 3,673 MiB) was found to be
 # the Java heap's young generation filling for the first time, and checked gone (683.5 -> 684.6 MiB, peak 975 MiB).
@@ -27,7 +28,7 @@ java -jar "$jar" InferenceBenchmark "${jmh[@]}" -f 1 -wi 1 -w 5s -i "$iterations
 awk -v bound="$bound" '
   /^Iteration/ { it = $2 + 0 }
   /mem\.rss:/ { rss[it] = $2 + 0; n = it }
-  /mem\.rss\.peak:/ { peak = $2 + 0 }
+  /mem\.rss\.peak\.fork:/ { peak = $2 + 0 }
   END {
     for (i = 1; i <= n; i++) printf "iteration %2d  mem.rss %8.1f MiB\n", i, rss[i]
     grown = rss[n] - rss[2]
