@@ -1,6 +1,7 @@
 package dev.inferbench.report;
 
 import dev.inferbench.stats.Percentiles;
+import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.results.MachineState;
 import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhMetric;
@@ -32,7 +33,10 @@ public final class ReportRows {
         Map<String, ReportRow.Figure> extra = new LinkedHashMap<>();
         c.secondary().forEach((name, m) -> {
             if (!MeasuredCell.isPercentileEntry(name) && !MachineState.isMachineMetric(name)) {
-                extra.put(name, new ReportRow.Figure(m.score(), m.unit()));
+                // a fork figure (memory growth over the fork's calls so far): the forks' last values, as the summary
+                double v = MemoryProfiler.FORK_FIGURES.contains(name)
+                        ? ForkMeans.interval(m.lastOfEachFork(), CONFIDENCE).estimate() : m.score();
+                extra.put(name, new ReportRow.Figure(v, m.unit()));
             }
         });
         long samples = p.sampleCount();

@@ -4,6 +4,7 @@ import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.ModelSignature;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.engine.PreparedInput;
+import dev.inferbench.report.ReportRows;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.MemoryGrowth;
 import dev.inferbench.results.jmh.JmhMetric;
@@ -137,7 +138,11 @@ class LeakingEngineTest {
         }
         MeasuredCell cell = new MeasuredCell("b.Bench.infer", "avgt", 1, forks, Map.of("model", "stub"), metric(time),
                 secondary, Map.of());
-        return MemoryGrowth.of(CellSummary.of(cell));
+        CellSummary summary = CellSummary.of(cell);
+        // the report shows the fork figure the summary judges (each fork's last iteration), not JMH's score
+        assertThat(ReportRows.of("run", cell).extra().get(MemoryProfiler.RSS_GROWTH).value())
+                .isEqualTo(summary.extras().get(MemoryProfiler.RSS_GROWTH));
+        return MemoryGrowth.of(summary);
     }
 
     private static JmhMetric metric(List<List<Double>> raw) {
