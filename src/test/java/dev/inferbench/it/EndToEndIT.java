@@ -108,14 +108,17 @@ class EndToEndIT {
         // allocator's noise: mlp-tiny's 1 KiB of activations leave that to chance (CI's machine grew 4.2 MiB from
         // batch 1 to 4), so they are optional here; MemoryScalingTest and MemoryGrowthLineTest check their content
         List<String> lines = summary.lines().filter(l -> !l.startsWith("memory: mlp-tiny on ort")).toList();
-        assertThat(lines).hasSize(6);
+        assertThat(lines).hasSize(7);
         assertThat(lines.subList(1, 3)).allSatisfy(l -> assertThat(l).startsWith("mlp-tiny"));
         assertThat(lines.get(3)).startsWith("every cell: ").contains("precision=fp32");
         // where throughput stops growing with the batch (batch 1 and 4 of one setting)
         assertThat(lines.get(4)).startsWith("throughput: mlp-tiny on ort ");
+        // one fork per cell: the growth verdict says why it has none
+        assertThat(lines.get(5)).isEqualTo("memory: growth with calls not judged for 2 cells: one fork (an interval needs"
+                + " 2 or more forks)");
         // the machine's state over the run: the canary of both forks, other processes' CPU (under a verify beside other
         // builds, over 0.5 cores of them: the line says the whole run shared the machine)
-        assertThat(lines.get(5)).matches("machine: canary [0-9.]+ ms \\(median of 2 forks\\), spread \\d+% over the run;"
+        assertThat(lines.get(6)).matches("machine: canary [0-9.]+ ms \\(median of 2 forks\\), spread \\d+% over the run;"
                 + " other processes [0-9.]+ cores \\(median\\)(, so the whole run shared the machine \\([^)]*\\))?; .*");
         assertThat(r.out()).contains(summary);
         assertThat(Files.readString(runDir.resolve("run.properties"))).contains("cells.measured=2").contains("cells.failed=0");
