@@ -189,17 +189,24 @@ final class ServingKnees {
         return met == 0 ? "" : " in " + (forks - met) + " of " + forks + " forks (mean over forks)";
     }
 
-    /** "p90 61.02 ms": the cell's value of the SLO's percentile (an unreadable SLO never reached a run). */
+    /**
+     * "p90 61.02 ms", "ttft.p99 612.3 ms, tpot.p99 41.2 ms": the cell's value of each SLO term's figure (an unreadable
+     * SLO never reached a run).
+     */
     private static String sloPercentile(CellSummary c, String slo) {
-        double p;
+        List<Slo.Term> terms;
         try {
-            p = Slo.parse(slo).percentile();
+            terms = Slo.parse(slo).terms();
         } catch (BenchException unreadable) {
             return "n/a";
         }
-        String label = ServingProfiler.percentileLabel(p);
-        return label.substring(ServingProfiler.PREFIX.length()) + " "
-                + SummaryTable.num(c.extras().getOrDefault(label, Double.NaN)) + " ms";
+        List<String> parts = new ArrayList<>();
+        for (Slo.Term t : terms) {
+            String label = ServingProfiler.label(t);
+            parts.add(label.substring(ServingProfiler.PREFIX.length()) + " "
+                    + SummaryTable.num(c.extras().getOrDefault(label, Double.NaN)) + " ms");
+        }
+        return String.join(", ", parts);
     }
 
 }
