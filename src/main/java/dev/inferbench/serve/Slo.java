@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 public record Slo(List<Term> terms) {
     private static final Pattern TERM = Pattern.compile(
             "(?:([a-z0-9_]+)\\.)?p(\\d+(?:\\.\\d+)?)\\s*<=?\\s*(\\d+(?:\\.\\d+)?)\\s*(us|µs|ms|s)");
-    private static final String EXAMPLE = "p99<50ms, p90<200us, or for generation ttft.p99<500ms&tpot.p99<50ms";
+    private static final String EXAMPLE = "p99<50ms, p90<200us or p99.9<1s";
 
     /** {@code none}: no objective (a rate sweep that only measures). */
     public static final String NONE = "none";
@@ -93,7 +93,7 @@ public record Slo(List<Term> terms) {
     private static Term term(String part, String text) throws BenchException {
         Matcher m = TERM.matcher(part);
         if (!m.matches()) {
-            throw new BenchException("SLO '" + text + "' cannot be read" + (part.equals(text.strip()) ? "" : " at '" + part
+            throw new BenchException("SLO '" + text + "' cannot be read" + (part.equals(text.strip().toLowerCase(Locale.ROOT)) ? "" : " at '" + part
                     + "'") + "; expected a percentile and a bound, e.g. " + EXAMPLE);
         }
         Metric metric = Metric.LATENCY;
