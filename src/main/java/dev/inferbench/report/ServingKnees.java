@@ -2,6 +2,8 @@ package dev.inferbench.report;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.CellSpec;
+import dev.inferbench.generate.GenerationSpec;
+import dev.inferbench.generate.RequestLengths;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.serve.ServingSpec;
@@ -82,8 +84,8 @@ final class ServingKnees {
                 + cores + " cores" : "";
         String wait = p.getOrDefault(ServingSpec.BATCH_WAIT_MS, ServingSpec.OFF);
         String batch = !ServingSpec.batches(wait) ? "batch " + p.getOrDefault(CellSpec.BATCH_SIZE, "1")
-                : "dynamic batches of up to " + p.getOrDefault(CellSpec.BATCH_SIZE, "1") + " requests within " + wait
-                + " ms";
+                : (p.containsKey(GenerationSpec.PROMPT_LEN) ? "static" : "dynamic") + " batches of up to "
+                + p.getOrDefault(CellSpec.BATCH_SIZE, "1") + " requests within " + wait + " ms";
         return p.get(CellSpec.MODEL) + " on " + p.get(CellSpec.ENGINE) + ", " + batch + ", " + callers + " caller" + (callers == 1 ? "" : "s") + " (" + p.getOrDefault(CellSpec.SHARING, "shared")
                 + ") × " + (threads.equals("0") ? "all cores" : threads + " thread" + (threads.equals("1") ? "" : "s"))
                 + ", " + p.getOrDefault(ServingSpec.ARRIVALS, "poisson") + " arrivals" + others(p) + over;
@@ -105,7 +107,7 @@ final class ServingKnees {
             ServingSpec.SLO, ServingSpec.REQUESTS, CellSpec.SEQ_LEN, CellSpec.DEVICE, ServingSpec.BATCH_WAIT_MS);
     private static final Map<String, String> DEFAULTS = Map.of(CellSpec.SPIN, "on", ServingSpec.IDLE_MS, "0",
             CellSpec.INTER_OP_THREADS, "0", CellSpec.OPT_LEVEL, "all", CellSpec.PRECISION, "fp32",
-            CellSpec.DATA, "synthetic");
+            CellSpec.DATA, "synthetic", RequestLengths.LENGTHS, RequestLengths.NONE);
 
     /**
      * The search's line: a knee with its interval and the bracket above it, or a ceiling when the highest rate each
