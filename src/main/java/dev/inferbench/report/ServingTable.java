@@ -102,11 +102,15 @@ public final class ServingTable {
                 ServingKnees.lines(cells), "knee");
     }
 
-    /** A percentile no step had the requests for (p99.9 from 100-request steps) is n/a everywhere: left out. */
+    /**
+     * A percentile no step had the requests for (p99.9 from 100-request steps) is n/a everywhere: left out, as is a
+     * figure or parameter no cell of the run has.
+     */
     private static void dropEmptyColumns(List<List<String>> rows) {
         for (int col = rows.get(0).size() - 1; col >= 0; col--) {
             int c = col;
-            if (rows.stream().skip(1).allMatch(r -> r.get(c).equals("n/a") || r.get(c).equals("-"))) {
+            if (rows.stream().skip(1).allMatch(r -> r.get(c).equals("n/a") || r.get(c).equals("-")
+                    || r.get(c).isEmpty())) { // a parameter no serving cell of the run has (sharing, for generation)
                 rows.forEach(r -> r.remove(c));
             }
         }

@@ -127,7 +127,7 @@ class ServingTableTest {
         ok.extras().put("serve.valid", 1.0);
         String out = ServingTable.render(List.of(gen, ok));
         String head = out.lines().filter(l -> l.contains("offered/s")).findFirst().orElseThrow();
-        assertThat(head).contains("TTFT p50  TTFT p99  TPOT p50  TPOT p99  ITL p99  out tok/s");
+        assertThat(head).contains("TTFT p50  TTFT p99  TPOT p50  TPOT p99  ITL p99  out tok/s").doesNotContain("sharing");
         assertThat(out).contains("61.50").contains("0.7500").contains("4321");
         String knee = out.lines().filter(l -> l.startsWith("knee:")).findFirst().orElseThrow();
         assertThat(knee).contains("static batches of up to 1 requests within 0 ms").doesNotContain("lengths=none");

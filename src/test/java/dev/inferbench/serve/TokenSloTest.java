@@ -116,6 +116,27 @@ class TokenSloTest {
     }
 
     @Test
+    void aStepWhoseArrivalsRanLateIsInvalidAndMeetsNoTokenSlo() throws BenchException {
+        // 1,000 fast requests; 8 arrivals (0.8 %) were issued 2 ms late: over half a p99's tail (0.5 %), under a p90's
+        List<TokenTimes> fast = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            fast.add(new TokenTimes(new long[]{10 * MS, 12 * MS}));
+        }
+        long[] delays = new long[1000];
+        Arrays.fill(delays, 992, 1000, 2 * MS);
+        StepResult late = new StepResult(100, 100, new long[1000], new long[1000], delays, 0, 0, 0, 10_000 * MS, 1000, 0,
+                fast);
+        Slo p99 = Slo.parse("ttft.p99<500ms&tpot.p99<50ms");
+        assertThat(Validity.of(late, p99).tooLate()).isTrue();
+        assertThat(p99.judge(late)).isEqualTo(Slo.Verdict.INVALID);
+        assertThat(Slo.parse("ttft.p90<500ms&tpot.p90<50ms").judge(late)).isEqualTo(Slo.Verdict.MET);
+        // the same delays under a TTFT bound of 10 ms (late past 1 ms) and of 100 ms (past 1 ms too: the cap)
+        assertThat(Slo.parse("ttft.p90<10ms").judge(late)).isEqualTo(Slo.Verdict.MET);
+        Arrays.fill(delays, 900, 1000, 2 * MS); // 10 %
+        assertThat(Slo.parse("ttft.p90<10ms").judge(late)).isEqualTo(Slo.Verdict.INVALID);
+    }
+
+    @Test
     void aStreamedStepKeepsEachTokensTimeFromTheIntendedStartQueueIncluded() throws Exception {
         // 20 requests at once (10,000 req/s); one caller serves one request at a time, 3 tokens 2 ms apart: the last
         // request's first token comes after the 19 before it, ~19 x 4 ms from its intended start, not 0 ms
