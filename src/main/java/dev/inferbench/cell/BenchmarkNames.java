@@ -16,6 +16,8 @@ public final class BenchmarkNames {
     public static final String SERVING = PACKAGE + "ServingBenchmark";
     public static final String TRAINING = PACKAGE + "TrainingBenchmark";
     public static final String GENERATION = PACKAGE + "GenerationBenchmark";
+    /** Generation requests under open-loop load, with static batching. */
+    public static final String GENERATION_LOAD = PACKAGE + "GenerationLoadBenchmark";
     /** GenerationBenchmark's request as a plain ONNX Runtime loop: the reference for the harness's overhead. */
     public static final String PLAIN_ORT_LOOP = PACKAGE + "PlainOrtLoopBenchmark";
 

@@ -17,6 +17,13 @@ public interface DecodeState extends AutoCloseable {
      */
     void step(long[] tokens, int n, long[] next) throws BenchException;
 
+    /**
+     * Left-pads the next request's sequences: sequence s's prompt has {@code leading[s]} padding ids before its own
+     * tokens, masked out and not counted in its positions, until {@link #reset}. A batch of prompts of different
+     * lengths is so run as one batch, each sequence getting the tokens it would get alone.
+     */
+    void pad(int[] leading);
+
     /** Tokens per sequence in the cache. */
     int cached();
 

@@ -58,11 +58,13 @@ final class DjlDecoder implements Decoder {
         private NDManager step;
         private NDList cache;
         private int cached;
+        private Padding padding;
         private boolean closed;
 
         State(int batch, Predictor<NDList, NDList> predictor) {
             this.batch = batch;
             this.predictor = predictor;
+            this.padding = Padding.none(batch);
         }
 
         @Override
@@ -72,13 +74,16 @@ final class DjlDecoder implements Decoder {
                 NDList in = new NDList();
                 in.add(named(manager.create(java.util.Arrays.copyOf(tokens, batch * n), new Shape(batch, n)),
                         DecoderLayout.IDS));
-                long[] ones = new long[batch * (cached + n)];
-                java.util.Arrays.fill(ones, 1);
-                in.add(named(manager.create(ones, new Shape(batch, cached + n)), DecoderLayout.MASK));
+                int total = cached + n;
+                long[] mask = new long[batch * total];
+                for (int i = 0; i < mask.length; i++) {
+                    mask[i] = padding.mask(i / total, i % total);
+                }
+                in.add(named(manager.create(mask, new Shape(batch, total)), DecoderLayout.MASK));
                 if (layout.positionIds()) {
                     long[] positions = new long[batch * n];
                     for (int i = 0; i < positions.length; i++) {
-                        positions[i] = cached + i % n;
+                        positions[i] = padding.position(i / n, cached + i % n);
                     }
                     in.add(named(manager.create(positions, new Shape(batch, n)), DecoderLayout.POSITIONS));
                 }
@@ -125,6 +130,14 @@ final class DjlDecoder implements Decoder {
         }
 
         @Override
+        public void pad(int[] leading) {
+            if (leading.length != batch) {
+                throw new IllegalArgumentException("padding for " + leading.length + " sequences, batch " + batch);
+            }
+            padding = new Padding(leading);
+        }
+
+        @Override
         public void reset() {
             if (step != null) {
                 step.close();
@@ -132,6 +145,7 @@ final class DjlDecoder implements Decoder {
             }
             cache = null;
             cached = 0;
+            padding = Padding.none(batch);
         }
 
         @Override

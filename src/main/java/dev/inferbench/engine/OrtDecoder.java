@@ -75,6 +75,7 @@ final class OrtDecoder implements Decoder {
         private final StepBuffers buffers = new StepBuffers();
         private OrtSession.Result cache;
         private int cached;
+        private Padding padding;
         private int pinnedN = -1;
         private OnnxTensor pinned;
         private FloatBuffer logits;
@@ -84,6 +85,7 @@ final class OrtDecoder implements Decoder {
 
         State(int batch) throws OrtException {
             this.batch = batch;
+            this.padding = Padding.none(batch);
             // a first step's past: zero positions long, as Optimum's own runtime passes it
             this.empty = OnnxTensor.createTensor(env, ByteBuffer.allocateDirect(0).order(ByteOrder.nativeOrder()),
                     new long[]{batch, layout.kvHeads(), 0, layout.headDim()}, OnnxJavaType.FLOAT);
@@ -96,7 +98,7 @@ final class OrtDecoder implements Decoder {
             }
             Map<String, OnnxTensor> in = new LinkedHashMap<>();
             try {
-                buffers.fill(tokens, batch, n, cached);
+                buffers.fill(tokens, batch, n, cached, padding);
                 in.put(DecoderLayout.IDS, OnnxTensor.createTensor(env, buffers.ids(batch * n), new long[]{batch, n}));
                 in.put(DecoderLayout.MASK, OnnxTensor.createTensor(env, buffers.mask(batch * (cached + n)),
                         new long[]{batch, cached + n}));
@@ -179,12 +181,21 @@ final class OrtDecoder implements Decoder {
         }
 
         @Override
+        public void pad(int[] leading) {
+            if (leading.length != batch) {
+                throw new IllegalArgumentException("padding for " + leading.length + " sequences, batch " + batch);
+            }
+            padding = new Padding(leading);
+        }
+
+        @Override
         public void reset() {
             if (cache != null) {
                 cache.close();
                 cache = null;
             }
             cached = 0;
+            padding = Padding.none(batch);
         }
 
         @Override
@@ -202,21 +213,25 @@ final class OrtDecoder implements Decoder {
         }
     }
 
-    /** Reused direct buffers for a step's ids, mask (all ones) and positions, grown when a step needs more. */
+    /** Reused direct buffers for a step's ids, mask and positions, grown when a step needs more. */
     private static final class StepBuffers {
         private LongBuffer ids = LongBuffer.allocate(0);
         private LongBuffer mask = LongBuffer.allocate(0);
         private LongBuffer positions = LongBuffer.allocate(0);
 
-        void fill(long[] tokens, int batch, int n, int cached) {
-            ids = ensure(ids, batch * n, 0);
-            positions = ensure(positions, batch * n, 0);
-            mask = ensure(mask, batch * (cached + n), 1);
+        void fill(long[] tokens, int batch, int n, int cached, Padding padding) {
+            ids = ensure(ids, batch * n);
+            positions = ensure(positions, batch * n);
+            int total = cached + n;
+            mask = ensure(mask, batch * total);
             ids.clear();
             ids.put(tokens, 0, batch * n);
             for (int s = 0; s < batch; s++) {
                 for (int i = 0; i < n; i++) {
-                    positions.put(s * n + i, cached + i);
+                    positions.put(s * n + i, padding.position(s, cached + i));
+                }
+                for (int j = 0; j < total; j++) {
+                    mask.put(s * total + j, padding.mask(s, j));
                 }
             }
         }
@@ -239,16 +254,12 @@ final class OrtDecoder implements Decoder {
             return v.slice();
         }
 
-        private static LongBuffer ensure(LongBuffer b, int count, long fill) {
+        private static LongBuffer ensure(LongBuffer b, int count) {
             if (b.capacity() >= count) {
                 return b;
             }
-            LongBuffer grown = ByteBuffer.allocateDirect(Math.max(count, 2 * b.capacity()) * 8)
-                    .order(ByteOrder.nativeOrder()).asLongBuffer();
-            while (grown.hasRemaining()) {
-                grown.put(fill);
-            }
-            return grown.clear();
+            return ByteBuffer.allocateDirect(Math.max(count, 2 * b.capacity()) * 8).order(ByteOrder.nativeOrder())
+                    .asLongBuffer();
         }
     }
 }

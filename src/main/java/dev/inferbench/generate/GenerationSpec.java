@@ -11,7 +11,7 @@ import java.util.SplittableRandom;
  * setup again in its fork): prompt tokens per sequence (the prefill) and output tokens per sequence, decoded greedily
  * one at a time with the cache. {@link #check} holds them against the decoder's own layout.
  */
-public record GenerationSpec(int promptLen, int outputLen) {
+public record GenerationSpec(int promptLen, int outputLen) implements FitsContext {
     public static final String PROMPT_LEN = "promptLen";
     public static final String OUTPUT_LEN = "outputLen";
 
@@ -26,6 +26,7 @@ public record GenerationSpec(int promptLen, int outputLen) {
     }
 
     /** The cell against the decoder it runs: the prompt and its output fit the declared context. */
+    @Override
     public void check(DecoderLayout layout, String model) throws BenchException {
         if (layout.context().isPresent() && promptLen + outputLen > layout.context().getAsInt()) {
             int context = layout.context().getAsInt();

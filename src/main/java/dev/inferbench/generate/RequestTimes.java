@@ -1,10 +1,12 @@
 package dev.inferbench.generate;
 
+import dev.inferbench.serve.TokenTimes;
+
 /**
  * The clock readings of one generation request: its start and the moment each output token was known (the same
- * moment for every sequence of the batch). The figures follow vLLM's benchmark_serving and GenAI-Perf: TTFT from the
- * start to the first token (the prefill's, whose last position gives it), TPOT = (end-to-end - TTFT) /
- * (tokens - 1), ITL each gap between consecutive tokens.
+ * moment for every sequence of the batch). The figures are {@link TokenTimes}'s, the one place they are defined
+ * (vLLM's benchmark_serving, GenAI-Perf): TTFT from the start to the first token (the prefill's, whose last position
+ * gives it), TPOT = (end-to-end - TTFT) / (tokens - 1), ITL each gap between consecutive tokens.
  *
  * @param tokenNanos {@code System.nanoTime()} at each output token, in order
  * @param cacheBytes the cache's bytes after the request, all sequences and layers
@@ -15,26 +17,26 @@ public record RequestTimes(long startNanos, long[] tokenNanos, int batch, int pr
         return tokenNanos.length;
     }
 
+    private TokenTimes times() {
+        return TokenTimes.since(startNanos, tokenNanos);
+    }
+
     public double ttftMs() {
-        return (tokenNanos[0] - startNanos) / 1e6;
+        return times().ttftNs() / 1e6;
     }
 
     public double endToEndMs() {
-        return (tokenNanos[tokenNanos.length - 1] - startNanos) / 1e6;
+        return times().endToEndNs() / 1e6;
     }
 
     /** NaN for a single output token: there is no time per further token. */
     public double tpotMs() {
-        return tokenNanos.length < 2 ? Double.NaN : (endToEndMs() - ttftMs()) / (tokenNanos.length - 1);
+        return times().tpotNs() / 1e6;
     }
 
     /** The gaps between consecutive tokens, ms. */
     public double[] itlMs() {
-        double[] gaps = new double[tokenNanos.length - 1];
-        for (int i = 0; i < gaps.length; i++) {
-            gaps[i] = (tokenNanos[i + 1] - tokenNanos[i]) / 1e6;
-        }
-        return gaps;
+        return java.util.Arrays.stream(times().gapsNs()).mapToDouble(g -> g / 1e6).toArray();
     }
 
     /** Cache bytes per token of one sequence: what the request left, over the tokens it holds. */

@@ -3,6 +3,7 @@ package dev.inferbench.prepare;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.ModelEntry;
 import dev.inferbench.engine.DecoderLayout;
+import dev.inferbench.generate.FitsContext;
 import dev.inferbench.generate.GenerationSpec;
 
 import java.util.Collection;
@@ -15,16 +16,21 @@ final class GenerationCheck {
     private GenerationCheck() {
     }
 
-    static void check(ModelEntry entry, Collection<GenerationSpec> cells) throws BenchException {
+    static void check(ModelEntry entry, Collection<FitsContext> cells) throws BenchException {
         DecoderLayout layout;
         try {
             layout = DecoderLayout.of(entry.file());
         } catch (BenchException e) {
-            throw new BenchException("model '" + entry.name() + "' cannot be benchmarked by GenerationBenchmark: "
+            throw new BenchException("model '" + entry.name() + "' cannot be benchmarked by " + benchmark(cells) + ": "
                     + e.getMessage(), e);
         }
-        for (GenerationSpec cell : cells) {
+        for (FitsContext cell : cells) {
             cell.check(layout, entry.name());
         }
+    }
+
+    private static String benchmark(Collection<FitsContext> cells) {
+        return cells.stream().allMatch(c -> c instanceof GenerationSpec) ? "GenerationBenchmark"
+                : "GenerationLoadBenchmark";
     }
 }

@@ -8,7 +8,7 @@ import dev.inferbench.engine.DecoderLayout;
 import java.util.Optional;
 
 /**
- * Skips generation cells (GenerationBenchmark, and its plain-loop reference) that cannot run: on an engine without
+ * Skips generation cells (GenerationBenchmark, GenerationLoadBenchmark, and the plain-loop reference) that cannot run: on an engine without
  * cached generation (djl-pytorch: the zoo's renderer has no decoder ops), or on a model that is no decoder when the
  * run also measures the model otherwise (a run of every benchmark crosses GenerationBenchmark with every model, so
  * these are skips; a run of generation cells alone refuses such a model as bad input, in MatrixCheck).
@@ -17,6 +17,7 @@ public final class GenerationSkipRule implements SkipRule {
     @Override
     public boolean appliesTo(String benchmark) {
         return BenchmarkNames.inClass(benchmark, BenchmarkNames.GENERATION)
+                || BenchmarkNames.inClass(benchmark, BenchmarkNames.GENERATION_LOAD)
                 || BenchmarkNames.inClass(benchmark, BenchmarkNames.PLAIN_ORT_LOOP);
     }
 

@@ -35,7 +35,8 @@ import java.util.SortedSet;
  * line leaves unsaid, plus what inferbench always adds (the samples/s profiler, a result file in the run folder).
  */
 public final class JmhOptions {
-    private static final Set<String> FIXED_ITERATIONS = Set.of(BenchmarkNames.COLD_START, BenchmarkNames.SERVING);
+    private static final Set<String> FIXED_ITERATIONS = Set.of(BenchmarkNames.COLD_START, BenchmarkNames.SERVING,
+            BenchmarkNames.GENERATION_LOAD);
 
     private JmhOptions() {
     }

@@ -1,7 +1,9 @@
 package dev.inferbench.prepare;
 
 import dev.inferbench.serve.ServingSpec;
+import dev.inferbench.generate.FitsContext;
 import dev.inferbench.generate.GenerationSpec;
+import dev.inferbench.generate.RequestLengths;
 import ai.onnx.proto.OnnxMl;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
@@ -47,16 +49,19 @@ public final class MatrixCheck {
      */
     public static void prepare(List<Cell> cells, BenchConfig config, PrintStream progress) throws BenchException {
         Map<String, List<CellSpec>> byModel = new LinkedHashMap<>();
-        Map<String, List<GenerationSpec>> generation = new LinkedHashMap<>();
+        Map<String, List<FitsContext>> generation = new LinkedHashMap<>();
         Map<String, List<CellSpec>> oneForward = new LinkedHashMap<>(); // the cells that are not generation cells
         for (Cell c : cells) {
             if (CellSpec.isModelCell(c.params())) {
                 CellSpec spec = CellSpec.of(c.params(), config);
-                if (ServingSpec.isServingCell(c.params())) {
-                    ServingSpec.of(c.params());
+                boolean generates = GenerationSpec.isGenerationCell(c.params());
+                boolean serves = ServingSpec.isServingCell(c.params());
+                if (serves) {
+                    ServingSpec.of(c.params(), generates); // generation under load: its SLO may bound token times
                 }
-                if (GenerationSpec.isGenerationCell(c.params())) {
-                    generation.computeIfAbsent(spec.modelName(), m -> new ArrayList<>()).add(GenerationSpec.of(c.params()));
+                if (generates) {
+                    generation.computeIfAbsent(spec.modelName(), m -> new ArrayList<>())
+                            .add(serves ? RequestLengths.of(c.params()) : GenerationSpec.of(c.params()));
                 } else {
                     oneForward.computeIfAbsent(spec.modelName(), m -> new ArrayList<>()).add(spec);
                 }

@@ -115,8 +115,8 @@ final class Plots {
         } catch (BenchException unreadable) {
             // the run refused it before measuring; a hand-edited file plots without the line
         }
-        double p = parsed == null ? 99 : parsed.percentile();
-        String label = ServingProfiler.percentileLabel(p);
+        Slo.Term term = parsed == null ? null : parsed.terms().get(0); // the first term's figure, and its bound
+        String label = term == null ? ServingProfiler.percentileLabel(99) : ServingProfiler.label(term);
         String pName = label.substring(ServingProfiler.PREFIX.length());
         String title = model + ": " + pName + " latency vs offered rate";
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("offered rate (req/s)")
@@ -127,8 +127,8 @@ final class Plots {
                 r -> figure(r, label));
         double maxX = rows.stream().mapToDouble(r -> figure(r, ServingProfiler.OFFERED)).filter(x -> !Double.isNaN(x))
                 .max().orElse(0);
-        if (parsed != null && maxX > 0) {
-            chart.addSeries(unique(chart, "SLO " + parsed), List.of(0.0, maxX), List.of(parsed.boundMs(), parsed.boundMs()))
+        if (term != null && maxX > 0) {
+            chart.addSeries(unique(chart, "SLO " + term), List.of(0.0, maxX), List.of(term.boundMs(), term.boundMs()))
                     .setMarker(SeriesMarkers.NONE);
         }
         PlotAxes.zeroBasedY(chart);

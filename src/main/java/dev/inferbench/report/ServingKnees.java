@@ -2,6 +2,8 @@ package dev.inferbench.report;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.CellSpec;
+import dev.inferbench.generate.GenerationSpec;
+import dev.inferbench.generate.RequestLengths;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.serve.ServingSpec;
@@ -82,8 +84,8 @@ final class ServingKnees {
                 + cores + " cores" : "";
         String wait = p.getOrDefault(ServingSpec.BATCH_WAIT_MS, ServingSpec.OFF);
         String batch = !ServingSpec.batches(wait) ? "batch " + p.getOrDefault(CellSpec.BATCH_SIZE, "1")
-                : "dynamic batches of up to " + p.getOrDefault(CellSpec.BATCH_SIZE, "1") + " requests within " + wait
-                + " ms";
+                : (p.containsKey(GenerationSpec.PROMPT_LEN) ? "static" : "dynamic") + " batches of up to "
+                + p.getOrDefault(CellSpec.BATCH_SIZE, "1") + " requests within " + wait + " ms";
         return p.get(CellSpec.MODEL) + " on " + p.get(CellSpec.ENGINE) + ", " + batch + ", " + callers + " caller" + (callers == 1 ? "" : "s") + " (" + p.getOrDefault(CellSpec.SHARING, "shared")
                 + ") × " + (threads.equals("0") ? "all cores" : threads + " thread" + (threads.equals("1") ? "" : "s"))
                 + ", " + p.getOrDefault(ServingSpec.ARRIVALS, "poisson") + " arrivals" + others(p) + over;
@@ -105,7 +107,7 @@ final class ServingKnees {
             ServingSpec.SLO, ServingSpec.REQUESTS, CellSpec.SEQ_LEN, CellSpec.DEVICE, ServingSpec.BATCH_WAIT_MS);
     private static final Map<String, String> DEFAULTS = Map.of(CellSpec.SPIN, "on", ServingSpec.IDLE_MS, "0",
             CellSpec.INTER_OP_THREADS, "0", CellSpec.OPT_LEVEL, "all", CellSpec.PRECISION, "fp32",
-            CellSpec.DATA, "synthetic");
+            CellSpec.DATA, "synthetic", RequestLengths.LENGTHS, RequestLengths.NONE);
 
     /**
      * The search's line: a knee with its interval and the bracket above it, or a ceiling when the highest rate each
@@ -189,17 +191,24 @@ final class ServingKnees {
         return met == 0 ? "" : " in " + (forks - met) + " of " + forks + " forks (mean over forks)";
     }
 
-    /** "p90 61.02 ms": the cell's value of the SLO's percentile (an unreadable SLO never reached a run). */
+    /**
+     * "p90 61.02 ms", "ttft.p99 612.3 ms, tpot.p99 41.2 ms": the cell's value of each SLO term's figure (an unreadable
+     * SLO never reached a run).
+     */
     private static String sloPercentile(CellSummary c, String slo) {
-        double p;
+        List<Slo.Term> terms;
         try {
-            p = Slo.parse(slo).percentile();
+            terms = Slo.parse(slo).terms();
         } catch (BenchException unreadable) {
             return "n/a";
         }
-        String label = ServingProfiler.percentileLabel(p);
-        return label.substring(ServingProfiler.PREFIX.length()) + " "
-                + SummaryTable.num(c.extras().getOrDefault(label, Double.NaN)) + " ms";
+        List<String> parts = new ArrayList<>();
+        for (Slo.Term t : terms) {
+            String label = ServingProfiler.label(t);
+            parts.add(label.substring(ServingProfiler.PREFIX.length()) + " "
+                    + SummaryTable.num(c.extras().getOrDefault(label, Double.NaN)) + " ms");
+        }
+        return String.join(", ", parts);
     }
 
 }

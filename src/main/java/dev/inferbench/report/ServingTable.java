@@ -5,6 +5,7 @@ import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.serve.ServingSpec;
+import dev.inferbench.serve.Slo;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,7 +20,8 @@ import java.util.Set;
  * request, the SLO), then, per setting, the knee in words: the highest offered rate whose steps met the SLO in every
  * fork, and the next rate that missed it; for {@code rate=max} cells, the sustainable rate the forks' searches found.
  * Figures are means over forks (one measured step per fork). With dynamic batching ({@code batchWaitMs}) a request is
- * one sample and {@code req/call} is how many a call served on average.
+ * one sample and {@code req/call} is how many a call served on average. Generation under load (GenerationLoadBenchmark)
+ * adds TTFT, TPOT and ITL percentiles and output tokens/s; {@code req/call} is then requests per static batch.
  */
 public final class ServingTable {
     /** Params shown always; the other varying ones get a column too. Constant ones go in the line below the table. */
@@ -62,7 +64,7 @@ public final class ServingTable {
         List<String> head = new ArrayList<>();
         keys.forEach(k -> head.add(HEADINGS.getOrDefault(k, k)));
         head.addAll(List.of("offered/s", "served/s", "req/call", "p50 ms", "p90 ms", "p95 ms", "p99 ms", "p99.9 ms",
-                "max ms", "wait ms", "queue max", "late %", "dropped %", "cpu/req ms", "cores", "valid", "SLO",
+                "max ms", "TTFT p50", "TTFT p99", "TPOT p50", "TPOT p99", "ITL p99", "out tok/s", "wait ms", "queue max", "late %", "dropped %", "cpu/req ms", "cores", "valid", "SLO",
                 "goodput/s", "forks"));
         rows.add(head);
         for (CellSummary c : cells) {
@@ -76,6 +78,13 @@ public final class ServingTable {
                 row.add(fig(c, ServingProfiler.percentileLabel(p)));
             }
             row.add(fig(c, ServingProfiler.MAX));
+            // generation under load: token figures from each request's intended start (absent, so dropped, otherwise)
+            row.add(fig(c, ServingProfiler.tokenLabel(Slo.Metric.TTFT, 50)));
+            row.add(fig(c, ServingProfiler.tokenLabel(Slo.Metric.TTFT, 99)));
+            row.add(fig(c, ServingProfiler.tokenLabel(Slo.Metric.TPOT, 50)));
+            row.add(fig(c, ServingProfiler.tokenLabel(Slo.Metric.TPOT, 99)));
+            row.add(fig(c, ServingProfiler.tokenLabel(Slo.Metric.ITL, 99)));
+            row.add(fig(c, ServingProfiler.TOKENS));
             row.add(fig(c, ServingProfiler.WAIT));
             row.add(fig(c, ServingProfiler.QUEUE_MAX));
             row.add(fig(c, ServingProfiler.LATE));
@@ -93,11 +102,15 @@ public final class ServingTable {
                 ServingKnees.lines(cells), "knee");
     }
 
-    /** A percentile no step had the requests for (p99.9 from 100-request steps) is n/a everywhere: left out. */
+    /**
+     * A percentile no step had the requests for (p99.9 from 100-request steps) is n/a everywhere: left out, as is a
+     * figure or parameter no cell of the run has.
+     */
     private static void dropEmptyColumns(List<List<String>> rows) {
         for (int col = rows.get(0).size() - 1; col >= 0; col--) {
             int c = col;
-            if (rows.stream().skip(1).allMatch(r -> r.get(c).equals("n/a") || r.get(c).equals("-"))) {
+            if (rows.stream().skip(1).allMatch(r -> r.get(c).equals("n/a") || r.get(c).equals("-")
+                    || r.get(c).isEmpty())) { // a parameter no serving cell of the run has (sharing, for generation)
                 rows.forEach(r -> r.remove(c));
             }
         }

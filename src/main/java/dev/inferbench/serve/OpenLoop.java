@@ -40,6 +40,16 @@ public final class OpenLoop {
     }
 
     /**
+     * A caller's call for gathered requests, named by their index in the schedule (in arrival order), served together;
+     * it returns each request's token times ({@code System.nanoTime()} as each of its tokens was known: a streamed
+     * response, whose end is its last token), or null when each request ends with the call.
+     */
+    @FunctionalInterface
+    public interface Serve {
+        long[][] run(int[] requests) throws Exception;
+    }
+
+    /**
      * Dynamic batching, as a server does it: a caller that takes a request also takes those already waiting, and
      * those arriving within {@code waitNs} of it, up to {@code maxRequests}, and serves them in one call.
      *
@@ -82,12 +92,27 @@ public final class OpenLoop {
      */
     public static StepResult run(List<BatchCall> callers, Batching batching, long[] arrivalsNs, int warmup,
                                  double offeredPerSecond, long drainNs) throws Exception {
+        List<Serve> serves = callers.stream().<Serve>map(c -> requests -> {
+            c.run(requests.length);
+            return null;
+        }).toList();
+        return serve(serves, batching, arrivalsNs, warmup, offeredPerSecond, drainNs);
+    }
+
+    /**
+     * As {@link #run(List, Batching, long[], int, double, long)}, each call told which requests it serves; when it
+     * returns their token times (generation), each request ends at its own last token and the step keeps its token
+     * times from the request's intended start ({@link StepResult#tokens}).
+     */
+    public static StepResult serve(List<Serve> callers, Batching batching, long[] arrivalsNs, int warmup,
+                                   double offeredPerSecond, long drainNs) throws Exception {
         int n = arrivalsNs.length;
         if (warmup < 0 || warmup >= n) {
             throw new IllegalArgumentException("warm-up requests " + warmup + " of " + n + ": expected fewer than all");
         }
         long[] ends = new long[n];
         long[] taken = new long[n]; // when a caller took each request from the queue
+        long[][] tokenNanos = new long[n][];
         Arrays.fill(ends, -1);
         LinkedBlockingQueue<long[]> queue = new LinkedBlockingQueue<>(); // {index, intended start}
         AtomicBoolean giveUp = new AtomicBoolean();
@@ -118,17 +143,20 @@ public final class OpenLoop {
                 if (giveUp.get()) {
                     return;
                 }
+                int[] ids = held.stream().mapToInt(r -> (int) r[0]).toArray();
                 ServingThreads.callStarts(); // outside the timed call; the rest of a caller's CPU is its wait
                 long begin = System.nanoTime();
-                call.run(held.size());
+                long[][] tokens = call.run(ids);
                 long end = System.nanoTime();
                 ServingThreads.callEnds();
-                if (held.get(held.size() - 1)[0] >= warmup) {
+                if (ids[ids.length - 1] >= warmup) {
                     calls.incrementAndGet();
                 }
-                for (long[] r : held) {
-                    taken[(int) r[0]] = begin;
-                    ends[(int) r[0]] = end; // written before the thread ends; read after join
+                for (int k = 0; k < ids.length; k++) {
+                    taken[ids[k]] = begin;
+                    // written before the thread ends; read after join
+                    tokenNanos[ids[k]] = tokens == null ? null : tokens[k];
+                    ends[ids[k]] = tokens == null ? end : tokens[k][tokens[k].length - 1];
                 }
             }
         });
@@ -164,12 +192,13 @@ public final class OpenLoop {
             queue.add(new long[]{END, 0});
         }
         threads.join();
-        return result(arrivalsNs, warmup, offeredPerSecond, start, stopped, ends, taken, delays, queued, queueMax,
-                calls.get());
+        return result(arrivalsNs, warmup, offeredPerSecond, start, stopped, ends, taken, tokenNanos, delays, queued,
+                queueMax, calls.get());
     }
 
     private static StepResult result(long[] arrivalsNs, int warmup, double offeredPerSecond, long start, long stopped,
-                                     long[] ends, long[] taken, long[] delays, long queued, int queueMax, long calls) {
+                                     long[] ends, long[] taken, long[][] tokenNanos, long[] delays, long queued,
+                                     int queueMax, long calls) {
         int n = arrivalsNs.length;
         int m = n - warmup;
         long[] latencies = new long[m];
@@ -177,6 +206,8 @@ public final class OpenLoop {
         int dropped = 0;
         long warmupServed = 0;
         long lastEnd = start + arrivalsNs[warmup];
+        boolean streamed = Arrays.stream(tokenNanos).anyMatch(t -> t != null);
+        List<TokenTimes> tokens = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             long due = start + arrivalsNs[i];
             if (i < warmup) {
@@ -192,6 +223,9 @@ public final class OpenLoop {
                 waits[i - warmup] = Math.max(0, taken[i] - due);
                 lastEnd = Math.max(lastEnd, ends[i]);
             }
+            if (streamed) {
+                tokens.add(ends[i] < 0 ? null : TokenTimes.since(due, tokenNanos[i]));
+            }
         }
         Arrays.sort(latencies);
         Arrays.sort(waits);
@@ -203,7 +237,7 @@ public final class OpenLoop {
         double scheduled = span > 0 ? m / (span / 1e9) : offeredPerSecond;
         return new StepResult(offeredPerSecond, scheduled, latencies, waits, delays, dropped,
                 m == 0 ? 0 : queued / (double) m, queueMax, servingEnd - (start + arrivalsNs[warmup]), calls,
-                warmupServed);
+                warmupServed, tokens);
     }
 
     /** This thread's CPU time in ns (the scheduler's own), 0 where the JVM does not measure it. */

@@ -38,8 +38,11 @@ public final class RateSearch {
         StepResult at(double perSecond) throws Exception;
     }
 
-    /** One rate tried: its steps pooled, and their verdict. */
-    public record Tried(double rate, Slo.Verdict verdict, StepResult pooled, int steps) {
+    /**
+     * One rate tried: its steps pooled, and their verdict; {@code invalid} says why an INVALID one was ("late",
+     * "behind" or both, as the serving table does), "" otherwise.
+     */
+    public record Tried(double rate, Slo.Verdict verdict, StepResult pooled, int steps, String invalid) {
         public boolean met() {
             return verdict == Slo.Verdict.MET;
         }
@@ -72,12 +75,19 @@ public final class RateSearch {
             return pairs;
         }
 
-        /** "20000/s INVALID, 10000/s met, 15000/s unsure (3 steps)": every rate in the order tried. */
+        /** "20000/s INVALID (late), 10000/s met, 15000/s unsure (3 steps)": every rate in the order tried. */
         public String trail() {
             List<String> parts = new ArrayList<>();
             for (Tried t : tried) {
+                List<String> notes = new ArrayList<>();
+                if (!t.invalid().isEmpty()) {
+                    notes.add(t.invalid());
+                }
+                if (t.steps() > 1) {
+                    notes.add(t.steps() + " steps");
+                }
                 parts.add(String.format(Locale.ROOT, "%.0f/s %s%s", t.rate(), t.verdict().name().toLowerCase(Locale.ROOT)
-                        .replace("invalid", "INVALID"), t.steps() > 1 ? " (" + t.steps() + " steps)" : ""));
+                        .replace("invalid", "INVALID"), notes.isEmpty() ? "" : " (" + String.join(", ", notes) + ")"));
             }
             return String.join(", ", parts);
         }
@@ -156,7 +166,10 @@ public final class RateSearch {
             pooled = StepResult.pool(steps);
             verdict = slo.judge(pooled);
         } while (verdict == Slo.Verdict.UNSURE && steps.size() < MAX_REPEATS);
-        Tried t = new Tried(rate, verdict, pooled, steps.size());
+        Validity v = Validity.of(pooled, slo);
+        String invalid = verdict != Slo.Verdict.INVALID ? "" : v.tooLate() && v.fellBehind() ? "late+behind"
+                : v.tooLate() ? "late" : "behind";
+        Tried t = new Tried(rate, verdict, pooled, steps.size(), invalid);
         tried.add(t);
         return t;
     }

@@ -35,7 +35,10 @@ import java.util.Locale;
  *       {@value #INVALID_RATE} (1 when they apply);</li>
  *   <li>with an SLO: {@value #SLO_MET} (1 when shown met, {@link Slo#judge}), {@value #SLO_UNSURE} (1 when the step's
  *       requests could not tell) and {@value #GOODPUT} (req/s served within the SLO's bound);</li>
- *   <li>{@value #BATCH} (requests per call, mean) when the cell gathers requests into calls (dynamic batching).</li>
+ *   <li>{@value #BATCH} (requests per call, mean) when the cell gathers requests into calls (dynamic batching);</li>
+ *   <li>for streamed responses (generation under load): {@code serve.ttft.p50}, {@code .p90}, {@code .p99}, the same
+ *       of {@code serve.tpot} and {@code serve.itl} (ms; {@link TokenTimes}, each only with 10 / (1 - p) values
+ *       behind it: requests for TTFT and TPOT, gaps for ITL), and {@value #TOKENS} (output tokens/s served).</li>
  * </ul>
  */
 public final class ServingProfiler implements InternalProfiler {
@@ -63,6 +66,11 @@ public final class ServingProfiler implements InternalProfiler {
     public static final String STEPS = "serve.steps";
     /** Requests per engine call, mean: given for cells with dynamic batching. */
     public static final String BATCH = "serve.batch";
+    /** Output tokens per second served, for streamed responses (generation). */
+    public static final String TOKENS = "serve.tokens.output";
+    /** The token figures of streamed responses, each as {@code serve.<metric>.p<p>} ({@link #tokenLabel}). */
+    public static final List<Slo.Metric> TOKEN_METRICS = List.of(Slo.Metric.TTFT, Slo.Metric.TPOT, Slo.Metric.ITL);
+    public static final double[] TOKEN_PERCENTILES = {50, 90, 99};
     /** The percentiles given, each as {@code serve.p<p>}. */
     public static final double[] PERCENTILES = {50, 90, 95, 99, 99.9};
 
@@ -132,7 +140,18 @@ public final class ServingProfiler implements InternalProfiler {
             Slo.Verdict verdict = e.slo().judge(s);
             add(out, SLO_MET, verdict == Slo.Verdict.MET ? 1 : 0, "met");
             add(out, SLO_UNSURE, verdict == Slo.Verdict.UNSURE ? 1 : 0, "unsure");
-            add(out, GOODPUT, s.goodputPerSecond(e.slo().boundNs()), "req/s");
+            add(out, GOODPUT, e.slo().goodputPerSecond(s), "req/s");
+        }
+        if (s.streamed()) {
+            for (Slo.Metric m : TOKEN_METRICS) {
+                long values = s.sortedNs(m).length;
+                for (double p : TOKEN_PERCENTILES) {
+                    if (values >= Percentiles.callsFor(p)) {
+                        add(out, tokenLabel(m, p), s.percentileMs(m, p), "ms");
+                    }
+                }
+            }
+            add(out, TOKENS, s.outputTokensPerSecond(), "tokens/s");
         }
         return out;
     }
@@ -140,6 +159,17 @@ public final class ServingProfiler implements InternalProfiler {
     /** serve.p50, serve.p99.9 */
     public static String percentileLabel(double p) {
         return PREFIX + "p" + (p == Math.rint(p) ? Long.toString((long) p) : String.format(Locale.ROOT, "%s", p));
+    }
+
+    /** The figure a term bounds: serve.p99 for p99<50ms, serve.ttft.p99 for ttft.p99<500ms. */
+    public static String label(Slo.Term term) {
+        return term.metric() == Slo.Metric.LATENCY ? percentileLabel(term.percentile())
+                : tokenLabel(term.metric(), term.percentile());
+    }
+
+    /** serve.ttft.p99, serve.itl.p50 */
+    public static String tokenLabel(Slo.Metric metric, double p) {
+        return PREFIX + metric.id() + "." + percentileLabel(p).substring(PREFIX.length());
     }
 
     private static void add(List<Result> out, String label, double value, String unit) {

@@ -49,7 +49,16 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
         return params.containsKey(RATE);
     }
 
+    /** A cell of single-call requests (ServingBenchmark): its SLO bounds their latency. */
     public static ServingSpec of(Map<String, String> params) throws BenchException {
+        return of(params, false);
+    }
+
+    /**
+     * @param streamed whether the cell's requests are streamed responses whose tokens are timed (generation under
+     *                 load): only then may the SLO bound TTFT, TPOT or ITL
+     */
+    public static ServingSpec of(Map<String, String> params, boolean streamed) throws BenchException {
         String rateText = params.getOrDefault(RATE, "10").strip().toLowerCase(Locale.ROOT);
         double rate;
         if (rateText.equals(MAX_RATE)) {
@@ -73,6 +82,11 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
         Arrivals arrivals = Arrivals.parse(params.getOrDefault(ARRIVALS, Arrivals.POISSON.id()));
         String sloText = params.getOrDefault(SLO, Slo.NONE);
         Slo slo = sloText.strip().equals(Slo.NONE) ? null : Slo.parse(sloText);
+        if (slo != null && slo.needsTokens() && !streamed) {
+            throw new BenchException("SLO '" + sloText + "' bounds token times (ttft, tpot, itl), and this cell's requests"
+                    + " are single calls without tokens; expected a latency SLO such as p99<50ms here, or a"
+                    + " GenerationLoadBenchmark cell for ttft/tpot/itl");
+        }
         if (Double.isNaN(rate) && slo == null) {
             throw new BenchException("rate=max searches for the highest rate that meets an SLO, and the cell has none;"
                     + " expected e.g. -p slo='p99<50ms'");

@@ -1,7 +1,12 @@
 package dev.inferbench.serve;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * What one open-loop step saw, its warm-up requests left out. Latency is from each request's intended start (its
@@ -24,10 +29,17 @@ import java.util.List;
  * @param calls              engine calls that served the completed measured requests (fewer with dynamic batching)
  * @param warmupServed       requests served before the measured ones, to bring the queue and callers to a steady
  *                           state; not in any figure but the CPU per request (their CPU was spent in the step too)
+ * @param tokens             for streamed responses (generation), each measured request's token times from its
+ *                           intended start, in arrival order, null for a dropped one; empty when the requests were
+ *                           single calls
  */
 public record StepResult(double offeredPerSecond, double scheduledPerSecond, long[] latenciesNs, long[] waitsNs,
                          long[] delaysNs, int dropped, double queueMean, int queueMax, long servingNs, long calls,
-                         long warmupServed) {
+                         long warmupServed, List<TokenTimes> tokens) {
+
+    public StepResult {
+        tokens = Collections.unmodifiableList(new ArrayList<>(tokens)); // nulls allowed: dropped
+    }
 
     /**
      * A step with no queue, no warm-up and every arrival on time (calls after idle; tests): each completed request
@@ -36,7 +48,47 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
     public static StepResult of(double offeredPerSecond, long[] sortedLatenciesNs, int dropped, long servingNs) {
         int n = sortedLatenciesNs.length;
         return new StepResult(offeredPerSecond, offeredPerSecond, sortedLatenciesNs, new long[n], new long[n], dropped,
-                0, 0, servingNs, n - dropped, 0);
+                0, 0, servingNs, n - dropped, 0, List.of());
+    }
+
+    /** Whether the requests were streamed responses, with the times of their tokens. */
+    public boolean streamed() {
+        return !tokens.isEmpty();
+    }
+
+    /**
+     * The step's values of one figure, ns, sorted: the latencies (dropped ones included, as lower bounds); each served
+     * request's TTFT or TPOT (a one-token response has none); every gap between tokens of every served request (ITL).
+     * Empty for a token figure of a step without token times.
+     */
+    public long[] sortedNs(Slo.Metric metric) {
+        if (metric == Slo.Metric.LATENCY) {
+            return latenciesNs;
+        }
+        Stream<TokenTimes> served = tokens.stream().filter(Objects::nonNull);
+        long[] values = switch (metric) {
+            case TTFT -> served.mapToLong(TokenTimes::ttftNs).toArray();
+            case TPOT -> served.filter(t -> t.tokens() > 1).mapToLong(t -> Math.round(t.tpotNs())).toArray();
+            default -> served.flatMapToLong(t -> Arrays.stream(t.gapsNs())).toArray();
+        };
+        Arrays.sort(values);
+        return values;
+    }
+
+    /** Nearest-rank percentile (0 < p <= 100) of one figure, ms; NaN without values. */
+    public double percentileMs(Slo.Metric metric, double p) {
+        return percentile(sortedNs(metric), p);
+    }
+
+    /** Output tokens of the served requests per second of the step (as {@link #achievedPerSecond}); NaN unstreamed. */
+    public double outputTokensPerSecond() {
+        long count = tokens.stream().filter(Objects::nonNull).mapToLong(TokenTimes::tokens).sum();
+        return streamed() ? perSecond(count) : Double.NaN;
+    }
+
+    /** {@code count} over the step's serving time, per second. */
+    double perSecond(long count) {
+        return servingNs <= 0 ? Double.NaN : count / (servingNs / 1e9);
     }
 
     /** Requests served per engine call, on average: above 1 only with dynamic batching. */
@@ -68,8 +120,7 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
      * which no SLO this is used with has.
      */
     public double goodputPerSecond(long boundNs) {
-        return servingNs <= 0 ? Double.NaN : Math.max(0, requests() - over(latenciesNs, boundNs) - dropped)
-                / (servingNs / 1e9);
+        return perSecond(Math.max(0, requests() - over(latenciesNs, boundNs) - dropped));
     }
 
     /** Measured requests whose latency exceeded {@code boundNs}. */
@@ -84,11 +135,15 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
 
     /** Nearest-rank percentile (0 < p <= 100) of the latencies, ms; NaN without requests. */
     public double percentileMs(double p) {
-        if (latenciesNs.length == 0) {
+        return percentile(latenciesNs, p);
+    }
+
+    private static double percentile(long[] sorted, double p) {
+        if (sorted.length == 0) {
             return Double.NaN;
         }
-        int rank = (int) Math.max(1, Math.ceil(p / 100 * latenciesNs.length));
-        return latenciesNs[Math.min(rank, latenciesNs.length) - 1] / 1e6;
+        int rank = (int) Math.max(1, Math.ceil(p / 100 * sorted.length));
+        return sorted[Math.min(rank, sorted.length) - 1] / 1e6;
     }
 
     public double meanMs() {
@@ -131,20 +186,22 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
         }
         // the scheduled rate of the whole: requests over the summed time each step's schedule took to offer them
         double scheduleSeconds = steps.stream().mapToDouble(s -> s.requests() / s.scheduledPerSecond).sum();
+        List<TokenTimes> tokens = new ArrayList<>();
+        steps.forEach(s -> tokens.addAll(s.tokens));
         return new StepResult(steps.get(0).offeredPerSecond, requests / scheduleSeconds,
                 merged(steps, StepResult::latenciesNs), merged(steps, StepResult::waitsNs),
                 merged(steps, StepResult::delaysNs), dropped, requests == 0 ? 0 : queued / requests, queueMax, serving,
-                calls, warmup);
+                calls, warmup, tokens);
     }
 
-    private static long[] merged(List<StepResult> steps, java.util.function.Function<StepResult, long[]> field) {
+    private static long[] merged(List<StepResult> steps, Function<StepResult, long[]> field) {
         long[] all = steps.stream().map(field).flatMapToLong(Arrays::stream).toArray();
         Arrays.sort(all);
         return all;
     }
 
     /** How many of the sorted values exceed {@code bound}. */
-    private static int over(long[] sorted, long bound) {
+    static int over(long[] sorted, long bound) {
         int i = Arrays.binarySearch(sorted, bound);
         if (i < 0) {
             return sorted.length - (-i - 1);

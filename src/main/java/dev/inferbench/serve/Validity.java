@@ -1,5 +1,6 @@
 package dev.inferbench.serve;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -35,14 +36,27 @@ public record Validity(long lateBoundNs, int late, int requests, double lateAllo
                 s.scheduledPerSecond());
     }
 
-    /** A tenth of the SLO's bound, at most {@value #LATE_NS} ns: a delay that cannot move the verdict much. */
+    /**
+     * A tenth of the SLO's bound, at most {@value #LATE_NS} ns: a delay that cannot move the verdict much. Only terms
+     * timed from the intended start count (latency, TTFT): a late arrival shifts TPOT and ITL not at all.
+     */
     public static long lateBoundNs(Slo slo) {
-        return slo == null ? LATE_NS : Math.min(LATE_NS, Math.round(slo.boundMs() * 1e6 / 10));
+        long bound = LATE_NS;
+        for (Slo.Term t : slo == null ? List.<Slo.Term>of() : slo.terms()) {
+            if (t.metric() == Slo.Metric.LATENCY || t.metric() == Slo.Metric.TTFT) {
+                bound = Math.min(bound, Math.round(t.boundMs() * 1e6 / 10));
+            }
+        }
+        return bound;
     }
 
-    /** Half the SLO's tail share (p99: 0.5 %), at most {@value #LATE_SHARE}: too few late ones to be its tail. */
+    /** Half the tightest term's tail share (p99: 0.5 %), at most {@value #LATE_SHARE}: too few late ones to be its tail. */
     public static double lateShareAllowed(Slo slo) {
-        return slo == null ? LATE_SHARE : Math.min(LATE_SHARE, (100 - slo.percentile()) / 100 / 2);
+        double share = LATE_SHARE;
+        for (Slo.Term t : slo == null ? List.<Slo.Term>of() : slo.terms()) {
+            share = Math.min(share, (100 - t.percentile()) / 100 / 2);
+        }
+        return share;
     }
 
     public double lateShare() {

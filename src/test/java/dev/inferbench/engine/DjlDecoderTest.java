@@ -1,5 +1,6 @@
 package dev.inferbench.engine;
 
+import dev.inferbench.generate.StaticBatcher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,10 @@ class DjlDecoderTest {
             int before = engine.managedArrays();
             OrtDecoderTest.greedy(decoder, prompts, 10, true);
             assertThat(engine.managedArrays()).isEqualTo(before);
+            // left padding (static batching under load): a padded batch gives each request its tokens alone
+            try (StaticBatcher batcher = new StaticBatcher(decoder, 2)) {
+                batcher.check(512, 3, 3, 7, 5);
+            }
         }
         // DJL's engine made ONNX Runtime's environment first, so plain ORT can open now in this JVM
         try (Decoder decoder = EngineKind.ORT.openDecoder(file, Device.CPU, EngineSettings.threads(1))) {

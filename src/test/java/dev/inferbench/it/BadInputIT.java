@@ -85,6 +85,7 @@ class BadInputIT {
         Files.writeString(cwd.resolve("typo-cells.txt"), "batchSize=1 precison=fp32\n");
         Files.writeString(cwd.resolve("no-cells.txt"), "# nothing but a comment\n");
         Files.writeString(cwd.resolve("broken-cells.txt"), "batchSize=1\nbatchSize=8 fp16\n");
+        Files.writeString(cwd.resolve("bad-lengths.csv"), "128,64\n32;16\n");
         readOnlyFolder(cwd.resolve("read-only"));
     }
 

@@ -110,4 +110,30 @@ class ServingIT {
         // each request is one sample: samples/s is the served rate, not 8 times it
         assertThat(m.get("samples").get("score").asDouble()).isEqualTo(m.get("serve.rate").get("score").asDouble());
     }
+    @Test
+    void generationRequestsUnderLoadGiveTokenFiguresAndGoodput() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("generation"));
+        // 100 requests at 50 req/s on llama-tiny, lengths drawn per request, static batches of up to 2
+        Jar.Run r = Jar.run(cwd, "GenerationLoadBenchmark -p model=llama-tiny -p threads=1 -p batchSize=2"
+                + " -p promptLen=uniform(8..32) -p outputLen=uniform(4..12) -p rate=50 -p requests=100"
+                + " -p slo=ttft.p90<1s&tpot.p90<1s -f 1");
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).contains("TTFT p50").contains("TPOT p50").contains("out tok/s")
+                .contains("static batches of up to 2 requests");
+        JsonNode m = result(cwd).get(0).get("secondaryMetrics");
+        for (String f : List.of("serve.ttft.p50", "serve.ttft.p90", "serve.tpot.p50", "serve.tpot.p90",
+                "serve.itl.p50", "serve.itl.p90", "serve.tokens.output", "serve.goodput", "serve.batch", "serve.valid")) {
+            assertThat(m.has(f)).as(f).isTrue();
+        }
+        assertThat(m.has("serve.ttft.p99")).as("100 requests do not stand behind a p99").isFalse();
+        double rate = m.get("serve.rate").get("score").asDouble();
+        // each request's tokens are its own output length: 4 to 12, 8 on average
+        assertThat(m.get("serve.tokens.output").get("score").asDouble() / rate).isBetween(6.0, 10.0);
+        assertThat(m.get("serve.goodput").get("score").asDouble()).isLessThanOrEqualTo(rate + 1e-9);
+        // TTFT counts from the intended arrival: at least the request's own prefill, at most its whole latency
+        assertThat(m.get("serve.ttft.p50").get("score").asDouble()).isPositive()
+                .isLessThanOrEqualTo(m.get("serve.p50").get("score").asDouble());
+        // a 1 s bound is met by any step that measured the service; an INVALID one never meets it
+        assertThat(m.get("serve.slo").get("score").asDouble()).isEqualTo(m.get("serve.valid").get("score").asDouble());
+    }
 }

@@ -110,6 +110,33 @@ class ServingTableTest {
     }
 
     @Test
+    void generationUnderLoadGetsItsTokenColumnsAndEachTermInItsKneeLine() {
+        CellSummary gen = cell("100", "on", 100, 20, 0, Double.NaN);
+        gen.params().remove("spin");
+        gen.params().remove("sharing");
+        gen.params().put("slo", "ttft.p99<50ms&tpot.p99<1ms");
+        gen.params().put("promptLen", "uniform(16..128)");
+        gen.params().put("batchWaitMs", "0");
+        gen.params().put("lengths", "none");
+        gen.extras().putAll(Map.of("serve.ttft.p50", 3.25, "serve.ttft.p99", 61.5, "serve.tpot.p50", 0.125,
+                "serve.tpot.p99", 0.75, "serve.itl.p99", 1.5, "serve.tokens.output", 4321.0, "serve.valid", 1.0));
+        CellSummary ok = cell("50", "on", 50, 10, 1, Double.NaN);
+        ok.params().clear();
+        ok.params().putAll(gen.params());
+        ok.params().put("rate", "50");
+        ok.extras().put("serve.valid", 1.0);
+        String out = ServingTable.render(List.of(gen, ok));
+        String head = out.lines().filter(l -> l.contains("offered/s")).findFirst().orElseThrow();
+        assertThat(head).contains("TTFT p50  TTFT p99  TPOT p50  TPOT p99  ITL p99  out tok/s").doesNotContain("sharing");
+        assertThat(out).contains("61.50").contains("0.7500").contains("4321");
+        String knee = out.lines().filter(l -> l.startsWith("knee:")).findFirst().orElseThrow();
+        assertThat(knee).contains("static batches of up to 1 requests within 0 ms").doesNotContain("lengths=none");
+        assertThat(out).contains("next rate tried, 100.0 req/s, missed it: ttft.p99 61.50 ms, tpot.p99 0.7500 ms");
+        // plain serving cells keep their table: no token column where no cell has the figure
+        assertThat(ServingTable.render(List.of(cell("10", "on", 10, 40, 1, Double.NaN)))).doesNotContain("TTFT");
+    }
+
+    @Test
     void aRunWithoutServingCellsHasNoServingTable() {
         assertThat(ServingTable.render(List.of())).isEmpty();
     }

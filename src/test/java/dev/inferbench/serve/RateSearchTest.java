@@ -77,6 +77,7 @@ class RateSearchTest {
         assertThat(f.sustainable()).isLessThanOrEqualTo(50 / Validity.KEEP_UP).isGreaterThan(40);
         assertThat(f.ceiling()).isFalse();
         assertThat(f.tried().get(0).verdict()).isEqualTo(Slo.Verdict.INVALID);
+        assertThat(f.trail()).startsWith("80/s INVALID (behind), 40/s met");
     }
 
     /**

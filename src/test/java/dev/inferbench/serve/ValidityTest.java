@@ -3,6 +3,7 @@ package dev.inferbench.serve;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,7 +16,8 @@ class ValidityTest {
         Arrays.fill(lat, 1_000_000);
         long[] delays = new long[n];
         Arrays.fill(delays, n - late, n, delayNs);
-        return new StepResult(scheduled, scheduled, lat, new long[n], delays, 0, 0, 0, (long) (n / served * 1e9), n, 0);
+        return new StepResult(scheduled, scheduled, lat, new long[n], delays, 0, 0, 0, (long) (n / served * 1e9), n, 0,
+                List.of());
     }
 
     @Test

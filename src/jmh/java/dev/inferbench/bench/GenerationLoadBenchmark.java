@@ -1,0 +1,233 @@
+package dev.inferbench.bench;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.cell.CellSpec;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.engine.Decoder;
+import dev.inferbench.engine.DecoderLayout;
+import dev.inferbench.generate.GenerationSpec;
+import dev.inferbench.generate.RequestLengths;
+import dev.inferbench.generate.StaticBatcher;
+import dev.inferbench.serve.CallerThreads;
+import dev.inferbench.serve.OpenLoop;
+import dev.inferbench.serve.RateSearch;
+import dev.inferbench.serve.ServingProfiler;
+import dev.inferbench.serve.ServingRecord;
+import dev.inferbench.serve.ServingSpec;
+import dev.inferbench.serve.StepResult;
+import dev.inferbench.serve.Validity;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Generation as a service sees it: requests for text arrive at a rate (ServingBenchmark's open loop: the same
+ * scheduler, queue, validity and SLO verdict), each with a prompt and output length drawn from a stated distribution
+ * ({@link RequestLengths}), and the cell's callers serve them with static batching: a caller takes the requests
+ * waiting (up to {@code batchSize}, or those arriving within {@code batchWaitMs}) and generates them as one batch
+ * ({@link StaticBatcher}). Every token's time is kept from its request's intended start, so TTFT includes the time the
+ * request waited in the queue and for the batch before it. One measured step per fork: TTFT, TPOT and ITL percentiles,
+ * request and token throughput, goodput at the SLO ({@code slo=ttft.p99<500ms&tpot.p99<50ms}) and the step's validity
+ * ({@link ServingProfiler}); {@code rate=max} searches for the highest rate meeting the SLO ({@link RateSearch}).
+ */
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+// a warmup (back-to-back batches: JIT, engine, and the capacity a search starts from), then one measured step
+@Warmup(iterations = 1)
+@Measurement(iterations = 1)
+@State(Scope.Benchmark)
+public class GenerationLoadBenchmark extends ModelParams {
+    static final double WARMUP_SECONDS = 2;
+    private static final long DRAIN_NS = TimeUnit.SECONDS.toNanos(5);
+
+    /** The most requests one batch serves (static batching of those waiting). */
+    @Param("1")
+    public int batchSize;
+
+    /** Prompt tokens per request: a whole number, or uniform(a..b) drawn seeded per request. */
+    @Param("128")
+    public String promptLen;
+
+    /** Output tokens per request: a whole number, or uniform(a..b) drawn seeded per request. */
+    @Param("64")
+    public String outputLen;
+
+    /** none, or a file of prompt,output pairs (one per line) taking the place of promptLen and outputLen. */
+    @Param("none")
+    public String lengths;
+
+    /** Intra-op threads of the engine; 0 means all available cores. */
+    @Param("0")
+    public int threads;
+
+    /** Concurrent callers, each running its own batches on the one loaded model. */
+    @Param("1")
+    public int callers;
+
+    /** Requests per second offered, or max: the highest rate that meets the SLO (needs one). */
+    @Param("1")
+    public String rate;
+
+    /** poisson (exponential gaps, seeded) or constant (one request every 1/rate). */
+    @Param("poisson")
+    public String arrivals;
+
+    /** none, or terms on ttft, tpot, itl or e2e joined with &: ttft.p99<500ms&tpot.p99<50ms. */
+    @Param("none")
+    public String slo;
+
+    /** Requests per measured step; auto: 1,000, or what the SLO's percentiles need (10 / (1 - p)). */
+    @Param("auto")
+    public String requests;
+
+    /** How long a caller holds its first request for others to join its batch, ms; 0: only those already waiting. */
+    @Param("0")
+    public String batchWaitMs;
+
+    @Override
+    protected Map<String, String> params() {
+        Map<String, String> p = super.params();
+        p.put(CellSpec.BATCH_SIZE, Integer.toString(batchSize));
+        p.put(CellSpec.THREADS, Integer.toString(threads));
+        p.put(CellSpec.CALLERS, Integer.toString(callers));
+        p.put(GenerationSpec.PROMPT_LEN, promptLen);
+        p.put(GenerationSpec.OUTPUT_LEN, outputLen);
+        p.put(RequestLengths.LENGTHS, lengths);
+        p.put(ServingSpec.RATE, rate);
+        p.put(ServingSpec.ARRIVALS, arrivals);
+        p.put(ServingSpec.SLO, slo);
+        p.put(ServingSpec.REQUESTS, requests);
+        p.put(ServingSpec.BATCH_WAIT_MS, batchWaitMs);
+        return p;
+    }
+
+    private Decoder decoder;
+    private final List<StaticBatcher> batchers = new ArrayList<>();
+    private RequestLengths requestLengths;
+    private ServingSpec spec;
+    private OpenLoop.Batching batching;
+    private long seed;
+    private int vocab;
+    private boolean warmup;
+    private double capacity = Double.NaN;
+
+    @Setup(Level.Trial)
+    public void load() {
+        CellFailure.setUp(() -> {
+            BenchConfig config = BenchConfig.load();
+            CellSpec cell = cell(config);
+            spec = ServingSpec.of(params(), true);
+            requestLengths = RequestLengths.of(params());
+            seed = config.seed("input");
+            double wait = spec.batches() ? spec.batchWaitMs() : 0;
+            batching = new OpenLoop.Batching(cell.batchSize(), Math.round(wait * 1e6));
+            decoder = cell.engine().openDecoder(cell.modelFile(), cell.device(), cell.settings());
+            DecoderLayout layout = decoder.layout();
+            requestLengths.check(layout, cell.modelName());
+            vocab = layout.vocab();
+            for (int c = 0; c < cell.callers(); c++) {
+                batchers.add(new StaticBatcher(decoder, cell.batchSize()));
+            }
+            batchers.get(0).check(vocab, seed, 3, 7, 5);
+        }, this::tearDown);
+    }
+
+    @Setup(Level.Iteration)
+    public void iteration(IterationParams params) {
+        warmup = params.getType() == IterationType.WARMUP;
+    }
+
+    @Benchmark
+    public void step() throws Exception {
+        try {
+            serve();
+        } catch (BenchException e) {
+            throw new CellFailure(e); // a caller's batch failed: the cell fails with its one line
+        }
+    }
+
+    private void serve() throws Exception {
+        if (warmup || Double.isNaN(capacity)) {
+            capacity = closedLoopCapacity();
+            if (warmup) {
+                return;
+            }
+        }
+        List<OpenLoop.Serve> serves = batchers.stream().<OpenLoop.Serve>map(b -> b::serve).toList();
+        int[] stepNo = {0};
+        RateSearch.Step step = perSecond -> {
+            int warm = spec.warmupRequests(perSecond);
+            int n = warm + spec.requests();
+            RequestLengths.Drawn drawn = requestLengths.draw(n, seed + stepNo[0], vocab);
+            batchers.forEach(b -> b.use(drawn));
+            StepResult r = OpenLoop.serve(serves, batching, spec.arrivals().schedule(perSecond, n, seed + stepNo[0]++),
+                    warm, perSecond, Math.max(DRAIN_NS, (long) (spec.requests() / perSecond * 1e9)));
+            ServingProfiler.countCalls(r);
+            return r;
+        };
+        if (spec.searchesRate()) {
+            RateSearch.Found found = RateSearch.find(step, spec.slo(), capacity, ServingSpec.SCHEDULABLE);
+            System.out.println("[inferbench] rate search at " + spec.slo() + ": " + found.trail()
+                    + (found.ceiling() ? "; the highest rate tried passed: a ceiling, not a knee" : ""));
+            ServingRecord.record(found.best(), spec.slo(), found);
+        } else {
+            StepResult r = step.at(spec.rate());
+            Validity v = Validity.of(r, spec.slo());
+            if (!v.valid()) {
+                System.out.println("[inferbench] step at " + spec.rate() + " req/s INVALID: " + v.reason());
+            }
+            ServingRecord.record(r, spec.slo(), null);
+        }
+    }
+
+    /**
+     * Requests per second the callers serve in full batches back to back, over about {@value #WARMUP_SECONDS} s (at
+     * least one batch each), lengths drawn as the steps draw them.
+     */
+    private double closedLoopCapacity() throws Exception {
+        int perBatch = batching.maxRequests();
+        RequestLengths.Drawn drawn = requestLengths.draw(perBatch, seed - 1, vocab);
+        int[] ids = new int[perBatch];
+        for (int i = 0; i < perBatch; i++) {
+            ids[i] = i;
+        }
+        batchers.forEach(b -> b.use(drawn));
+        long start = System.nanoTime();
+        long end = start + (long) (WARMUP_SECONDS * 1e9);
+        AtomicLong served = new AtomicLong();
+        CallerThreads.start(batchers, "inferbench-warmup-caller", (caller, batcher) -> {
+            do {
+                batcher.serve(ids);
+                served.addAndGet(perBatch);
+            } while (System.nanoTime() < end);
+        }).join();
+        return served.get() / ((System.nanoTime() - start) / 1e9);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        batchers.forEach(StaticBatcher::close);
+        batchers.clear();
+        if (decoder != null) {
+            decoder.close();
+            decoder = null;
+        }
+    }
+}

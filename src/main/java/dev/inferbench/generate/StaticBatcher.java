@@ -1,0 +1,129 @@
+package dev.inferbench.generate;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.engine.DecodeState;
+import dev.inferbench.engine.Decoder;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One caller of generation under load, with static batching: the requests it took from the queue together (those
+ * waiting, up to the batch size) run as one batch from one prefill to the last token of the longest. Prompts of
+ * different lengths are left-padded to the longest ({@link DecodeState#pad}: masked, and not counted in positions), so
+ * each sequence gets the tokens it would get alone; a request whose output is complete is done, its last token's time
+ * its end, while the batch runs on for the others. That idle row, and a request that arrives while a batch runs
+ * waiting for all of it, are what static batching costs. The clock is read as each step's tokens are known.
+ */
+public final class StaticBatcher implements AutoCloseable {
+    private final Decoder decoder;
+    /** A cache for each batch size served, made when first needed; index k - 1. */
+    private final List<DecodeState> states = new ArrayList<>();
+    private volatile RequestLengths.Drawn requests;
+
+    public StaticBatcher(Decoder decoder, int maxBatch) {
+        this.decoder = decoder;
+        for (int k = 0; k < maxBatch; k++) {
+            states.add(null);
+        }
+    }
+
+    /** The requests of the next step, by their index in its schedule. */
+    public void use(RequestLengths.Drawn drawn) {
+        this.requests = drawn;
+    }
+
+    /** Serves requests {@code ids} as one batch; each one's {@code System.nanoTime()} at each of its tokens. */
+    public long[][] serve(int[] ids) throws BenchException {
+        return serve(ids, null);
+    }
+
+    /**
+     * As {@link #serve(int[])}; with {@code tokens} non-null, {@code tokens[s]} receives request {@code ids[s]}'s output
+     * tokens (for checks, outside timed steps).
+     */
+    public long[][] serve(int[] ids, long[][] tokens) throws BenchException {
+        RequestLengths.Drawn r = requests;
+        int k = ids.length;
+        int longestPrompt = Arrays.stream(ids).map(i -> r.prompt()[i]).max().orElseThrow();
+        int longestOutput = Arrays.stream(ids).map(i -> r.output()[i]).max().orElseThrow();
+        long[] prompt = new long[k * longestPrompt]; // padding ids are 0, masked out
+        int[] pad = new int[k];
+        long[][] times = new long[k][];
+        for (int s = 0; s < k; s++) {
+            pad[s] = longestPrompt - r.prompt()[ids[s]];
+            System.arraycopy(r.ids()[ids[s]], 0, prompt, s * longestPrompt + pad[s], r.prompt()[ids[s]]);
+            times[s] = new long[r.output()[ids[s]]];
+        }
+        DecodeState state = state(k);
+        long[] next = new long[k];
+        state.reset();
+        state.pad(pad);
+        state.step(prompt, longestPrompt, next);
+        record(0, System.nanoTime(), next, times, tokens);
+        for (int t = 1; t < longestOutput; t++) {
+            state.step(next, 1, next);
+            record(t, System.nanoTime(), next, times, tokens);
+        }
+        return times;
+    }
+
+    private static void record(int t, long now, long[] next, long[][] times, long[][] tokens) {
+        for (int s = 0; s < times.length; s++) {
+            if (t < times[s].length) {
+                times[s][t] = now;
+                if (tokens != null) {
+                    tokens[s][t] = next[s];
+                }
+            }
+        }
+    }
+
+    private DecodeState state(int k) throws BenchException {
+        DecodeState s = states.get(k - 1);
+        if (s == null) {
+            s = decoder.begin(k);
+            states.set(k - 1, s);
+        }
+        return s;
+    }
+
+    /**
+     * Before the measurement: two requests of different prompt and output lengths served as one padded batch must
+     * give, token for token, what each gives served alone (padding that leaked into attention or positions would
+     * change them).
+     */
+    public void check(int vocab, long seed, int shortPrompt, int longPrompt, int outputLen) throws BenchException {
+        RequestLengths.Drawn saved = requests;
+        int[] prompts = {shortPrompt, longPrompt};
+        int[] outputs = {outputLen, Math.max(1, outputLen - 1)};
+        RequestLengths.Drawn two = new RequestLengths(null, null,
+                List.of(new int[]{prompts[0], outputs[0], 0}, new int[]{prompts[1], outputs[1], 0}), "check")
+                .draw(2, seed, vocab);
+        use(two);
+        long[][] together = {new long[outputs[0]], new long[outputs[1]]};
+        serve(new int[]{0, 1}, together);
+        for (int s = 0; s < 2; s++) {
+            long[][] alone = {new long[outputs[s]]};
+            serve(new int[]{s}, alone);
+            if (!Arrays.equals(alone[0], together[s])) {
+                throw new BenchException("a padded batch changed a request's tokens: prompt of " + prompts[s]
+                        + " tokens gave " + Arrays.toString(together[s]) + " beside a prompt of " + prompts[1 - s]
+                        + ", " + Arrays.toString(alone[0]) + " alone; expected the same tokens (the decoder must honour"
+                        + " attention_mask and position_ids)");
+            }
+        }
+        use(saved);
+    }
+
+    @Override
+    public void close() {
+        for (DecodeState s : states) {
+            if (s != null) {
+                s.close();
+            }
+        }
+        states.clear();
+    }
+}
