@@ -15,7 +15,6 @@ import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.serve.ServingRecord;
 import dev.inferbench.serve.ServingSpec;
 import dev.inferbench.serve.StepResult;
-import dev.inferbench.serve.Validity;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -182,19 +181,7 @@ public class GenerationLoadBenchmark extends ModelParams {
             ServingProfiler.countCalls(r);
             return r;
         };
-        if (spec.searchesRate()) {
-            RateSearch.Found found = RateSearch.find(step, spec.slo(), capacity, ServingSpec.SCHEDULABLE);
-            System.out.println("[inferbench] rate search at " + spec.slo() + ": " + found.trail()
-                    + (found.ceiling() ? "; the highest rate tried passed: a ceiling, not a knee" : ""));
-            ServingRecord.record(found.best(), spec.slo(), found);
-        } else {
-            StepResult r = step.at(spec.rate());
-            Validity v = Validity.of(r, spec.slo());
-            if (!v.valid()) {
-                System.out.println("[inferbench] step at " + spec.rate() + " req/s INVALID: " + v.reason());
-            }
-            ServingRecord.record(r, spec.slo(), null);
-        }
+        ServingRecord.measure(step, spec, capacity);
     }
 
     /**

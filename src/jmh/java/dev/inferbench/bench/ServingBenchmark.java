@@ -173,21 +173,8 @@ public class ServingBenchmark extends CallerParams {
             StepResult r = IdleLoop.run(calls, spec.requests(), (long) (spec.idleMs() * 1e6));
             ServingProfiler.countCalls(r);
             ServingRecord.record(r, spec.slo(), null);
-        } else if (spec.searchesRate()) {
-            RateSearch.Found found = RateSearch.find(step, spec.slo(), capacity, ServingSpec.SCHEDULABLE);
-            // each fork's trail: what the knee line's one figure stands on, and where the service was not monotone
-            System.out.println("[inferbench] rate search at " + spec.slo() + ": " + found.trail()
-                    + (found.ceiling() ? "; the highest rate tried passed: a ceiling, not a knee" : "")
-                    + (found.nonMonotone() > 0 ? "; not monotone: " + found.nonMonotone() + " pair(s) of rates met above"
-                    + " one not met" : ""));
-            ServingRecord.record(found.best(), spec.slo(), found);
         } else {
-            StepResult r = step.at(spec.rate());
-            Validity v = Validity.of(r, spec.slo());
-            if (!v.valid()) {
-                System.out.println("[inferbench] step at " + spec.rate() + " req/s INVALID: " + v.reason());
-            }
-            ServingRecord.record(r, spec.slo(), null);
+            ServingRecord.measure(step, spec, capacity);
         }
     }
 
