@@ -182,10 +182,7 @@ final class OrtDecoder implements Decoder {
 
         @Override
         public void pad(int[] leading) {
-            if (leading.length != batch) {
-                throw new IllegalArgumentException("padding for " + leading.length + " sequences, batch " + batch);
-            }
-            padding = new Padding(leading);
+            padding = Padding.of(leading, batch);
         }
 
         @Override

@@ -13,6 +13,14 @@ record Padding(int[] leading) {
         return new Padding(new int[batch]);
     }
 
+    /** The padding of a decode state's {@code batch} sequences, one leading count each. */
+    static Padding of(int[] leading, int batch) {
+        if (leading.length != batch) {
+            throw new IllegalArgumentException("padding for " + leading.length + " sequences, batch " + batch);
+        }
+        return new Padding(leading);
+    }
+
     Padding {
         if (Arrays.stream(leading).anyMatch(p -> p < 0)) {
             throw new IllegalArgumentException("negative padding " + Arrays.toString(leading));
