@@ -9,6 +9,7 @@
 #
 # usage: tools/aa-proof.sh [--comparisons N] [--slowdowns M] [--commit C] [--budget 3m] [--precision 2%]
 #                          [JMH args; default: mlp-tiny, batch 1, 1 x 500 ms warm-up, 2 x 500 ms]
+# AA_EACH=CMD runs each comparison under CMD (e.g. a lock that keeps other measurements on a shared machine out of it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=30 m=5 commit=HEAD budget=3m precision=2% jmh=()
@@ -51,7 +52,7 @@ one() { # kind (aa|slow), index
   (( i % 2 == 0 )) && { a=$trees/b; b=$trees/a; }
   [[ $kind == slow ]] && extra=(--head-args "-jvmArgsAppend -Dinferbench.slowdown=10")
   local t0; t0=$(date +%s)
-  tools/compare-commits.sh "$a" "$b" "${jmh[@]}" --precision "$precision" --budget "$budget" --fail-on-regression \
+  ${AA_EACH:-} tools/compare-commits.sh "$a" "$b" "${jmh[@]}" --precision "$precision" --budget "$budget" --fail-on-regression \
     "${extra[@]}" --out "$out/$kind-$i" >"$out/$kind-$i.log" 2>&1 || rc=$?
   local pairs; pairs=$(grep -c 'pair .* done' "$out/$kind-$i.log" || true)
   printf '%s\t%d\t%d\t%s\t%d\t%d\n' "$kind" "$i" "$rc" "$(verdict "$out/$kind-$i")" "$pairs" $(( $(date +%s) - t0 )) \
