@@ -6,11 +6,13 @@ import dev.inferbench.cell.Sharing;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
+import dev.inferbench.engine.Plant;
 import dev.inferbench.serve.ConcurrencyCheck;
 import dev.inferbench.engine.PreparedInput;
 import dev.inferbench.input.InputSpec;
 import dev.inferbench.input.data.DataSource;
 import dev.inferbench.input.data.ImageFolder;
+import dev.inferbench.metrics.CallBytes;
 import dev.inferbench.metrics.SetupRecord;
 import dev.inferbench.metrics.ServingThreads;
 import dev.inferbench.quality.AccuracyProbe;
@@ -54,16 +56,22 @@ final class Callers implements AutoCloseable {
         /** What each smaller batch gives alone, for the concurrency check. */
         private final List<float[][]> smallerAlone = new ArrayList<>();
         private final int index;
+        /** Which of this caller's calls have their heap bytes read (alloc.call); seeded by the caller's index. */
+        private final CallBytes.Sampler bytes;
 
         Caller(int index, InferenceEngine engine, PreparedInput input, boolean ownsEngine) {
             this.index = index;
+            this.bytes = CallBytes.sampler(index);
             this.engine = engine;
             this.input = input;
             this.ownsEngine = ownsEngine;
         }
 
         Outputs run() throws BenchException {
-            return engine.run(input);
+            bytes.before();
+            Outputs out = engine.run(input);
+            bytes.after();
+            return out;
         }
 
         /**
@@ -71,7 +79,11 @@ final class Callers implements AutoCloseable {
          * or {@code samples} is the cell's batch.
          */
         Outputs run(int samples) throws BenchException {
-            return engine.run(samples > smaller.size() ? input : smaller.get(samples - 1));
+            PreparedInput in = samples > smaller.size() ? input : smaller.get(samples - 1);
+            bytes.before();
+            Outputs out = engine.run(in);
+            bytes.after();
+            return out;
         }
 
         @Override
@@ -114,6 +126,9 @@ final class Callers implements AutoCloseable {
         CellQuality.clear();
         Path file = Variants.ensure(cell.modelName(), cell.modelFile(), cell.precision(), cell.model().inputs(),
                 Variants.calibrationSeed(cell.inputSeed()), System.out);
+        if (cell.engine() == EngineKind.STUB) {
+            System.out.println(Plant.ofProperty().describe());
+        }
         SetupRecord.loadStarting();
         Set<Integer> before = ServingThreads.threads();
         InferenceEngine first = cell.engine().open(file, cell.device(), cell.settings());

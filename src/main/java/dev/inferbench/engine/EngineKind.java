@@ -4,6 +4,8 @@ import dev.inferbench.BenchException;
 import dev.inferbench.EnumLookup;
 
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /** The engines inferbench can benchmark, by the name used in {@code -p engine=}. */
@@ -13,7 +15,12 @@ public enum EngineKind {
     /** The same ONNX Runtime behind Deep Java Library's Criteria/Predictor API: what the DJL layer costs. */
     DJL_ORT("djl-ort"),
     /** DJL's PyTorch engine (libtorch): TorchScript files, or zoo models rendered from their Graph. */
-    DJL_PYTORCH("djl-pytorch");
+    DJL_PYTORCH("djl-pytorch"),
+    /**
+     * Not an engine: calls of planted cost ({@link Plant}, -Dinferbench.stub=...) on the model's signature and ORT's
+     * outputs, so that every figure can be read against a known value (docs/calibration.md).
+     */
+    STUB("stub");
 
     private final String id;
 
@@ -39,6 +46,7 @@ public enum EngineKind {
             case ORT -> OrtEngine.open(model, device, settings);
             case DJL_ORT -> DjlOrtEngine.open(model, device, settings);
             case DJL_PYTORCH -> DjlPyTorchEngine.open(model, device, settings);
+            case STUB -> StubEngine.open(model, device, settings);
         };
     }
 
@@ -51,7 +59,11 @@ public enum EngineKind {
         if (refusal.isPresent()) {
             throw new BenchException(refusal.get());
         }
-        return this == ORT ? OrtDecoder.open(model, device, settings) : DjlDecoder.open(model, device, settings);
+        return switch (this) {
+            case ORT -> OrtDecoder.open(model, device, settings);
+            case STUB -> StubDecoder.open(model);
+            default -> DjlDecoder.open(model, device, settings);
+        };
     }
 
     /** Why this engine cannot run cached generation, in one line; empty when it can. */
@@ -86,7 +98,7 @@ public enum EngineKind {
      */
     public void checkFile(Path model) throws BenchException {
         switch (this) {
-            case ORT, DJL_ORT -> {
+            case ORT, DJL_ORT, STUB -> {
                 if (DjlPyTorchEngine.isTorchScript(model)) {
                     throw new BenchException("engine '" + id + "' cannot read " + model + ": it is a TorchScript file;"
                             + " expected an .onnx file (TorchScript runs on -p engine=djl-pytorch)");
@@ -112,9 +124,14 @@ public enum EngineKind {
 
     public boolean hasCudaBuild() {
         return switch (this) {
-            case ORT, DJL_ORT -> OrtEngine.hasCudaProvider();
+            case ORT, DJL_ORT, STUB -> OrtEngine.hasCudaProvider();
             case DJL_PYTORCH -> DjlPyTorchEngine.hasCudaLibrary();
         };
+    }
+
+    /** The engines a user compares: every kind but the calibration stub. */
+    public static List<EngineKind> measured() {
+        return Arrays.stream(values()).filter(e -> e != STUB).toList();
     }
 
     public static EngineKind parse(String id) throws BenchException {

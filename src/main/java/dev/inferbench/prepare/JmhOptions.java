@@ -5,6 +5,8 @@ import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.ModelStatsProfiler;
 import dev.inferbench.metrics.QualityProfiler;
+import dev.inferbench.engine.Plant;
+import dev.inferbench.metrics.CallBytesProfiler;
 import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.metrics.IoProfiler;
 import dev.inferbench.metrics.MachineProfiler;
@@ -72,6 +74,7 @@ public final class JmhOptions {
             }
         }
         checkSampleInterval(cmd);
+        checkPlant(cmd);
         b.addProfiler(SamplesProfiler.class);
         b.addProfiler(CallMeanProfiler.class);
         b.addProfiler(ServingProfiler.class);
@@ -84,6 +87,7 @@ public final class JmhOptions {
             b.addProfiler(MemoryProfiler.class);
             b.addProfiler(MachineProfiler.class);
             b.addProfiler(CpuProfiler.class);
+            b.addProfiler(CallBytesProfiler.class);
             b.addProfiler(IoProfiler.class);
             if (cmd.getProfilers().stream().noneMatch(p -> p.getKlass().equals("gc") || p.getKlass().endsWith("GCProfiler"))) {
                 // Java heap bytes per call (gc.alloc.rate.norm) for every cell; it reads counters between iterations
@@ -99,16 +103,30 @@ public final class JmhOptions {
         return b;
     }
 
+    /** The stub engine's plant ({@code -Dinferbench.stub=...} among the forks' JVM arguments), read once before any fork. */
+    private static void checkPlant(CommandLineOptions cmd) throws BenchException {
+        String flag = "-D" + Plant.PROPERTY + "=";
+        for (String a : jvmArgs(cmd)) {
+            if (a.startsWith(flag)) {
+                Plant.parse(a.substring(flag.length()));
+            }
+        }
+    }
+
+    private static List<String> jvmArgs(CommandLineOptions cmd) {
+        List<String> args = new ArrayList<>(cmd.getJvmArgs().orElse(List.of()));
+        args.addAll(cmd.getJvmArgsAppend().orElse(List.of()));
+        args.addAll(cmd.getJvmArgsPrepend().orElse(List.of()));
+        return args;
+    }
+
     /**
      * The memory sampler's interval ({@code -Dinferbench.rssSampleMs=N} among the forks' JVM arguments) is checked
      * here, once, before any fork: the fork's profiler has no way to stop a run with one line.
      */
     private static void checkSampleInterval(CommandLineOptions cmd) throws BenchException {
-        List<String> args = new ArrayList<>(cmd.getJvmArgs().orElse(List.of()));
-        args.addAll(cmd.getJvmArgsAppend().orElse(List.of()));
-        args.addAll(cmd.getJvmArgsPrepend().orElse(List.of()));
         String flag = "-D" + MemoryProfiler.SAMPLE_PROPERTY + "=";
-        for (String a : args) {
+        for (String a : jvmArgs(cmd)) {
             if (a.startsWith(flag) && MemoryProfiler.sampleIntervalMs(a.substring(flag.length())) < 0) {
                 throw new BenchException(a + " is not a whole number of milliseconds from 0 to "
                         + MemoryProfiler.MAX_SAMPLE_MS + "; expected e.g. -jvmArgsAppend " + flag + "20 (0: read the"

@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.metrics.CallBytesProfiler;
 import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
@@ -33,7 +34,7 @@ public final class SummaryTable {
             List.of("load.time", "load ms"), List.of("first.inference", "first ms"),
             List.of("coldstart.process", "process->first ms"), List.of("mem.rss.peak", "rss peak MiB"),
             List.of("mem.native.model", "model native MiB"), List.of("mem.heap.used", "heap MiB"),
-            List.of("gc.alloc.rate.norm", "alloc B/op"));
+            List.of(CallBytesProfiler.LABEL, "alloc B/op"));
     /**
      * The CPU a call costs (time per call, in the model's unit) and the cores the cell kept busy: shown when the run
      * is about how the CPU is used (it varies callers, sharing, spinning or threads, or has several callers), where

@@ -128,7 +128,7 @@ class MainTest {
 
     @Test
     void unknownEngine() {
-        assertRefused("unknown engine 'onnx'; expected one of: ort, djl-ort, djl-pytorch", "-p", "engine=onnx");
+        assertRefused("unknown engine 'onnx'; expected one of: ort, djl-ort, djl-pytorch, stub", "-p", "engine=onnx");
     }
 
     @Test

@@ -223,7 +223,7 @@ class OrtEngineTest {
 
     @Test
     void unknownNamesListTheChoices() {
-        assertThatThrownBy(() -> EngineKind.parse("onnx")).hasMessage("unknown engine 'onnx'; expected one of: ort, djl-ort, djl-pytorch");
+        assertThatThrownBy(() -> EngineKind.parse("onnx")).hasMessage("unknown engine 'onnx'; expected one of: ort, djl-ort, djl-pytorch, stub");
         assertThatThrownBy(() -> Device.parse("tpu")).hasMessage("unknown device 'tpu'; expected one of: cpu, cuda, cuda:N");
         assertThatThrownBy(() -> Device.parse("cuda:x")).hasMessageContaining("unknown device 'cuda:x'");
     }

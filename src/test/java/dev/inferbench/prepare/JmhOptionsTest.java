@@ -111,6 +111,6 @@ class JmhOptionsTest {
             System.clearProperty(JmhOptions.EXTRA_METRICS);
         }
         assertThat(JmhOptions.options(new CommandLineOptions(), BenchConfig.parse(CONFIG)).build().getProfilers())
-                .hasSize(13);
+                .hasSize(14);
     }
 }
