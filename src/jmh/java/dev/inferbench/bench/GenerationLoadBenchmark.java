@@ -100,6 +100,13 @@ public class GenerationLoadBenchmark extends ModelParams {
     @Param("0")
     public String batchWaitMs;
 
+    /**
+     * The shortest a measured step may be, in s: at a rate whose requests arrive sooner, the step takes more of them
+     * (0: just the requests). A step shorter than the machine's slow stretches reads them as the service's limit.
+     */
+    @Param("10")
+    public String stepSeconds;
+
     @Override
     protected Map<String, String> params() {
         Map<String, String> p = super.params();
@@ -114,6 +121,7 @@ public class GenerationLoadBenchmark extends ModelParams {
         p.put(ServingSpec.SLO, slo);
         p.put(ServingSpec.REQUESTS, requests);
         p.put(ServingSpec.BATCH_WAIT_MS, batchWaitMs);
+        p.put(ServingSpec.STEP_SECONDS, stepSeconds);
         return p;
     }
 
@@ -173,11 +181,11 @@ public class GenerationLoadBenchmark extends ModelParams {
         int[] stepNo = {0};
         RateSearch.Step step = perSecond -> {
             int warm = spec.warmupRequests(perSecond);
-            int n = warm + spec.requests();
+            int n = warm + spec.requestsAt(perSecond);
             RequestLengths.Drawn drawn = requestLengths.draw(n, seed + stepNo[0], vocab);
             batchers.forEach(b -> b.use(drawn));
             StepResult r = OpenLoop.serve(serves, batching, spec.arrivals().schedule(perSecond, n, seed + stepNo[0]++),
-                    warm, perSecond, Math.max(DRAIN_NS, (long) (spec.requests() / perSecond * 1e9)));
+                    warm, perSecond, Math.max(DRAIN_NS, (long) (spec.requestsAt(perSecond) / perSecond * 1e9)));
             ServingProfiler.countCalls(r);
             return r;
         };

@@ -87,6 +87,13 @@ public class ServingBenchmark extends CallerParams {
     @Param("off")
     public String batchWaitMs;
 
+    /**
+     * The shortest a measured step may be, in s: at a rate whose requests arrive sooner, the step takes more of them
+     * (0: just the requests). A step shorter than the machine's slow stretches reads them as the service's limit.
+     */
+    @Param("10")
+    public String stepSeconds;
+
     @Override
     protected Map<String, String> params() {
         Map<String, String> p = super.params();
@@ -96,6 +103,7 @@ public class ServingBenchmark extends CallerParams {
         p.put(ServingSpec.REQUESTS, requests);
         p.put(ServingSpec.IDLE_MS, idleMs);
         p.put(ServingSpec.BATCH_WAIT_MS, batchWaitMs);
+        p.put(ServingSpec.STEP_SECONDS, stepSeconds);
         return p;
     }
 
@@ -164,8 +172,8 @@ public class ServingBenchmark extends CallerParams {
         RateSearch.Step step = perSecond -> {
             int warm = spec.warmupRequests(perSecond);
             StepResult r = OpenLoop.run(batchCalls, batching,
-                    spec.arrivals().schedule(perSecond, warm + spec.requests(), seed + stepNo[0]++), warm, perSecond,
-                    Math.max(DRAIN_NS, (long) (spec.requests() / perSecond * 1e9)));
+                    spec.arrivals().schedule(perSecond, warm + spec.requestsAt(perSecond), seed + stepNo[0]++), warm, perSecond,
+                    Math.max(DRAIN_NS, (long) (spec.requestsAt(perSecond) / perSecond * 1e9)));
             ServingProfiler.countCalls(r);
             return r;
         };

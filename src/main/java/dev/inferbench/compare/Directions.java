@@ -20,13 +20,13 @@ public final class Directions {
         if (n.startsWith("serve.")) {
             // open-loop serving: rates (output tokens/s too; the SLO met, 1 or 0, the step valid) up; latencies (TTFT,
             // TPOT, ITL too), queues, late and dropped down; the offered rate, the search's steps, bracket and ceiling,
-            // the late bound and the requests per call (dynamic batching) describe, not judge
+            // the late bound, what set the knee and the requests per call (dynamic batching) describe, not judge
             return n.equals("serve.rate") || n.equals("serve.sustainable") || n.equals("serve.slo")
                     || n.equals("serve.goodput") || n.equals("serve.valid") || n.equals("serve.tokens.output")
                     ? Direction.HIGHER_IS_BETTER
                     : n.equals("serve.offered") || n.equals("serve.steps") || n.equals("serve.batch")
                     || n.equals("serve.failing") || n.equals("serve.ceiling") || n.equals("serve.late.bound")
-                    || n.equals("serve.slo.unsure") || n.equals("serve.nonmonotone")
+                    || n.equals("serve.slo.unsure") || n.equals("serve.nonmonotone") || n.startsWith("serve.limit.")
                     ? Direction.UNKNOWN : Direction.LOWER_IS_BETTER;
         }
         if (n.startsWith(GenerationFigures.PREFIX)) {

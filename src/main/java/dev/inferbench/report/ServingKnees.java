@@ -127,13 +127,34 @@ final class ServingKnees {
             line = "knee: " + who + ": " + ServingTable.sustainable(c) + " req/s sustainable at " + slo + " (highest rate each fork's"
                     + " search showed met" + (Double.isNaN(failing) || ceilings > 0 ? "" : "; the next, "
                     + SummaryTable.num(failing)
-                    + " req/s on average, was not") + "; " + forkWord
+                    + " req/s on average, was not" + limit(c, forks)) + "; " + forkWord
                     + (ceilings > 0 ? "; in " + ceilings + " of them the highest rate tried passed: a ceiling" : "")
                     + ")";
         }
         long nonMonotone = Math.round(c.extras().getOrDefault(ServingProfiler.NON_MONOTONE, 0.0) * forks);
         return nonMonotone == 0 ? line : line + "; not monotone: " + nonMonotone + " pair(s) of rates met above one not"
                 + " met (each fork's 'rate search' line has its steps)";
+    }
+
+    /**
+     * What set the knee when it was not the SLO: ", INVALID there: the callers fell behind (the service's capacity,
+     * not the SLO, set it) in 2 of 2 forks", or the load generator's lateness; "" when the SLO was missed there.
+     */
+    private static String limit(CellSummary c, int forks) {
+        long behind = Math.round(c.extras().getOrDefault(ServingProfiler.LIMIT_BEHIND, 0.0) * forks);
+        long late = Math.round(c.extras().getOrDefault(ServingProfiler.LIMIT_LATE, 0.0) * forks);
+        List<String> why = new ArrayList<>();
+        if (behind > 0) {
+            why.add("the callers fell behind (the service's capacity set it, not the SLO)" + inForks(behind, forks));
+        }
+        if (late > 0) {
+            why.add("arrivals were late (the load generator set it, not the service)" + inForks(late, forks));
+        }
+        return why.isEmpty() ? "" : ", INVALID there: " + String.join("; ", why);
+    }
+
+    private static String inForks(long some, int forks) {
+        return some == forks ? "" : " in " + some + " of " + forks + " forks";
     }
 
     /** "; not monotone: 12000 req/s met above it" when rates above the first one not met met the SLO in every fork. */

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.Locale;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.cell.CellSpec;
+import dev.inferbench.serve.ServingSpec;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.CellSummary;
@@ -86,7 +87,8 @@ public final class RunLoop {
             landed.put(c, new LinkedHashSet<>(store.forks().landed(c).keySet()));
         }
         boolean inPlace = System.console() != null && console == System.out && verbosity == VerboseMode.SILENT;
-        try (Progress progress = new Progress(console, iterationSeconds(), inPlace)) {
+        double perFork = cells.stream().mapToDouble(this::measuredSeconds).average().orElse(iterationSeconds());
+        try (Progress progress = new Progress(console, perFork, inPlace)) {
             return run(cells, landed, progress);
         }
     }
@@ -247,7 +249,7 @@ public final class RunLoop {
         Optional<RunResult> result;
         boolean killed;
         try {
-            result = runWhenJmhIsFree(b.build(), output, watchdog);
+            result = runWhenJmhIsFree(b.build(), output, watchdog, cell);
         } finally {
             killed = watchdog.disarm();
             forkConsole.flush();
@@ -273,7 +275,7 @@ public final class RunLoop {
         if (ok) {
             return Optional.empty();
         }
-        String reason = killed ? "still running after the fork timeout of " + Progress.clock(forkTimeout().toMillis() / 1e3)
+        String reason = killed ? "still running after the fork timeout of " + Progress.clock(forkTimeout(cell).toMillis() / 1e3)
                 + "; killed (set --fork-timeout to allow longer)"
                 : output.failures().stream().findFirst().map(FailureFilter.Failure::reason).orElse("the fork produced no result")
                         + FailureRecord.crashSite(output.crashTail());
@@ -286,14 +288,15 @@ public final class RunLoop {
      * Another JMH run on this machine (JMH keeps a machine-wide lock so that two runs never measure each other)
      * delays the fork rather than failing it; after {@link #LOCK_WAIT} the run stops, resumable.
      */
-    private Optional<RunResult> runWhenJmhIsFree(Options options, FailureFilter output, ForkWatchdog watchdog)
+    private Optional<RunResult> runWhenJmhIsFree(Options options, FailureFilter output, ForkWatchdog watchdog,
+                                                  Cell cell)
             throws BenchException, RunStoppedException {
         long deadline = System.nanoTime() + LOCK_WAIT.toNanos();
         boolean said = false;
         while (true) {
             try {
                 // the fork's time limit counts from the attempt that gets the lock, not from the wait
-                watchdog.arm(forkTimeout());
+                watchdog.arm(forkTimeout(cell));
                 // the fork's wall time, too, counts from the attempt that gets the lock
                 forkStart = Instant.now();
                 return JmhDriver.runFork(options, output);
@@ -332,12 +335,26 @@ public final class RunLoop {
         return t.convertTo(TimeUnit.MILLISECONDS) / 1e3;
     }
 
-    /** Three times what a fork should take, and never under five minutes: generous for slow model loads. */
-    Duration forkTimeout() {
+    /**
+     * What a fork of {@code cell} measures, in s: JMH's iterations, or for a serving cell its steps (each at least
+     * its stepSeconds, a search several of them).
+     */
+    private double measuredSeconds(Cell cell) {
+        double serving = ServingSpec.expectedSeconds(cell.params());
+        return Double.isNaN(serving) ? iterationSeconds() : serving;
+    }
+
+    /**
+     * Three times what a fork should take, and never under five minutes: generous for slow model loads. A serving
+     * cell's may take its longest search.
+     */
+    Duration forkTimeout(Cell cell) {
         if (settings.forkTimeout() != null) {
             return settings.forkTimeout();
         }
-        return Duration.ofSeconds(Math.max(300, Math.round(3 * (iterationSeconds() + 30))));
+        double longest = ServingSpec.longestSeconds(cell.params());
+        double measured = Double.isNaN(longest) ? iterationSeconds() : Math.max(iterationSeconds(), longest);
+        return Duration.ofSeconds(Math.max(300, Math.round(3 * (measured + 30))));
     }
 
     private static Set<Path> crashLogs() throws IOException {

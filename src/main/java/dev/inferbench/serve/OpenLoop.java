@@ -234,10 +234,24 @@ public final class OpenLoop {
         // m arrivals offer m gaps' worth of time: the span of the measured ones plus one mean gap of the whole schedule
         double meanGap = n > 1 ? (arrivalsNs[n - 1] - arrivalsNs[0]) / (double) (n - 1) : 0;
         double span = arrivalsNs[n - 1] - arrivalsNs[warmup] + meanGap;
+        // a request that arrived at the window's end still needs its own call: one mean call time is not a shortfall
+        long computeSum = 0;
+        int completed = 0;
+        for (int i = warmup; i < n; i++) {
+            if (ends[i] >= 0) {
+                computeSum += Math.max(0, ends[i] - taken[i]);
+                completed++;
+            }
+        }
+        long windowEnd = start + arrivalsNs[n - 1] + Math.round(meanGap) + (completed == 0 ? 0 : computeSum / completed);
+        int inWindow = 0;
+        for (int i = warmup; i < n; i++) {
+            inWindow += ends[i] >= 0 && ends[i] <= windowEnd ? 1 : 0;
+        }
         double scheduled = span > 0 ? m / (span / 1e9) : offeredPerSecond;
         return new StepResult(offeredPerSecond, scheduled, latencies, waits, delays, dropped,
                 m == 0 ? 0 : queued / (double) m, queueMax, servingEnd - (start + arrivalsNs[warmup]), calls,
-                warmupServed, tokens);
+                warmupServed, tokens, inWindow);
     }
 
     /** This thread's CPU time in ns (the scheduler's own), 0 where the JVM does not measure it. */

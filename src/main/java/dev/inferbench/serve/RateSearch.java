@@ -75,6 +75,19 @@ public final class RateSearch {
             return pairs;
         }
 
+        /**
+         * What failed at {@code failing}, the rate that bounds the knee from above: the tries at that rate, last
+         * first; null when no rate above the knee failed (a ceiling, or none met).
+         */
+        public Tried limit() {
+            for (int i = tried.size() - 1; i >= 0; i--) {
+                if (!tried.get(i).met() && tried.get(i).rate() == failing) {
+                    return tried.get(i);
+                }
+            }
+            return null;
+        }
+
         /** "20000/s INVALID (late), 10000/s met, 15000/s unsure (3 steps)": every rate in the order tried. */
         public String trail() {
             List<String> parts = new ArrayList<>();

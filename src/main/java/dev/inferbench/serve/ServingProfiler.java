@@ -25,7 +25,10 @@ import java.util.Locale;
  *   <li>{@value #RATE} (req/s): requests served per second; {@value #OFFERED} (req/s): the rate asked for, or for
  *       {@code rate=max} the highest rate shown to meet the SLO ({@value #SUSTAINABLE}), with {@value #FAILING} the
  *       lowest rate above it that did not, {@value #CEILING} 1 when the highest rate tried met it (a lower bound, not
- *       a knee), {@value #NON_MONOTONE} the pairs of rates met above one not met, {@value #STEPS} the steps run;</li>
+ *       a knee), {@value #NON_MONOTONE} the pairs of rates met above one not met, {@value #STEPS} the steps run,
+ *       {@value #LIMIT_BEHIND} and {@value #LIMIT_LATE} 1 when the rate above the knee was INVALID because the callers
+ *       fell behind (the service's capacity, not the SLO, set the knee) or because arrivals were late (the
+ *       generator's);</li>
  *   <li>{@code serve.p50}, {@code serve.p90}, {@code serve.p95}, {@code serve.p99}, {@code serve.p99.9}, {@value #MAX}
  *       (ms): latency from the intended start, each percentile only when the step had 10 / (1 - p) requests behind
  *       it; {@value #WAIT} and {@value #COMPUTE} (ms, means): the part of it spent queued, and the rest;</li>
@@ -49,6 +52,10 @@ public final class ServingProfiler implements InternalProfiler {
     public static final String FAILING = "serve.failing";
     public static final String CEILING = "serve.ceiling";
     public static final String NON_MONOTONE = "serve.nonmonotone";
+    /** 1 when the rate above the knee was INVALID because the callers fell behind: the service's capacity set it. */
+    public static final String LIMIT_BEHIND = "serve.limit.behind";
+    /** 1 when the rate above the knee was INVALID because arrivals were late: the load generator set it. */
+    public static final String LIMIT_LATE = "serve.limit.late";
     public static final String MAX = "serve.max";
     public static final String WAIT = "serve.wait";
     public static final String COMPUTE = "serve.compute";
@@ -118,6 +125,11 @@ public final class ServingProfiler implements InternalProfiler {
             add(out, CEILING, e.search().ceiling() ? 1 : 0, "ceiling");
             add(out, NON_MONOTONE, e.search().nonMonotone(), "pairs");
             add(out, STEPS, e.search().steps(), "steps");
+            RateSearch.Tried limit = e.search().limit();
+            if (limit != null) {
+                add(out, LIMIT_BEHIND, limit.invalid().contains("behind") ? 1 : 0, "forks");
+                add(out, LIMIT_LATE, limit.invalid().contains("late") ? 1 : 0, "forks");
+            }
         }
         for (double p : PERCENTILES) {
             if (s.requests() >= Percentiles.callsFor(p)) {
@@ -130,8 +142,10 @@ public final class ServingProfiler implements InternalProfiler {
         add(out, QUEUE, s.queueMean(), "requests");
         add(out, QUEUE_MAX, s.queueMax(), "requests");
         Validity v = Validity.of(s, e.slo());
-        add(out, LATE, 100.0 * v.lateShare(), "%");
-        add(out, LATE_BOUND, v.lateBoundNs() / 1e6, "ms");
+        if (v.checksLateness()) {
+            add(out, LATE, 100.0 * v.lateShare(), "%");
+            add(out, LATE_BOUND, v.lateBoundNs() / 1e6, "ms");
+        }
         add(out, DROPPED, 100.0 * s.dropped() / s.requests(), "%");
         add(out, VALID, v.valid() ? 1 : 0, "valid");
         add(out, INVALID_LATE, v.tooLate() ? 1 : 0, "invalid");

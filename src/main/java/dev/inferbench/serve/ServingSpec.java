@@ -19,8 +19,12 @@ import java.util.Map;
  *                 number: dynamic batching, each request is one sample and a caller serves up to the cell's batch
  *                 size of them in one call, taking those already waiting and those that arrive within this many ms
  *                 of the first ({@link OpenLoop.Batching})
+ * @param stepSeconds the shortest a measured step may be: at a rate whose {@code requests} arrive sooner, the step
+ *                 takes more of them. A step of a quarter second is shorter than a GC cycle or one of the VM's slow
+ *                 stretches, and two searches made of such steps disagreed by 2.5x
  */
-public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests, double idleMs, double batchWaitMs) {
+public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests, double idleMs, double batchWaitMs,
+                          double stepSeconds) {
     public static final String RATE = "rate";
     public static final String ARRIVALS = "arrivals";
     public static final String SLO = "slo";
@@ -28,6 +32,9 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
     public static final String MAX_RATE = "max";
     public static final String IDLE_MS = "idleMs";
     public static final String BATCH_WAIT_MS = "batchWaitMs";
+    public static final String STEP_SECONDS = "stepSeconds";
+    /** The default of {@value #STEP_SECONDS}. */
+    public static final double DEFAULT_STEP_SECONDS = 10;
     /** {@value}: no dynamic batching, the default of {@link #BATCH_WAIT_MS}. */
     public static final String OFF = "off";
     /**
@@ -43,6 +50,8 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
     static final double WARMUP_SECONDS = 0.2;
     /** Requests per step when neither {@code requests} nor an SLO says: enough for a p99. */
     static final int DEFAULT_REQUESTS = 1000;
+    /** Steps a rate search typically runs: halving down, bisecting up to its resolution, the knee again. */
+    static final int TYPICAL_SEARCH_STEPS = 8;
 
     /** Whether a cell's parameters make it a serving cell. */
     public static boolean isServingCell(Map<String, String> params) {
@@ -132,7 +141,60 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
                     + " go together: calls after idle have no queue to gather requests from; expected batchWaitMs=off"
                     + " with idleMs");
         }
-        return new ServingSpec(rate, arrivals, slo, requests, idle, batchWait);
+        return new ServingSpec(rate, arrivals, slo, requests, idle, batchWait, stepSeconds(params));
+    }
+
+    /** The cell's shortest measured step, in seconds (the default when the benchmark has no such parameter). */
+    static double stepSeconds(Map<String, String> params) throws BenchException {
+        String text = params.getOrDefault(STEP_SECONDS, Double.toString(DEFAULT_STEP_SECONDS)).strip();
+        double seconds;
+        try {
+            seconds = Double.parseDouble(text.endsWith("s") ? text.substring(0, text.length() - 1) : text);
+        } catch (NumberFormatException e) {
+            seconds = -1;
+        }
+        if (!(seconds >= 0) || seconds > 3600) {
+            throw new BenchException("stepSeconds '" + text + "' is not a time of 0 to 3600 s; expected e.g."
+                    + " -p stepSeconds=10 (each measured step lasts at least that long; 0: just the requests)");
+        }
+        return seconds;
+    }
+
+    /**
+     * About how long a fork of this serving cell measures, in s, for the plan's ETA: one step at its rate (with its
+     * warm-up), or for a search the steps a typical search takes ({@value #TYPICAL_SEARCH_STEPS}); NaN when the
+     * parameters are not a serving cell's or a search's rates cannot be known (no SLO).
+     */
+    public static double expectedSeconds(Map<String, String> params) {
+        return seconds(params, TYPICAL_SEARCH_STEPS);
+    }
+
+    /** The longest a fork of this serving cell may measure, in s: a search that tries every rate it may, repeated. */
+    public static double longestSeconds(Map<String, String> params) {
+        return seconds(params, (RateSearch.MAX_RATES + 1) * RateSearch.MAX_REPEATS);
+    }
+
+    private static double seconds(Map<String, String> params, int searchSteps) {
+        if (!isServingCell(params)) {
+            return Double.NaN;
+        }
+        try {
+            ServingSpec spec = of(params, params.containsKey("outputLen"));
+            if (spec.idleMs() > 0) {
+                return spec.requests() * spec.idleMs() / 1e3;
+            }
+            double perStep = (1 + WARMUP_SHARE) * (spec.searchesRate() ? spec.stepSeconds
+                    : spec.requestsAt(spec.rate) / spec.rate);
+            return spec.searchesRate() ? searchSteps * Math.max(perStep, 1) : perStep;
+        } catch (BenchException e) {
+            return Double.NaN; // refused before any fork
+        }
+    }
+
+    /** Requests in a measured step at {@code perSecond}: {@code requests}, or more to last {@code stepSeconds}. */
+    public int requestsAt(double perSecond) {
+        double lasting = Math.ceil(perSecond * stepSeconds);
+        return (int) Math.max(requests, Math.min(lasting, Integer.MAX_VALUE / 2));
     }
 
     /** The cell's dynamic-batching wait in ms, NaN when it is off (the default). */
@@ -172,11 +234,12 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
 
     /**
      * Requests issued at the step's rate before its measured ones, to bring the callers (fresh threads) and the queue
-     * to a steady state: a tenth of the measured requests, or 0.2 s of arrivals if more, at most as many as measured.
+     * to a steady state: a tenth of the measured requests ({@link #requestsAt}), or 0.2 s of arrivals if more, at most as many as measured.
      */
     public int warmupRequests(double perSecond) {
-        double wanted = Math.max(requests * WARMUP_SHARE, perSecond * WARMUP_SECONDS);
-        return (int) Math.min(requests, Math.ceil(wanted));
+        int measured = requestsAt(perSecond);
+        double wanted = Math.max(measured * WARMUP_SHARE, perSecond * WARMUP_SECONDS);
+        return (int) Math.min(measured, Math.ceil(wanted));
     }
 
     public boolean searchesRate() {

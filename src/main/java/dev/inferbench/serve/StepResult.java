@@ -32,10 +32,13 @@ import java.util.stream.Stream;
  * @param tokens             for streamed responses (generation), each measured request's token times from its
  *                           intended start, in arrival order, null for a dropped one; empty when the requests were
  *                           single calls
+ * @param servedInWindow     measured requests served by the end of the window their arrivals span (the last
+ *                           arrival plus one mean gap): what the served-rate check holds against the schedule, so that
+ *                           the requests still in flight when arrivals stop are not counted as a shortfall
  */
 public record StepResult(double offeredPerSecond, double scheduledPerSecond, long[] latenciesNs, long[] waitsNs,
                          long[] delaysNs, int dropped, double queueMean, int queueMax, long servingNs, long calls,
-                         long warmupServed, List<TokenTimes> tokens) {
+                         long warmupServed, List<TokenTimes> tokens, int servedInWindow) {
 
     public StepResult {
         tokens = Collections.unmodifiableList(new ArrayList<>(tokens)); // nulls allowed: dropped
@@ -47,8 +50,12 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
      */
     public static StepResult of(double offeredPerSecond, long[] sortedLatenciesNs, int dropped, long servingNs) {
         int n = sortedLatenciesNs.length;
+        // served at an even pace over servingNs: those within the n / offered seconds the arrivals took
+        double window = offeredPerSecond > 0 ? n / offeredPerSecond * 1e9 : Double.NaN;
+        int inWindow = servingNs <= 0 || !(window > 0) ? n - dropped
+                : (int) Math.min(n - dropped, Math.round((n - dropped) * window / servingNs));
         return new StepResult(offeredPerSecond, offeredPerSecond, sortedLatenciesNs, new long[n], new long[n], dropped,
-                0, 0, servingNs, n - dropped, 0, List.of());
+                0, 0, servingNs, n - dropped, 0, List.of(), inWindow);
     }
 
     /** Whether the requests were streamed responses, with the times of their tokens. */
@@ -175,7 +182,9 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
         int dropped = 0;
         long calls = 0;
         long warmup = 0;
+        int inWindow = 0;
         for (StepResult s : steps) {
+            inWindow += s.servedInWindow;
             requests += s.requests();
             serving += s.servingNs;
             queued += s.queueMean * s.requests();
@@ -191,7 +200,15 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
         return new StepResult(steps.get(0).offeredPerSecond, requests / scheduleSeconds,
                 merged(steps, StepResult::latenciesNs), merged(steps, StepResult::waitsNs),
                 merged(steps, StepResult::delaysNs), dropped, requests == 0 ? 0 : queued / requests, queueMax, serving,
-                calls, warmup, tokens);
+                calls, warmup, tokens, inWindow);
+    }
+
+    /**
+     * Requests served per second within the window the measured arrivals span, against which the scheduled rate is
+     * held ({@link Validity}); NaN without a schedule.
+     */
+    public double servedInWindowPerSecond() {
+        return requests() == 0 ? Double.NaN : scheduledPerSecond * servedInWindow / requests();
     }
 
     private static long[] merged(List<StepResult> steps, Function<StepResult, long[]> field) {

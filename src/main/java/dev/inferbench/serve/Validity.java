@@ -11,15 +11,17 @@ import java.util.Locale;
  *   <li><b>late</b>: more than {@link #lateShareAllowed} of the measured arrivals were issued more than
  *       {@link #lateBoundNs} after their time. Latency counts from the intended start, so a late arrival is charged to
  *       the service; when more than half the SLO's tail share is late, the percentile may be the generator's delay.</li>
- *   <li><b>short</b>: the served rate fell below {@value #KEEP_UP} of the rate the schedule offered: the callers fell
- *       behind, the queue grew through the step, and its percentiles depend on how long the step ran.</li>
+ *   <li><b>short</b>: the requests served within the window the arrivals span (and one call time after it) fell
+ *       below {@value #KEEP_UP} of those the schedule offered in it: the callers fell behind, the queue grew through
+ *       the step, and its percentiles depend on how long the step ran. The requests still in flight when arrivals stop
+ *       are not a shortfall: a steady queue holds a few at any moment.</li>
  * </ul>
  *
  * @param lateBoundNs the delay past which an arrival counts as late
  * @param late        measured arrivals issued later than that
  * @param requests    measured arrivals
  * @param lateAllowed the share of them that may be late
- * @param served      the served rate (req/s)
+ * @param served      the rate served within the arrivals' window (req/s)
  * @param scheduled   the rate the schedule offered (req/s)
  */
 public record Validity(long lateBoundNs, int late, int requests, double lateAllowed, double served, double scheduled) {
@@ -27,36 +29,59 @@ public record Validity(long lateBoundNs, int late, int requests, double lateAllo
     public static final double KEEP_UP = 0.95;
     /** The late share allowed without an SLO, and the most allowed with one. */
     static final double LATE_SHARE = 0.01;
-    /** The most an arrival may be late without an SLO, and the most with one. */
+    /** How late an arrival may be without an SLO. */
     static final long LATE_NS = 1_000_000;
+    /** An arrival may be late by this share of the tightest bound timed from arrival. */
+    static final double LATE_OF_BOUND = 0.1;
+    /** No late rule: the SLO bounds only times that do not start at the arrival (TPOT, ITL). */
+    public static final long NO_BOUND = Long.MAX_VALUE;
 
     public static Validity of(StepResult s, Slo slo) {
         long bound = lateBoundNs(slo);
-        return new Validity(bound, s.late(bound), s.requests(), lateShareAllowed(slo), s.achievedPerSecond(),
-                s.scheduledPerSecond());
+        return new Validity(bound, bound == NO_BOUND ? 0 : s.late(bound), s.requests(), lateShareAllowed(slo),
+                s.servedInWindowPerSecond(), s.scheduledPerSecond());
     }
 
     /**
-     * A tenth of the SLO's bound, at most {@value #LATE_NS} ns: a delay that cannot move the verdict much. Only terms
-     * timed from the intended start count (latency, TTFT): a late arrival shifts TPOT and ITL not at all.
+     * A tenth of the tightest bound among the SLO's terms timed from the arrival (latency, TTFT): a delay that cannot
+     * move such a verdict much, and one that scales with it (a 2 s TTFT bound allows 200 ms, a 1 ms latency bound
+     * 0.1 ms). Without an SLO, {@value #LATE_NS} ns, so that the latencies shown are the service's. An SLO whose terms
+     * are all TPOT or ITL has no late rule ({@link #NO_BOUND}): a late arrival moves those times not at all.
      */
     public static long lateBoundNs(Slo slo) {
-        long bound = LATE_NS;
-        for (Slo.Term t : slo == null ? List.<Slo.Term>of() : slo.terms()) {
-            if (t.metric() == Slo.Metric.LATENCY || t.metric() == Slo.Metric.TTFT) {
-                bound = Math.min(bound, Math.round(t.boundMs() * 1e6 / 10));
+        if (slo == null) {
+            return LATE_NS;
+        }
+        long bound = NO_BOUND;
+        for (Slo.Term t : slo.terms()) {
+            if (startsAtArrival(t)) {
+                bound = Math.min(bound, Math.round(t.boundMs() * 1e6 * LATE_OF_BOUND));
             }
         }
         return bound;
     }
 
-    /** Half the tightest term's tail share (p99: 0.5 %), at most {@value #LATE_SHARE}: too few late ones to be its tail. */
+    private static boolean startsAtArrival(Slo.Term t) {
+        return t.metric() == Slo.Metric.LATENCY || t.metric() == Slo.Metric.TTFT;
+    }
+
+    /**
+     * Half the tail share of the tightest term timed from arrival (p99: 0.5 %), at most {@value #LATE_SHARE}: too few
+     * late ones to be its tail.
+     */
     public static double lateShareAllowed(Slo slo) {
         double share = LATE_SHARE;
         for (Slo.Term t : slo == null ? List.<Slo.Term>of() : slo.terms()) {
-            share = Math.min(share, (100 - t.percentile()) / 100 / 2);
+            if (startsAtArrival(t)) {
+                share = Math.min(share, (100 - t.percentile()) / 100 / 2);
+            }
         }
         return share;
+    }
+
+    /** Whether arrivals were held to a punctuality bound at all. */
+    public boolean checksLateness() {
+        return lateBoundNs != NO_BOUND;
     }
 
     public double lateShare() {

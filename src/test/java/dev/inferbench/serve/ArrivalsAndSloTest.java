@@ -99,8 +99,18 @@ class ArrivalsAndSloTest {
         assertThat(s.batches()).isFalse();
         // the warm-up: a tenth of the measured requests, or 0.2 s of arrivals, at most as many as measured
         assertThat(s.warmupRequests(20)).isEqualTo(100);
-        assertThat(s.warmupRequests(2000)).isEqualTo(400);
-        assertThat(s.warmupRequests(100_000)).isEqualTo(1000);
+        assertThat(s.warmupRequests(2000)).isEqualTo(2000); // the step lasts 10 s: 20,000 measured
+        assertThat(s.warmupRequests(100_000)).isEqualTo(100_000);
+        // a step lasts at least stepSeconds: more requests at a high rate, the requests asked for at a low one
+        assertThat(s.requestsAt(20)).isEqualTo(1000);
+        assertThat(s.requestsAt(2000)).isEqualTo(20_000);
+        ServingSpec quick = ServingSpec.of(Map.of("rate", "20", "stepSeconds", "0"));
+        assertThat(quick.requestsAt(2000)).isEqualTo(1000);
+        assertThat(quick.warmupRequests(2000)).isEqualTo(400);
+        assertThat(quick.warmupRequests(100_000)).isEqualTo(1000);
+        assertThatThrownBy(() -> ServingSpec.of(Map.of("rate", "20", "stepSeconds", "-1")))
+                .hasMessage("stepSeconds '-1' is not a time of 0 to 3600 s; expected e.g. -p stepSeconds=10 (each"
+                        + " measured step lasts at least that long; 0: just the requests)");
         assertThat(ServingSpec.of(Map.of("rate", "25000")).rate()).isEqualTo(25000); // run, and judged by validity
         assertThat(s.batching(8)).isEqualTo(OpenLoop.Batching.NONE); // each request a call at the cell's batch
         ServingSpec batching = ServingSpec.of(Map.of("rate", "20", "batchWaitMs", "2.5"));

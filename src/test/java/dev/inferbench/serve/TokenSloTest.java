@@ -109,10 +109,11 @@ class TokenSloTest {
 
     @Test
     void theLateBoundFollowsTheTermsTimedFromTheIntendedStart() throws BenchException {
-        // TTFT counts from the intended start: a tenth of its bound, at most 1 ms; TPOT does not move with a late arrival
+        // TTFT counts from the intended start: a tenth of its bound; TPOT does not move with a late arrival
         assertThat(Validity.lateBoundNs(Slo.parse("ttft.p99<5ms&tpot.p99<1ms"))).isEqualTo(500_000);
-        assertThat(Validity.lateBoundNs(Slo.parse("tpot.p99<1ms"))).isEqualTo(1_000_000);
-        assertThat(Validity.lateShareAllowed(Slo.parse("ttft.p90<1s&tpot.p99<1s"))).isEqualTo(0.005);
+        assertThat(Validity.lateBoundNs(Slo.parse("tpot.p99<1ms"))).isEqualTo(Validity.NO_BOUND);
+        assertThat(Validity.lateShareAllowed(Slo.parse("ttft.p90<1s&tpot.p99<1s"))).isEqualTo(0.01);
+        assertThat(Validity.lateShareAllowed(Slo.parse("ttft.p99<1s&tpot.p90<1s"))).isEqualTo(0.005);
     }
 
     @Test
@@ -125,12 +126,13 @@ class TokenSloTest {
         long[] delays = new long[1000];
         Arrays.fill(delays, 992, 1000, 2 * MS);
         StepResult late = new StepResult(100, 100, new long[1000], new long[1000], delays, 0, 0, 0, 10_000 * MS, 1000, 0,
-                fast);
-        Slo p99 = Slo.parse("ttft.p99<500ms&tpot.p99<50ms");
+                fast, 1000);
+        Slo p99 = Slo.parse("ttft.p99<15ms&tpot.p99<50ms"); // late past 1.5 ms
         assertThat(Validity.of(late, p99).tooLate()).isTrue();
         assertThat(p99.judge(late)).isEqualTo(Slo.Verdict.INVALID);
-        assertThat(Slo.parse("ttft.p90<500ms&tpot.p90<50ms").judge(late)).isEqualTo(Slo.Verdict.MET);
-        // the same delays under a TTFT bound of 10 ms (late past 1 ms) and of 100 ms (past 1 ms too: the cap)
+        assertThat(Slo.parse("ttft.p90<15ms&tpot.p90<50ms").judge(late)).isEqualTo(Slo.Verdict.MET);
+        // the same delays under a TTFT bound of 500 ms: late only past 50 ms, so 2 ms is on time
+        assertThat(Slo.parse("ttft.p99<500ms&tpot.p99<50ms").judge(late)).isEqualTo(Slo.Verdict.MET);
         assertThat(Slo.parse("ttft.p90<10ms").judge(late)).isEqualTo(Slo.Verdict.MET);
         Arrays.fill(delays, 900, 1000, 2 * MS); // 10 %
         assertThat(Slo.parse("ttft.p90<10ms").judge(late)).isEqualTo(Slo.Verdict.INVALID);
@@ -202,6 +204,6 @@ class TokenSloTest {
         int dropped = (int) tokens.stream().filter(t -> t == null).count();
         double rate = n / (servingMs / 1e3);
         return new StepResult(rate, rate, latencies, new long[n], new long[n], dropped, 0, 0, servingMs * MS, n, 0,
-                tokens);
+                tokens, n - dropped);
     }
 }

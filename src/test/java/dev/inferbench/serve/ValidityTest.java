@@ -16,17 +16,24 @@ class ValidityTest {
         Arrays.fill(lat, 1_000_000);
         long[] delays = new long[n];
         Arrays.fill(delays, n - late, n, delayNs);
+        // the requests served within the arrivals' window, at the served rate
+        int inWindow = (int) Math.min(n, Math.round(n * served / scheduled));
         return new StepResult(scheduled, scheduled, lat, new long[n], delays, 0, 0, 0, (long) (n / served * 1e9), n, 0,
-                List.of());
+                List.of(), inWindow);
     }
 
     @Test
-    void theLateBoundAndShareFollowTheSlo() {
+    void theLateBoundAndShareFollowTheSlo() throws Exception {
         assertThat(Validity.lateBoundNs(null)).isEqualTo(1_000_000);
         assertThat(Validity.lateBoundNs(new Slo(99, 1))).isEqualTo(100_000); // a tenth of a 1 ms bound
-        assertThat(Validity.lateBoundNs(new Slo(99, 50))).isEqualTo(1_000_000); // at most 1 ms
+        assertThat(Validity.lateBoundNs(new Slo(99, 50))).isEqualTo(5_000_000); // scales with the bound
+        assertThat(Validity.lateBoundNs(Slo.parse("p90<60ms"))).isEqualTo(6_000_000);
+        assertThat(Validity.lateBoundNs(Slo.parse("ttft.p99<2s&tpot.p99<50ms"))).isEqualTo(200_000_000); // TTFT's
+        assertThat(Validity.lateBoundNs(Slo.parse("tpot.p99<50ms&itl.p90<80ms"))).isEqualTo(Validity.NO_BOUND);
         assertThat(Validity.lateShareAllowed(new Slo(99, 1))).isEqualTo(0.005); // half the p99's tail
         assertThat(Validity.lateShareAllowed(new Slo(90, 1))).isEqualTo(0.01); // at most 1 %
+        // a TPOT term's tail is not the arrivals' concern
+        assertThat(Validity.lateShareAllowed(Slo.parse("ttft.p90<2s&tpot.p99<50ms"))).isEqualTo(0.01);
     }
 
     @Test
@@ -41,6 +48,14 @@ class ValidityTest {
         // late by less than the bound: on time
         assertThat(Validity.of(step(500, 90_000, 1000, 1000), slo).valid()).isTrue();
         assertThat(slo.judge(step(6, 200_000, 1000, 1000))).isEqualTo(Slo.Verdict.INVALID);
+    }
+
+    /** An SLO on TPOT or ITL alone has no late rule: arrivals hours late leave the step valid. */
+    @Test
+    void tokenTimeTermsHaveNoLateRule() throws Exception {
+        Validity v = Validity.of(step(1000, 3_600_000_000_000L, 1000, 1000), Slo.parse("tpot.p99<50ms"));
+        assertThat(v.checksLateness()).isFalse();
+        assertThat(v.valid()).isTrue();
     }
 
     @Test
