@@ -50,6 +50,7 @@ public final class Main {
         SUBCOMMANDS.put("verify", VerifyCommand::new);
         SUBCOMMANDS.put("report", ReportCommand::new);
         SUBCOMMANDS.put("history", HistoryCommand::new);
+        SUBCOMMANDS.put("calibrate", CalibrateCommand::new);
     }
 
     private final PrintStream out;

@@ -53,7 +53,7 @@ public record Plant(long callNanos, long cpuNanos, int allocBytes, long prefillN
             }
             double v = Double.parseDouble(m.group(2));
             switch (m.group(1)) {
-                case "alloc" -> alloc = bytes(v, text);
+                case "alloc" -> alloc = bytes(v, m.group(2), text);
                 case "call" -> call = nanos(v, m.group(3));
                 case "cpu" -> cpu = nanos(v, m.group(3));
                 case "prefill" -> prefill = nanos(v, m.group(3));
@@ -63,9 +63,9 @@ public record Plant(long callNanos, long cpuNanos, int allocBytes, long prefillN
         return new Plant(call, cpu, alloc, prefill, token);
     }
 
-    private static int bytes(double v, String text) throws BenchException {
+    private static int bytes(double v, String given, String text) throws BenchException {
         if (v != Math.rint(v) || v > 1 << 30 || v != 0 && (v < ARRAY_HEADER || v % 8 != 0)) {
-            throw new BenchException("-D" + PROPERTY + "=" + text + ": alloc=" + v + " cannot be planted exactly;"
+            throw new BenchException("-D" + PROPERTY + "=" + text + ": alloc=" + given + " cannot be planted exactly;"
                     + " expected 0 or a multiple of 8 from 16 to 2^30 bytes (one byte array and its 16-byte header)");
         }
         return (int) v;

@@ -56,7 +56,7 @@ class ServingIT {
     @Test
     void anOpenLoopSweepGivesServingFiguresAndTheKnee() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("serving"));
-        Jar.Run r = Jar.run(cwd, "Serving -p model=mlp-tiny -p batchSize=1 -p threads=1 -p rate=200,400 "
+        Jar.Run r = Jar.run(cwd, "Serving -p model=mlp-tiny -p batchSize=1 -p threads=1 -p rate=200,400 -p stepSeconds=0 "
                 + "-p slo=p90<1s -p requests=100 -f 1");
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("serving (open loop").contains("late %").contains("valid");
@@ -100,7 +100,7 @@ class ServingIT {
     void dynamicBatchingServesEachRequestAsOneSampleInSharedCalls() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("batching"));
         // 2,000 req/s for one caller that holds its first request 2 ms for more: calls gather several requests
-        Jar.Run r = Jar.run(cwd, "Serving -p model=mlp-tiny -p batchSize=8 -p batchWaitMs=2 -p threads=1 -p rate=2000"
+        Jar.Run r = Jar.run(cwd, "Serving -p model=mlp-tiny -p batchSize=8 -p batchWaitMs=2 -p threads=1 -p rate=2000 -p stepSeconds=0"
                 + " -p requests=400 -f 1");
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("req/call");
@@ -115,7 +115,7 @@ class ServingIT {
         Path cwd = Files.createDirectory(work.resolve("generation"));
         // 100 requests at 50 req/s on llama-tiny, lengths drawn per request, static batches of up to 2
         Jar.Run r = Jar.run(cwd, "GenerationLoadBenchmark -p model=llama-tiny -p threads=1 -p batchSize=2"
-                + " -p promptLen=uniform(8..32) -p outputLen=uniform(4..12) -p rate=50 -p requests=100"
+                + " -p promptLen=uniform(8..32) -p outputLen=uniform(4..12) -p rate=50 -p requests=100 -p stepSeconds=0"
                 + " -p slo=ttft.p90<1s&tpot.p90<1s -f 1");
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("TTFT p50").contains("TPOT p50").contains("out tok/s")

@@ -1,0 +1,79 @@
+package dev.inferbench.cli;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.flow.Calibration;
+
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+
+/**
+ * {@code calibrate [--fast] [-o OUT]}: every headline figure read on a workload whose true value is known (the stub
+ * engine's planted cost, the leaking fault, the slowdown aid), as a table of planted value against reading; exit 1 when
+ * a row fails.
+ */
+final class CalibrateCommand implements Subcommand {
+
+    @Override
+    public String summary() {
+        return "calibrate [--fast] [-o OUT]: each figure read against a planted truth (stub engine of known cost), as"
+                + " a table; exit 1 when one misses";
+    }
+
+    @Override
+    public String usage() {
+        return USAGE_PREFIX + """
+                calibrate [--fast] [-o OUT]
+                Runs this jar on workloads whose true figures are known (the stub engine: -p engine=stub with
+                -Dinferbench.stub=call=,cpu=,alloc=,prefill=,token=; the leaking fault; the slowdown aid) and prints,
+                per figure, the planted value, the reading, the error and whether it is within what is allowed.
+                See docs/calibration.md.
+                  --fast   only the rows that take seconds (those mvn verify runs); without it, also the rate
+                           searches and the comparison (about 10 minutes in all)
+                  -o OUT   where each row's run goes (default: results/calibration-<time>)
+                Exit: 0 every row holds, 1 a row fails, 2 bad input.
+                """;
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
+        boolean fast = false;
+        Path target = null;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("--fast")) {
+                fast = true;
+            } else if (a.equals("-o") && i + 1 < args.size()) {
+                target = Path.of(args.get(++i));
+            } else {
+                throw new BenchException("unexpected argument '" + a + "' for calibrate; expected [--fast] [-o OUT]");
+            }
+        }
+        if (target == null) {
+            target = Path.of("results", "calibration-" + LocalDateTime.now().format(
+                    DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        }
+        List<Calibration.Outcome> rows = new Calibration(jar(), target, out).run(fast);
+        long failed = rows.stream().filter(r -> !r.holds()).count();
+        out.println("inferbench: " + (rows.size() - failed) + " of " + rows.size() + " figures read their planted"
+                + " value; runs in " + target);
+        return failed == 0 ? 0 : 1;
+    }
+
+    /** The jar this command runs from: each row runs it again as a user would. */
+    private static Path jar() throws BenchException {
+        try {
+            Path p = Path.of(CalibrateCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (Files.isRegularFile(p)) {
+                return p;
+            }
+        } catch (URISyntaxException | SecurityException e) {
+            throw new BenchException("cannot locate the jar to run (" + e.getMessage() + ")", e);
+        }
+        throw new BenchException("calibrate runs from the built jar; expected java -jar target/benchmarks.jar calibrate");
+    }
+}

@@ -1,0 +1,153 @@
+package dev.inferbench.flow;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.compare.Comparer;
+import dev.inferbench.compare.Comparison;
+import dev.inferbench.compare.RunReader;
+import dev.inferbench.results.jmh.JmhJson;
+import dev.inferbench.results.jmh.MeasuredCell;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Every planted truth of {@link CalibrationRows} run through this jar as a user would run it (a run of its own per
+ * setting, in its own folder under {@code out}), each figure read from the run's JSON as the summary reads it, and
+ * the table of planted value against reading printed, one row at a time as its run ends. A row whose run failed
+ * reads nothing and fails.
+ */
+public final class Calibration {
+    /** The slowdown the comparison row plants, in %. */
+    static final int SLOWDOWN = 10;
+
+    /**
+     * One row's outcome.
+     *
+     * @param reading NaN when the run gave nothing to read
+     */
+    public record Outcome(CalibrationRows.Row row, double reading) {
+        public boolean holds() {
+            return row.holds(reading);
+        }
+    }
+
+    private final Path jar;
+    private final Path out;
+    private final PrintStream console;
+    private final Map<CalibrationRows.Run, Path> done = new LinkedHashMap<>();
+
+    public Calibration(Path jar, Path out, PrintStream console) {
+        this.jar = jar;
+        this.out = out;
+        this.console = console;
+    }
+
+    /** Runs the rows ({@code fast}: only those {@code mvn verify} runs) and returns their outcomes. */
+    public List<Outcome> run(boolean fast) throws BenchException {
+        try {
+            Files.createDirectories(out);
+        } catch (IOException e) {
+            throw new BenchException("cannot create " + out + " (" + e.getMessage() + "); expected a writable folder", e);
+        }
+        List<Outcome> outcomes = new ArrayList<>();
+        console.println(header());
+        for (CalibrationRows.Row row : CalibrationRows.all()) {
+            if (fast && !row.fast()) {
+                continue;
+            }
+            Outcome o = new Outcome(row, reading(row));
+            outcomes.add(o);
+            console.println(line(o));
+        }
+        return outcomes;
+    }
+
+    private double reading(CalibrationRows.Row row) throws BenchException {
+        if (row.metric().equals(CalibrationRows.RATIO)) {
+            return ratio(row.run());
+        }
+        Path dir = ran(row.run());
+        return dir == null ? Double.NaN : CalibrationRows.read(cells(dir), row.metric());
+    }
+
+    /** The comparison row: the same run twice, the second with the slowdown aid, and compare's ratio of the two. */
+    private double ratio(CalibrationRows.Run run) throws BenchException {
+        Path base = ran(run);
+        List<String> slowed = new ArrayList<>(run.args());
+        slowed.addAll(List.of("-jvmArgsAppend", "-Dinferbench.slowdown=" + SLOWDOWN));
+        Path head = ran(new CalibrationRows.Run(run.name() + "-slowed", slowed));
+        if (base == null || head == null) {
+            return Double.NaN;
+        }
+        Comparer.Report report = Comparer.compare(RunReader.read(base), RunReader.read(head), 0.03, 0.95);
+        return report.rows().stream().filter(Comparison::gated).mapToDouble(c -> c.ratio().estimate()).findFirst()
+                .orElse(Double.NaN);
+    }
+
+    private static List<MeasuredCell> cells(Path dir) throws BenchException {
+        Path json = dir.resolve("jmh-result.json");
+        return Files.isRegularFile(json) ? JmhJson.read(json) : List.of();
+    }
+
+    /** The run's folder once it has run (a run shared by rows runs once); null when it failed. */
+    private Path ran(CalibrationRows.Run run) throws BenchException {
+        if (done.containsKey(run)) {
+            return done.get(run);
+        }
+        Path dir = out.resolve(run.name());
+        List<String> command = new ArrayList<>(List.of(javaBinary(), "-jar", jar.toString()));
+        command.addAll(run.args());
+        command.addAll(List.of("-v", "SILENT", "--run-dir", dir.toString()));
+        int status;
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(out.resolve(run.name() + ".log").toFile()).start();
+            status = p.waitFor();
+        } catch (IOException e) {
+            throw new BenchException("cannot start " + String.join(" ", command) + " (" + e.getMessage() + ")", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BenchException("interrupted while " + run.name() + " ran", e);
+        }
+        Path result = status == 0 ? dir : null;
+        if (result == null) {
+            console.println("  (run " + run.name() + " ended with exit code " + status + "; its output is in "
+                    + out.resolve(run.name() + ".log") + ")");
+        }
+        done.put(run, result);
+        return result;
+    }
+
+    private static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    static String header() {
+        return "| figure | planted | reading | error | allowed | verdict |\n|---|---|---|---|---|---|";
+    }
+
+    static String line(Outcome o) {
+        CalibrationRows.Row r = o.row();
+        double error = o.reading() - r.planted();
+        String err = Double.isNaN(error) ? "n/a" : r.relative() && r.planted() != 0
+                ? String.format(Locale.ROOT, "%+.1f %%", 100 * error / r.planted()) : num(error) + " " + r.unit();
+        String allowed = r.relative() ? String.format(Locale.ROOT, "± %.0f %%", 100 * r.tolerance())
+                : "± " + num(r.tolerance()) + " " + r.unit();
+        return "| " + r.figure() + " | " + num(r.planted()) + " " + r.unit() + " | "
+                + (Double.isNaN(o.reading()) ? "no reading" : num(o.reading()) + " " + r.unit()) + " | " + err + " | "
+                + allowed + " | " + (o.holds() ? "holds" : "FAILS") + " |";
+    }
+
+    private static String num(double v) {
+        double a = Math.abs(v);
+        return a == 0 ? "0" : a >= 100 ? String.format(Locale.ROOT, "%.0f", v) : a >= 1
+                ? String.format(Locale.ROOT, "%.3g", v) : String.format(Locale.ROOT, "%.4g", v);
+    }
+}

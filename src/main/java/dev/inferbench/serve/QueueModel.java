@@ -1,0 +1,67 @@
+package dev.inferbench.serve;
+
+/**
+ * The M/D/1 queue: Poisson arrivals at rate λ, one server, a fixed service time D. What a stub service of known
+ * service time gives under the open loop's Poisson arrivals, so that a rate search can be held against it: its
+ * capacity is 1 / D, and the highest rate at which a latency percentile stays under a bound follows from the waiting
+ * time's distribution (Erlang's formula for M/D/1):
+ * <pre>P(W ≤ t) = (1 − ρ) Σ_{k=0}^{⌊t/D⌋} (λ(kD − t))^k / k! · e^{−λ(kD − t)},  ρ = λD</pre>
+ * and the latency is the wait plus D. Exact in double precision while t / D stays below about 30.
+ */
+public final class QueueModel {
+    private static final int MAX_TERMS = 30;
+
+    private QueueModel() {
+    }
+
+    /** P(wait ≤ t) at arrival rate {@code lambda} (per s) and service time {@code d} (s); 0 when ρ ≥ 1. */
+    public static double waitCdf(double t, double lambda, double d) {
+        double rho = lambda * d;
+        if (rho >= 1) {
+            return 0;
+        }
+        if (t < 0) {
+            return 0;
+        }
+        int terms = (int) Math.floor(t / d);
+        if (terms > MAX_TERMS) {
+            throw new IllegalArgumentException("t / D = " + t / d + " above " + MAX_TERMS + ": the sum loses precision");
+        }
+        double sum = 0;
+        double factorial = 1;
+        for (int k = 0; k <= terms; k++) {
+            double x = lambda * (k * d - t);
+            factorial *= k == 0 ? 1 : k;
+            sum += Math.pow(x, k) / factorial * Math.exp(-x);
+        }
+        return (1 - rho) * sum;
+    }
+
+    /**
+     * The highest arrival rate (per s) at which the {@code percentile}-th percentile of the latency (wait + D) is at
+     * most {@code boundSeconds}; 0 when not even an idle server meets it (D above the bound).
+     */
+    public static double kneeRate(double percentile, double boundSeconds, double d) {
+        double p = percentile / 100;
+        if (boundSeconds < d) {
+            return 0;
+        }
+        double lo = 0;
+        double hi = 1 / d;
+        for (int i = 0; i < 100; i++) {
+            double mid = (lo + hi) / 2;
+            if (waitCdf(boundSeconds - d, mid, d) >= p) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** The mean wait (s) of M/D/1 at rate {@code lambda}: ρD / (2(1 − ρ)) (Pollaczek–Khinchine). */
+    public static double meanWait(double lambda, double d) {
+        double rho = lambda * d;
+        return rho >= 1 ? Double.POSITIVE_INFINITY : rho * d / (2 * (1 - rho));
+    }
+}

@@ -1,0 +1,58 @@
+package dev.inferbench.serve;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Offset.offset;
+
+/** Erlang's M/D/1 formula against a direct simulation of the queue (Lindley's recursion) with seeded arrivals. */
+class QueueModelTest {
+    @Test
+    void anIdleServerNeverWaitsAndAFullOneAlways() {
+        assertThat(QueueModel.waitCdf(0, 1e-9, 1e-3)).isCloseTo(1.0, offset(1e-6));
+        assertThat(QueueModel.waitCdf(0, 500, 1e-3)).isCloseTo(0.5, offset(1e-12)); // P(W = 0) = 1 − ρ
+        assertThat(QueueModel.waitCdf(5e-3, 1000, 1e-3)).isZero();
+        assertThat(QueueModel.kneeRate(90, 0.5e-3, 1e-3)).isZero();
+    }
+
+    @Test
+    void theFormulaAgreesWithASimulatedQueue() {
+        double d = 1e-3;
+        for (double lambda : new double[] {300, 600, 760, 900}) {
+            double[] waits = simulate(lambda, d, 400_000, 7);
+            for (double t : new double[] {0.5e-3, 1e-3, 2.5e-3, 4e-3}) {
+                double simulated = Arrays.stream(waits).filter(w -> w <= t).count() / (double) waits.length;
+                assertThat(QueueModel.waitCdf(t, lambda, d)).as("λ=%s t=%s", lambda, t)
+                        .isCloseTo(simulated, offset(0.01));
+            }
+            double mean = Arrays.stream(waits).average().orElseThrow();
+            assertThat(QueueModel.meanWait(lambda, d)).isCloseTo(mean, offset(0.05 * mean + 1e-6));
+        }
+    }
+
+    @Test
+    void theKneeIsWhereThePercentileMeetsTheBound() {
+        double knee = QueueModel.kneeRate(90, 5e-3, 1e-3);
+        assertThat(knee).isBetween(740.0, 780.0);
+        assertThat(QueueModel.waitCdf(4e-3, knee, 1e-3)).isCloseTo(0.9, offset(1e-6));
+        double[] waits = simulate(knee, 1e-3, 400_000, 11);
+        Arrays.sort(waits);
+        assertThat(waits[(int) (0.9 * waits.length)] + 1e-3).isCloseTo(5e-3, offset(0.15e-3));
+    }
+
+    /** Waits of {@code n} requests in a FIFO single-server queue with Poisson arrivals and service time d. */
+    private static double[] simulate(double lambda, double d, int n, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        double[] waits = new double[n];
+        double wait = 0;
+        for (int i = 1; i < n; i++) {
+            double gap = -Math.log(1 - random.nextDouble()) / lambda;
+            wait = Math.max(0, wait + d - gap);
+            waits[i] = wait;
+        }
+        return waits;
+    }
+}
