@@ -19,6 +19,8 @@ package dev.inferbench.stats;
 public final class StoppingRule {
     /** Forks (per side) before any stop. */
     public static final int MIN_FORKS = 8;
+    /** Pairs of the pilot that fixes how many pairs an adaptive A/B runs ({@link TwoStage}). */
+    public static final int PILOT_PAIRS = 8;
 
     private StoppingRule() {
     }
