@@ -126,15 +126,15 @@ final class CompareCommand implements Subcommand {
         if (runs.size() != 2) {
             throw new BenchException("compare needs two run folders, got " + runs.size() + "; expected: " + USAGE);
         }
+        if (stopStatus && (Double.isNaN(precision) || pilot == Integer.MAX_VALUE || maxPairs < 0)) {
+            throw new BenchException("--stop-status needs --precision P, --pilot N and --max-pairs N; found "
+                    + (Double.isNaN(precision) ? "no --precision" : pilot == Integer.MAX_VALUE ? "no --pilot" : "no --max-pairs"));
+        }
         List<MeasuredCell> baseCells = RunReader.readCells(runs.get(0));
         List<MeasuredCell> candidateCells = RunReader.readCells(runs.get(1));
         // --unpaired reads the sides as if they had been run apart: what pairing buys, on the same forks
         var candidate = unpaired ? RunReader.of(candidateCells) : RunReader.of(candidateCells, runs.get(1));
         var baseline = unpaired ? RunReader.of(baseCells) : RunReader.of(baseCells, runs.get(0));
-        if (stopStatus && (Double.isNaN(precision) || pilot == Integer.MAX_VALUE || maxPairs < 0)) {
-            throw new BenchException("--stop-status needs --precision P, --pilot N and --max-pairs N; found "
-                    + (Double.isNaN(precision) ? "no --precision" : pilot == Integer.MAX_VALUE ? "no --pilot" : "no --max-pairs"));
-        }
         Comparer.Report report = Comparer.compare(baseline, candidate, minEffect,
                 Verdict.CONFIDENCE, gate, keepDisturbed, pilot);
         checkGateNames(gate, report);
