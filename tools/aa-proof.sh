@@ -7,12 +7,12 @@
 # (-Dinferbench.slowdown=10, docs/statistics.md "Calibration aid"), counting those the gate caught. Prints each
 # comparison as it ends and, at the end, the share flagged with its exact (Clopper-Pearson) 95 % upper bound.
 #
-# usage: tools/aa-proof.sh [--comparisons N] [--slowdowns M] [--commit C] [--budget 3m] [--precision 2%]
+# usage: tools/aa-proof.sh [--comparisons N] [--slowdowns M] [--commit C] [--budget 3m] [--precision 2%] [--offline]
 #                          [JMH args; default: mlp-tiny, batch 1, 1 x 500 ms warm-up, 2 x 500 ms]
 # AA_EACH=CMD runs each comparison under CMD (e.g. a lock that keeps other measurements on a shared machine out of it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-n=30 m=5 commit=HEAD budget=3m precision=2% jmh=()
+n=30 m=5 commit=HEAD budget=3m precision=2% jmh=() offline=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --comparisons) n=$2; shift 2 ;;
@@ -20,6 +20,7 @@ while [[ $# -gt 0 ]]; do
     --commit) commit=$2; shift 2 ;;
     --budget) budget=$2; shift 2 ;;
     --precision) precision=$2; shift 2 ;;
+    --offline) offline=-o; shift ;; # build with mvn -o (as the README builds, resolving what it needs, otherwise)
     *) jmh+=("$1"); shift ;;
   esac
 done
@@ -34,7 +35,7 @@ trap cleanup EXIT
 for t in a b; do
   git worktree add --detach --quiet "$trees/$t" "$sha"
   echo "[aa-proof] building ${sha:0:7} ($t) ..."
-  (cd "$trees/$t" && mvn -q -o package -DskipTests >"$out/build-$t.log" 2>&1) \
+  (cd "$trees/$t" && mvn -q $offline package -DskipTests >"$out/build-$t.log" 2>&1) \
     || { echo "aa-proof: ${sha:0:7} does not build; see $out/build-$t.log" >&2; exit 2; }
 done
 

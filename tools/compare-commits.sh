@@ -2,13 +2,18 @@
 # Interleaved A/B benchmark of two commits: each commit's jar is built in its own git worktree, then forks run
 # A, B, A, B ... (one fork per step of a paced launcher per side, so drift of the machine hits both builds alike),
 # then `compare`, which pairs fork N of each side (the two ran next to each other) and builds the ratio's interval
-# from the per-pair ratios. With --precision P it keeps adding fork pairs until every cell's ratio interval is
-# narrower than P (the same StoppingRule as a run's --precision; never on a verdict, which only the compare at the
-# end declares), or the budget is spent.
+# from the per-pair ratios. With --precision P it adds fork pairs until every gated row has the pairs its interval
+# needs to be narrower than P, or the budget is spent: Stein's two-stage design, where the first 8 pairs (the pilot)
+# fix how many pairs run from their spread alone and the final interval keeps the pilot's degrees of freedom. The
+# script asks `compare --stop-status` after each pair, whose one-line answer never depends on where an interval lies
+# or on a verdict, which only the compare at the end declares (docs/statistics.md, "Stopping early").
+# Each pair runs base then head or head then base by a seeded coin (--seed N, default from the clock), recorded in
+# OUT/pair-order.txt, so that an order effect (the second fork finding warmer caches, a drift within the pair) is
+# noise the interval sees instead of a bias in every pair.
 #
 # usage: tools/compare-commits.sh <base> <head> [JMH args...] [--precision P] [--budget 20m] [--forks N]
 #                                 [--min-effect 3%] [--fail-on-regression] [--out DIR] [--head-args "ARGS"]
-#                                 [--pin [CPUS]] [--duet]
+#                                 [--pin [CPUS]] [--duet] [--seed N] [--offline]
 #   --forks N       forks per side without --precision (default 10); the most per side with it (default 60)
 #   --out DIR       where the two run folders go (default results/compare-<base>-<head>-<time>)
 #   --head-args A   extra JMH args for the head side only, e.g. the calibration aid:
@@ -23,24 +28,37 @@
 #                   threads=0 becomes the half's CPU count; a cell with more threads than that is refused.
 #                   See docs/duet.md. e.g.
 #                   tools/compare-commits.sh . . --duet -p model=mlp-tiny -p batchSize=1 -p threads=1 --forks 10
+#   --seed N        the seed of the pair-order coin (recorded in OUT/pair-order.txt)
+#   --offline       build each side with mvn -o (only what the local repository holds); by default each side is
+#                   built as the README builds it, resolving what it needs
 # A side given as "." is this checkout as it is (its target/benchmarks.jar, not rebuilt): `. .` is an A/A run of the
 # working tree without building twice. A side given as a folder holding target/benchmarks.jar (a checkout built
 # before) is used as it is too: tools/aa-proof.sh builds a commit twice once and compares the two builds many times.
-# Exit codes: those of `compare` (0 pass, 1 regression with --fail-on-regression, 3 could not tell, 4 internal
-# error), 2 bad input or a commit that does not build. INFERBENCH_JAVA_OPTS is passed to every java command (e.g. -Djmh.ignoreLock=true).
-set -euo pipefail
+# Exit codes: those of `compare` (0 pass, 1 regression with --fail-on-regression, 3 could not tell), 2 bad input, a
+# commit that does not build or a side whose launcher speaks a protocol this script does not know, 4 any other
+# failure (a command of this script, a fork of either side that failed, a launcher that ended early): never 0 or 1.
+# INFERBENCH_JAVA_OPTS is passed to every java command (e.g. -Djmh.ignoreLock=true).
+set -Eeuo pipefail
 
 die() { echo "compare-commits: $*" >&2; exit 2; }
+fail() { echo "compare-commits: $*" >&2; exit 4; }
+# a command that fails where the script did not expect it (mkdir, mktemp, mkfifo, git ...) is no verdict: exit 4 with
+# one line, not set -e's 1, which CI reads as a regression; in a subshell only the outermost shell says it
+on_error() { local rc=$?; [[ $BASH_SUBSHELL -eq 0 ]] || exit 4
+  echo "compare-commits: unexpected failure (exit $rc) of: $BASH_COMMAND (line ${BASH_LINENO[0]})" >&2; exit 4; }
+trap on_error ERR
 [[ $# -ge 2 ]] || die "expected: tools/compare-commits.sh <base> <head> [JMH args] [--precision P] [--budget 20m]"
 base=$1 head=$2; shift 2
-precision="" budget="" forks="" min_effect="3%" fail="" out="" jmh=() head_args= pin="" duet=""
+precision="" budget="" forks="" min_effect="3%" fail_flag="" out="" jmh=() head_args= pin="" duet="" seed="" offline=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --precision) precision=${2:?--precision needs a value, e.g. 2%}; shift 2 ;;
     --budget) budget=${2:?--budget needs a value, e.g. 20m}; shift 2 ;;
     --forks) forks=${2:?--forks needs a number}; shift 2 ;;
     --min-effect) min_effect=${2:?--min-effect needs a value, e.g. 3%}; shift 2 ;;
-    --fail-on-regression) fail=--fail-on-regression; shift ;;
+    --fail-on-regression) fail_flag=--fail-on-regression; shift ;;
+    --seed) seed=${2:?--seed needs a number}; shift 2 ;;
+    --offline) offline=-o; shift ;;
     --out) out=${2:?--out needs a folder}; shift 2 ;;
     --head-args) head_args=${2?--head-args needs a value}; shift 2 ;;
     --pin) if [[ ${2:-} =~ ^[0-9] ]]; then pin=$2; shift 2; else pin=0; shift; fi ;;
@@ -55,6 +73,9 @@ seconds() { # 90s, 20m, 1h -> seconds
 budget_s=$([[ -n $budget ]] && seconds "$budget" || echo 0)
 [[ -n $forks ]] || forks=$([[ -n $precision ]] && echo 60 || echo 10)
 [[ $forks =~ ^[0-9]+$ && $forks -ge 3 ]] || die "--forks '$forks' is not a whole number >= 3"
+[[ -n $seed ]] || seed=$(( $(date +%s) % 32768 ))
+[[ $seed =~ ^[0-9]+$ ]] || die "--seed '$seed' is not a whole number"
+pilot=8 # compare's --pilot: pairs whose spread fixes how many pairs run (StoppingRule.PILOT_PAIRS)
 
 # a side given as a folder that holds a built target/benchmarks.jar (another checkout) is used as it is
 for side in base head; do
@@ -137,7 +158,7 @@ for side in base head; do
   if [[ $sha == built ]]; then ln -s "${!side}" "$trees/$side"; continue; fi
   git worktree add --detach --quiet "$trees/$side" "$sha"
   echo "[compare-commits] building $side ${sha:0:7} ..."
-  (cd "$trees/$side" && mvn -q -o package -DskipTests >"$out/build-$side.log" 2>&1) \
+  (cd "$trees/$side" && mvn -q $offline package -DskipTests >"$out/build-$side.log" 2>&1) \
     || die "commit ${sha:0:7} ($side) does not build; see $out/build-$side.log"
 done
 
@@ -147,7 +168,7 @@ start=$(date +%s)
 # before). Each launcher reads its go from a FIFO and writes its output into another, which this script copies to
 # the side's log line by line with blocking reads: waiting costs no CPU (a polling loop here took a third of a core
 # from the forks it waited for).
-declare -A pid ended
+declare -A pid ended protocol
 trap '' PIPE # a launcher that has ended makes a write to its FIFO fail, not this script die
 base_go= head_go= base_out= head_out=
 side_cpus() { # side pair: the CPUs that side's fork of that pair runs on (the halves swap every pair)
@@ -179,16 +200,29 @@ until_ready() { # side: copies its output to its log until it says it is ready; 
   fd=$([[ $side == base ]] && echo "$base_out" || echo "$head_out")
   while IFS= read -r -u "$fd" line; do
     printf '%s\n' "$line" >>"$out/$side.log"
+    [[ $line =~ ^\[inferbench\]\ paced:\ protocol\ ([0-9]+)$ ]] && protocol[$side]=${BASH_REMATCH[1]}
     [[ $line == "[inferbench] paced: ready for the next fork" ]] && return 0
   done
   ended[$side]=1
   return 1
 }
+# The paced exchange (run.Pacer): 1 a go line per fork, the result written after each fork; 2 adds write-result;
+# 3 announces itself. A side that announced nothing is a build from before version 3: whether its Pacer knows
+# write-result tells 2 from 1. Each side is driven its own way; a version this script does not know is refused.
+handshake() { # side: after its first ready
+  local side=$1
+  if [[ -z ${protocol[$side]:-} ]]; then
+    if unzip -p "$trees/$side/target/benchmarks.jar" dev/inferbench/run/Pacer.class 2>/dev/null | grep -aq write-result
+    then protocol[$side]=2; else protocol[$side]=1; fi
+  fi
+  [[ ${protocol[$side]} -le 3 ]] || die "the $side side's launcher speaks paced protocol ${protocol[$side]}; this script knows 1 to 3: run the newer side's tools/compare-commits.sh"
+  echo "paced protocol ${protocol[$side]}" >>"$out/$side.log"
+}
 go() { if [[ $1 == base ]]; then echo "${2:-go}" >&"$base_go"; else echo "${2:-go}" >&"$head_go"; fi; } 2>/dev/null
 # a paced launcher writes its side's jmh-result.json only when told (JMH's writer takes longer with every fork, and
 # after a fork of one side it delayed the other side's fork of the pair) and at its end; --precision reads it
 write_results() { local side; for side in base head; do
-  [[ -z ${ended[$side]:-} ]] && go "$side" write-result && until_ready "$side" || true; done; }
+  [[ ${protocol[$side]} -ge 2 && -z ${ended[$side]:-} ]] && go "$side" write-result && until_ready "$side" || true; done; }
 step() { # one fork of one side (it is ready when this is called); false when the side has nothing more to run
   [[ -z ${ended[$1]:-} ]] && go "$1" && until_ready "$1"
 }
@@ -198,8 +232,22 @@ finish() { # closes the launchers' input: each writes its summary and report and
   base_go= head_go=
   for side in base head; do
     while until_ready "$side"; do :; done
-    wait "${pid[$side]}" 2>/dev/null || true
+    reap "$side"
   done
+}
+declare -A status
+reap() { # side: its launcher's exit status, once it has ended; a launcher that failed fails the comparison
+  local side=$1 rc=0
+  [[ -n ${status[$side]:-} ]] && return 0
+  wait "${pid[$side]}" 2>/dev/null || rc=$?
+  status[$side]=$rc
+  [[ $rc -eq 0 ]] || fail "the $side side's launcher ended with exit $rc after $(landed "$side") forks; see $out/$side.log"
+}
+check_side() { # side forks-before: after a pair, that side's fork landed, or its launcher ended cleanly with its plan
+  local side=$1 before=$2
+  [[ $(landed "$side") -gt $before ]] && return 0
+  [[ -n ${ended[$side]:-} ]] || fail "a $side fork failed at pair $((pairs + 1)) (no result landed, the launcher ran on); see $out/$side.log"
+  reap "$side"
 }
 # --duet: DuetBarrier's folder, emptied before each pair; a pair's files are kept as OUT/duet/pair-N, the record of
 # when each side reached and started each iteration and on which CPUs
@@ -232,28 +280,38 @@ elif [[ ${#pin_cpus[@]} -gt 0 ]]; then
   echo "[compare-commits] pinned: every fork of both sides on CPUs $(joined "${pin_cpus[@]}"); -p ${jmh[*]: -1}"
 fi
 launch base; launch head
-until_ready base || die "the base side did not start; see $out/base.log"
-until_ready head || die "the head side did not start; see $out/head.log"
+for side in base head; do
+  until_ready "$side" || die "the $side side did not start (a build without --paced launchers cannot be compared by this script); see $out/$side.log"
+  handshake "$side"
+done
+RANDOM=$seed
+printf 'seed %s\n' "$seed" >"$out/pair-order.txt"
 pairs=0 last=0
 while :; do
   t0=$(date +%s)
-  before=$(landed head)
+  before_base=$(landed base) before_head=$(landed head)
   if [[ -n $duet ]]; then
     duet_pair $((pairs + 1))
   else
-    step base || true
-    step head || true
+    # not in a $( ): a draw in a subshell would leave this shell's RANDOM where it was
+    first=head; (( RANDOM % 2 == 0 )) && first=base
+    second=$([[ $first == base ]] && echo head || echo base)
+    step "$first" || true
+    step "$second" || true
   fi
+  check_side base "$before_base"; check_side head "$before_head"
+  [[ $(landed head) -gt $before_head || $(landed base) -gt $before_base ]] || break # nothing more to run in the plan
+  [[ -n $duet ]] || echo "pair $((pairs + 1)): $first first" >>"$out/pair-order.txt"
   pairs=$((pairs + 1)); last=$(( $(date +%s) - t0 ))
-  [[ $(landed head) -gt $before ]] || break            # nothing more to run in the plan
   elapsed=$(( $(date +%s) - start ))
   placed=$([[ -n $duet ]] && echo " (base on CPUs $(side_cpus base $pairs), head on $(side_cpus head $pairs))" || true)
   echo "[compare-commits] pair $pairs done (${last}s)$placed; base $(landed base) forks, head $(landed head) forks; elapsed ${elapsed}s"
   if [[ -n $precision ]]; then
     write_results
-    status=$(compare --precision "$precision" 2>/dev/null | tail -1 || true)
-    echo "[compare-commits] $status"
-    [[ $status =~ ^settled\ ([0-9]+)\ of\ ([0-9]+) ]] && [[ ${BASH_REMATCH[1]} == "${BASH_REMATCH[2]}" ]] && break
+    answer=$(compare --precision "$precision" --pilot "$pilot" --max-pairs "$forks" --stop-status 2>"$out/stop-status.err") \
+      || fail "compare could not answer whether to stop: $(head -1 "$out/stop-status.err")"
+    echo "[compare-commits] $answer"
+    [[ $answer == stop:* ]] && break
   fi
   if [[ $budget_s -gt 0 && $(( elapsed + last )) -gt $budget_s ]]; then
     echo "[compare-commits] budget $budget spent"; break
@@ -263,6 +321,10 @@ finish
 [[ -z $duet || ! -d $duet_dir ]] || keep_pair "$pairs"
 [[ $(landed base) -gt 0 && $(landed head) -gt 0 ]] || die "no fork landed; see $out/base.log and $out/head.log"
 echo "[compare-commits] $base (${base_sha:0:7}) vs $head (${head_sha:0:7}), $(( $(date +%s) - start ))s; runs in $out"
-args=($fail)
-[[ -n $precision ]] && args+=(--precision "$precision")
-compare "${args[@]}"
+args=($fail_flag)
+[[ -n $precision ]] && args+=(--precision "$precision" --pilot "$pilot")
+rc=0
+compare "${args[@]}" || rc=$?
+# compare's own codes are verdicts (0, 1, 3), bad input (2) or its failure (4); anything else (a JVM that could not
+# start, a signal) is a failure of the tool
+case $rc in 0|1|2|3|4) exit "$rc" ;; *) fail "compare ended with exit $rc; expected 0 to 4" ;; esac

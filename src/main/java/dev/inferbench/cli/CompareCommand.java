@@ -6,6 +6,7 @@ import java.util.Optional;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.Comparer;
 import dev.inferbench.compare.Gate;
+import dev.inferbench.compare.StopAnswer;
 import dev.inferbench.compare.RunReader;
 import dev.inferbench.compare.Threshold;
 import dev.inferbench.report.CompareHtml;
@@ -35,13 +36,14 @@ import java.util.Set;
  * and a verdict. Exit code 0 pass, 1 a regression (with --fail-on-regression) or a failed threshold, 2 bad input,
  * 3 a gated row that could not tell (with --fail-on-regression, unless {@code --inconclusive pass}): "inconclusive" is
  * never a silent pass, and each such row says the smallest change the comparison could have seen.
- * With {@code --precision P} it ends with one line saying how many cells are settled ({@link StoppingRule}: the
- * primary metric's ratio interval narrower than P, or its verdict "same", from 8 forks): what tools/compare-commits.sh reads to
- * decide whether to run another pair of forks.
+ * With {@code --precision P} it adds one line saying how many cells are settled ({@link StoppingRule}: the
+ * primary metric's ratio interval narrower than P, from 8 forks). tools/compare-commits.sh does not read it: it asks
+ * {@code --stop-status} ({@link StopAnswer}), whose answer never depends on a verdict.
  */
 final class CompareCommand implements Subcommand {
     private static final String USAGE = "compare BASE HEAD [--min-effect 3%] [--fail-on-regression] [--inconclusive fail|pass]"
-            + " [--keep-disturbed] [--unpaired] [--gate M,...] [--threshold T]... [--precision P] [--format table|md|json|html]";
+            + " [--keep-disturbed] [--unpaired] [--gate M,...] [--threshold T]... [--precision P] [--pilot N]"
+            + " [--stop-status --max-pairs N] [--format table|md|json|html]";
 
     @Override
     public String summary() {
@@ -53,7 +55,8 @@ final class CompareCommand implements Subcommand {
         return USAGE_PREFIX + """
                 compare BASE HEAD [--min-effect P] [--fail-on-regression]
                         [--inconclusive fail|pass] [--keep-disturbed] [--unpaired] [--gate M,...]
-                        [--threshold T]... [--precision P] [--format F]
+                        [--threshold T]... [--precision P] [--pilot N]
+                        [--stop-status --max-pairs N] [--format F]
                 Compares two runs cell by cell and metric by metric: the ratio HEAD/BASE with its interval, forks as
                 the unit, paired fork by fork where the forks ran side by side, and a verdict per row.
                   BASE HEAD                 two run folders (or JMH JSON result files)
@@ -66,6 +69,12 @@ final class CompareCommand implements Subcommand {
                   --gate M,...              the metrics the gate covers (default primary; e.g. primary,p99,mem.rss.peak)
                   --threshold T             an absolute bound on HEAD, '[param=v:]metric<value', repeatable
                   --precision P             add a line: how many cells' intervals are narrower than P
+                  --pilot N                 the number of pairs was chosen from the first N pairs (Stein's two
+                                            stages): paired intervals take their spread from those N pairs
+                  --stop-status             print only one line, "stop: ..." or "continue: ...": whether every
+                                            gated row has the pairs its pilot asks for at --precision P (needs
+                                            --precision, --pilot and --max-pairs; what compare-commits asks)
+                  --max-pairs N             the most pairs the comparison may run
                   --format F                table (default), md, json or html
                 Exit 0 pass, 1 regression or failed threshold, 2 bad input, 3 could not tell (docs/statistics.md).
                 """.formatted(percent(Verdict.DEFAULT_MIN_EFFECT));
@@ -83,6 +92,9 @@ final class CompareCommand implements Subcommand {
         List<Threshold> thresholds = new ArrayList<>();
         double precision = Double.NaN;
         Set<String> gate = Comparer.PRIMARY_ONLY;
+        int pilot = Integer.MAX_VALUE;
+        int maxPairs = -1;
+        boolean stopStatus = false;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -94,6 +106,9 @@ final class CompareCommand implements Subcommand {
                 case "--gate" -> gate = gateMetrics(value(args, ++i, a));
                 case "--threshold" -> thresholds.add(Threshold.parse(value(args, ++i, a)));
                 case "--precision" -> precision = RunFlags.percent(value(args, ++i, a), a);
+                case "--pilot" -> pilot = count(value(args, ++i, a), a, 3);
+                case "--max-pairs" -> maxPairs = count(value(args, ++i, a), a, 3);
+                case "--stop-status" -> stopStatus = true;
                 case "--format" -> {
                     format = value(args, ++i, a);
                     if (!List.of("table", "md", "json", "html").contains(format)) {
@@ -111,14 +126,22 @@ final class CompareCommand implements Subcommand {
         if (runs.size() != 2) {
             throw new BenchException("compare needs two run folders, got " + runs.size() + "; expected: " + USAGE);
         }
+        if (stopStatus && (Double.isNaN(precision) || pilot == Integer.MAX_VALUE || maxPairs < 0)) {
+            throw new BenchException("--stop-status needs --precision P, --pilot N and --max-pairs N; found "
+                    + (Double.isNaN(precision) ? "no --precision" : pilot == Integer.MAX_VALUE ? "no --pilot" : "no --max-pairs"));
+        }
         List<MeasuredCell> baseCells = RunReader.readCells(runs.get(0));
         List<MeasuredCell> candidateCells = RunReader.readCells(runs.get(1));
         // --unpaired reads the sides as if they had been run apart: what pairing buys, on the same forks
         var candidate = unpaired ? RunReader.of(candidateCells) : RunReader.of(candidateCells, runs.get(1));
         var baseline = unpaired ? RunReader.of(baseCells) : RunReader.of(baseCells, runs.get(0));
         Comparer.Report report = Comparer.compare(baseline, candidate, minEffect,
-                Verdict.CONFIDENCE, gate, keepDisturbed);
+                Verdict.CONFIDENCE, gate, keepDisturbed, pilot);
         checkGateNames(gate, report);
+        if (stopStatus) {
+            out.println(StopAnswer.of(report, precision, pilot, maxPairs).line());
+            return Main.OK;
+        }
         List<Gate.Check> checks = Gate.check(thresholds, candidate);
         switch (format) {
             case "md" -> out.print(CompareTable.markdown(report));
@@ -144,6 +167,12 @@ final class CompareCommand implements Subcommand {
         List<String> undecided = report.undecided().stream()
                 .map(r -> couldNotTell(r, r.cell().label(CompareTable.varying(report)))).toList();
         undecided.forEach(notes::println);
+        for (Comparison r : report.rows()) {
+            if (r.gated() && r.drift().widened()) {
+                notes.println("inferbench: " + r.cell().label(CompareTable.varying(report)) + " " + r.metric() + ": "
+                        + r.drift().note(r.pairs().count()));
+            }
+        }
         boolean regression = failOnRegression && report.anyWorse();
         if (regression) {
             notes.println(String.format(Locale.ROOT, "inferbench: regression in %d of the gate's %d rows: each ratio's"
@@ -246,6 +275,18 @@ final class CompareCommand implements Subcommand {
             default -> throw new BenchException("--inconclusive '" + v + "' is not a choice; expected fail (exit "
                     + Main.UNDECIDED + ", the default) or pass");
         };
+    }
+
+    private static int count(String v, String flag, int least) throws BenchException {
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= least) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // the message below says what was expected
+        }
+        throw new BenchException(flag + " '" + v + "' is not a whole number of at least " + least);
     }
 
     private static String value(List<String> args, int i, String flag) throws BenchException {

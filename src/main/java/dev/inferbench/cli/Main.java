@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  *
  * <p>Exit codes: 0 all cells measured (skipped cells are not failures), 1 some cells failed (the others are kept),
  * 2 bad input before any run, 3 a comparison that could not tell ({@code compare --fail-on-regression}), 4 an
- * internal error (a bug: never a verdict, so CI can tell a crash from a slowdown).
+ * internal error or an unexpected failure (a bug, an I/O error, a {@link Error}: never a verdict, so CI can tell a
+ * crash from a slowdown).
  */
 public final class Main {
     static final int OK = 0;
@@ -109,13 +110,16 @@ public final class Main {
         } catch (RunStoppedException e) {
             return fail(e, CELLS_FAILED, verbose);
         } catch (IOException e) {
-            return fail(e, CELLS_FAILED, verbose);
-        } catch (RuntimeException e) {
+            // a file that could not be read or written is no verdict on the code measured: 1 would read as one
+            return fail(e, INTERNAL_ERROR, verbose);
+        } catch (RuntimeException | Error e) {
+            // an Error too (out of memory, a class missing from a mixed-up jar): without this catch the JVM's default
+            // handler prints a stack trace and exits 1, the code of a regression
             return fail(e, INTERNAL_ERROR, verbose);
         }
     }
 
-    private int fail(Exception e, int code, boolean verbose) {
+    private int fail(Throwable e, int code, boolean verbose) {
         String message = e instanceof BenchException || e instanceof RunStoppedException || e.getMessage() == null
                 ? String.valueOf(e.getMessage()) : e.toString();
         err.println("inferbench: " + message.strip().lines().findFirst().orElse(""));

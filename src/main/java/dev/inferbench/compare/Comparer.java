@@ -9,6 +9,7 @@ import dev.inferbench.stats.Direction;
 import dev.inferbench.stats.ForkMeans;
 import dev.inferbench.stats.Interval;
 import dev.inferbench.stats.Ratio;
+import dev.inferbench.stats.TwoStage;
 import dev.inferbench.stats.Verdict;
 
 import java.util.ArrayList;
@@ -78,6 +79,17 @@ public final class Comparer {
     /** @param keepDisturbed whether fork pairs run while the machine was disturbed count ({@link ForkPairs}) */
     public static Report compare(List<CellResults> baseline, List<CellResults> candidate, double minEffect,
                                  double confidence, Set<String> gate, boolean keepDisturbed) throws BenchException {
+        return compare(baseline, candidate, minEffect, confidence, gate, keepDisturbed, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param pilot for a comparison whose number of pairs a pilot of that many pairs chose ({@link TwoStage}): paired
+     *              intervals take their spread from the first {@code pilot} pairs; {@code Integer.MAX_VALUE} for a
+     *              comparison of a number of pairs fixed in advance
+     */
+    public static Report compare(List<CellResults> baseline, List<CellResults> candidate, double minEffect,
+                                 double confidence, Set<String> gate, boolean keepDisturbed, int pilot)
+            throws BenchException {
         List<CellResults> b0 = baseline;
         baseline = withoutOneSidedParams(baseline, paramNames(candidate));
         candidate = withoutOneSidedParams(candidate, paramNames(b0));
@@ -108,7 +120,7 @@ public final class Comparer {
         List<Comparison> rows = new ArrayList<>();
         for (Pair p : pairs) {
             rows.add(row(p.key(), p.baseline(), p.candidate(), p.forks(), minEffect, confidence,
-                    p.gated() ? perRow(confidence, family) : Double.NaN));
+                    p.gated() ? perRow(confidence, family) : Double.NaN, pilot));
         }
         List<CellKey> onlyBase = base.keySet().stream().filter(k -> !cand.containsKey(k)).toList();
         List<CellKey> onlyCand = cand.keySet().stream().filter(k -> !base.containsKey(k)).toList();
@@ -178,15 +190,22 @@ public final class Comparer {
      * The ratio's interval: from the per-pair log ratios when the forks were measured in pairs (at least
      * {@link ForkPairs#MIN_PAIRS}), else Welch's over the two sides as independent samples.
      */
-    static Interval ratio(MetricSeries b, MetricSeries c, ForkPairs pairs, double confidence) {
+    static Interval ratio(MetricSeries b, MetricSeries c, ForkPairs pairs, double confidence, int pilot) {
         return pairs.usable()
-                ? Ratio.paired(ForkPairs.select(b.forks(), pairs.baseline()), ForkPairs.select(c.forks(), pairs.candidate()), confidence)
+                ? Ratio.paired(ForkPairs.select(b.forks(), pairs.baseline()), ForkPairs.select(c.forks(), pairs.candidate()),
+                confidence, pilot)
                 : Ratio.interval(b.forks(), c.forks(), confidence);
+    }
+
+    /** The pair log ratios of a metric measured in pairs, in the order the pairs ran; empty when unpaired. */
+    static double[] logRatios(MetricSeries b, MetricSeries c, ForkPairs pairs) {
+        return pairs.usable() ? Ratio.logRatios(ForkPairs.select(b.forks(), pairs.baseline()),
+                ForkPairs.select(c.forks(), pairs.candidate())) : new double[0];
     }
 
     /** @param gateConfidence the row's confidence in the gate family; NaN for a row outside the gate */
     private static Comparison row(CellKey key, MetricSeries b, MetricSeries c, ForkPairs pairs, double minEffect,
-                                  double confidence, double gateConfidence) throws BenchException {
+                                  double confidence, double gateConfidence, int pilot) throws BenchException {
         if (!b.unit().equals(c.unit())) {
             throw new BenchException("metric '" + b.name() + "' of cell '" + key.label() + "' is in " + b.unit()
                     + " in the baseline but " + c.unit() + " in the candidate; expected the same unit (-tu) on both sides");
@@ -195,12 +214,13 @@ public final class Comparer {
         // handful of distinct resamples at 2-5 forks, and its intervals flagged 12 % of A/A comparisons at 3 forks)
         Interval bi = ForkMeans.interval(b.forks(), confidence);
         Interval ci = ForkMeans.interval(c.forks(), confidence);
-        Interval ratio = ratio(b, c, pairs, confidence);
+        Interval ratio = ratio(b, c, pairs, confidence, pilot);
         Direction dir = Directions.of(b.name(), b.unit());
         Verdict gateVerdict = Double.isNaN(gateConfidence) ? null
-                : Verdict.of(ratio(b, c, pairs, gateConfidence), dir, minEffect);
+                : Verdict.of(ratio(b, c, pairs, gateConfidence, pilot), dir, minEffect);
         return new Comparison(key, b.name(), b.unit(), dir, Directions.isTime(b.name(), b.unit()), bi, ci, ratio,
-                Verdict.of(ratio, dir, minEffect), gateVerdict, pairs.usable() ? pairs : ForkPairs.NONE);
+                Verdict.of(ratio, dir, minEffect), gateVerdict, pairs.usable() ? pairs : ForkPairs.NONE,
+                logRatios(b, c, pairs));
     }
 
     /**

@@ -26,6 +26,15 @@ public interface Pacer {
     String READY = "[inferbench] paced: ready for the next fork";
     /** The input line that has a paced loop write the run's merged result now (then it says {@link #READY} again). */
     String WRITE = "write-result";
+    /**
+     * The version of this exchange, announced once before the first {@link #READY} as {@link #PROTOCOL}: 1 was a go
+     * line per fork with the result written after every fork, 2 added {@link #WRITE}, 3 announces itself. A driver
+     * of two builds (compare-commits) drives each side the way its version asks, and refuses a version it does not
+     * know instead of running it out of step.
+     */
+    int VERSION = 3;
+    /** The announcement; a loop older than version 3 does not print it. */
+    String PROTOCOL = "[inferbench] paced: protocol " + VERSION;
 
     Pacer FREE = writeResult -> true;
 
@@ -50,8 +59,14 @@ public interface Pacer {
     static Pacer lines(InputStream in, PrintStream out) {
         BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
         return new Pacer() {
+            private boolean announced;
+
             @Override
             public boolean next(ResultWriter writeResult) throws IOException, BenchException {
+                if (!announced) {
+                    out.println(PROTOCOL);
+                    announced = true;
+                }
                 while (true) {
                     out.println(READY);
                     out.flush();

@@ -46,31 +46,52 @@ public final class Ratio {
      * t interval over the per-pair log ratios {@code ln(candidate_i / baseline_i)}, transformed back by exp. What
      * drifts the machine's speed for minutes hits both forks of a pair alike and cancels in their ratio, which the
      * unpaired interval above counts as noise twice. The estimate is the geometric mean of the pair ratios (for fork
-     * means that differ by a few percent it is within a fraction of a percent of the ratio of means).
+     * means that differ by a few percent it is within a fraction of a percent of the ratio of means). When
+     * neighbouring pairs are alike ({@link PairDrift}) the interval is widened to the effective number of pairs.
      *
      * @param baseline  per pair, the baseline fork's iteration means; @param candidate the same, in the same order
      */
     public static Interval paired(double[][] baseline, double[][] candidate, double confidence) {
+        return paired(baseline, candidate, confidence, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As above, for a comparison whose number of pairs a pilot chose ({@link TwoStage}): the spread comes from the
+     * first {@code pilot} pairs only (all of them when there are no more), the centre from every pair.
+     */
+    public static Interval paired(double[][] baseline, double[][] candidate, double confidence, int pilot) {
+        double[] d = logRatios(baseline, candidate);
+        int k = d.length;
+        double mean = ForkMeans.mean(d);
+        double ratio = Math.exp(mean);
+        if (k < 2 || !Double.isFinite(mean)) {
+            return Interval.unknown(k == 0 ? Double.NaN : ForkMeans.mean(ForkMeans.of(candidate))
+                    / ForkMeans.mean(ForkMeans.of(baseline)), confidence, k);
+        }
+        PairDrift drift = PairDrift.of(d);
+        double half = TwoStage.halfWidth(d, Math.min(pilot, k), drift.effective(), confidence);
+        if (half == 0) {
+            return new Interval(ratio, ratio, ratio, confidence, k);
+        }
+        if (drift.widened() && pilot >= k) {
+            // fewer independent pairs, fewer degrees of freedom too
+            half *= ForkMeans.tQuantile(Math.max(1, Math.floor(drift.effective()) - 1), confidence)
+                    / ForkMeans.tQuantile(k - 1, confidence);
+        }
+        return new Interval(ratio, Math.exp(mean - half), Math.exp(mean + half), confidence, k);
+    }
+
+    /** Per pair, {@code ln(candidate_i / baseline_i)} of the fork means; NaN for a pair with a mean that is not positive. */
+    public static double[] logRatios(double[][] baseline, double[][] candidate) {
         if (baseline.length != candidate.length) {
             throw new IllegalArgumentException("paired sides differ in length: " + baseline.length + " vs " + candidate.length);
         }
         double[] a = ForkMeans.of(baseline);
         double[] b = ForkMeans.of(candidate);
-        int k = a.length;
-        double[] d = new double[k];
-        for (int i = 0; i < k; i++) {
+        double[] d = new double[a.length];
+        for (int i = 0; i < a.length; i++) {
             d[i] = a[i] > 0 && b[i] > 0 ? Math.log(b[i] / a[i]) : Double.NaN;
         }
-        double mean = ForkMeans.mean(d);
-        double ratio = Math.exp(mean);
-        if (k < 2 || !Double.isFinite(mean)) {
-            return Interval.unknown(k == 0 ? Double.NaN : ForkMeans.mean(b) / ForkMeans.mean(a), confidence, k);
-        }
-        double se = Math.sqrt(ForkMeans.variance(d) / k);
-        if (se == 0) {
-            return new Interval(ratio, ratio, ratio, confidence, k);
-        }
-        double half = ForkMeans.tQuantile(k - 1, confidence) * se;
-        return new Interval(ratio, Math.exp(mean - half), Math.exp(mean + half), confidence, k);
+        return d;
     }
 }

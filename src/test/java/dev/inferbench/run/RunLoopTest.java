@@ -138,9 +138,10 @@ class RunLoopTest {
 
         assertThat(started).as(console()).containsExactly("none/1 fork 1", "none/2 fork 1");
         assertThat(outcome.forksRemaining()).isEqualTo(2);
-        // it said it was ready before each fork, again after writing the result, and before it found the input's end
+        // it said its protocol once, that it was ready before each fork, again after writing the result, and before
+        // it found the input's end
         assertThat(said.toString(StandardCharsets.UTF_8).lines())
-                .containsExactly(Pacer.READY, Pacer.READY, Pacer.READY, Pacer.READY);
+                .containsExactly(Pacer.PROTOCOL, Pacer.READY, Pacer.READY, Pacer.READY, Pacer.READY);
         assertThat(JmhJson.read(store.layout().result())).extracting(MeasuredCell::forks).containsExactly(1, 1);
 
         started.clear();

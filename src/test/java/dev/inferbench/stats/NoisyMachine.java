@@ -25,6 +25,17 @@ record NoisyMachine(String name, double own, double drift, double persistence, d
     static final NoisyMachine TAILS = new NoisyMachine("outliers + heavy tails", 0.05, 0.10, 0.9, 0, 1, 0.03, true);
     static final NoisyMachine[] ALL = {GAUSSIAN, DRIFT, BURSTS, TAILS};
 
+    /** Gaussian forks whose pair log ratios spread {@code pairSd}: the and the docs' "pair sd". */
+    static NoisyMachine gaussianPairs(double pairSd) {
+        return new NoisyMachine("gaussian, pair sd " + pairSd, pairSd / Math.sqrt(2), 0, 0, 0, 1, 0, false);
+    }
+
+    /** This machine's drift, bursts and tails with each fork's own spread set so that the pairs spread about {@code pairSd}. */
+    NoisyMachine withPairSd(double pairSd) {
+        return new NoisyMachine(name + ", pair sd " + pairSd, pairSd / Math.sqrt(2), drift, persistence, burstShare,
+                burstFactor, outlierShare, heavyTails);
+    }
+
     /** {@code [0]}: the baseline's fork means, {@code [1]}: the candidate's ({@code 1 + slowdown} times slower), as forks of one iteration. */
     double[][][] pairs(int n, double slowdown, SplittableRandom rng) {
         return pairs(n, slowdown, rng, new boolean[n]);

@@ -9,9 +9,10 @@ import java.util.Random;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The adaptive modes with known truth, at the production settings: a look after every fork (pair) through
- * {@link StoppingRule}, 99 % ratio intervals, 3 % minimum effect, 3 % fork-to-fork noise, precision 2 %, at most 60
- * forks (tools/compare-commits.sh --precision 2%), and a run's {@code --precision 2%} with its 95 % interval.
+ * {@link StoppingRule} with known truth: a look after every fork through the width of an unpaired (Welch) ratio
+ * interval, 99 % intervals, 3 % minimum effect, 3 % fork-to-fork noise, precision 2 %, at most 60 forks, and a run's
+ * {@code --precision 2%} with its 95 % interval. The paired path tools/compare-commits.sh takes, with its two-stage
+ * stop, is {@link AdaptiveGateTest}'s.
  */
 class SequentialStoppingTest {
     private static final double NOISE = 0.03;

@@ -1,0 +1,173 @@
+package dev.inferbench.cli;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * tools/compare-commits.sh's exit codes and its exchange with each side's launcher, driven with stand-ins for java
+ * and mvn (src/test/resources/compare-commits): every failure that is not a verdict ends 4 (or 2 for bad input) with
+ * one line, never 0 or 1.
+ */
+class CompareCommitsScriptTest {
+    private static final Path SCRIPT = Path.of("tools/compare-commits.sh").toAbsolutePath();
+    private static final Path FAKES = Path.of("src/test/resources/compare-commits").toAbsolutePath();
+
+    @TempDir
+    Path tmp;
+    private Path repo;
+    private Path log;
+
+    /** What a run of the script ended with. */
+    record Ended(int code, String out, String err) {
+    }
+
+    @BeforeEach
+    void aCheckoutWithAJar() throws Exception {
+        repo = Files.createDirectories(tmp.resolve("repo"));
+        log = tmp.resolve("log");
+        Files.createDirectories(repo.resolve("tools"));
+        Files.copy(SCRIPT, repo.resolve("tools/compare-commits.sh"));
+        Files.writeString(repo.resolve(".gitignore"), "target/\nresults/\n");
+        exec(List.of("git", "init", "-q"), Map.of());
+        exec(List.of("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "x", "--allow-empty"), Map.of());
+        exec(List.of("git", "add", "."), Map.of());
+        exec(List.of("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "script"), Map.of());
+        Files.createDirectories(repo.resolve("target"));
+        Files.writeString(repo.resolve("target/benchmarks.jar"), "jar");
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        for (String fake : List.of("java", "mvn")) {
+            Files.copy(FAKES.resolve(fake), bin.resolve(fake));
+            assertThat(bin.resolve(fake).toFile().setExecutable(true)).isTrue();
+        }
+    }
+
+    private Ended run(Map<String, String> env, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("bash", "tools/compare-commits.sh"));
+        cmd.addAll(List.of(args));
+        return exec(cmd, env);
+    }
+
+    private Ended exec(List<String> cmd, Map<String, String> env) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(repo.toFile());
+        pb.environment().putAll(env);
+        pb.environment().put("PATH", tmp.resolve("bin") + ":" + System.getenv("PATH"));
+        pb.environment().put("FAKE_LOG", log.toString());
+        pb.redirectOutput(tmp.resolve("stdout").toFile()).redirectError(tmp.resolve("stderr").toFile());
+        Process p = pb.start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("ended within a minute").isTrue();
+        return new Ended(p.exitValue(), Files.readString(tmp.resolve("stdout")), Files.readString(tmp.resolve("stderr")));
+    }
+
+    private String out() {
+        return repo.resolve("results/ab").toString();
+    }
+
+    private String read(String file) throws IOException {
+        Path p = Path.of(file);
+        return Files.exists(p) ? Files.readString(p, StandardCharsets.UTF_8) : "";
+    }
+
+    @Test
+    void eachPairsOrderIsASeededCoinRecordedInTheRunFolder() throws Exception {
+        Ended e = run(Map.of(), ".", ".", "--forks", "6", "--seed", "7", "--out", out());
+        assertThat(e.code()).as(e.err()).isZero();
+        String order = read(out() + "/pair-order.txt");
+        assertThat(order.lines()).hasSize(7).first().isEqualTo("seed 7");
+        assertThat(order).contains("base first").contains("head first");
+        Files.walk(repo.resolve("results/ab")).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        run(Map.of(), ".", ".", "--forks", "6", "--seed", "7", "--out", out());
+        assertThat(read(out() + "/pair-order.txt")).as("the same seed, the same order").isEqualTo(order);
+    }
+
+    @Test
+    void aHeadForkThatFailsMidComparisonEndsFourInOneLine() throws Exception {
+        Ended e = run(Map.of("FAKE_HEAD_CRASH", "3"), ".", ".", "--forks", "6", "--out", out());
+        assertThat(e.code()).isEqualTo(4);
+        assertThat(e.err().lines()).containsExactly("compare-commits: a head fork failed at pair 3 (no result landed,"
+                + " the launcher ran on); see " + out() + "/head.log");
+    }
+
+    @Test
+    void aLauncherThatDiesMidComparisonEndsFour() throws Exception {
+        Ended e = run(Map.of("FAKE_BASE_DIE", "2"), ".", ".", "--forks", "6", "--out", out());
+        assertThat(e.code()).isEqualTo(4);
+        assertThat(e.err().lines()).singleElement().asString()
+                .startsWith("compare-commits: the base side's launcher ended with exit 1 after 1 forks");
+    }
+
+    @Test
+    void theScriptsOwnCommandsFailingEndFourNotOne() throws Exception {
+        Files.writeString(repo.resolve("a-file"), "x");
+        Ended mkdir = run(Map.of(), ".", ".", "--forks", "3", "--out", repo.resolve("a-file/out").toString());
+        assertThat(mkdir.code()).isEqualTo(4);
+        assertThat(mkdir.err().lines()).filteredOn(l -> l.startsWith("compare-commits:")).singleElement().asString()
+                .startsWith("compare-commits: unexpected failure")
+                .contains("mkdir");
+        Ended mktemp = run(Map.of("TMPDIR", tmp.resolve("no-such-dir").toString()), ".", ".", "--forks", "3",
+                "--out", out());
+        assertThat(mktemp.code()).isEqualTo(4);
+        assertThat(mktemp.err().lines()).filteredOn(l -> l.startsWith("compare-commits:")).singleElement().asString()
+                .contains("mktemp");
+    }
+
+    @Test
+    void aCompareThatCannotAnswerOrEndsOddlyEndsFour() throws Exception {
+        Ended stop = run(Map.of("FAKE_STOP_RC", "2"), ".", ".", "--precision", "2%", "--out", out());
+        assertThat(stop.code()).isEqualTo(4);
+        assertThat(stop.err()).startsWith("compare-commits: compare could not answer whether to stop");
+        Ended killed = run(Map.of("FAKE_COMPARE_RC", "137"), ".", ".", "--forks", "3", "--out", out() + "2");
+        assertThat(killed.code()).isEqualTo(4);
+        assertThat(killed.err().lines()).containsExactly("compare-commits: compare ended with exit 137; expected 0 to 4");
+    }
+
+    @Test
+    void theStopIsCompareAnsweringAStopQuestionWithThePilot() throws Exception {
+        Ended e = run(Map.of("FAKE_STOP", "continue: pilot"), ".", ".", "--precision", "2%", "--forks", "12",
+                "--fail-on-regression", "--out", out());
+        assertThat(e.code()).as(e.err()).isZero();
+        assertThat(read(log + ".stop").lines()).hasSize(12)
+                .allMatch(l -> l.contains("--precision 2% --pilot 8 --max-pairs 12 --stop-status"));
+        assertThat(read(log + ".compare")).contains("--fail-on-regression --precision 2% --pilot 8");
+        run(Map.of("FAKE_STOP", "stop: enough"), ".", ".", "--precision", "2%", "--forks", "12", "--out", out() + "2");
+        assertThat(read(out() + "2/head.input").lines().filter(l -> l.equals("go"))).as("stopped at the first stop")
+                .hasSize(1);
+    }
+
+    @Test
+    void aLauncherOfAnotherProtocolIsRefusedOrDrivenItsOwnWay() throws Exception {
+        Ended newer = run(Map.of("FAKE_HEAD_PROTOCOL", "9"), ".", ".", "--forks", "3", "--out", out());
+        assertThat(newer.code()).isEqualTo(2);
+        assertThat(newer.err().lines()).singleElement().asString()
+                .contains("the head side's launcher speaks paced protocol 9; this script knows 1 to 3");
+        // a base from before the announcement whose Pacer has no write-result (this jar is no zip) gets go lines only
+        Ended older = run(Map.of("FAKE_BASE_PROTOCOL", "none", "FAKE_STOP", "continue: x"), ".", ".",
+                "--precision", "2%", "--forks", "9", "--out", out() + "2");
+        assertThat(older.code()).as(older.err()).isZero();
+        assertThat(read(out() + "2/base.input").lines()).hasSize(9).containsOnly("go");
+        assertThat(read(out() + "2/head.input")).contains("write-result");
+    }
+
+    @Test
+    void eachSideIsBuiltAsTheReadmeBuildsItOfflineOnlyWhenAsked() throws Exception {
+        assertThat(run(Map.of(), "HEAD", "HEAD", "--forks", "3", "--out", out()).code()).isZero();
+        assertThat(read(log + ".mvn").lines()).containsExactly("-q package -DskipTests", "-q package -DskipTests");
+        Files.delete(Path.of(log + ".mvn"));
+        assertThat(run(Map.of(), "HEAD", "HEAD", "--forks", "3", "--offline", "--out", out() + "2").code()).isZero();
+        assertThat(read(log + ".mvn").lines()).containsExactly("-q -o package -DskipTests", "-q -o package -DskipTests");
+        Ended broken = run(Map.of("FAKE_MVN_FAIL", "1"), "HEAD", "HEAD", "--forks", "3", "--out", out() + "3");
+        assertThat(broken.code()).isEqualTo(2);
+        assertThat(broken.err().lines()).singleElement().asString().contains("(base) does not build");
+    }
+}

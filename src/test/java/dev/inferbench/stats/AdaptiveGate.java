@@ -1,0 +1,112 @@
+package dev.inferbench.stats;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.compare.CellKey;
+import dev.inferbench.compare.CellResults;
+import dev.inferbench.compare.Comparer;
+import dev.inferbench.compare.Comparison;
+import dev.inferbench.compare.ForkStamp;
+import dev.inferbench.compare.MetricSeries;
+import dev.inferbench.compare.StopAnswer;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * tools/compare-commits.sh --precision 2% --fail-on-regression, simulated on the path it really takes: fork means of
+ * a {@link NoisyMachine} become two sides' cells with the wall-clock stamps of interleaved forks (in the pair order
+ * the script's coin chose), {@link Comparer} pairs them by those stamps as compare does, a look after every pair asks
+ * the stopping question, and the compare at the end gives the gate's verdict.
+ *
+ * @param rule       which stopping rule the looks use
+ * @param maxPairs   the most pairs (--forks, 60 with --precision)
+ * @param orderShift how much faster the second fork of a pair runs than the first (warmer caches), on the log scale
+ * @param randomOrder whether each pair's order is a coin's (base first always otherwise)
+ */
+record AdaptiveGate(Rule rule, int maxPairs, double orderShift, boolean randomOrder) {
+    static final double PRECISION = 0.02;
+    static final int PILOT = StoppingRule.PILOT_PAIRS;
+    private static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
+    private static final long FORK_SECONDS = 10;
+
+    /** The stopping rules compared in docs/evidence/adaptive-gate.md. */
+    enum Rule {
+        /** compare-commits until it asked --stop-status: compare's last line, "settled N of N", unless a "could not tell" line came after it. */
+        LAST_LINE,
+        /** Every gated interval narrower than the precision, the spread re-estimated at every look. */
+        WIDTH_ONLY,
+        /** Stein's two stages: {@link StopAnswer}, what the script asks now. */
+        TWO_STAGE
+    }
+
+    static AdaptiveGate asShipped() {
+        return new AdaptiveGate(Rule.TWO_STAGE, 60, 0, true);
+    }
+
+    /** One comparison: the gate's verdict at the end and the pairs it ran. */
+    record Outcome(Verdict gate, int pairs) {
+    }
+
+    Outcome run(NoisyMachine machine, double slowdown, SplittableRandom rng) throws BenchException {
+        double[][][] ab = machine.pairs(maxPairs, slowdown, rng);
+        boolean[] headFirst = new boolean[maxPairs];
+        for (int i = 0; i < maxPairs; i++) {
+            headFirst[i] = randomOrder && rng.nextBoolean();
+            // the second fork of the pair gains the order effect
+            double[] second = headFirst[i] ? ab[0][i] : ab[1][i];
+            second[0] *= Math.exp(-orderShift);
+        }
+        int pilot = rule == Rule.TWO_STAGE ? PILOT : Integer.MAX_VALUE;
+        int k = StoppingRule.MIN_FORKS;
+        while (k < maxPairs && !stops(report(ab, headFirst, k, pilot))) {
+            k++;
+        }
+        Comparer.Report end = report(ab, headFirst, k, pilot);
+        Comparison row = end.rows().get(0);
+        return new Outcome(row.gateVerdict(), k);
+    }
+
+    private boolean stops(Comparer.Report r) {
+        boolean settled = r.rows().stream().allMatch(row -> StoppingRule.settled(row.ratio(), PRECISION));
+        return switch (rule) {
+            case LAST_LINE -> settled && r.undecided().isEmpty();
+            case WIDTH_ONLY -> settled;
+            case TWO_STAGE -> StopAnswer.of(r, PRECISION, PILOT, maxPairs).stop();
+        };
+    }
+
+    private static Comparer.Report report(double[][][] ab, boolean[] headFirst, int k, int pilot) throws BenchException {
+        return Comparer.compare(List.of(cell(ab[0], headFirst, k, false)), List.of(cell(ab[1], headFirst, k, true)),
+                Verdict.DEFAULT_MIN_EFFECT, Verdict.CONFIDENCE, Comparer.PRIMARY_ONLY, false, pilot);
+    }
+
+    /** The first {@code k} forks of one side, stamped as the script runs them: pair i's two forks back to back. */
+    private static CellResults cell(double[][] means, boolean[] headFirst, int k, boolean head) {
+        double[][] forks = new double[k][];
+        List<ForkStamp> stamps = new ArrayList<>();
+        for (int i = 0; i < k; i++) {
+            forks[i] = means[i];
+            boolean first = head == headFirst[i];
+            Instant start = T0.plusSeconds(FORK_SECONDS * (2L * i + (first ? 0 : 1)));
+            stamps.add(new ForkStamp(i, start, start.plusSeconds(FORK_SECONDS - 1)));
+        }
+        return new CellResults(new CellKey("b.InferenceBenchmark.infer", Map.of("model", "m")), "avgt",
+                Map.of("time", MetricSeries.mean("time", "ms/op", forks)), stamps);
+    }
+
+    /** Of {@code trials} comparisons at a true {@code slowdown}: the share the gate failed (WORSE), and the mean pairs. */
+    double[] failRate(NoisyMachine machine, double slowdown, int trials, long seed) throws BenchException {
+        SplittableRandom rng = new SplittableRandom(seed);
+        int fails = 0;
+        long pairs = 0;
+        for (int t = 0; t < trials; t++) {
+            Outcome o = run(machine, slowdown, rng);
+            fails += o.gate() == Verdict.WORSE ? 1 : 0;
+            pairs += o.pairs();
+        }
+        return new double[]{fails / (double) trials, pairs / (double) trials};
+    }
+}
