@@ -147,7 +147,7 @@ public final class Calibration {
 
     private static String num(double v) {
         double a = Math.abs(v);
-        return a == 0 ? "0" : a >= 100 ? String.format(Locale.ROOT, "%.0f", v) : a >= 1
+        return a == 0 ? "0" : a >= 100 || v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : a >= 1
                 ? String.format(Locale.ROOT, "%.3g", v) : String.format(Locale.ROOT, "%.4g", v);
     }
 }

@@ -70,7 +70,7 @@ final class CalibrationRows {
                 true, true, serving("cpu-open", "cpu=2ms", "-p", "rate=100", "-p", "stepSeconds=3"),
                 CpuProfiler.SERVING + MINUS + CpuProfiler.WAIT));
         Run generation = run("generation", "GenerationBenchmark", "prefill=20ms,token=5ms", "-p", "model=llama-tiny",
-                "-p", "promptLen=16", "-p", "outputLen=8", "-p", "threads=1");
+                "-p", "promptLen=16", "-p", "outputLen=8", "-p", "threads=1", "-p", "batchSize=1");
         rows.add(new Row(GenerationFigures.TTFT + " (GenerationBenchmark)", 20, "ms", 0.05, true, true, generation,
                 GenerationFigures.TTFT));
         rows.add(new Row(GenerationFigures.TPOT + " (GenerationBenchmark)", 5, "ms", 0.05, true, true, generation,

@@ -17,16 +17,19 @@ import java.util.Locale;
  * met the SLO the result is a ceiling (the knee is at or above it), never a knee. And every rate's verdict is kept:
  * a rate met above one that was not (a non-monotone service, or noise the confidence did not catch) is counted and
  * shown, not hidden by the bisection. Last, the knee is stepped again from fresh steps; when that fails, the search
- * falls back to the next rate below that was met, and the contradiction is counted.
+ * falls back to the next rate below that was met, or, when none was, steps down {@value #RESOLUTION} x 2 at a time
+ * until one is (a few more rates at most), and the contradiction is counted.
  *
  * <p>The estimate is the bracket's lower end: a rate shown met. It is biased low, by up to {@value #RESOLUTION} of the
  * bracket's top from the bisection, and by the confidence margin (a rate whose true percentile is just under the
  * bound is unsure, so not met).
  */
 public final class RateSearch {
-    static final double RESOLUTION = 0.05;
-    static final int MAX_RATES = 8;
+    static final double RESOLUTION = 0.025;
+    static final int MAX_RATES = 10;
     static final int MAX_REPEATS = 3;
+    /** Rates a search may try in all: the bisection's, the knee again, and the steps down when it no longer holds. */
+    static final int MAX_TRIES = MAX_RATES + 4;
     /** Below this share of the capacity the search stops halving: the SLO cannot be met at any useful rate. */
     static final double FLOOR = 1.0 / 64;
     /** When the capacity meets the SLO, the search tries this much above it (up to the top) before calling it done. */
@@ -164,6 +167,17 @@ public final class RateSearch {
         }
         double below = tried.stream().filter(t -> t.met() && t.rate() < again.rate()).mapToDouble(Tried::rate).max()
                 .orElse(0);
+        if (below == 0) {
+            // nothing below was met: the service slowed since (a shared machine's slow stretch), so step down from
+            // the knee that no longer holds rather than report no rate at all
+            for (double down = lo * (1 - 2 * RESOLUTION); down >= start * FLOOR && tried.size() < MAX_TRIES;
+                 down *= 1 - 2 * RESOLUTION) {
+                Tried t = tryRate(step, slo, down, tried);
+                if (t.met()) {
+                    return new Found(down, lo, false, t.pooled(), tried);
+                }
+            }
+        }
         StepResult atBelow = tried.stream().filter(t -> t.met() && t.rate() == below).map(Tried::pooled).findFirst()
                 .orElse(again.pooled());
         return new Found(below, lo, false, atBelow, tried);

@@ -51,7 +51,7 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
     /** Requests per step when neither {@code requests} nor an SLO says: enough for a p99. */
     static final int DEFAULT_REQUESTS = 1000;
     /** Steps a rate search typically runs: halving down, bisecting up to its resolution, the knee again. */
-    static final int TYPICAL_SEARCH_STEPS = 8;
+    static final int TYPICAL_SEARCH_STEPS = 9;
 
     /** Whether a cell's parameters make it a serving cell. */
     public static boolean isServingCell(Map<String, String> params) {
@@ -171,7 +171,7 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
 
     /** The longest a fork of this serving cell may measure, in s: a search that tries every rate it may, repeated. */
     public static double longestSeconds(Map<String, String> params) {
-        return seconds(params, (RateSearch.MAX_RATES + 1) * RateSearch.MAX_REPEATS);
+        return seconds(params, RateSearch.MAX_TRIES * RateSearch.MAX_REPEATS);
     }
 
     private static double seconds(Map<String, String> params, int searchSteps) {

@@ -96,6 +96,10 @@ class EndToEndIT {
             assertThat(m.get("gc.alloc.rate.norm").get("scoreUnit").asText()).isEqualTo("B/op");
             // ORT's Java API allocates a little per call even with pinned outputs (its Result and map entries)
             assertThat(m.get("gc.alloc.rate.norm").get("score").asDouble()).isBetween(1.0, 4096.0);
+            // the call's own bytes: ORT's binding for one input and one output, 368 B once C2 has compiled the call,
+            // 456 B before (see docs/metrics.md); nothing of JMH's between calls
+            assertThat(m.get("alloc.call").get("scoreUnit").asText()).isEqualTo("B/op");
+            assertThat(m.get("alloc.call").get("score").asDouble()).isBetween(300.0, 600.0);
         }
 
         // activation memory per layer at each batch, for the report's per-layer section

@@ -81,6 +81,26 @@ class RateSearchTest {
     }
 
     /**
+     * A service that serves 100 req/s for its first three steps and 80 from then on (a shared machine's slow stretch):
+     * the knee found early fails when stepped again, and with nothing met below it the search steps down until a
+     * rate holds, instead of reporting none, and counts the contradiction.
+     */
+    @Test
+    void aKneeThatNoLongerHoldsIsSteppedDownFrom() throws Exception {
+        int[] steps = {0};
+        RateSearch.Step slowing = rate -> {
+            double capacity = steps[0]++ < 3 ? 100 : 80;
+            long[] lat = new long[100];
+            Arrays.fill(lat, 1_000_000);
+            return StepResult.of(rate, lat, 0, (long) (100 / Math.min(rate, capacity) * 1e9));
+        };
+        RateSearch.Found f = RateSearch.find(slowing, P90_10MS, 100, 1e6);
+        assertThat(f.sustainable()).isGreaterThan(60).isLessThanOrEqualTo(80 / Validity.KEEP_UP);
+        assertThat(f.nonMonotone()).isPositive();
+        assertThat(f.tried().size()).isLessThanOrEqualTo(RateSearch.MAX_TRIES);
+    }
+
+    /**
      * Each request exceeds the bound with probability 0.1 x (rate / knee)^4: the true p90 equals the bound exactly at
      * the knee, and a step of 100 requests near it passes or fails by chance (seeded per search and step).
      */
