@@ -77,16 +77,32 @@ public final class Calibration {
         return dir == null ? Double.NaN : CalibrationRows.read(cells(dir), row.metric());
     }
 
-    /** The comparison row: the same run twice, the second with the slowdown aid, and compare's ratio of the two. */
+    /**
+     * The comparison row: this checkout against itself with the slowdown aid on the head side, forks interleaved and
+     * paired as a CI gate runs them ({@code tools/compare-commits.sh . .}), and compare's paired ratio. Run one after
+     * the other, the two sides' fork means differ by more than the slowdown on a shared VM; interleaved, the pairs
+     * cancel the drift. Needs the checkout the jar was built in (its tools/ beside target/).
+     */
     private double ratio(CalibrationRows.Run run) throws BenchException {
-        Path base = ran(run);
-        List<String> slowed = new ArrayList<>(run.args());
-        slowed.addAll(List.of("-jvmArgsAppend", "-Dinferbench.slowdown=" + SLOWDOWN));
-        Path head = ran(new CalibrationRows.Run(run.name() + "-slowed", slowed));
-        if (base == null || head == null) {
+        Path checkout = jar.toAbsolutePath().getParent().getParent();
+        Path script = checkout.resolve("tools").resolve("compare-commits.sh");
+        Path dir = out.resolve(run.name()).toAbsolutePath();
+        if (!Files.isRegularFile(script)) {
+            console.println("  (" + run.name() + ": no " + script + "; the comparison row runs from a checkout)");
             return Double.NaN;
         }
-        Comparer.Report report = Comparer.compare(RunReader.read(base), RunReader.read(head), 0.03, 0.95);
+        List<String> command = new ArrayList<>(List.of("bash", script.toString(), ".", "."));
+        command.addAll(run.args());
+        command.addAll(List.of("--out", dir.toString(), "--seed", "1",
+                "--head-args", "-jvmArgsAppend -Dinferbench.slowdown=" + SLOWDOWN));
+        int status = launch(command, checkout, run.name());
+        if (status != 0 && status != 1 && status != 3) {
+            console.println("  (run " + run.name() + " ended with exit code " + status + "; its output is in "
+                    + out.resolve(run.name() + ".log") + ")");
+            return Double.NaN;
+        }
+        Comparer.Report report = Comparer.compare(RunReader.read(dir.resolve("base")),
+                RunReader.read(dir.resolve("head")), 0.03, 0.95);
         return report.rows().stream().filter(Comparison::gated).mapToDouble(c -> c.ratio().estimate()).findFirst()
                 .orElse(Double.NaN);
     }
@@ -105,17 +121,7 @@ public final class Calibration {
         List<String> command = new ArrayList<>(List.of(javaBinary(), "-jar", jar.toString()));
         command.addAll(run.args());
         command.addAll(List.of("-v", "SILENT", "--run-dir", dir.toString()));
-        int status;
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(out.resolve(run.name() + ".log").toFile()).start();
-            status = p.waitFor();
-        } catch (IOException e) {
-            throw new BenchException("cannot start " + String.join(" ", command) + " (" + e.getMessage() + ")", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new BenchException("interrupted while " + run.name() + " ran", e);
-        }
+        int status = launch(command, null, run.name());
         Path result = status == 0 ? dir : null;
         if (result == null) {
             console.println("  (run " + run.name() + " ended with exit code " + status + "; its output is in "
@@ -123,6 +129,23 @@ public final class Calibration {
         }
         done.put(run, result);
         return result;
+    }
+
+    /** Runs {@code command} (in {@code cwd}, or this one when null) to its end, its output to NAME.log; its exit code. */
+    private int launch(List<String> command, Path cwd, String name) throws BenchException {
+        try {
+            ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(out.resolve(name + ".log").toFile());
+            if (cwd != null) {
+                b.directory(cwd.toFile());
+            }
+            return b.start().waitFor();
+        } catch (IOException e) {
+            throw new BenchException("cannot start " + String.join(" ", command) + " (" + e.getMessage() + ")", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BenchException("interrupted while " + name + " ran", e);
+        }
     }
 
     private static String javaBinary() {
