@@ -4,6 +4,7 @@ import dev.inferbench.generate.GenerationFigures;
 import dev.inferbench.metrics.CallBytesProfiler;
 import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.metrics.MemoryProfiler;
+import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.results.jmh.JmhMetric;
 import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.serve.QueueModel;
@@ -45,6 +46,8 @@ final class CalibrationRows {
 
     /** The ratio of the slowed run's mean time to the plain run's, from {@code compare}. */
     static final String RATIO = "ratio";
+    /** The cell's mean time per call, as the summary reads it (its primary metric, in its unit). */
+    static final String TIME = "time";
     static final String STUB = "-Dinferbench.stub=";
     /** Between two metric names: the first less the second. */
     static final String MINUS = " - ";
@@ -62,6 +65,12 @@ final class CalibrationRows {
                         .replace("ms", " ms") + " call", bytes, "B", 8, false, true, run, CallBytesProfiler.LABEL));
             }
         }
+        // the 20 ms call of the rows above: its time is the summary's mean, its rate samples/s (batch 1)
+        Run twentyMs = inference("alloc-0-20ms", "call=20ms,alloc=0");
+        rows.add(new Row("mean ms per call (the summary's mean), 20 ms call", 20, "ms", 0.02, true, true, twentyMs,
+                TIME));
+        rows.add(new Row(SamplesProfiler.LABEL + "/s, 20 ms call at batch 1", 50, "samples/s", 0.02, true, true,
+                twentyMs, SamplesProfiler.LABEL));
         rows.add(new Row(CpuProfiler.SERVING + ", closed loop", 2, "ms", 0.05, true, true,
                 inference("cpu-closed", "cpu=2ms"), CpuProfiler.SERVING));
         // in the open loop the callers also spend CPU outside their calls, waiting for and taking requests
@@ -137,6 +146,10 @@ final class CalibrationRows {
     static double read(List<MeasuredCell> cells, String metric) {
         if (cells.size() != 1) {
             return Double.NaN;
+        }
+        if (metric.equals(TIME)) {
+            return Arrays.stream(cells.get(0).callMeans()).flatMapToDouble(Arrays::stream).average()
+                    .orElse(Double.NaN);
         }
         if (metric.contains(MINUS)) {
             String[] two = metric.split(MINUS, 2);

@@ -104,7 +104,8 @@ final class ServingKnees {
 
     private static final Set<String> DESCRIBED = Set.of(CellSpec.MODEL, CellSpec.ENGINE, CellSpec.BATCH_SIZE,
             CellSpec.CALLERS, CellSpec.SHARING, CellSpec.THREADS, ServingSpec.ARRIVALS, ServingSpec.RATE,
-            ServingSpec.SLO, ServingSpec.REQUESTS, CellSpec.SEQ_LEN, CellSpec.DEVICE, ServingSpec.BATCH_WAIT_MS);
+            ServingSpec.SLO, ServingSpec.REQUESTS, ServingSpec.STEP_SECONDS, CellSpec.SEQ_LEN, CellSpec.DEVICE,
+            ServingSpec.BATCH_WAIT_MS);
     private static final Map<String, String> DEFAULTS = Map.of(CellSpec.SPIN, "on", ServingSpec.IDLE_MS, "0",
             CellSpec.INTER_OP_THREADS, "0", CellSpec.OPT_LEVEL, "all", CellSpec.PRECISION, "fp32",
             CellSpec.DATA, "synthetic", RequestLengths.LENGTHS, RequestLengths.NONE);

@@ -31,7 +31,8 @@ class SubcommandHelpTest {
             "verify", List.of("NAME|FILE|TEST-SET-DIR", "--rtol R", "--atol A", "--out DIR", "(default 0.001)",
                     "(default 1E-7)"),
             "report", List.of("RUN...", "-o DIR", "--format LIST", "md,html,csv,gab,bmf,jmh,plots"),
-            "history", List.of("[DIR]", "-o OUT", "results/history"));
+            "history", List.of("[DIR]", "-o OUT", "results/history"),
+            "calibrate", List.of("--fast", "-o OUT"));
 
     static Stream<Arguments> helps() {
         return Main.SUBCOMMANDS.keySet().stream()
