@@ -31,9 +31,10 @@ class ValidityTest {
         assertThat(Validity.lateBoundNs(Slo.parse("ttft.p99<2s&tpot.p99<50ms"))).isEqualTo(200_000_000); // TTFT's
         assertThat(Validity.lateBoundNs(Slo.parse("tpot.p99<50ms&itl.p90<80ms"))).isEqualTo(Validity.NO_BOUND);
         assertThat(Validity.lateShareAllowed(new Slo(99, 1))).isEqualTo(0.005); // half the p99's tail
-        assertThat(Validity.lateShareAllowed(new Slo(90, 1))).isEqualTo(0.01); // at most 1 %
+        assertThat(Validity.lateShareAllowed(new Slo(90, 1))).isEqualTo(0.05); // half the p90's tail
+        assertThat(Validity.lateShareAllowed(null)).isEqualTo(0.01);
         // a TPOT term's tail is not the arrivals' concern
-        assertThat(Validity.lateShareAllowed(Slo.parse("ttft.p90<2s&tpot.p99<50ms"))).isEqualTo(0.01);
+        assertThat(Validity.lateShareAllowed(Slo.parse("ttft.p90<2s&tpot.p99<50ms"))).isEqualTo(0.05);
     }
 
     @Test
