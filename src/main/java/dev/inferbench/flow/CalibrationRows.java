@@ -90,8 +90,10 @@ final class CalibrationRows {
                 "-p", "requests=40", "-p", "stepSeconds=0");
         rows.add(new Row("serve.ttft.p50 under load at 2 req/s", 20, "ms", 0.05, true, true, underLoad,
                 ServingProfiler.tokenLabel(Slo.Metric.TTFT, 50)));
+        // the resident set, not the bytes allocated: a kernel that reclaims cold pages (DAMON's kdamond runs on the
+        // VMs this was calibrated on) takes some of the leak back; five runs read -11.9 to +0.9 %
         rows.add(new Row(MemoryProfiler.RSS_GROWTH + ", leaking 1 MiB per 2^20 calls", 1e4 / (1 << 20), "MiB/10k calls",
-                0.1, true, true, new Run("leak", List.of("FaultInjectionBenchmark", "-p", "fault=leak", "-f", "1", "-wi", "1",
+                0.2, true, true, new Run("leak", List.of("FaultInjectionBenchmark", "-p", "fault=leak", "-f", "1", "-wi", "1",
                 "-w", "1s", "-i", "2", "-r", "2s")), MemoryProfiler.RSS_GROWTH));
         // 5 req/s of 55 ms requests (ρ = 0.275): a tenth wait over 43 ms, so TTFT's p90, counted from the arrival
         // the schedule intended, is 63 ms; counted from the call's start it would read the prefill's 20 ms
