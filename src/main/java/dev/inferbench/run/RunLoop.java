@@ -1,11 +1,8 @@
 package dev.inferbench.run;
 
-import org.openjdk.jmh.runner.Defaults;
-import java.util.concurrent.TimeUnit;
 import java.util.Locale;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.cell.CellSpec;
-import dev.inferbench.serve.ServingSpec;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.CellSummary;
@@ -19,7 +16,6 @@ import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 import java.io.IOException;
@@ -87,7 +83,8 @@ public final class RunLoop {
             landed.put(c, new LinkedHashSet<>(store.forks().landed(c).keySet()));
         }
         boolean inPlace = System.console() != null && console == System.out && verbosity == VerboseMode.SILENT;
-        double perFork = cells.stream().mapToDouble(this::measuredSeconds).average().orElse(iterationSeconds());
+        ForkLimits time = forkLimits();
+        double perFork = cells.stream().mapToDouble(time::measuredSeconds).average().orElse(time.iterationSeconds());
         try (Progress progress = new Progress(console, perFork, inPlace)) {
             return run(cells, landed, progress);
         }
@@ -275,7 +272,7 @@ public final class RunLoop {
         if (ok) {
             return Optional.empty();
         }
-        String reason = killed ? "still running after the fork timeout of " + Progress.clock(forkTimeout(cell).toMillis() / 1e3)
+        String reason = killed ? "still running after the fork timeout of " + Progress.clock(forkLimits().timeout(cell).toMillis() / 1e3)
                 + "; killed (set --fork-timeout to allow longer)"
                 : output.failures().stream().findFirst().map(FailureFilter.Failure::reason).orElse("the fork produced no result")
                         + FailureRecord.crashSite(output.crashTail());
@@ -296,7 +293,7 @@ public final class RunLoop {
         while (true) {
             try {
                 // the fork's time limit counts from the attempt that gets the lock, not from the wait
-                watchdog.arm(forkTimeout(cell));
+                watchdog.arm(forkLimits().timeout(cell));
                 // the fork's wall time, too, counts from the attempt that gets the lock
                 forkStart = Instant.now();
                 return JmhDriver.runFork(options, output);
@@ -321,40 +318,8 @@ public final class RunLoop {
         }
     }
 
-    /** JMH's settings for one fork, in seconds: warmup plus measurement. */
-    private double iterationSeconds() {
-        Plan.Settings s = plan.settings();
-        int wi = s.warmupIterations() != null ? s.warmupIterations() : Defaults.WARMUP_ITERATIONS;
-        int i = s.iterations() != null ? s.iterations() : Defaults.MEASUREMENT_ITERATIONS;
-        return wi * seconds(s.warmupTime(), Defaults.WARMUP_TIME)
-                + i * seconds(s.time(), Defaults.MEASUREMENT_TIME);
-    }
-
-    private static double seconds(String time, TimeValue fallback) {
-        TimeValue t = time != null ? TimeValue.fromString(time) : fallback;
-        return t.convertTo(TimeUnit.MILLISECONDS) / 1e3;
-    }
-
-    /**
-     * What a fork of {@code cell} measures, in s: JMH's iterations, or for a serving cell its steps (each at least
-     * its stepSeconds, a search several of them).
-     */
-    private double measuredSeconds(Cell cell) {
-        double serving = ServingSpec.expectedSeconds(cell.params());
-        return Double.isNaN(serving) ? iterationSeconds() : serving;
-    }
-
-    /**
-     * Three times what a fork should take, and never under five minutes: generous for slow model loads. A serving
-     * cell's may take its longest search.
-     */
-    Duration forkTimeout(Cell cell) {
-        if (settings.forkTimeout() != null) {
-            return settings.forkTimeout();
-        }
-        double longest = ServingSpec.longestSeconds(cell.params());
-        double measured = Double.isNaN(longest) ? iterationSeconds() : Math.max(iterationSeconds(), longest);
-        return Duration.ofSeconds(Math.max(300, Math.round(3 * (measured + 30))));
+    private ForkLimits forkLimits() {
+        return new ForkLimits(plan.settings(), settings.forkTimeout());
     }
 
     private static Set<Path> crashLogs() throws IOException {
