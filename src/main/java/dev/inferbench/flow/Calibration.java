@@ -4,6 +4,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.compare.Comparer;
 import dev.inferbench.compare.Comparison;
 import dev.inferbench.compare.RunReader;
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.results.jmh.JmhJson;
 import dev.inferbench.results.jmh.MeasuredCell;
 
@@ -108,7 +109,7 @@ public final class Calibration {
     }
 
     private static List<MeasuredCell> cells(Path dir) throws BenchException {
-        Path json = dir.resolve("jmh-result.json");
+        Path json = dir.resolve(RunLayout.RESULT);
         return Files.isRegularFile(json) ? JmhJson.read(json) : List.of();
     }
 
