@@ -35,11 +35,6 @@ public final class CallBytes {
         return new Sampler(seed);
     }
 
-    /** Whether this JVM counts each thread's allocated bytes (HotSpot does by default). */
-    public static boolean available() {
-        return THREADS != null;
-    }
-
     static void reset() {
         BYTES.reset();
         READ.reset();
