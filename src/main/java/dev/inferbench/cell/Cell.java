@@ -18,7 +18,7 @@ import java.util.TreeMap;
  * @param params    parameter values in name order, as JMH orders them
  */
 public record Cell(String benchmark, String mode, Map<String, String> params) {
-    private static final int MAX_ID_LENGTH = 160;
+    private static final int MAX_ID_LENGTH = 200;
 
     public Cell {
         // JSON keys are never null; a damaged plan.json may still lack the map, which Plan.fromJson refuses
@@ -37,14 +37,17 @@ public record Cell(String benchmark, String mode, Map<String, String> params) {
 
     /**
      * {@code text} as a file name: characters matching {@code notAllowed} as {@code _}; when longer than a file name may
-     * be, cut and given a digest of the whole text, so that two texts never share one.
+     * be, cut after a whole word (at a {@code -} or {@code _}) and given a digest of the whole text, so that two texts
+     * never share one.
      */
     public static String fileName(String text, String notAllowed) {
         String safe = text.replaceAll(notAllowed, "_");
         if (safe.length() <= MAX_ID_LENGTH) {
             return safe;
         }
-        return safe.substring(0, MAX_ID_LENGTH - 13) + "-" + digest(text).substring(0, 12);
+        int room = MAX_ID_LENGTH - 13;
+        int cut = Math.max(safe.lastIndexOf('-', room), safe.lastIndexOf('_', room));
+        return safe.substring(0, cut > room / 2 ? cut : room) + "-" + digest(text).substring(0, 12);
     }
 
     /** {@code InferenceBenchmark.infer}: class and method. */

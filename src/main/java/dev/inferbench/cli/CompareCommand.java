@@ -58,7 +58,9 @@ final class CompareCommand implements Subcommand {
                         [--threshold T]... [--precision P] [--pilot N]
                         [--stop-status --max-pairs N] [--format F]
                 Compares two runs cell by cell and metric by metric: the ratio HEAD/BASE with its interval, forks as
-                the unit, paired fork by fork where the forks ran side by side, and a verdict per row.
+                the unit, paired fork by fork where the forks ran side by side, and a verdict per row. An
+                interval, and so a verdict, needs 2 forks a side or more (-f 2), or 3 pairs or more of forks run
+                side by side (--duet, tools/compare-commits.sh); a cell with fewer is one line that says so.
                   BASE HEAD                 two run folders (or JMH JSON result files)
                   --min-effect P            the smallest change that counts (default %s %%)
                   --fail-on-regression      exit 1 on a regression of a gated metric, 3 when a gated row could not tell
@@ -198,6 +200,11 @@ final class CompareCommand implements Subcommand {
      */
     private static String couldNotTell(Comparison r, String cell) {
         Interval i = r.ratio();
+        if (CompareTable.tooFewForks(r)) {
+            return String.format(Locale.ROOT, "could not tell: %s %s %.3f: %s (run each side with -f %d or more, or"
+                    + " compare them fork by fork with --duet)", cell, r.metric(), i.estimate(), CompareTable.tooFewNote(r),
+                    CompareTable.FORKS_NEEDED);
+        }
         double visible = Power.visibleChange(i);
         String sees = Double.isNaN(visible) ? "too few forks for an interval (at least 2 a side, 3 pairs)"
                 : String.format(Locale.ROOT, "this comparison sees changes of %s or more (95 %% power)",

@@ -86,11 +86,13 @@ public final class Main {
             JmhArgs.Parsed parsed = JmhArgs.read(flags.jmhArgs());
             CommandLineOptions cmd = parsed.cmd();
             if (cmd.shouldHelp()) {
-                cmd.showHelp();
-                out.println();
-                out.println("inferbench adds: --verbose (stack traces); defaults from " + BenchConfig.FILE_NAME
-                        + "; a run folder results/<time>-<sha>/ kept fork by fork (-rff FILE: a copy of the result"
-                        + " there too);");
+                out.println("usage: java -jar target/benchmarks.jar [SUBCOMMAND | JMH and inferbench options]");
+                out.println("A run measures every cell of the matrix (-p model=resnet50 -p batchSize=1,8) in forks and"
+                        + " prints the plan, a line per fork, the summary and where its files are; JMH's own log goes"
+                        + " to the run folder's jmh.log (-v NORMAL shows it as it runs).");
+                out.println("inferbench's options: --verbose (JMH's log and stack traces); defaults from "
+                        + BenchConfig.FILE_NAME + "; a run folder results/<time>-<sha>/ kept fork by fork (-rff FILE:"
+                        + " a copy of the result there too);");
                 out.println("  --cells FILE (a list of configurations), --resume DIR [-f N], --run-dir DIR, --shard i/n,"
                         + " --max-forks N, --fork-timeout D,"
                         + " --precision P%, --budget D, --paced (see docs/running.md)");
@@ -98,6 +100,9 @@ public final class Main {
                         + " --threshold '[param=v:]metric<value'");
                 out.println("subcommands (java -jar target/benchmarks.jar SUBCOMMAND --help for each one's flags):");
                 SUBCOMMANDS.forEach((name, command) -> out.println("  " + name + ": " + command.get().summary()));
+                out.println();
+                out.println("JMH's options (every one works unchanged):");
+                cmd.showHelp();
                 return OK;
             }
             if (cmd.shouldList() || cmd.shouldListWithParams() || cmd.shouldListProfilers()

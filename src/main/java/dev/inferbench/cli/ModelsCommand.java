@@ -92,6 +92,9 @@ final class ModelsCommand implements Subcommand {
         return Main.OK;
     }
 
+    /** The inputs column's width in the table. */
+    private static final int INPUTS_WIDTH = 44;
+
     private static void table(List<ModelStats> stats, Map<String, Long> generated, int seqLen, PrintStream out) {
         String format = "%-16s %13s %10s %10s  %-9s %-44s %s%n";
         out.printf(Locale.ROOT, format, "model", "params", "GMAC", "size", "generated", "inputs", "top operators");
@@ -102,10 +105,29 @@ final class ModelsCommand implements Subcommand {
             String ops = s.operators().entrySet().stream().limit(4).map(e -> e.getKey() + " " + e.getValue())
                     .collect(Collectors.joining(", "));
             out.printf(Locale.ROOT, format, s.name(), String.format(Locale.ROOT, "%,d", s.params()), macs,
-                    ZooGenerator.size(s.bytes()), gen, String.join(" ", s.inputs()), ops);
+                    ZooGenerator.size(s.bytes()), gen, inputs(s.inputs()), ops);
         }
         out.printf(Locale.ROOT, "GMAC: multiply-accumulates per sample (Conv, Gemm, MatMul) at seqLen %d;"
                 + " '+' marks a lower bound (some shapes unknown)%n", seqLen);
+    }
+
+    /** The inputs in the column's width: as many whole names as fit, then how many more ({@code --json} has all). */
+    static String inputs(List<String> inputs) {
+        String all = String.join(" ", inputs);
+        if (all.length() <= INPUTS_WIDTH) {
+            return all;
+        }
+        StringBuilder sb = new StringBuilder();
+        int shown = 0;
+        for (String in : inputs) {
+            String more = " +" + (inputs.size() - shown - 1) + " more (--json)";
+            if (sb.length() + 1 + in.length() + more.length() > INPUTS_WIDTH && shown > 0) {
+                break;
+            }
+            sb.append(shown == 0 ? "" : " ").append(in);
+            shown++;
+        }
+        return shown == inputs.size() ? sb.toString() : sb + " +" + (inputs.size() - shown) + " more (--json)";
     }
 
     private static void json(List<ModelStats> stats, Map<String, Long> generated, int seqLen, PrintStream out)

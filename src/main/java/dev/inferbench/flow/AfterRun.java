@@ -18,19 +18,21 @@ import dev.inferbench.results.RunLayout;
 import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.run.JmhResultWriter;
 import dev.inferbench.run.Plan;
+import dev.inferbench.run.RunConsole;
 import dev.inferbench.run.RunLoop;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Everything after a run's last fork, in order: JMH's table and inferbench's summary (with the machine state, the
@@ -45,13 +47,20 @@ public final class AfterRun {
         }
     }
 
+    /** Flame graphs named one by one in the closing lines; more are named by their folder. */
+    private static final int MAX_FLAMES = 4;
+
     private final RunSetup.Prepared prepared;
     private final Path runDir;
     private final Plan plan;
     private final PrintStream console;
     private final PrintStream err;
 
-    AfterRun(RunSetup.Prepared prepared, PrintStream console, PrintStream err) {
+    /** {@code --run-dir}: the user chose the run's folder, and its history goes beside it. */
+    private final boolean chosenDir;
+
+    AfterRun(RunSetup.Prepared prepared, PrintStream console, PrintStream err, boolean chosenDir) {
+        this.chosenDir = chosenDir;
         this.prepared = prepared;
         this.runDir = prepared.store().dir();
         this.plan = prepared.plan();
@@ -59,10 +68,15 @@ public final class AfterRun {
         this.err = err;
     }
 
-    Ending finish(RunLoop.Outcome outcome, RunInfo info, VerboseMode verbosity, List<String> thresholds,
+    Ending finish(RunLoop.Outcome outcome, RunInfo info, RunConsole out, List<String> thresholds,
                   boolean opProfile) throws IOException, BenchException {
         if (!outcome.results().isEmpty()) {
-            OutputFormatFactory.createFormatInstance(console, verbosity).endRun(outcome.results());
+            // JMH's own table of every metric: in jmh.log, and on the terminal only when JMH's log is shown there
+            OutputFormatFactory.createFormatInstance(out.log(), out.jmh()).endRun(outcome.results());
+            out.log().flush();
+            if (out.showsJmh()) {
+                OutputFormatFactory.createFormatInstance(console, out.jmh()).endRun(outcome.results());
+            }
         }
         List<MeasuredCell> measured = prepared.store().result().read();
         List<CellSummary> cells = CellSummary.of(measured);
@@ -79,13 +93,15 @@ public final class AfterRun {
             report();
             if (plan.shardSlice().isWhole() && outcome.forksRemaining() == 0) {
                 // a slice or an unfinished run is not a point of the trend; merge files the joined shards
-                addToHistory(prepared.config(), runDir, console, err);
+                addToHistory(chosenDir ? historyBeside(prepared.config(), runDir) : History.root(prepared.config()),
+                        runDir, chosenDir, console, err);
             }
         }
         for (Map.Entry<Cell, String> f : failed.entrySet()) {
             err.println("inferbench: cell " + f.getKey().label() + " failed: " + f.getValue()
                     + " (details in " + RunLayout.of(runDir).cellFailures(f.getKey().id()) + ")");
         }
+        where(out);
         if (outcome.forksRemaining() > 0) {
             console.println("inferbench: " + outcome.forksRemaining() + " forks not run yet; continue with: "
                     + prepared.store().resumeCommand());
@@ -94,6 +110,38 @@ public final class AfterRun {
                 + failed.size() + " failed, " + plan.skipped().size() + " skipped; results in " + runDir);
         boolean gatePassed = thresholds.isEmpty() || Gate.afterRun(runDir, thresholds, console) == 0;
         return new Ending(cells.size(), failed.size(), plan.skipped().size(), gatePassed);
+    }
+
+    /**
+     * The closing lines' "where": each cell's merged flame graph (the first few, then the folder), the operator
+     * profiles and JMH's log, each named only when it is there.
+     */
+    private void where(RunConsole out) throws IOException {
+        RunLayout layout = RunLayout.of(runDir);
+        List<Path> flames = new ArrayList<>();
+        if (Files.isDirectory(layout.flames())) {
+            try (Stream<Path> cellDirs = Files.list(layout.flames())) {
+                for (Path dir : cellDirs.sorted().toList()) {
+                    try (Stream<Path> files = Files.list(dir)) {
+                        files.filter(f -> f.getFileName().toString().matches("merged-.*-forward\\.html")).sorted()
+                                .findFirst().ifPresent(flames::add);
+                    }
+                }
+            }
+        }
+        int shown = Math.min(flames.size(), flames.size() > MAX_FLAMES ? MAX_FLAMES - 1 : MAX_FLAMES);
+        flames.subList(0, shown).forEach(f -> console.println("inferbench: flame graph, forks merged: " + f));
+        if (flames.size() > shown) {
+            console.println("inferbench: " + (flames.size() - shown) + " more cells' flame graphs in " + layout.flames()
+                    + " (<cell>/merged-*-forward.html)");
+        }
+        if (Files.isDirectory(layout.opProfile())) {
+            console.println("inferbench: operator profiles in " + layout.opProfile() + " (one folder per cell)");
+        }
+        if (out.log() != null && Files.isRegularFile(runDir.resolve(RunConsole.JMH_LOG))) {
+            console.println("inferbench: JMH's log of every fork in " + runDir.resolve(RunConsole.JMH_LOG)
+                    + (out.quiet() ? " (shown as it runs with -v NORMAL)" : ""));
+        }
     }
 
     /** The summary table with the skipped cells, the machine's state and the failed cells, printed and kept. */
@@ -146,14 +194,28 @@ public final class AfterRun {
      * failure costs no measurement: one line on stderr.
      */
     static void addToHistory(BenchConfig config, Path runDir, PrintStream out, PrintStream err) {
-        Optional<Path> root = History.root(config);
+        addToHistory(History.root(config), runDir, false, out, err);
+    }
+
+    /**
+     * A run in a folder of the user's choosing ({@code --run-dir}) keeps its history beside it, in the folder's
+     * parent: a run made elsewhere leaves nothing in the checkout's results/ (run.history empty: none at all).
+     */
+    static Optional<Path> historyBeside(BenchConfig config, Path runDir) {
+        Path parent = runDir.normalize().getParent();
+        return History.root(config).map(configured -> parent == null ? Path.of("history") : parent.resolve("history"));
+    }
+
+    static void addToHistory(Optional<Path> root, Path runDir, boolean beside, PrintStream out, PrintStream err) {
         if (root.isEmpty()) {
             return;
         }
         try {
             Path entry = History.append(runDir, root.get());
             if (entry != null) {
-                out.println("inferbench: run added to the history in " + entry);
+                out.println("inferbench: run added to the history in " + entry + (beside
+                        ? " (beside the --run-dir folder; its trend: java -jar target/benchmarks.jar history "
+                        + root.get() + ")" : ""));
             }
         } catch (BenchException e) {
             err.println("inferbench: " + e.getMessage());

@@ -6,10 +6,9 @@ import dev.inferbench.profile.FlameHook;
 import dev.inferbench.profile.UserAsyncHook;
 import dev.inferbench.results.RunInfo;
 import dev.inferbench.run.ForkHook;
+import dev.inferbench.run.RunConsole;
 import dev.inferbench.run.RunLoop;
 import dev.inferbench.run.RunStoppedException;
-import org.openjdk.jmh.runner.Defaults;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -20,6 +19,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One benchmark run from the parsed command line to its last line, down the layers once: the plan and folder
@@ -39,15 +39,22 @@ public final class RunFlow {
                 ? RunSetup.resume(request.resume(), request.args(), out)
                 : RunSetup.create(request.args(), request.runDir(), request.shard(), request.cells(), LocalDateTime.now(), out);
         PrintStream console = console(prepared, request.resume() != null);
+        // JMH's log of every fork, kept in the run folder whatever the terminal shows; a resumed run adds to it
+        PrintStream jmhLog = new PrintStream(Files.newOutputStream(prepared.store().dir().resolve(RunConsole.JMH_LOG),
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE), false,
+                StandardCharsets.UTF_8);
         try {
             RunInfo info = RunInfo.start(request.argv().toArray(String[]::new), prepared.config());
-            VerboseMode verbosity = prepared.cmd().verbosity().orElse(Defaults.VERBOSITY);
+            RunConsole runConsole = RunConsole.of(console, jmhLog, prepared.cmd().verbosity().hasValue()
+                    ? Optional.of(prepared.cmd().verbosity().get()) : Optional.empty(), request.verbose());
             RunLoop loop = new RunLoop(prepared.store(), prepared.plan(), prepared.options(), request.loop(),
-                    hooks(request, prepared, console), console, verbosity, request.verbose());
+                    hooks(request, prepared, console), runConsole);
             RunLoop.Outcome outcome = loop.run();
-            return new AfterRun(prepared, console, err).finish(outcome, info, verbosity, request.thresholds(),
+            return new AfterRun(prepared, console, err,
+                    request.resume() == null && request.runDir() != null).finish(outcome, info, runConsole, request.thresholds(),
                     request.opProfile() || request.flame() != null);
         } finally {
+            jmhLog.close();
             if (console != out) {
                 console.close();
             }

@@ -31,8 +31,8 @@ public record GenerationSpec(int promptLen, int outputLen) implements FitsContex
         if (layout.context().isPresent() && promptLen + outputLen > layout.context().getAsInt()) {
             int context = layout.context().getAsInt();
             throw new BenchException("promptLen " + promptLen + " + outputLen " + outputLen + " = "
-                    + (promptLen + outputLen) + " tokens is longer than model '" + model + "''s context of " + context
-                    + "; expected promptLen + outputLen <= " + context);
+                    + (promptLen + outputLen) + " tokens is longer than the " + context + "-token context of model '"
+                    + model + "'; expected promptLen + outputLen <= " + context);
         }
     }
 

@@ -102,13 +102,13 @@ public record RequestLengths(Dist prompt, Dist output, List<int[]> pairs, String
             for (int[] pair : pairs) {
                 if (pair[0] + pair[1] > context) {
                     throw new BenchException(source + " line " + pair[2] + ": prompt " + pair[0] + " + output "
-                            + pair[1] + " = " + (pair[0] + pair[1]) + " tokens is longer than model '" + model
-                            + "''s context of " + context + "; expected prompt + output <= " + context);
+                            + pair[1] + " = " + (pair[0] + pair[1]) + " tokens is longer than the " + context
+                            + "-token context of model '" + model + "'; expected prompt + output <= " + context);
                 }
             }
         } else if (longest() > context) {
             throw new BenchException("promptLen " + prompt + " + outputLen " + output + " reach " + longest()
-                    + " tokens, longer than model '" + model + "''s context of " + context + "; expected the longest"
+                    + " tokens, longer than the " + context + "-token context of model '" + model + "'; expected the longest"
                     + " prompt + the longest output <= " + context);
         }
     }

@@ -36,8 +36,7 @@ public record InputShapes(String model, Map<String, long[]> perSample, int batch
             System.arraycopy(override, 0, full, 1, override.length);
             return full;
         }
-        boolean sequence = declared.length == 2 || spec.type() == DType.INT64 || spec.type() == DType.INT32
-                || spec.type() == DType.BOOL;
+        boolean sequence = sequence(spec);
         for (int i = 1; i < declared.length; i++) {
             if (declared[i] > 0) {
                 full[i] = declared[i];
@@ -51,6 +50,27 @@ public record InputShapes(String model, Map<String, long[]> perSample, int batch
             }
         }
         return full;
+    }
+
+    /** Whether the input's dynamic dimensions are a sequence length: rank 2 ({@code [batch, seq]}) or token ids. */
+    private static boolean sequence(TensorSpec spec) {
+        long[] declared = spec.shape();
+        return declared.length == 2 || spec.type() == DType.INT64 || spec.type() == DType.INT32
+                || spec.type() == DType.BOOL;
+    }
+
+    /** Whether the input's shape takes {@code seqLen}: a sequence input with a dynamic dimension and no override. */
+    public boolean usesSeqLen(TensorSpec spec) {
+        long[] declared = spec.shape();
+        if (perSample.containsKey(spec.name()) || !sequence(spec)) {
+            return false;
+        }
+        for (int i = 1; i < declared.length; i++) {
+            if (declared[i] <= 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String example(long[] declared) {

@@ -45,6 +45,8 @@ public final class ActivationPass {
 
     public static void run(List<Cell> cells, BenchConfig config, Path runDir, PrintStream out) {
         Set<Path> done = new HashSet<>();
+        // two lines of one model at one batch tell their precisions apart when the run has several
+        boolean precisions = cells.stream().map(c -> c.params().getOrDefault(CellSpec.PRECISION, "")).distinct().count() > 1;
         for (Cell cell : cells) {
             if (!BenchmarkNames.isMethod(cell.benchmark(), BenchmarkNames.INFERENCE_INFER) || !CellSpec.isModelCell(cell.params())) {
                 continue;
@@ -60,7 +62,7 @@ public final class ActivationPass {
                 ActivationMemory m = ActivationMemory.of(file, spec.modelName(), spec.model().inputs(),
                         spec.batchSize(), spec.seqLen());
                 write(new Entry(spec.modelName(), spec.precision().id(), m), target);
-                out.println("inferbench: " + line(spec.modelName(), m));
+                out.println("inferbench: " + line(spec.modelName(), m) + (precisions ? " (" + spec.precision().id() + ")" : ""));
             } catch (BenchException | IOException | RuntimeException e) {
                 // a TorchScript file, or a graph shape inference cannot read: the run's results stand without it
                 out.println("inferbench: no activation memory for " + cell.label() + ": " + e.getMessage());
@@ -73,8 +75,9 @@ public final class ActivationPass {
         ActivationMemory.Layer top = m.peakLayer();
         String at = top == null ? "" : " while " + top.node() + " (" + top.opType() + ") runs";
         String unknown = m.unknown() == 0 ? "" : "; " + m.unknown() + " tensors of unknown shape left out (a lower bound)";
-        return String.format(Locale.ROOT, "activation memory of %s at batch %d, seqLen %d: peak %s%s; largest tensor %s,"
-                        + " all intermediates %s%s", model, m.batch(), m.seqLen(), size(m.peakBytes()), at,
+        String seq = m.sequence() ? ", seqLen " + m.seqLen() : "";
+        return String.format(Locale.ROOT, "activation memory of %s at batch %d%s: peak %s%s; largest tensor %s,"
+                        + " all intermediates %s%s", model, m.batch(), seq, size(m.peakBytes()), at,
                 size(m.largestBytes()), size(m.totalBytes()), unknown);
     }
 

@@ -115,6 +115,19 @@ public final class FlameHook implements ForkHook {
         options.jvmArgsAppend(append.toArray(String[]::new));
     }
 
+    /** JMH names the recording it asked for under the fork's jmh/ folder; {@link #afterFork} moves it to profile.jfr. */
+    @Override
+    public String logLine(String line) {
+        String s = line.strip();
+        int at = s.indexOf(flamesDir.toString());
+        int jmh = at < 0 ? -1 : s.indexOf("/jmh/", at);
+        if (!s.endsWith(".jfr") || jmh < 0) {
+            return line;
+        }
+        int start = line.indexOf(s);
+        return line.substring(0, start) + s.substring(0, jmh) + "/profile.jfr" + line.substring(start + s.length());
+    }
+
     @Override
     public void afterFork(Cell cell, int fork, Path forkDir, boolean landed) throws BenchException {
         Path dir = dir(cell, fork);

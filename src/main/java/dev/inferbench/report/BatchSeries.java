@@ -2,6 +2,7 @@ package dev.inferbench.report;
 
 import dev.inferbench.cell.BenchmarkNames;
 import dev.inferbench.cell.CellSpec;
+import dev.inferbench.cell.VaryingParams;
 import dev.inferbench.results.CellSummary;
 
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
@@ -47,13 +49,18 @@ final class BatchSeries {
 
     /**
      * "resnet50 on ort", or the benchmark for cells without a model; a benchmark other than inference is named
-     * ("resnet50 on djl-pytorch (TrainingBenchmark.step)"), so that its line is not read as inference's.
+     * ("resnet50 on djl-pytorch (TrainingBenchmark.step)"), so that its line is not read as inference's; then the
+     * params other than the batch that vary among {@code all} ("resnet50 on ort, threads=2").
      */
-    static String who(CellSummary c) {
+    static String who(CellSummary c, List<CellSummary> all) {
         String who = c.params().getOrDefault(CellSpec.MODEL, c.benchmark()) + " on "
                 + c.params().getOrDefault(CellSpec.ENGINE, "?");
-        return !c.params().containsKey(CellSpec.MODEL) || BenchmarkNames.inClass(c.benchmark(), BenchmarkNames.INFERENCE)
+        who = !c.params().containsKey(CellSpec.MODEL) || BenchmarkNames.inClass(c.benchmark(), BenchmarkNames.INFERENCE)
                 ? who : who + " (" + c.benchmark() + ")";
+        // the other params that tell this cell from the run's others (threads=2), as the table's columns do
+        String rest = VaryingParams.of(all.stream().map(CellSummary::params).toList())
+                .name(c.params(), Set.of(CellSpec.MODEL, CellSpec.ENGINE, CellSpec.BATCH_SIZE));
+        return rest.isEmpty() ? who : who + ", " + rest;
     }
 
     /** Every finding across batch sizes, throughput first: the summary's and the reports' lines. */

@@ -31,7 +31,10 @@ public final class CompareTable {
         Set<String> varying = varying(report);
         CellKey last = null;
         for (Comparison r : report.rows()) {
-            rows.add(cells(r, r.cell().equals(last) ? "" : r.cell().label(varying), UnaryOperator.identity()));
+            if (!r.cell().equals(last) || !tooFewForks(r)) {
+                // a cell without an interval is one line: its other metrics could not tell either, for the same reason
+                rows.add(cells(r, r.cell().equals(last) ? "" : r.cell().label(varying), UnaryOperator.identity()));
+            }
             last = r.cell();
         }
         return SummaryTable.layout(rows) + footer(report, "", UnaryOperator.identity());
@@ -44,6 +47,9 @@ public final class CompareTable {
         Set<String> varying = varying(report);
         CellKey last = null;
         for (Comparison r : report.rows()) {
+            if (r.cell().equals(last) && tooFewForks(r)) {
+                continue;
+            }
             String label = r.cell().equals(last) ? "" : r.cell().label(varying);
             sb.append("| ").append(String.join(" | ", cells(r, label, MarkdownReport::escape)).replace("±", "± "))
                     .append(" |\n");
@@ -64,7 +70,27 @@ public final class CompareTable {
     static List<String> cells(Comparison r, String label, UnaryOperator<String> text) {
         return List.of(text.apply(label), text.apply(r.metric()), text.apply(r.unit()),
                 withError(r.baseline()), withError(r.candidate()), change(r), ratio(r.ratio()),
-                r.verdictWord(), gate(r));
+                tooFewForks(r) ? tooFewNote(r) : r.verdictWord(), gate(r));
+    }
+
+    /** The fewest forks a side that give an interval (unpaired); paired rows need {@value #PAIRS_NEEDED} pairs. */
+    public static final int FORKS_NEEDED = 2;
+    /** The fewest pairs that give a paired interval. */
+    public static final int PAIRS_NEEDED = 3;
+
+    /** A row without an interval because a side has fewer than {@value #FORKS_NEEDED} forks and no pairs stand in. */
+    public static boolean tooFewForks(Comparison r) {
+        return !r.ratio().known() && !r.paired()
+                && Math.min(r.baseline().forks(), r.candidate().forks()) < FORKS_NEEDED;
+    }
+
+    /** "1 fork a side; an interval needs 2" (or "1 fork in the baseline, 4 in the candidate; ..."). */
+    public static String tooFewNote(Comparison r) {
+        int b = r.baseline().forks();
+        int c = r.candidate().forks();
+        String forks = b == c ? b + " fork" + (b == 1 ? "" : "s") + " a side"
+                : b + " fork" + (b == 1 ? "" : "s") + " in the baseline, " + c + " in the candidate";
+        return forks + "; an interval needs " + FORKS_NEEDED;
     }
 
     /**

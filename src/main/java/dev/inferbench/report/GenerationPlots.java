@@ -65,14 +65,28 @@ final class GenerationPlots {
             Set<String> batches = values(own, CellSpec.BATCH_SIZE);
             if (prompts.size() < 2) {
                 lines.add("plot of TTFT vs prompt length for " + model + " not drawn: every cell has promptLen "
-                        + String.join(",", prompts) + " (give two or more: -p promptLen=128,512)");
+                        + String.join(",", prompts) + shorter(prompts));
             }
             if (batches.size() < 2) {
+                int b = batches.isEmpty() ? 1 : (int) number(batches.iterator().next());
                 lines.add("plot of output tokens/s vs batch size for " + model + " not drawn: every cell has batchSize "
-                        + String.join(",", batches) + " (give two or more: -p batchSize=1,4)");
+                        + String.join(",", batches) + " (give two or more: -p batchSize=" + (b == 1 ? "1,4" : "1," + b)
+                        + ")");
             }
         });
         return lines;
+    }
+
+    /**
+     * The hint for a second prompt length: a shorter one beside the one run, which fits the model's context because
+     * the longer one did (a longer one might not: llama-tiny's context is 256 tokens); none below 2 tokens.
+     */
+    static String shorter(Set<String> prompts) {
+        if (prompts.size() != 1) {
+            return "";
+        }
+        int p = (int) number(prompts.iterator().next());
+        return p < 2 ? "" : " (give two or more: -p promptLen=" + p / 2 + "," + p + ")";
     }
 
     private static Map<String, List<Labelled>> byModel(List<Labelled> all) {

@@ -53,7 +53,7 @@ final class LayerPlots {
         List<Double> peakY = new ArrayList<>();
         for (ActivationPass.Entry e : p.entries()) {
             ActivationMemory m = e.memory();
-            String label = "batch " + m.batch() + (seqLens ? ", seqLen " + m.seqLen() : "")
+            String label = "batch " + m.batch() + (seqLens && m.sequence() ? ", seqLen " + m.seqLen() : "")
                     + (precisions ? ", " + e.precision() : "");
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();

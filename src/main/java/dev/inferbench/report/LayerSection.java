@@ -123,8 +123,8 @@ final class LayerSection {
                 .sorted(Comparator.comparingLong(ActivationMemory.Module::peakBytes).reversed()).limit(TOP) // ties: in order
                 .map(x -> List.of(LayerName.shown(x.module()), Integer.toString(x.nodes()), mb(x.allocatedBytes()),
                         mb(x.peakBytes()), x.peakNode())).toList();
-        return new Table(String.format(Locale.ROOT, "Modules by activation memory at batch %d, seqLen %d (%s), "
-                        + "largest peak first", m.batch(), m.seqLen(), e.precision()),
+        return new Table(String.format(Locale.ROOT, "Modules by activation memory at batch %d%s (%s), "
+                        + "largest peak first", m.batch(), m.sequence() ? ", seqLen " + m.seqLen() : "", e.precision()),
                 List.of("module", "nodes", "allocated MiB", "peak live MiB", "peak while"), rows,
                 new boolean[]{false, true, true, true, false});
     }

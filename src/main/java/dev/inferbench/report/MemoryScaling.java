@@ -41,7 +41,7 @@ final class MemoryScaling {
             // a tiny model's batch takes less than the allocator's own noise: no line, rather than a negative per
             // sample figure (mlp-tiny read -0.25 MiB per sample)
             if (slope.estimate() * (x[x.length - 1] - x[0]) >= FLOOR_MIB) {
-                out.add(line(series, x, y, slope));
+                out.add(line(series, x, y, slope, cells));
             }
         }
         return out;
@@ -58,7 +58,8 @@ final class MemoryScaling {
         return new Interval(rss, rss - hw, rss + hw, ForkMeans.DEFAULT_CONFIDENCE, c.mean().forks());
     }
 
-    private static String line(List<CellSummary> byBatch, double[] x, Interval[] y, Interval slope) {
+    private static String line(List<CellSummary> byBatch, double[] x, Interval[] y, Interval slope,
+                               List<CellSummary> all) {
         int n = byBatch.size();
         double[] ys = new double[n];
         StringBuilder sets = new StringBuilder();
@@ -70,7 +71,7 @@ final class MemoryScaling {
         String interval = slope.known() ? " [" + SummaryTable.num(slope.lower()) + ", " + SummaryTable.num(slope.upper())
                 + "]" : " [n/a: one fork]";
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "memory: %s: %s%s MiB per sample + %s MiB fixed"
-                        + " (resident set by batch %s MiB", BatchSeries.who(byBatch.get(0)), SummaryTable.num(f.slope()),
+                        + " (resident set by batch %s MiB", BatchSeries.who(byBatch.get(0), all), SummaryTable.num(f.slope()),
                 interval, SummaryTable.num(f.intercept()), sets));
         if (n < 3) {
             return sb.append("; two batch sizes: a line through both, linearity not checked)").toString();

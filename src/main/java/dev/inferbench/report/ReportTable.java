@@ -160,7 +160,10 @@ final class ReportTable {
                 .findFirst().orElse("");
         String perSample = "/sample";
         String time = u.endsWith(perSample) ? u.substring(0, u.length() - perSample.length()) : u;
-        if (!Double.isNaN(Units.seconds(time)) && !Double.isNaN(Units.seconds(unit))) {
+        // a time per call or per sample reads in the table's unit; a one-off time (load, first call, process to
+        // first result, in ms) keeps its own: 761 ms is not "761000" in a table of µs per call
+        boolean perCall = time.endsWith("/op") || u.endsWith(perSample);
+        if (perCall && !Double.isNaN(Units.seconds(time)) && !Double.isNaN(Units.seconds(unit))) {
             return new Column(s + " (" + unit + (u.endsWith(perSample) ? perSample : "") + ")", MetricGroup.of(s), r -> {
                 ReportRow.Figure f = r.extra().get(s);
                 return number(f == null ? Double.NaN : Units.convert(f.value(), time, unit));

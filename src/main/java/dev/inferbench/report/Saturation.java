@@ -18,11 +18,11 @@ final class Saturation {
     }
 
     static List<String> lines(List<CellSummary> cells) {
-        return BatchSeries.of(cells, c -> !Double.isNaN(c.samplesPerSecond())).stream().map(Saturation::line).toList();
+        return BatchSeries.of(cells, c -> !Double.isNaN(c.samplesPerSecond())).stream().map(s -> line(s, cells)).toList();
     }
 
-    private static String line(List<CellSummary> byBatch) {
-        String who = BatchSeries.who(byBatch.get(0));
+    private static String line(List<CellSummary> byBatch, List<CellSummary> all) {
+        String who = BatchSeries.who(byBatch.get(0), all);
         StringBuilder path = new StringBuilder();
         for (CellSummary c : byBatch) {
             path.append(path.length() == 0 ? "" : ", ").append(batch(c)).append(": ")

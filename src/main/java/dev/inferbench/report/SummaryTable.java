@@ -59,6 +59,9 @@ public final class SummaryTable {
         Set<String> paramKeys = new LinkedHashSet<>();
         PARAM_ORDER.stream().filter(k -> cells.stream().anyMatch(c -> c.params().containsKey(k))).forEach(paramKeys::add);
         cells.forEach(c -> paramKeys.addAll(c.params().keySet()));
+        if (!sequenceModels(cells)) {
+            paramKeys.remove(CellSpec.SEQ_LEN); // every model's inputs are without a sequence: seqLen changed nothing
+        }
         Map<String, String> constant = ConstantParams.split(cells.stream().map(CellSummary::params).toList(),
                 paramKeys, ALWAYS);
         cells.sort(Comparator.comparing(CellSummary::benchmark).thenComparing((a, b) -> {
@@ -160,7 +163,7 @@ public final class SummaryTable {
                 continue;
             }
             MemoryGrowth g = MemoryGrowth.of(c);
-            String who = c.params().containsKey(CellSpec.MODEL) ? BatchSeries.who(c) + ", batch "
+            String who = c.params().containsKey(CellSpec.MODEL) ? BatchSeries.who(c, cells) + ", batch "
                     + c.params().getOrDefault(CellSpec.BATCH_SIZE, "1") : c.benchmark() + " " + c.params();
             switch (g.kind()) {
                 case GROWS -> sb.append("memory: ").append(who).append(": the resident set grows ")
@@ -183,6 +186,15 @@ public final class SummaryTable {
                     .append(": one fork (an interval needs 2 or more forks)\n");
         }
         return sb.toString();
+    }
+
+    /**
+     * Whether some cell's model takes seqLen: its inputs have a sequence dimension, which the fork records as
+     * tokens per sample (the {@code tokens} metric). A run of older builds without the metric keeps the column.
+     */
+    static boolean sequenceModels(List<CellSummary> cells) {
+        return cells.stream().anyMatch(c -> c.extras().containsKey(SamplesProfiler.TOKENS)
+                || !c.extras().containsKey(SamplesProfiler.PER_SAMPLE));
     }
 
     /** The cells a unit is chosen for together: one model (the benchmark when a cell has no model). */

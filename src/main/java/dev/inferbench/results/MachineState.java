@@ -1,5 +1,7 @@
 package dev.inferbench.results;
 
+import dev.inferbench.cell.CellSpec;
+import dev.inferbench.cell.VaryingParams;
 import dev.inferbench.metrics.MachineProfiler;
 import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhMetric;
@@ -61,7 +63,7 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
             JmhMetric others = c.secondary().get(MachineProfiler.OTHERS);
             double[] busy = others == null ? new double[canaries.length] : means(others.iterationMeans());
             for (int f = 0; f < canaries.length; f++) {
-                forks.add(new Fork(label(c), f + 1, canaries[f], f < busy.length ? busy[f] : Double.NaN));
+                forks.add(new Fork(label(c, cells), f + 1, canaries[f], f < busy.length ? busy[f] : Double.NaN));
             }
         }
         if (forks.isEmpty()) {
@@ -163,16 +165,18 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
                 100 * baseline.disturbedShare(), 100 * candidate.disturbedShare()));
     }
 
-    /** "infer sample model=add-one engine=ort batchSize=1": the params that usually tell cells apart. */
-    private static String label(MeasuredCell c) {
-        StringBuilder sb = new StringBuilder(c.shortName().substring(c.shortName().lastIndexOf('.') + 1))
-                .append(' ').append(c.mode());
-        for (String k : List.of("model", "engine", "batchSize", "precision", "device")) {
-            if (c.params().containsKey(k)) {
-                sb.append(' ').append(k).append('=').append(c.params().get(k));
-            }
+    /**
+     * "batchSize=1 threads=2": the params that tell the cell from the run's others (with the benchmark when several
+     * ran); a run of one cell by its model.
+     */
+    private static String label(MeasuredCell c, List<MeasuredCell> all) {
+        String params = VaryingParams.of(all.stream().map(MeasuredCell::params).toList()).name(c.params());
+        boolean benchmarks = all.stream().map(MeasuredCell::shortName).distinct().count() > 1;
+        String name = c.shortName().substring(c.shortName().lastIndexOf('.') + 1);
+        if (benchmarks) {
+            return (name + " " + params).strip();
         }
-        return sb.toString();
+        return params.isEmpty() ? c.params().getOrDefault(CellSpec.MODEL, name) : params;
     }
 
     /** Whether a secondary metric is one of the machine's (shown as the run's state, not as a figure of a cell). */

@@ -19,6 +19,14 @@ public interface ForkHook {
     default void afterFork(Cell cell, int fork, Path forkDir, boolean landed) throws BenchException {
     }
 
+    /**
+     * A line of JMH's fork log as it should read: a hook that moves what JMH wrote (a profiler's file) says where
+     * it went. The line as it is by default.
+     */
+    default String logLine(String line) {
+        return line;
+    }
+
     /** After the run, for each cell with at least one landed fork; {@code cellDir} holds its fork folders. */
     default void afterCell(Cell cell, Path cellDir) throws BenchException {
     }

@@ -4,6 +4,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import dev.inferbench.cell.Cell;
+import dev.inferbench.cell.CellSpec;
+import dev.inferbench.cell.VaryingParams;
+import java.util.List;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
@@ -87,11 +90,12 @@ final class Progress implements AutoCloseable {
         println(sb.toString());
     }
 
-    synchronized void fork(int done, int total, int cellIndex, int cells, Cell cell, int fork, int forks) {
+    /** {@code name}: the cell by the params that vary in the run ({@link #name}). */
+    synchronized void fork(int done, int total, int cellIndex, int cells, String name, int fork, int forks) {
         double elapsed = (System.nanoTime() - start) / 1e9;
         int left = total - done;
         String line = String.format(Locale.ROOT, "[inferbench] fork %d/%d: cell %d/%d %s, fork %d of %d", done + 1,
-                total, cellIndex, cells, cell.label(), fork, forks);
+                total, cellIndex, cells, name, fork, forks);
         if (inPlace) {
             status = line;
             forkStartedAt = elapsed;
@@ -100,6 +104,20 @@ final class Progress implements AutoCloseable {
         } else {
             out.printf(Locale.ROOT, "%s; elapsed %s, ETA %s%n", line, clock(elapsed), clock(left * forkSeconds()));
         }
+    }
+
+    /**
+     * A cell as the progress line names it: by the params that vary in the run, with the benchmark when several
+     * run; a run of one cell by its model (or benchmark).
+     */
+    static String name(Cell cell, List<Cell> cells, VaryingParams varying) {
+        boolean benchmarks = cells.stream().map(Cell::benchmark).distinct().count() > 1;
+        String params = varying.name(cell.params());
+        String what = benchmarks ? cell.shortName() : "";
+        if (params.isEmpty() && !benchmarks) {
+            what = cell.params().getOrDefault(CellSpec.MODEL, cell.shortName());
+        }
+        return (what + " " + params).strip();
     }
 
     void finished(double seconds) {

@@ -2,6 +2,7 @@ package dev.inferbench.run;
 
 import java.util.Locale;
 import dev.inferbench.cell.Cell;
+import dev.inferbench.cell.VaryingParams;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
@@ -16,7 +17,6 @@ import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -57,23 +57,21 @@ public final class RunLoop {
     private final LoopSettings settings;
     private final List<ForkHook> hooks;
     private final PrintStream console;
-    private final VerboseMode verbosity;
-    private final boolean verbose;
+    private final RunConsole out;
     private List<String> catalogue;
     private volatile int landedCount;
     private volatile boolean finished;
     private Instant forkStart;
 
     public RunLoop(RunStore store, Plan plan, Options base, LoopSettings settings, List<ForkHook> hooks,
-                   PrintStream console, VerboseMode verbosity, boolean verbose) {
+                   RunConsole out) {
         this.store = store;
         this.plan = plan;
         this.base = base;
         this.settings = settings;
         this.hooks = List.copyOf(hooks);
-        this.console = console;
-        this.verbosity = verbosity;
-        this.verbose = verbose;
+        this.console = out.terminal();
+        this.out = out;
     }
 
     public Outcome run() throws BenchException, IOException, RunStoppedException {
@@ -82,7 +80,7 @@ public final class RunLoop {
         for (Cell c : cells) {
             landed.put(c, new LinkedHashSet<>(store.forks().landed(c).keySet()));
         }
-        boolean inPlace = System.console() != null && console == System.out && verbosity == VerboseMode.SILENT;
+        boolean inPlace = System.console() != null && console == System.out && !out.showsJmh();
         ForkLimits time = forkLimits();
         double perFork = cells.stream().mapToDouble(time::measuredSeconds).average().orElse(time.iterationSeconds());
         try (Progress progress = new Progress(console, perFork, inPlace)) {
@@ -93,6 +91,7 @@ public final class RunLoop {
     private Outcome run(List<Cell> cells, Map<Cell, Set<Integer>> landed, Progress progress)
             throws BenchException, IOException, RunStoppedException {
         int already = landed.values().stream().mapToInt(Set::size).sum();
+        VaryingParams varying = VaryingParams.of(cells.stream().map(Cell::params).toList());
         int remaining = (int) cells.stream().mapToLong(c -> plan.forks() - landed.get(c).stream()
                 .filter(f -> f <= plan.forks()).count()).sum();
         progress.plan(cells.size(), plan.forks(), remaining, already, plan.skipped().size(), store.dir().toString());
@@ -117,14 +116,16 @@ public final class RunLoop {
                         stoppedEarly = true;
                         break rounds;
                     }
-                    progress.fork(run, remaining, i + 1, cells.size(), cell, fork, plan.forks());
+                    progress.fork(run, remaining, i + 1, cells.size(), Progress.name(cell, cells, varying), fork,
+                            plan.forks());
                     long t0 = System.nanoTime();
                     Optional<String> failure = runFork(cell, fork, watchdog);
                     progress.finished((System.nanoTime() - t0) / 1e9);
                     run++;
                     if (failure.isPresent()) {
                         failed.put(cell, failure.get());
-                        progress.println("[inferbench] " + cell.label() + " fork " + fork + " failed: " + failure.get()
+                        progress.println("[inferbench] " + Progress.name(cell, cells, varying) + " fork " + fork + " failed: "
+                                + failure.get()
                                 + "; the cell's other forks are skipped");
                     } else {
                         landed.get(cell).add(fork);
@@ -239,9 +240,9 @@ public final class RunLoop {
         for (ForkHook h : hooks) {
             h.beforeFork(cell, fork, forkDir, b);
         }
-        ForkConsole forkConsole = new ForkConsole(console, fork, plan.forks());
-        FailureFilter output = new FailureFilter(OutputFormatFactory.createFormatInstance(forkConsole.stream(), verbosity),
-                verbose);
+        ForkConsole forkConsole = new ForkConsole(out, fork, plan.forks(), hooks);
+        FailureFilter output = new FailureFilter(OutputFormatFactory.createFormatInstance(forkConsole.stream(), out.jmh()),
+                out.verbose());
         Set<Path> crashLogsBefore = crashLogs();
         Optional<RunResult> result;
         boolean killed;

@@ -1,6 +1,7 @@
 package dev.inferbench.cli;
 
 import java.util.Arrays;
+import java.util.List;
 import ai.onnx.proto.OnnxMl;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.model.Mlp;
@@ -221,9 +222,27 @@ class MainTest {
     }
 
     @Test
-    void helpIsJmhHelpPlusOurs() {
-        assertThat(runOk("-h")).contains("-rff").contains("-prof");
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("inferbench adds: --verbose");
+    void helpShowsOursFirstThenJmhs() {
+        assertThat(runOk("-h")).contains("-rff").contains("-prof"); // JMH's own help, printed after ours
+        String help = out.toString(StandardCharsets.UTF_8);
+        assertThat(help).contains("inferbench's options: --verbose");
+        // a newcomer reads inferbench's own flags and subcommands before JMH's long list, which ours announces last
+        assertThat(help.indexOf("--flame")).isLessThan(help.indexOf("JMH's options"));
+        assertThat(help.indexOf("calibrate:")).isLessThan(help.indexOf("JMH's options"));
+        assertThat(help.strip().lines().reduce((a, b) -> b).orElseThrow()).startsWith("JMH's options");
+        assertThat(help.lines().limit(10).anyMatch(l -> l.contains("--resume DIR"))).isTrue();
+    }
+
+    @Test
+    void longInputListsAreSummarisedInTheModelsTable() {
+        List<String> many = new java.util.ArrayList<>(List.of("input_ids:int64[-1, -1]"));
+        for (int i = 0; i < 60; i++) {
+            many.add("past_key_values." + i + ".key:float32[-1, 4, -1, 16]");
+        }
+        String cell = ModelsCommand.inputs(many);
+        assertThat(cell.length()).isLessThanOrEqualTo(44);
+        assertThat(cell).startsWith("input_ids:int64[-1, -1]").endsWith("+60 more (--json)");
+        assertThat(ModelsCommand.inputs(List.of("input:float32[-1, 64]"))).isEqualTo("input:float32[-1, 64]");
     }
 
     @Test

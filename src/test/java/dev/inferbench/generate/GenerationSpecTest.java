@@ -32,8 +32,8 @@ class GenerationSpecTest {
     @Test
     void refusesAPromptAndOutputBeyondTheContextAndTakesOneThatFits() throws BenchException {
         assertThatThrownBy(() -> new GenerationSpec(250, 64).check(TINY, "llama-tiny"))
-                .hasMessage("promptLen 250 + outputLen 64 = 314 tokens is longer than model 'llama-tiny''s context"
-                        + " of 256; expected promptLen + outputLen <= 256");
+                .hasMessage("promptLen 250 + outputLen 64 = 314 tokens is longer than the 256-token context"
+                        + " of model 'llama-tiny'; expected promptLen + outputLen <= 256");
         new GenerationSpec(192, 64).check(TINY, "llama-tiny");
         // a user's export that declares no context is not checked against one
         new GenerationSpec(100_000, 64).check(new DecoderLayout(2, 2, 16, 512, true, OptionalInt.empty()), "user");

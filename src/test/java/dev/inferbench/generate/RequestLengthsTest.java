@@ -71,14 +71,14 @@ class RequestLengthsTest {
     void aLengthOverTheContextIsRefused() throws Exception {
         RequestLengths l = RequestLengths.of(Map.of("promptLen", "uniform(16..200)", "outputLen", "64"));
         assertThatThrownBy(() -> l.check(CONTEXT_256, "llama-tiny")).isInstanceOf(BenchException.class)
-                .hasMessage("promptLen uniform(16..200) + outputLen 64 reach 264 tokens, longer than model"
-                        + " 'llama-tiny''s context of 256; expected the longest prompt + the longest output <= 256");
+                .hasMessage("promptLen uniform(16..200) + outputLen 64 reach 264 tokens, longer than the"
+                        + " 256-token context of model 'llama-tiny'; expected the longest prompt + the longest output <= 256");
         RequestLengths.of(Map.of("promptLen", "uniform(16..192)", "outputLen", "64")).check(CONTEXT_256, "llama-tiny");
         Path f = dir.resolve("long.csv");
         Files.writeString(f, "12,30\n250,10\n");
         assertThatThrownBy(() -> RequestLengths.of(Map.of("lengths", f.toString())).check(CONTEXT_256, "llama-tiny"))
-                .hasMessage(f + " line 2: prompt 250 + output 10 = 260 tokens is longer than model 'llama-tiny''s"
-                        + " context of 256; expected prompt + output <= 256");
+                .hasMessage(f + " line 2: prompt 250 + output 10 = 260 tokens is longer than the 256-token"
+                        + " context of model 'llama-tiny'; expected prompt + output <= 256");
         // a file that declares no context (a user's export) is not checked
         l.check(new DecoderLayout(2, 2, 16, 512, true, OptionalInt.empty()), "theirs.onnx");
     }

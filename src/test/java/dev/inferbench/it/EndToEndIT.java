@@ -104,7 +104,7 @@ class EndToEndIT {
 
         // activation memory per layer at each batch, for the report's per-layer section
         assertThat(runDir.resolve("layers/activation-mlp-tiny-b4-s128-fp32.json")).isNotEmptyFile();
-        assertThat(r.out()).contains("activation memory of mlp-tiny at batch 4, seqLen 128: peak 1.0 KiB while relu (Relu) runs");
+        assertThat(r.out()).contains("activation memory of mlp-tiny at batch 4: peak 1.0 KiB while relu (Relu) runs");
         assertThat(runDir.resolve("report/report.md")).content().contains("## Per layer: mlp-tiny");
 
         String summary = Files.readString(runDir.resolve("summary.txt"), StandardCharsets.UTF_8);

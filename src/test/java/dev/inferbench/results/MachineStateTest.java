@@ -34,11 +34,12 @@ class MachineStateTest {
         assertThat(m.forks()).isEqualTo(8);
         assertThat(m.canaryMedian()).isBetween(1.0, 1.03);
         assertThat(m.disturbed()).containsExactly(
-                new MachineState.Disturbed("infer sample model=a engine=ort", 3, "other processes 1.0 cores"),
-                new MachineState.Disturbed("infer sample model=b engine=ort", 3, "other processes 1.0 cores"),
-                new MachineState.Disturbed("infer sample model=b engine=ort", 4, "canary +38%"));
-        assertThat(m.line()).contains("3 forks run while the machine was disturbed: infer sample model=a engine=ort:"
-                + " fork 3 (other processes 1.0 cores); infer sample model=b engine=ort: fork 3 (other processes 1.0"
+                new MachineState.Disturbed("model=a", 3, "other processes 1.0 cores"),
+                new MachineState.Disturbed("model=b", 3, "other processes 1.0 cores"),
+                new MachineState.Disturbed("model=b", 4, "canary +38%"));
+        // each cell by the params that tell it from the run's others (model; not engine, which all share)
+        assertThat(m.line()).contains("3 forks run while the machine was disturbed: model=a:"
+                + " fork 3 (other processes 1.0 cores); model=b: fork 3 (other processes 1.0"
                 + " cores), fork 4 (canary +38%)");
     }
 
@@ -80,8 +81,8 @@ class MachineStateTest {
         assertThat(out).containsExactly(false, false, true, false, false);
         assertThat(m.disturbed()).extracting(MachineState.Disturbed::fork).containsExactly(3);
         assertThat(m.line()).contains("other processes 0.95 cores (median), so the whole run shared the machine")
-                .contains("1 fork run while the machine was disturbed: infer sample model=a engine=ort: fork 3 (other"
-                        + " processes 1.3 cores)");
+                // a run of one cell names it by its model
+                .contains("1 fork run while the machine was disturbed: a: fork 3 (other processes 1.3 cores)");
         MachineState quiet = MachineState.of(List.of(cell("a", new double[]{1.0, 1.0}, new double[]{0.0, 0.1})))
                 .orElseThrow();
         assertThat(quiet.line()).doesNotContain("shared the machine");

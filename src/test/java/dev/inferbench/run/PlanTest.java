@@ -43,7 +43,23 @@ class PlanTest {
         String base = "x".repeat(300);
         Cell a = cell(1, base + "a");
         Cell b = cell(1, base + "b");
-        assertThat(a.id()).hasSizeLessThanOrEqualTo(160).isNotEqualTo(b.id());
+        assertThat(a.id()).hasSizeLessThanOrEqualTo(200).isNotEqualTo(b.id());
+    }
+
+    /** A name cut for length ends after a whole word, then the digest: never "optLevel=all-precisio-fe7c5d7821b1". */
+    @Test
+    void longIdsAreCutAfterAWholeWord() {
+        Map<String, String> params = new java.util.TreeMap<>();
+        for (String k : List.of("batchSize=1", "callers=1", "data=synthetic", "device=cpu", "engine=ort",
+                "interOpThreads=0", "model=" + "m".repeat(60), "optLevel=all", "precision=fp32", "seqLen=128",
+                "sharing=shared", "spin=on", "threads=1")) {
+            params.put(k.substring(0, k.indexOf('=')), k.substring(k.indexOf('=') + 1));
+        }
+        String id = new Cell("dev.inferbench.bench.InferenceBenchmark.infer", "sample", params).id();
+        assertThat(id).hasSizeLessThanOrEqualTo(200).matches(".*-[a-zA-Z]+=[^-=]+-[0-9a-f]{12}");
+        assertThat("InferenceBenchmark.infer-sample-batchSize=1-callers=1-data=synthetic-device=cpu-engine=ort-"
+                + "interOpThreads=0-model=" + "m".repeat(60) + "-optLevel=all-precision=fp32-seqLen=128-sharing=shared-"
+                + "spin=on-threads=1").startsWith(id.substring(0, id.length() - 13));
     }
 
     @Test

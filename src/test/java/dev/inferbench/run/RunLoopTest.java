@@ -66,7 +66,7 @@ class RunLoopTest {
             }
         };
         RunLoop loop = new RunLoop(store, store.plan(), base(), settings, List.of(recorder),
-                new PrintStream(console, true, StandardCharsets.UTF_8), VerboseMode.SILENT, false);
+                RunConsole.plain(new PrintStream(console, true, StandardCharsets.UTF_8), VerboseMode.SILENT));
         return loop.run();
     }
 

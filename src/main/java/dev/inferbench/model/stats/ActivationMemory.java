@@ -30,9 +30,10 @@ import java.util.Set;
  * @param largestBytes the largest single intermediate tensor
  * @param totalBytes   every intermediate tensor allocated once (the memory without any reuse)
  * @param unknown      outputs whose shape or type could not be inferred (counted as 0 bytes)
+ * @param sequence     some input's shape takes {@code seqLen} (a model without one is the same at every seqLen)
  */
 public record ActivationMemory(int batch, int seqLen, List<Layer> layers, long peakBytes, int peakIndex,
-                               long largestBytes, long totalBytes, int unknown) {
+                               long largestBytes, long totalBytes, int unknown, boolean sequence) {
     private static final Set<String> VIEWS = Set.of("Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity",
             "Dropout");
 
@@ -62,10 +63,14 @@ public record ActivationMemory(int batch, int seqLen, List<Layer> layers, long p
         OnnxSummary summary = OnnxSummary.read(file);
         InputShapes resolver = new InputShapes(model, perSample, batch, seqLen);
         Map<String, long[]> inputs = new LinkedHashMap<>();
+        boolean sequence = false;
         for (OnnxMl.ValueInfoProto in : summary.inputs()) {
             inputs.put(in.getName(), resolver.resolve(ModelStats.spec(in)));
+            sequence |= resolver.usesSeqLen(ModelStats.spec(in));
         }
-        return of(summary, inputs, batch, seqLen);
+        ActivationMemory m = of(summary, inputs, batch, seqLen);
+        return new ActivationMemory(m.batch, m.seqLen, m.layers, m.peakBytes, m.peakIndex, m.largestBytes,
+                m.totalBytes, m.unknown, sequence);
     }
 
     static ActivationMemory of(OnnxSummary model, Map<String, long[]> inputShapes, int batch, int seqLen) {
@@ -152,7 +157,8 @@ public record ActivationMemory(int batch, int seqLen, List<Layer> layers, long p
         }
         long largest = bytes.values().stream().mapToLong(Long::longValue).max().orElse(0);
         long total = bytes.values().stream().mapToLong(Long::longValue).sum();
-        return new ActivationMemory(batch, seqLen, List.copyOf(layers), peak, peakIndex, largest, total, unknown);
+        return new ActivationMemory(batch, seqLen, List.copyOf(layers), peak, peakIndex, largest, total, unknown,
+                true);
     }
 
     /** The node at which the peak happens, or null for a graph without intermediates. */

@@ -1,0 +1,117 @@
+package dev.inferbench.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The README's examples as a newcomer runs them, shortened to tiny models and short iterations: each output fits a
+ * screen or two, ends in the lines that say where its files are, names only files that exist, and prints no NaN
+ * and no parameter that does not apply.
+ */
+class NewcomerIT {
+    private static final String SHORT = "-f 1 -wi 0 -i 1 -r 200ms";
+    /** Two screens of a terminal. */
+    private static final int TWO_SCREENS = 100;
+    /** A run folder's path or a file in it, as the closing lines print them. */
+    private static final Pattern PATH = Pattern.compile("(results/[^\\s;,()]+)");
+
+    @TempDir
+    static Path work;
+
+    @Test
+    void theMatrixRunFitsTwoScreensAndNamesItsCells() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("matrix"));
+        Jar.Run r = Jar.run(cwd, "-p model=mlp-tiny -p batchSize=1,4,16 -p threads=1,2 " + SHORT);
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        List<String> lines = r.out().lines().toList();
+        assertThat(lines.size()).as(r.out()).isLessThanOrEqualTo(TWO_SCREENS);
+        // JMH's per-iteration log is in the run folder, not on the terminal
+        assertThat(r.out()).doesNotContain("# Warmup").doesNotContain("Secondary result").doesNotContain("NaN");
+        Path runDir = onlyRunFolder(cwd);
+        assertThat(Files.readString(runDir.resolve("jmh.log"))).contains("# Benchmark mode").contains("Iteration   1");
+        // mlp-tiny has no sequence input: no seq column, no seqLen anywhere in the summary or its notes
+        assertThat(r.out()).doesNotContain(" seq ").doesNotContain("seqLen");
+        // every note that names a setting of several names the threads that tell them apart
+        List<String> throughput = lines.stream().filter(l -> l.startsWith("throughput:")).toList();
+        assertThat(throughput).hasSize(2);
+        assertThat(throughput.get(0)).contains("threads=1");
+        assertThat(throughput.get(1)).contains("threads=2");
+        assertThat(lines.stream().filter(l -> l.startsWith("[inferbench] fork ")))
+                .allMatch(l -> l.matches(".*cell \\d/6 batchSize=\\d+ threads=\\d, fork 1 of 1.*"));
+        closingLinesNameFilesThatExist(cwd, lines);
+        assertThat(lines.get(lines.size() - 1)).startsWith("inferbench: 6 cells measured, 0 failed, 0 skipped");
+    }
+
+    @Test
+    void compareWithOneForkASideSaysSoOncePerCell() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("compare"));
+        Jar.Run first = Jar.run(cwd, "-p model=mlp-tiny -p batchSize=1,4 --run-dir results/a " + SHORT);
+        assertThat(first.code()).as(first.out() + first.err()).isZero();
+        Jar.Run second = Jar.run(cwd, "-p model=mlp-tiny -p batchSize=1,4 --run-dir results/b " + SHORT);
+        assertThat(second.code()).as(second.out() + second.err()).isZero();
+        Jar.Run c = Jar.run(cwd, "compare results/a results/b");
+        assertThat(c.code()).as(c.out() + c.err()).isZero();
+        assertThat(c.out()).doesNotContain("NaN");
+        List<String> cellLines = c.out().lines().filter(l -> l.startsWith("infer ")).toList();
+        assertThat(cellLines).hasSize(2).allMatch(l -> l.contains("1 fork a side; an interval needs 2"));
+        // one line per cell, not a row for each of its metrics
+        assertThat(c.out().lines().filter(l -> l.startsWith(" ")).count()).isZero();
+        assertThat(c.out().lines().filter(l -> l.startsWith("could not tell:")))
+                .hasSize(2).allMatch(l -> l.contains("1 fork a side") && l.contains("-f 2"));
+        // the history of a run in a folder of the user's choosing stays beside it
+        assertThat(second.out()).contains("run added to the history in " + Path.of("results", "history"));
+    }
+
+    @Test
+    void aFlameRunEndsWithWhereItsGraphsAre() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("flame"));
+        Jar.Run r = Jar.run(cwd, "-p model=mlp-tiny -p batchSize=1 --flame " + SHORT);
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        List<String> lines = r.out().lines().toList();
+        assertThat(lines.size()).as(r.out()).isLessThanOrEqualTo(TWO_SCREENS);
+        assertThat(r.out()).contains("inferbench: flame graph, forks merged: ").doesNotContain("NaN");
+        closingLinesNameFilesThatExist(cwd, lines);
+        // JMH's own line about the recording names the file where it is, not the folder it was moved from
+        Path runDir = onlyRunFolder(cwd);
+        String log = Files.readString(runDir.resolve("jmh.log"));
+        Matcher jfr = Pattern.compile("(\\S+\\.jfr)").matcher(log);
+        assertThat(jfr.find()).as(log).isTrue();
+        assertThat(cwd.resolve(jfr.group(1))).exists();
+    }
+
+    /** Every path the closing lines (those after the summary) print exists. */
+    private static void closingLinesNameFilesThatExist(Path cwd, List<String> lines) {
+        int summary = lines.indexOf(lines.stream().filter(l -> l.startsWith("inferbench summary")).findFirst()
+                .orElseThrow());
+        List<String> paths = new ArrayList<>();
+        for (String line : lines.subList(summary, lines.size())) {
+            Matcher m = PATH.matcher(line);
+            while (m.find()) {
+                paths.add(m.group(1));
+            }
+        }
+        assertThat(paths).as(String.join("\n", lines)).isNotEmpty();
+        for (String p : paths) {
+            assertThat(cwd.resolve(p)).as(p).exists();
+        }
+    }
+
+    private static Path onlyRunFolder(Path cwd) throws IOException {
+        try (Stream<Path> s = Files.list(cwd.resolve("results"))) {
+            List<Path> dirs = s.filter(d -> !d.getFileName().toString().equals("history")).toList();
+            assertThat(dirs).hasSize(1);
+            return dirs.get(0);
+        }
+    }
+}
