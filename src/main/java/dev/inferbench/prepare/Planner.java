@@ -2,6 +2,7 @@ package dev.inferbench.prepare;
 
 import java.util.TreeSet;
 import java.util.Set;
+import java.util.SortedSet;
 import dev.inferbench.run.Plan;
 import dev.inferbench.run.Shard;
 import org.openjdk.jmh.runner.Defaults;
@@ -44,6 +45,7 @@ public final class Planner {
         checkParamNames(args.paramNames(), "-p");
         checkParamNames(config.defaultParamNames(), "param.* in " + config.file().map(Path::toString)
                 .orElse(BenchConfig.FILE_NAME));
+        checkParamsApply(args.paramNames(), options);
         List<Cell> cells = cellsFile == null ? cells(options)
                 : CellList.cells(CellList.read(cellsFile), options, cellsFile.toString());
         MatrixCheck.prepare(cells, config, progress);
@@ -96,6 +98,31 @@ public final class Planner {
             if (!declared.contains(name)) {
                 throw new BenchException("unknown parameter '" + name + "' (" + where + "); expected one of: "
                         + String.join(", ", declared));
+            }
+        }
+    }
+
+    /**
+     * Refuses a {@code -p} that only benchmarks other than those selected take ({@code GenerationBenchmark -p
+     * precision=fp16}): JMH would drop it and the run would report fp32 figures under an fp16 command line.
+     */
+    static void checkParamsApply(Collection<String> names, Options options) throws BenchException {
+        SortedSet<BenchmarkListEntry> selected = JmhDriver.benchmarks(options);
+        for (String name : names) {
+            if (selected.stream().noneMatch(e -> e.getParams().orElse(Map.of()).containsKey(name))) {
+                Set<String> takes = new TreeSet<>();
+                selected.forEach(e -> takes.addAll(e.getParams().orElse(Map.of()).keySet()));
+                Set<String> others = new TreeSet<>();
+                for (BenchmarkListEntry e : JmhDriver.select(List.of(".*"), List.of())) {
+                    if (e.getParams().orElse(Map.of()).containsKey(name)) {
+                        others.add(e.getUsername().replaceAll(".*\\.(\\w+Benchmark)\\..*", "$1"));
+                    }
+                }
+                String what = selected.size() == 1 ? selected.first().getUsername().replaceAll(".*\\.(\\w+\\.\\w+)$", "$1")
+                        : "the " + selected.size() + " benchmarks selected";
+                throw new BenchException("parameter '" + name + "' does not apply to " + what + " (only "
+                        + String.join(", ", others) + " take" + (others.size() == 1 ? "s" : "") + " it); expected one of: "
+                        + String.join(", ", takes));
             }
         }
     }

@@ -152,7 +152,8 @@ public final class FlameHook implements ForkHook {
             }
             Files.writeString(dir.resolve(ENGINE_FILE), "events=" + String.join(",", settings.events())
                     + "\nengine=" + engine + "\n" + "engine.meaning=" + meaning(engine) + "\n", StandardCharsets.UTF_8);
-            if (settings.timeEvent() != null) {
+            if (settings.timeEvent() != null && fork == 1) {
+                // once per cell, as its first fork lands: the closing lines name each cell's merged graphs
                 console.println("[inferbench] flame graphs in " + dir + "; " + settings.timeEvent() + " samples taken by "
                         + engine + " (" + meaning(engine) + ")");
             }

@@ -8,6 +8,8 @@ import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.OrtProfiledRun;
 import dev.inferbench.input.SyntheticInputs;
 import dev.inferbench.cell.Cell;
+import dev.inferbench.cell.VaryingParams;
+import java.util.Set;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.model.stats.OnnxSummary;
@@ -50,7 +52,10 @@ public final class OpProfilePass {
                 continue;
             }
             out.println();
-            out.println("inferbench: ORT operator profile of " + cell.label() + " (" + MEASURED_CALLS
+            String params = VaryingParams.of(cells.stream().map(Cell::params).toList()).name(cell.params(),
+                    Set.of(CellSpec.MODEL));
+            String name = (spec.modelName() + " " + params).strip();
+            out.println("inferbench: ORT operator profile of " + name + " (" + MEASURED_CALLS
                     + " calls after " + WARMUP_CALLS + ", profiling on, outside the timed forks):");
             try {
                 Path dir = RunLayout.of(runDir).opProfile().resolve(cell.id());
@@ -63,7 +68,7 @@ public final class OpProfilePass {
                 }
             } catch (BenchException e) {
                 // the timed results are on disk already; one cell's profile failing costs only that profile
-                out.println("inferbench: no operator profile of " + cell.label() + ": " + e.getMessage());
+                out.println("inferbench: no operator profile of " + name + ": " + e.getMessage());
             }
         }
     }
