@@ -125,8 +125,8 @@ public final class RunLoop {
                     if (failure.isPresent()) {
                         failed.put(cell, failure.get());
                         progress.println("[inferbench] " + Progress.name(cell, cells, varying) + " fork " + fork + " failed: "
-                                + failure.get()
-                                + "; the cell's other forks are skipped");
+                                + failure.get() + "; the cell's other forks are skipped"
+                                + (out.verbose() ? "" : " (its stack trace: run with --verbose)"));
                     } else {
                         landed.get(cell).add(fork);
                         landedCount++;
