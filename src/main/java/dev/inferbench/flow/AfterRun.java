@@ -93,8 +93,10 @@ public final class AfterRun {
             report();
             if (plan.shardSlice().isWhole() && outcome.forksRemaining() == 0) {
                 // a slice or an unfinished run is not a point of the trend; merge files the joined shards
-                addToHistory(chosenDir ? historyBeside(prepared.config(), runDir) : History.root(prepared.config()),
-                        runDir, chosenDir, console, err);
+                Optional<Path> configured = History.root(prepared.config());
+                Optional<Path> root = chosenDir ? historyBeside(prepared.config(), runDir) : configured;
+                addToHistory(root, runDir, !root.map(Path::normalize).equals(configured.map(Path::normalize)), console,
+                        err);
             }
         }
         for (Map.Entry<Cell, String> f : failed.entrySet()) {
