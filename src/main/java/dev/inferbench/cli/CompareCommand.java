@@ -168,7 +168,16 @@ final class CompareCommand implements Subcommand {
         }
         List<String> undecided = report.undecided().stream()
                 .map(r -> couldNotTell(r, r.cell().label(CompareTable.varying(report)))).toList();
-        undecided.forEach(notes::println);
+        List<Comparison> tooFew = report.undecided().stream().filter(CompareTable::tooFewForks).toList();
+        if (tooFew.size() > 1) {
+            // the table says it on each cell's line; one line here says what to do, not one per cell
+            notes.println("could not tell in " + tooFew.size() + " rows: too few forks for an interval (the table's"
+                    + " verdicts); run each side with -f " + CompareTable.FORKS_NEEDED + " or more, or compare them"
+                    + " fork by fork with --duet");
+            undecided.stream().filter(l -> !l.contains("; an interval needs ")).forEach(notes::println);
+        } else {
+            undecided.forEach(notes::println);
+        }
         for (Comparison r : report.rows()) {
             if (r.gated() && r.drift().widened()) {
                 notes.println("inferbench: " + r.cell().label(CompareTable.varying(report)) + " " + r.metric() + ": "
