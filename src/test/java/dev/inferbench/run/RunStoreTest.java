@@ -113,9 +113,9 @@ class RunStoreTest {
         RunStore store = newStore("run");
         store.forks().save(A, 1, fork(A, 3), T1);
         store.forks().save(A, 2, fork(A, 5), T2);
-        // killed between the .json and the .ser of fork 2, and a temp file of fork 3's .ser left behind
+        // killed between the .json and the record of fork 2, and a temp file of fork 3's record left behind
         Files.delete(store.layout().forkResult(A.id(), 2));
-        Files.write(store.layout().cellForks(A.id()).resolve(".fork-3.ser123.part"), new byte[]{1, 2, 3});
+        Files.write(store.layout().cellForks(A.id()).resolve(".fork-3.record.json123.part"), new byte[]{1, 2, 3});
         assertThat(store.layout().forkJson(A.id(), 2)).isRegularFile();
         assertThat(store.forks().landed(A)).containsOnlyKeys(1);
         assertThat(store.result().rebuild(List.of(A))).hasSize(1);
