@@ -48,7 +48,7 @@ class DiskFullIT {
                 + dir.resolve("run"))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
         assertThat(p.waitFor(3, TimeUnit.MINUTES)).isTrue();
-        assertThat(p.exitValue()).isEqualTo(1);
+        assertThat(p.exitValue()).as("a full disk is exit 5: not bad input, no failed cell").isEqualTo(5);
         List<String> lines = Files.readAllLines(err);
         assertThat(lines).hasSize(1);
         assertThat(lines.get(0)).startsWith("inferbench: cannot write the result of").contains("No space left on device")
