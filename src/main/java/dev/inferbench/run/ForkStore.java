@@ -5,6 +5,7 @@ import dev.inferbench.cell.Cell;
 import dev.inferbench.results.AtomicFile;
 import dev.inferbench.results.ForkTime;
 import dev.inferbench.results.RunLayout;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.RunResult;
 
 import java.io.ByteArrayOutputStream;
@@ -94,7 +95,7 @@ public final class ForkStore {
                 }
                 Matcher m = FORK_FILE.matcher(name);
                 if (m.matches()) {
-                    forks.put(Integer.parseInt(m.group(1)), cached(f));
+                    forks.put(Integer.parseInt(m.group(1)), ofCell(cell, f, cached(f)));
                 }
             }
         } catch (IOException e) {
@@ -121,6 +122,19 @@ public final class ForkStore {
             cache.put(file, read);
         }
         return read.result();
+    }
+
+    /** {@code fork}, when it is a fork of {@code cell}: merged with the cell's others, another's would not combine. */
+    private static RunResult ofCell(Cell cell, Path file, RunResult fork) throws BenchException {
+        BenchmarkParams p = fork.getParams();
+        boolean same = p.getBenchmark().equals(cell.benchmark()) && p.getMode().shortLabel().equals(cell.mode())
+                && cell.params().entrySet().stream().allMatch(e -> e.getValue().equals(p.getParam(e.getKey())));
+        if (!same) {
+            throw new BenchException(file + " holds a fork of " + p.getBenchmark() + " (" + p.getMode().shortLabel()
+                    + ") " + p.getParamsKeys().stream().map(k -> k + "=" + p.getParam(k)).toList()
+                    + "; expected one of the cell " + cell.label());
+        }
+        return fork;
     }
 
     /** A fork result and the modification time of the file it was read from. */

@@ -126,6 +126,18 @@ class RunStoreTest {
     }
 
     @Test
+    void aForkOfAnotherCellInACellsFolderIsRefused() throws Exception {
+        RunStore store = newStore("run");
+        store.forks().save(A, 1, fork(A, 3), T1);
+        Files.copy(store.layout().forkResult(A.id(), 1), Files.createDirectories(store.layout().cellForks(B.id()))
+                .resolve("fork-1" + RunLayout.FORK_RESULT_SUFFIX));
+        assertThatThrownBy(() -> store.forks().landed(B)).isInstanceOf(BenchException.class)
+                .hasMessageContaining("holds a fork of dev.inferbench.bench.FakeBenchmark.call (ss) [size=a]")
+                .hasMessageContaining("expected one of the cell");
+        assertThat(store.forks().landed(A)).containsOnlyKeys(1);
+    }
+
+    @Test
     void failuresGiveTheFirstLineOfTheFirstRecordPerCell() throws Exception {
         RunStore store = newStore("run");
         store.failures().save(B, 2, "forked VM failed with exit code 3\n<stderr>\nmore");
