@@ -11,7 +11,7 @@ kills=${1:-5}; shift || true
 args=("$@"); [ ${#args[@]} -eq 0 ] && args=(-p model=mlp-tiny,resnet-tiny -p batchSize=1,2,4 -f 3 -wi 1 -w 200ms -i 2 -r 300ms)
 jar=$PWD/target/benchmarks.jar
 work=$(mktemp -d); run=$work/run
-landed() { find "$run/forks" -name 'fork-*.ser' 2>/dev/null | wc -l; }
+landed() { find "$run/forks" -name 'fork-*.record.json' 2>/dev/null | wc -l; }
 valid() { python3 -c "
 import json,sys
 d=json.load(open(sys.argv[1])); assert isinstance(d,list)

@@ -3,6 +3,7 @@ package dev.inferbench.cli;
 import dev.inferbench.prepare.JmhArgs;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
+import dev.inferbench.results.BuildInfo;
 import dev.inferbench.run.JmhDriver;
 import dev.inferbench.run.RunStoppedException;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
@@ -10,6 +11,9 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -24,8 +28,9 @@ import java.util.function.Supplier;
  *
  * <p>Exit codes: 0 all cells measured (skipped cells are not failures), 1 some cells failed (the others are kept),
  * 2 bad input before any run, 3 a comparison that could not tell ({@code compare --fail-on-regression}), 4 an
- * internal error or an unexpected failure (a bug, an I/O error, a {@link Error}: never a verdict, so CI can tell a
- * crash from a slowdown).
+ * internal error or an unexpected failure (a bug, a {@link Error}: never a verdict, so CI can tell a crash from a
+ * slowdown), 5 a file or folder that could not be written or read (a full disk, no permission, a path through a
+ * file): the machine's fault, neither the input's nor the code measured's. {@code --version} prints the build.
  */
 public final class Main {
     static final int OK = 0;
@@ -35,6 +40,8 @@ public final class Main {
     static final int UNDECIDED = 3;
     /** A bug or an unexpected failure inside inferbench: not a verdict about the code measured. */
     static final int INTERNAL_ERROR = 4;
+    /** The file system refused: a full disk, an unwritable folder. Not bad input, not a bug, not a verdict. */
+    static final int IO_FAILURE = 5;
 
     /**
      * Subcommands by name, in the order the help lists them. Each is one class; add a line here to add one.
@@ -69,6 +76,10 @@ public final class Main {
     int run(String[] argv) {
         List<String> args = new ArrayList<>(Arrays.asList(argv));
         boolean verbose = args.remove("--verbose");
+        if (args.equals(List.of("--version"))) {
+            out.println(BuildInfo.ofThisJar().describe());
+            return OK;
+        }
         try {
             if (!args.isEmpty() && SUBCOMMANDS.containsKey(args.get(0))) {
                 Subcommand command = SUBCOMMANDS.get(args.get(0)).get();
@@ -111,17 +122,34 @@ public final class Main {
             }
             return new RunCommand(out, err, verbose).run(flags, parsed, argv);
         } catch (BenchException e) {
-            return fail(e, BAD_INPUT, verbose);
+            return fail(e, ioFailure(e) ? IO_FAILURE : BAD_INPUT, verbose);
         } catch (RunStoppedException e) {
-            return fail(e, CELLS_FAILED, verbose);
-        } catch (IOException e) {
+            // a disk that filled up mid-run stops it with what landed kept: no cell failed
+            return fail(e, ioFailure(e) ? IO_FAILURE : CELLS_FAILED, verbose);
+        } catch (IOException | UncheckedIOException e) {
             // a file that could not be read or written is no verdict on the code measured: 1 would read as one
-            return fail(e, INTERNAL_ERROR, verbose);
+            return fail(e, ioFailure(e) ? IO_FAILURE : INTERNAL_ERROR, verbose);
         } catch (RuntimeException | Error e) {
             // an Error too (out of memory, a class missing from a mixed-up jar): without this catch the JVM's default
             // handler prints a stack trace and exits 1, the code of a regression
             return fail(e, INTERNAL_ERROR, verbose);
         }
+    }
+
+    /**
+     * Whether the file system refused (somewhere in the causes): a refusal of the file system itself (no permission,
+     * not a directory, read-only; a missing file is the input's fault) or a bare IOException, which is what a full
+     * disk or a failing device raises. Subclasses that say a file's content is wrong (JSON, protobuf, an early end)
+     * are bad input.
+     */
+    static boolean ioFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof FileSystemException && !(t instanceof NoSuchFileException)
+                    || t.getClass() == IOException.class) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private int fail(Throwable e, int code, boolean verbose) {

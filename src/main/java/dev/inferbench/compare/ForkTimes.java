@@ -34,8 +34,7 @@ public final class ForkTimes {
         double[] seconds;
         try (Stream<Path> files = Files.walk(forks, 2)) {
             // a time beside a fork that never landed (killed between its files) is not a fork's time
-            seconds = files.filter(p -> p.getFileName().toString().endsWith(RunLayout.FORK_TIME_SUFFIX) && Files.exists(
-                            p.resolveSibling(p.getFileName().toString().replace(RunLayout.FORK_TIME_SUFFIX, RunLayout.FORK_RESULT_SUFFIX))))
+            seconds = files.filter(p -> p.getFileName().toString().endsWith(RunLayout.FORK_TIME_SUFFIX) && landed(p))
                     .map(ForkTime::read).flatMap(Optional::stream).mapToDouble(ForkTime::seconds).sorted().toArray();
         } catch (IOException e) {
             throw new BenchException("cannot read " + forks + ": " + e.getMessage(), e);
@@ -43,8 +42,16 @@ public final class ForkTimes {
         return seconds.length == 0 ? Double.NaN : seconds[seconds.length / 2];
     }
 
-    private static final Pattern LANDED = Pattern.compile(RunLayout.forkName(0).replace("0", "(\\d+)")
-            + Pattern.quote(RunLayout.FORK_RESULT_SUFFIX));
+    /** A fork's landed marker, of this build or (present, never read) of an older one's Java-serialized format. */
+    private static final Pattern LANDED = Pattern.compile(RunLayout.forkName(0).replace("0", "(\\d+)") + "(?:"
+            + Pattern.quote(RunLayout.FORK_RESULT_SUFFIX) + "|" + Pattern.quote(RunLayout.LEGACY_FORK_RESULT_SUFFIX) + ")");
+
+    /** Whether the fork whose time file is {@code time} landed. */
+    private static boolean landed(Path time) {
+        String fork = time.getFileName().toString().replace(RunLayout.FORK_TIME_SUFFIX, "");
+        return Files.exists(time.resolveSibling(fork + RunLayout.FORK_RESULT_SUFFIX))
+                || Files.exists(time.resolveSibling(fork + RunLayout.LEGACY_FORK_RESULT_SUFFIX));
+    }
 
     /**
      * When each landed fork of {@code cell} ran, by fork number: the order in which the run merged them into its

@@ -64,6 +64,7 @@ public final class RunSetup {
         }
         RunStore store = RunStore.open(dir);
         Plan plan = store.plan();
+        store.forks().check(plan.runnableCells());
         if (more.getForkCount().hasValue() && more.getForkCount().get() > plan.forks()) {
             plan = plan.withForks(more.getForkCount().get());
             store.writePlan(plan);

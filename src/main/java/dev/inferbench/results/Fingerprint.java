@@ -185,11 +185,12 @@ public final class Fingerprint {
 
     /** Baked in by git-commit-id-maven-plugin at build time; "unknown" for a build outside git. */
     static Map<String, String> git() {
-        Properties p = properties("/dev/inferbench/git.properties");
+        BuildInfo build = BuildInfo.ofThisJar();
         Map<String, String> git = new LinkedHashMap<>();
-        git.put("commit", p.getProperty("git.commit.id", "unknown"));
-        git.put("dirty", p.getProperty("git.dirty", "unknown"));
-        git.put("commit.time", p.getProperty("git.commit.time", "unknown"));
+        git.put("commit", build.commit());
+        git.put("dirty", build.dirty());
+        git.put("commit.time", BuildInfo.properties("/dev/inferbench/git.properties")
+                .getProperty("git.commit.time", BuildInfo.UNKNOWN));
         return git;
     }
 

@@ -14,7 +14,7 @@ import java.nio.file.Path;
  *   environment.json                        machine, JVM, engines and build the run measured on
  *   run.properties                          the command, commit and start and end of the run
  *   forks/&lt;cell-id&gt;/fork-N.json            JMH's JSON of that one fork (a valid JMH result file)
- *   forks/&lt;cell-id&gt;/fork-N.ser             the same result as JMH's own objects, merged by JMH's writer without loss
+ *   forks/&lt;cell-id&gt;/fork-N.record.json     the whole result as plain data (per-thread results, policies), merged without loss
  *   forks/&lt;cell-id&gt;/fork-N.time.json       when the fork started and ended (its wall time), written with its result
  *   forks/&lt;cell-id&gt;/fork-N/                the fork's own files while it runs (profiler output)
  *   failed/&lt;cell-id&gt;/fork-N.txt            why a fork produced no result
@@ -39,8 +39,13 @@ public record RunLayout(Path dir) {
     public static final String LAYERS = "layers";
     public static final String REPORT = "report";
 
-    /** The landed fork's JMH objects: their presence marks the fork as landed (written last). */
-    public static final String FORK_RESULT_SUFFIX = ".ser";
+    /** The landed fork's whole result as plain data: its presence marks the fork as landed (written last). */
+    public static final String FORK_RESULT_SUFFIX = ".record.json";
+    /**
+     * What marked a landed fork in folders of builds that kept JMH's objects Java-serialized. Such a file is never
+     * read (deserializing a file from elsewhere can run code); resume and merge refuse a folder that holds one.
+     */
+    public static final String LEGACY_FORK_RESULT_SUFFIX = ".ser";
     /** When the fork started and ended. */
     public static final String FORK_TIME_SUFFIX = ".time.json";
 

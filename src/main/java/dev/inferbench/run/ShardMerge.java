@@ -54,6 +54,9 @@ public final class ShardMerge {
                         + "); expected each slice once");
             }
         }
+        for (RunStore shard : byShard.values()) {
+            shard.forks().check(first.runnableCells());
+        }
         int forks = byShard.values().stream().mapToInt(s -> uncheckedForks(s)).max().orElse(first.forks());
         Plan whole = new Plan(first.format(), first.id(), first.args(), first.config(), forks, first.settings(),
                 Shard.WHOLE.toString(), first.cells(), first.skipped());

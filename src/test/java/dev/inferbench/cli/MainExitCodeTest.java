@@ -1,11 +1,18 @@
 package dev.inferbench.cli;
 
+import com.fasterxml.jackson.core.JsonParseException;
 import dev.inferbench.BenchException;
+import dev.inferbench.run.RunStoppedException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -14,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Exit 1 means "regression" (or cells that failed) to CI: an unexpected failure, checked or not, an {@link Error}
- * included, is 4 with one line, and bad input 2.
+ * included, is 4 with one line, bad input 2, and a file system that refused (a full disk, no permission) 5.
  */
 class MainExitCodeTest {
     private static final String NAME = "test-failure";
@@ -57,9 +64,26 @@ class MainExitCodeTest {
     }
 
     @Test
-    void anIoFailureIsFourNotARegression() {
-        assertThat(exitWhenThrowing(new IOException("disk gone"))).isEqualTo(Main.INTERNAL_ERROR);
-        assertThat(lines()).containsExactly("inferbench: java.io.IOException: disk gone");
+    void anIoFailureIsFiveNotARegressionNorBadInput() {
+        assertThat(exitWhenThrowing(new IOException("No space left on device"))).isEqualTo(Main.IO_FAILURE);
+        assertThat(exitWhenThrowing(new BenchException("cannot create run folder x: x",
+                new AccessDeniedException("x")))).isEqualTo(Main.IO_FAILURE);
+        assertThat(exitWhenThrowing(new RunStoppedException("cannot write the result of a fork",
+                new IOException("No space left on device")))).isEqualTo(Main.IO_FAILURE);
+        assertThat(exitWhenThrowing(new UncheckedIOException(new FileSystemException("x", null, "Read-only file system"))))
+                .isEqualTo(Main.IO_FAILURE);
+        assertThat(lines()).first().isEqualTo("inferbench: java.io.IOException: No space left on device");
+    }
+
+    @Test
+    void aFileThatIsMissingOrNotWhatItShouldBeIsStillBadInput() {
+        assertThat(exitWhenThrowing(new BenchException("cannot read x: x", new NoSuchFileException("x"))))
+                .isEqualTo(Main.BAD_INPUT);
+        assertThat(exitWhenThrowing(new BenchException("x is not valid JSON", new JsonParseException(null, "bad"))))
+                .isEqualTo(Main.BAD_INPUT);
+        assertThat(exitWhenThrowing(new BenchException("x ended early", new EOFException()))).isEqualTo(Main.BAD_INPUT);
+        assertThat(exitWhenThrowing(new RunStoppedException("interrupted", new InterruptedException())))
+                .isEqualTo(Main.CELLS_FAILED);
     }
 
     @Test

@@ -107,8 +107,9 @@ class ReportCommandTest {
     @Test
     void unwritableOutput() throws Exception {
         Path file = Files.writeString(dir.resolve("file"), "x");
+        // a path through a file: the file system refuses, which is no bad input
         assertThat(report(ReportsTestFiles.runA().toString(), "-o", file.resolve("sub").toString(), "--format", "md"))
-                .isEqualTo(Main.BAD_INPUT);
+                .isEqualTo(Main.IO_FAILURE);
         assertThat(errLine()).startsWith("inferbench: cannot write the report to ");
     }
 

@@ -202,10 +202,12 @@ class BadInputIT {
         if (said.lines().noneMatch(l -> expected.matcher(l).matches())) {
             return "message differs; " + (row.exit() == 0 ? "stdout: " : "stderr: ") + said;
         }
-        if (row.exit() == 2 && (stderr.lines().count() != 1 || Files.exists(results))) {
-            return "bad input must give one line and no run folder; stderr: " + stderr;
+        // bad input (2) and a folder that cannot be written (5) are both refused before anything runs
+        boolean refused = row.exit() == 2 || row.exit() == 5;
+        if (refused && (stderr.lines().count() != 1 || Files.exists(results))) {
+            return "a refusal must give one line and no run folder; stderr: " + stderr;
         }
-        if (row.exit() != 2) {
+        if (!refused) {
             try (var dirs = Files.list(results)) {
                 // the run folder, not the history the finished run was also filed in
                 Path run = dirs.filter(d -> !d.getFileName().toString().equals("history")).findFirst().orElseThrow();

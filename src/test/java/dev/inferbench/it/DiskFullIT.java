@@ -1,5 +1,6 @@
 package dev.inferbench.it;
 
+import dev.inferbench.results.RunLayout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,14 +48,14 @@ class DiskFullIT {
                 + dir.resolve("run"))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
         assertThat(p.waitFor(3, TimeUnit.MINUTES)).isTrue();
-        assertThat(p.exitValue()).isEqualTo(1);
+        assertThat(p.exitValue()).as("a full disk is exit 5: not bad input, no failed cell").isEqualTo(5);
         List<String> lines = Files.readAllLines(err);
         assertThat(lines).hasSize(1);
         assertThat(lines.get(0)).startsWith("inferbench: cannot write the result of").contains("No space left on device")
                 .contains("--resume " + dir.resolve("run"));
         long kept;
         try (Stream<Path> s = Files.walk(dir.resolve("run/forks"))) {
-            kept = s.filter(f -> f.toString().endsWith(".ser")).count();
+            kept = s.filter(f -> f.toString().endsWith(RunLayout.FORK_RESULT_SUFFIX)).count();
         }
         assertThat(kept).isBetween(1L, 7L);
         assertThat(exec("mount", "-o", "remount,size=20m", dir.toString())).isZero();
@@ -63,7 +64,7 @@ class DiskFullIT {
         assertThat(resumed.waitFor(3, TimeUnit.MINUTES)).isTrue();
         assertThat(resumed.exitValue()).isZero();
         try (Stream<Path> s = Files.walk(dir.resolve("run/forks"))) {
-            assertThat(s.filter(f -> f.toString().endsWith(".ser")).count()).isEqualTo(8);
+            assertThat(s.filter(f -> f.toString().endsWith(RunLayout.FORK_RESULT_SUFFIX)).count()).isEqualTo(8);
         }
     }
 }

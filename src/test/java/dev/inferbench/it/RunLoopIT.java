@@ -2,6 +2,7 @@ package dev.inferbench.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.inferbench.results.RunLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,7 +38,7 @@ class RunLoopIT {
             return 0;
         }
         try (Stream<Path> s = Files.walk(runDir.resolve("forks"))) {
-            return s.filter(p -> p.getFileName().toString().endsWith(".ser")).count();
+            return s.filter(p -> p.getFileName().toString().endsWith(RunLayout.FORK_RESULT_SUFFIX)).count();
         }
     }
 

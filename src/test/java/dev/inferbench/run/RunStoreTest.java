@@ -113,9 +113,9 @@ class RunStoreTest {
         RunStore store = newStore("run");
         store.forks().save(A, 1, fork(A, 3), T1);
         store.forks().save(A, 2, fork(A, 5), T2);
-        // killed between the .json and the .ser of fork 2, and a temp file of fork 3's .ser left behind
+        // killed between the .json and the record of fork 2, and a temp file of fork 3's record left behind
         Files.delete(store.layout().forkResult(A.id(), 2));
-        Files.write(store.layout().cellForks(A.id()).resolve(".fork-3.ser123.part"), new byte[]{1, 2, 3});
+        Files.write(store.layout().cellForks(A.id()).resolve(".fork-3.record.json123.part"), new byte[]{1, 2, 3});
         assertThat(store.layout().forkJson(A.id(), 2)).isRegularFile();
         assertThat(store.forks().landed(A)).containsOnlyKeys(1);
         assertThat(store.result().rebuild(List.of(A))).hasSize(1);
@@ -123,6 +123,18 @@ class RunStoreTest {
         assertThat(merged).hasSize(1);
         assertThat(merged.get(0).forks()).isEqualTo(1);
         assertThat(rawData(merged.get(0))).containsExactly(List.of(3.0));
+    }
+
+    @Test
+    void aForkOfAnotherCellInACellsFolderIsRefused() throws Exception {
+        RunStore store = newStore("run");
+        store.forks().save(A, 1, fork(A, 3), T1);
+        Files.copy(store.layout().forkResult(A.id(), 1), Files.createDirectories(store.layout().cellForks(B.id()))
+                .resolve("fork-1" + RunLayout.FORK_RESULT_SUFFIX));
+        assertThatThrownBy(() -> store.forks().landed(B)).isInstanceOf(BenchException.class)
+                .hasMessageContaining("holds a fork of dev.inferbench.bench.FakeBenchmark.call (ss) [size=a]")
+                .hasMessageContaining("expected one of the cell");
+        assertThat(store.forks().landed(A)).containsOnlyKeys(1);
     }
 
     @Test
