@@ -101,7 +101,8 @@ public final class Main {
                 out.println("A run measures every cell of the matrix (-p model=resnet50 -p batchSize=1,8) in forks and"
                         + " prints the plan, a line per fork, the summary and where its files are; JMH's own log goes"
                         + " to the run folder's jmh.log (-v NORMAL shows it as it runs).");
-                out.println("inferbench's options: --verbose (JMH's log and stack traces); defaults from "
+                out.println("inferbench's options: --version (the build, its commit and engine versions), --verbose"
+                        + " (JMH's log and stack traces); defaults from "
                         + BenchConfig.FILE_NAME + "; a run folder results/<time>-<sha>/ kept fork by fork (-rff FILE:"
                         + " a copy of the result there too);");
                 out.println("  --cells FILE (a list of configurations), --resume DIR [-f N], --run-dir DIR, --shard i/n,"
