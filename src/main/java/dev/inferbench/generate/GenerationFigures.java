@@ -1,5 +1,7 @@
 package dev.inferbench.generate;
 
+import dev.inferbench.stats.Percentiles;
+
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,7 +9,8 @@ import java.util.Map;
 
 /**
  * The figures of a set of generation requests (one iteration's), by metric name; each value with its unit in
- * {@link #UNITS}. Means over requests for TTFT, TPOT and end-to-end latency; ITL percentiles pooled over every gap
+ * {@link #UNITS}. Means over requests for TTFT, TPOT and end-to-end latency, and TTFT's and TPOT's percentiles over
+ * the requests; ITL percentiles pooled over every gap
  * of every request, each only when enough gaps lie behind it ({@link dev.inferbench.stats.Percentiles#callsFor});
  * tokens/s as all tokens over all request time (one caller: the requests ran back to back).
  */
@@ -22,6 +25,8 @@ public final class GenerationFigures {
     public static final String PREFILL_SHARE = "gen.prefill.share";
     public static final String DECODE_SHARE = "gen.decode.share";
     public static final double[] ITL_PERCENTILES = {50, 90, 99};
+    /** TTFT's and TPOT's percentiles over the requests: the tail users gate on, beside the means. */
+    public static final double[] TOKEN_PERCENTILES = {50, 90, 99};
     /** The figures compare gates with each generation cell's primary time (the request's end-to-end latency). */
     public static final List<String> GATED = List.of(TTFT, TPOT);
     public static final Map<String, String> UNITS = units();
@@ -47,6 +52,11 @@ public final class GenerationFigures {
         return PREFIX + "itl.p" + (long) p;
     }
 
+    /** gen.ttft.p99, gen.tpot.p99: a percentile of {@code mean} (TTFT or TPOT) over the requests. */
+    public static String percentile(String mean, double p) {
+        return mean + ".p" + (long) p;
+    }
+
     public static Map<String, Double> of(List<RequestTimes> requests) {
         Map<String, Double> out = new LinkedHashMap<>();
         if (requests.isEmpty()) {
@@ -59,11 +69,16 @@ public final class GenerationFigures {
         if (!Double.isNaN(tpot)) {
             out.put(TPOT, tpot);
         }
+        double[] ttfts = requests.stream().mapToDouble(RequestTimes::ttftMs).sorted().toArray();
+        double[] tpots = requests.stream().mapToDouble(RequestTimes::tpotMs).filter(t -> !Double.isNaN(t)).sorted()
+                .toArray();
+        for (double p : TOKEN_PERCENTILES) {
+            putKnown(out, percentile(TTFT, p), Percentiles.nearestRank(ttfts, p));
+            putKnown(out, percentile(TPOT, p), Percentiles.nearestRank(tpots, p));
+        }
         double[] gaps = requests.stream().flatMapToDouble(r -> Arrays.stream(r.itlMs())).sorted().toArray();
         for (double p : ITL_PERCENTILES) {
-            if (gaps.length >= dev.inferbench.stats.Percentiles.callsFor(p)) {
-                out.put(itl(p), gaps[(int) Math.max(0, Math.ceil(p / 100 * gaps.length) - 1)]); // nearest rank
-            }
+            putKnown(out, itl(p), Percentiles.nearestRank(gaps, p));
         }
         out.put(E2E, e2e);
         double seconds = requests.stream().mapToDouble(RequestTimes::endToEndMs).sum() / 1e3;
@@ -77,10 +92,21 @@ public final class GenerationFigures {
         return out;
     }
 
+    /** A percentile with too few values behind it is left out, not shown as the largest value. */
+    private static void putKnown(Map<String, Double> out, String name, double value) {
+        if (!Double.isNaN(value)) {
+            out.put(name, value);
+        }
+    }
+
     private static Map<String, String> units() {
         Map<String, String> u = new LinkedHashMap<>();
         u.put(TTFT, "ms");
         u.put(TPOT, "ms");
+        for (double p : TOKEN_PERCENTILES) {
+            u.put(percentile(TTFT, p), "ms");
+            u.put(percentile(TPOT, p), "ms");
+        }
         for (double p : ITL_PERCENTILES) {
             u.put(itl(p), "ms");
         }

@@ -25,8 +25,9 @@ public final class GenerationTable {
     static final String HEADING = "generation (one request per call: the prompt's prefill, then one token a step with"
             + " the KV cache; means over requests, ± the 95 % interval with forks as the unit)";
     static final String NOTE = "TTFT: start to first token (the prefill's); TPOT: (end-to-end - TTFT) / (output"
-            + " tokens - 1); ITL: gaps between tokens, pooled per iteration, n/a below 20/100/1,000 gaps for"
-            + " p50/p90/p99; tokens/s: batch x tokens over request time";
+            + " tokens - 1); TTFT and TPOT p99: over an iteration's requests, n/a below 1,000 requests (p50 and p90,"
+            + " from 20 and 100, are in the report); ITL: gaps between tokens, pooled per iteration, n/a below"
+            + " 20/100/1,000 gaps for p50/p90/p99; tokens/s: batch x tokens over request time";
 
     private GenerationTable() {
     }
@@ -58,7 +59,8 @@ public final class GenerationTable {
                 Set.copyOf(FIRST));
         List<String> head = new ArrayList<>();
         keys.forEach(k -> head.add(k.equals(CellSpec.BATCH_SIZE) ? "batch" : k));
-        head.addAll(List.of("TTFT ms", "TPOT ms", "ITL p50", "p90", "p99", "e2e ms", "out tok/s", "total tok/s",
+        head.addAll(List.of("TTFT ms", "TTFT p99", "TPOT ms", "TPOT p99", "ITL p50", "p90", "p99", "e2e ms", "out tok/s",
+                "total tok/s",
                 "KV KiB/token", "prefill %", "forks"));
         List<List<String>> rows = new ArrayList<>();
         rows.add(head);
@@ -66,7 +68,9 @@ public final class GenerationTable {
             List<String> row = new ArrayList<>();
             keys.forEach(k -> row.add(c.params().getOrDefault(k, "")));
             row.add(withInterval(c, GenerationFigures.TTFT));
+            row.add(SummaryTable.num(fig(c, GenerationFigures.percentile(GenerationFigures.TTFT, 99))));
             row.add(withInterval(c, GenerationFigures.TPOT));
+            row.add(SummaryTable.num(fig(c, GenerationFigures.percentile(GenerationFigures.TPOT, 99))));
             for (double p : GenerationFigures.ITL_PERCENTILES) {
                 row.add(SummaryTable.num(fig(c, GenerationFigures.itl(p))));
             }

@@ -35,6 +35,17 @@ public final class Percentiles {
         return p >= 100 ? 1 : Math.round(10 / (1 - p / 100));
     }
 
+    /**
+     * The percentile {@code p} of sorted values, nearest rank; NaN where fewer values lie behind it than
+     * {@link #callsFor} asks (a p99 of 40 requests would be their largest).
+     */
+    public static double nearestRank(double[] sorted, double p) {
+        if (sorted.length == 0 || sorted.length < callsFor(p)) {
+            return Double.NaN;
+        }
+        return sorted[(int) Math.max(0, Math.ceil(p / 100 * sorted.length) - 1)];
+    }
+
     /** The percentile (0 < p < 100) of all calls of all forks, nearest rank; NaN without calls. */
     public double estimate(double p) {
         long total = 0;

@@ -225,7 +225,8 @@ class MainTest {
     void helpShowsOursFirstThenJmhs() {
         assertThat(runOk("-h")).contains("-rff").contains("-prof"); // JMH's own help, printed after ours
         String help = out.toString(StandardCharsets.UTF_8);
-        assertThat(help).contains("inferbench's options: --verbose");
+        assertThat(help).contains("inferbench's options: --version");
+        assertThat(help).contains("--verbose (JMH's log and stack traces)");
         // a newcomer reads inferbench's own flags and subcommands before JMH's long list, which ours announces last
         assertThat(help.indexOf("--flame")).isLessThan(help.indexOf("JMH's options"));
         assertThat(help.indexOf("calibrate:")).isLessThan(help.indexOf("JMH's options"));

@@ -54,6 +54,25 @@ class GenerationFiguresTest {
     }
 
     @Test
+    void ttftAndTpotPercentilesAreOverTheRequestsOnceThereAreEnough() {
+        // 100 requests: the i-th's first token at i ms, then one more token 2 i ms later (TPOT 2 i)
+        List<RequestTimes> requests = new java.util.ArrayList<>();
+        for (int i = 100; i >= 1; i--) {
+            requests.add(request(1, 4, 8, i, 3L * i));
+        }
+        Map<String, Double> f = GenerationFigures.of(requests);
+        assertThat(f.get(GenerationFigures.percentile(GenerationFigures.TTFT, 50))).isEqualTo(50);
+        assertThat(f.get(GenerationFigures.percentile(GenerationFigures.TTFT, 90))).isEqualTo(90);
+        assertThat(f.get(GenerationFigures.percentile(GenerationFigures.TPOT, 90))).isEqualTo(180);
+        assertThat(f.get(GenerationFigures.TTFT)).isEqualTo(50.5); // the mean stays beside them
+        // 100 requests are too few for a p99: it would be the second largest, named as a tail
+        assertThat(f).doesNotContainKeys(GenerationFigures.percentile(GenerationFigures.TTFT, 99),
+                GenerationFigures.percentile(GenerationFigures.TPOT, 99));
+        assertThat(GenerationFigures.UNITS.get(GenerationFigures.percentile(GenerationFigures.TPOT, 99))).isEqualTo("ms");
+        assertThat(GenerationFigures.direction(GenerationFigures.percentile(GenerationFigures.TTFT, 99))).isEqualTo(-1);
+    }
+
+    @Test
     void aSingleOutputTokenHasNoTpot() {
         Map<String, Double> f = GenerationFigures.of(List.of(request(1, 5, 40, 30)));
         assertThat(f).containsEntry(GenerationFigures.TTFT, 30.0).doesNotContainKey(GenerationFigures.TPOT);
