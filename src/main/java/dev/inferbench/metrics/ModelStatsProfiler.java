@@ -39,6 +39,8 @@ public final class ModelStatsProfiler implements InternalProfiler {
     public static final String GMACS = "gmacs";
     public static final String SIZE = "model.size";
     public static final String ACTIVATION_PEAK = "mem.activation.peak";
+    /** The cell's seqLen, given only when the model's inputs take it: what tells a reader seqLen applies. */
+    public static final String TOKENS = "model.tokens";
 
     private String statsKey;
     private ModelStats stats;
@@ -67,6 +69,9 @@ public final class ModelStatsProfiler implements InternalProfiler {
         List<Result> out = new ArrayList<>(List.of(
                 new ScalarResult(PARAMS, s.params(), "params", AggregationPolicy.AVG),
                 new ScalarResult(MACS, gmac, "GMAC/sample", AggregationPolicy.AVG)));
+        if (s.sequence()) {
+            out.add(new ScalarResult(TOKENS, cell.get().seqLen(), "tokens/sample", AggregationPolicy.AVG));
+        }
         long bytes = cellFileBytes(s, cell.get().precision());
         if (bytes >= 0) {
             out.add(new ScalarResult(SIZE, ByteUnits.mib(bytes), ByteUnits.MIB, AggregationPolicy.AVG));

@@ -1,6 +1,9 @@
 package dev.inferbench.report;
 
 import dev.inferbench.stats.Verdict;
+import dev.inferbench.cell.CellSpec;
+import dev.inferbench.metrics.ModelStatsProfiler;
+import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.results.MachineState;
 import java.util.Map;
 import java.util.Set;
@@ -142,7 +145,15 @@ public final class CompareTable {
         List<Map<String, String>> params = params(report);
         Set<String> names = new TreeSet<>();
         params.forEach(p -> names.addAll(p.keySet()));
-        return ConstantParams.split(params, names, Set.of());
+        Map<String, String> shared = ConstantParams.split(params, names, Set.of());
+        // a seqLen that no compared model takes (no cell reads tokens) is not a setting of these cells
+        boolean sequence = report.rows().stream().anyMatch(r -> r.metric().equals(ModelStatsProfiler.TOKENS)
+                || r.metric().equals(SamplesProfiler.TOKENS));
+        boolean known = report.rows().stream().anyMatch(r -> r.metric().equals(ModelStatsProfiler.MACS));
+        if (known && !sequence) {
+            shared.remove(CellSpec.SEQ_LEN);
+        }
+        return shared;
     }
 
     /** Every cell's params, matched or on one side only. */

@@ -57,6 +57,9 @@ public final class ServingTable {
         Set<String> keys = new LinkedHashSet<>(FIRST);
         cells.forEach(c -> keys.addAll(c.params().keySet()));
         keys.remove(ServingSpec.RATE);
+        if (!SummaryTable.sequenceModels(cells)) {
+            keys.remove(CellSpec.SEQ_LEN); // no model here takes a sequence length
+        }
         Map<String, String> constant = ConstantParams.split(cells.stream().map(CellSummary::params).toList(), keys,
                 Set.copyOf(FIRST));
         cells.sort(Comparator.comparing((CellSummary c) -> setting(c, keys)).thenComparingDouble(ServingTable::offered));

@@ -3,6 +3,7 @@ package dev.inferbench.report;
 import dev.inferbench.metrics.CallBytesProfiler;
 import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.metrics.MemoryProfiler;
+import dev.inferbench.metrics.ModelStatsProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.results.CellSummary;
@@ -189,12 +190,13 @@ public final class SummaryTable {
     }
 
     /**
-     * Whether some cell's model takes seqLen: its inputs have a sequence dimension, which the fork records as
-     * tokens per sample (the {@code tokens} metric). A run of older builds without the metric keeps the column.
+     * Whether some cell's model takes seqLen: its inputs have a sequence dimension, which the fork records
+     * ({@code model.tokens}, and tokens/s). A cell of an older build without either figure keeps seqLen.
      */
     static boolean sequenceModels(List<CellSummary> cells) {
         return cells.stream().anyMatch(c -> c.extras().containsKey(SamplesProfiler.TOKENS)
-                || !c.extras().containsKey(SamplesProfiler.PER_SAMPLE));
+                || c.extras().containsKey(ModelStatsProfiler.TOKENS)
+                || !c.extras().containsKey(ModelStatsProfiler.MACS) && !c.extras().containsKey(SamplesProfiler.PER_SAMPLE));
     }
 
     /** The cells a unit is chosen for together: one model (the benchmark when a cell has no model). */

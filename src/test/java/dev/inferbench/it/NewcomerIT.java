@@ -70,8 +70,24 @@ class NewcomerIT {
         assertThat(c.out().lines().filter(l -> l.startsWith("could not tell")))
                 .containsExactly("could not tell in 2 rows: too few forks for an interval (the table's verdicts); run"
                         + " each side with -f 2 or more, or compare them fork by fork with --duet");
+        // mlp-tiny takes no sequence length: the cells' shared settings do not name one
+        assertThat(c.out()).contains("every cell: ").doesNotContain("seqLen");
         // the history of a run in a folder of the user's choosing stays beside it
         assertThat(second.out()).contains("run added to the history in " + Path.of("results", "history"));
+    }
+
+    @Test
+    void aServingRunFitsAScreenWithItsKnee() throws Exception {
+        Path cwd = Files.createDirectory(work.resolve("serving"));
+        Jar.Run r = Jar.run(cwd, "Serving -p model=mlp-tiny -p batchSize=1 -p rate=50,100 -p slo=p90<60ms"
+                + " -p requests=100 -p stepSeconds=0 " + SHORT);
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        List<String> lines = r.out().lines().toList();
+        assertThat(lines.size()).as(r.out()).isLessThanOrEqualTo(TWO_SCREENS);
+        assertThat(r.out()).contains("knee: mlp-tiny on ort").doesNotContain("NaN").doesNotContain("seqLen");
+        assertThat(lines.stream().filter(l -> l.startsWith("[inferbench] fork ")))
+                .hasSize(2).allMatch(l -> l.matches(".*cell \\d/2 rate=\\d+, fork 1 of 1.*"));
+        closingLinesNameFilesThatExist(cwd, lines);
     }
 
     @Test

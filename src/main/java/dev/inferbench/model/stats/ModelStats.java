@@ -24,9 +24,10 @@ import java.util.TreeMap;
  *
  * @param macsPerSample multiply-accumulates of one sample (batch 1)
  * @param uncounted     Conv/Gemm/MatMul nodes whose shapes could not be inferred (then MACs are a lower bound)
+ * @param sequence      some input's shape takes the sequence length (a model without one ignores seqLen)
  */
 public record ModelStats(String name, Path file, long bytes, long params, long macsPerSample, int uncounted,
-                         Map<String, Integer> operators, List<String> inputs, List<String> outputs) {
+                         Map<String, Integer> operators, List<String> inputs, List<String> outputs, boolean sequence) {
 
     public static ModelStats of(String name, Path file, Graph zooGraph, Map<String, long[]> perSample, int seqLen)
             throws BenchException {
@@ -34,8 +35,10 @@ public record ModelStats(String name, Path file, long bytes, long params, long m
         Map<String, long[]> inputShapes = new LinkedHashMap<>();
         long batch = 1;
         List<String> inputs = new ArrayList<>();
+        boolean sequence = false;
         for (OnnxMl.ValueInfoProto in : summary.inputs()) {
             TensorSpec spec = spec(in);
+            sequence |= new InputShapes(name, perSample, 1, seqLen).usesSeqLen(spec);
             inputs.add(spec.toString());
             long declaredBatch = spec.shape().length > 0 && spec.shape()[0] > 0 ? spec.shape()[0] : 1;
             batch = Math.max(batch, declaredBatch);
@@ -50,7 +53,7 @@ public record ModelStats(String name, Path file, long bytes, long params, long m
                 : summary.initializers().values().stream().mapToLong(OnnxSummary.Initializer::elements).sum();
         List<String> outputs = summary.outputs().stream().map(o -> spec(o).toString()).toList();
         return new ModelStats(name, file, size(file), params, counter.macs() / batch, counter.uncounted(),
-                histogram(summary), inputs, outputs);
+                histogram(summary), inputs, outputs, sequence);
     }
 
     private static Map<String, Integer> histogram(OnnxSummary summary) {
