@@ -3,7 +3,7 @@
 # measured iteration (the iteration's time average), the growth from the second iteration to the last, and the fork's
 # peak (mem.rss.peak.fork). Exits 1 when the
 # set grew by more than the bound after the first measured iteration (warm-up may still settle in it), 0 otherwise.
-# This is how issue 29's growth of djl-pytorch (2,157 -> 2,619 MiB over ten iterations, peak 3,673 MiB) was found to be
+# This is how a growth of djl-pytorch's resident set (2,157 -> 2,619 MiB over ten iterations, peak 3,673 MiB) was found to be
 # the Java heap's young generation filling for the first time, and checked gone (683.5 -> 684.6 MiB, peak 975 MiB).
 #
 # usage: tools/memory-plateau.sh [--iterations 10] [--bound-mib 16] [--jar target/benchmarks.jar] [JMH args;

@@ -11,7 +11,7 @@
 # usage: tools/power-proof.sh [--rounds 2] [--minutes 3] [--budget 10] [--modes interleaved,pin,duet]
 #                             [--slowdown P] [--out DIR] [JMH args; default: mlp-tiny, batch 1, threads 1]
 #   interleaved: forks A, B, A, B ... unpinned (the plain compare-commits), read both unpaired (Welch, the analysis
-#                before issue 24) and paired; pin: the same on CPU 0 (--pin); duet: both at once, a CPU each (--duet)
+#                before the paired one) and paired; pin: the same on CPU 0 (--pin); duet: both at once, a CPU each (--duet)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=2 minutes=3 budget=10 modes=interleaved,pin,duet slowdown="" out="" jmh=()

@@ -27,7 +27,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * A measured prototype, not production code (issue 27, part 3): one ONNX Runtime call through its C API with the
+ * A measured prototype, not production code (docs/evidence/ffm-call.md): one ONNX Runtime call through its C API with the
  * JDK's foreign-function and memory API (JDK 22+), set against ORT's Java binding in the same JVM on the same model
  * and the same session options (intra-op threads 1, graph optimisation all). Inputs, outputs, the name and
  * {@code OrtValue*} arrays live in native memory made once; a call is one downcall to {@code OrtApi::Run}.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 27's measured prototype: ONNX Runtime's C API called through the JDK's foreign-function API (JDK 22+) against
+# A measured prototype: ONNX Runtime's C API called through the JDK's foreign-function API (JDK 22+) against
 # ORT's Java binding, in one JVM, on one model: bytes allocated by the calling thread and ns per call, rounds
 # interleaved. Not part of the build: Maven never compiles tools/ (the project stays on JDK 17); this runs the source
 # file with a JDK 22+ (Temurin 25 here) and the onnxruntime jar from the local Maven repository. Quote its figures

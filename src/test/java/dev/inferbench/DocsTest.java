@@ -22,11 +22,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The README and docs as a reader meets them: every relative link reaches a file and, with an anchor, a heading of
  * it (GitHub's anchors); the README fits its promise (at most 100 lines, none over 120 characters, the two commands
- * on the first screen); no docs page runs 200 lines without a heading.
+ * on the first screen); no docs page runs 200 lines without a heading; the user pages teach without lab notes (the
+ * measurements behind their claims live in docs/evidence/, with the machine and the date of their run).
  */
 class DocsTest {
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
     private static final int FIRST_SCREEN = 25;
+    /**
+     * What a lab notebook says and a user page must not: the machine a figure came from, when it ran, the run folder
+     * only its author has, the issue that asked for it. A quoted program message may say "this machine" (the program
+     * speaks of the machine it runs on), so code spans and fenced blocks are not read.
+     */
+    private static final Pattern LAB_NOTE = Pattern.compile(
+            "(?i)\\bthis\\s+(?:machine|VM)\\b|\\b\\d{2}:\\d{2}\\s+UTC\\b|\\bresults/20\\d\\d|\\bissues?\\s+\\d+");
 
     @Test
     void everyRelativeLinkReachesItsFileAndHeading() throws IOException {
@@ -78,10 +86,89 @@ class DocsTest {
         }
     }
 
+    @Test
+    void userPagesTeachWithoutLabNotes() throws IOException {
+        List<String> found = new ArrayList<>();
+        for (Path page : userPages()) {
+            found.addAll(labNotes(page.toString(), Files.readAllLines(page, StandardCharsets.UTF_8)));
+        }
+        assertThat(found).as("lab notes on user pages (the measurement goes to docs/evidence/, one sentence and a link"
+                + " stay)").isEmpty();
+    }
+
+    @Test
+    void labNotesAreFoundOutsideCodeOnly() {
+        List<String> page = List.of(
+                "# A page",                                                   // 1
+                "Measured on this machine: 5 ms.",                            // 2
+                "The message `no NVIDIA GPU on this machine` is quoted.",     // 3
+                "A message split over lines `device 'cuda:9' does not",       // 4
+                "exist; this machine has 1 GPU(s)` is quoted too.",           // 5
+                "Run at 20:30 UTC, see results/20261125-211908-ac0d6a2.",    // 6
+                "```",                                                        // 7
+                "$ java -jar target/benchmarks.jar   # on this VM",          // 8
+                "```",                                                        // 9
+                "Since issue 24 the pairs are read, as this",                 // 10
+                "VM showed.");                                                // 11
+        assertThat(labNotes("p.md", page)).containsExactly("p.md:2: this machine", "p.md:6: 20:30 UTC",
+                "p.md:6: results/2026", "p.md:10: issue 24", "p.md:10: this\\nVM");
+    }
+
+    /**
+     * The lab-note markers of a page as "file:line: marker", outside fenced blocks and code spans; a paragraph is read
+     * as one text, so a marker broken over two lines is found at its first line.
+     */
+    static List<String> labNotes(String file, List<String> lines) {
+        List<String> out = new ArrayList<>();
+        StringBuilder text = new StringBuilder();
+        List<Integer> lineOf = new ArrayList<>();
+        boolean fenced = false;
+        boolean code = false;
+        for (int i = 0; i <= lines.size(); i++) {
+            String line = i < lines.size() ? lines.get(i) : "";
+            boolean fence = line.strip().startsWith("```");
+            if (fence || fenced || line.isBlank()) {
+                scan(file, text, lineOf, out);
+                code = false;
+                fenced ^= fence;
+                continue;
+            }
+            for (char c : line.toCharArray()) {
+                if (c == '`') {
+                    code = !code;
+                } else if (!code) {
+                    text.append(c);
+                    lineOf.add(i + 1);
+                }
+            }
+            text.append('\n');
+            lineOf.add(i + 1);
+        }
+        return out;
+    }
+
+    private static void scan(String file, StringBuilder text, List<Integer> lineOf, List<String> out) {
+        Matcher m = LAB_NOTE.matcher(text);
+        while (m.find()) {
+            out.add(file + ":" + lineOf.get(m.start()) + ": " + m.group().replace("\n", "\\n"));
+        }
+        text.setLength(0);
+        lineOf.clear();
+    }
+
+    /** README.md and docs/*.md: the pages a user reads, docs/evidence/ apart. */
+    private static List<Path> userPages() throws IOException {
+        List<Path> pages = new ArrayList<>(List.of(Path.of("README.md")));
+        try (Stream<Path> docs = Files.list(Path.of("docs"))) {
+            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
+        }
+        return pages;
+    }
+
     private static List<Path> pages() throws IOException {
         List<Path> pages = new ArrayList<>(List.of(Path.of("README.md"), Path.of("models/README.md"),
                 Path.of("results/README.md")));
-        try (Stream<Path> docs = Files.list(Path.of("docs"))) {
+        try (Stream<Path> docs = Files.walk(Path.of("docs"))) {
             docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
         }
         return pages;

@@ -113,7 +113,7 @@ final class Callers implements AutoCloseable {
             // for resnet50 on djl-pytorch), and G1 had grown the heap to 1 GiB for it. Collected here, the heap is
             // handed back to the system and the measured iterations start from the model's own footprint; left, the
             // calls' garbage filled the grown young generation page by page without a collection, which read as
-            // mem.rss growing by 3 GiB per 10k calls for seven iterations and then stopping (issue 29).
+            // mem.rss growing by 3 GiB per 10k calls for seven iterations and then stopping.
             System.gc();
             return c;
         } catch (BenchException | RuntimeException e) {

@@ -21,7 +21,7 @@ import java.util.List;
  * 100 %, and of a handful says little. The samples go in batches of the cell's own size (the file's fixed batch where
  * it has one), each batch from its own seed, so the probe never needs more memory than the cell's own calls: batches
  * of 16 on a batch-1 resnet50 cell of djl-pytorch raised the fork's peak resident set from 0.8 to 3.5 GB, and glibc
- * kept 1.2 GB of it for the rest of the fork, in every figure of mem.rss (issue 29).
+ * kept 1.2 GB of it for the rest of the fork, in every figure of mem.rss.
  */
 public final class FidelityProbe {
     public static final int SAMPLES = 64;

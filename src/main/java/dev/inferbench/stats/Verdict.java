@@ -15,7 +15,7 @@ package dev.inferbench.stats;
  *       ({@link Power#visibleChange} says what it could have seen). UNKNOWN_DIRECTION: the metric's direction is
  *       unknown, only the ratio is reported.</li>
  * </ul>
- * Why not "the estimate at least {@code 1 + minEffect}" for WORSE (the rule before issue 24): a true change of exactly
+ * Why not "the estimate at least {@code 1 + minEffect}" for WORSE (an earlier rule): a true change of exactly
  * the minimum effect has its estimate below it half the time, so no number of forks found a 3 % slowdown with more
  * than ~50 % power, while a 2 % one still failed the gate about 1 time in 10. Nor the whole interval beyond the
  * minimum effect (criterion.rs): the same 50 % cap. With this rule a true 3 % slowdown is found with 95 % power once

@@ -87,8 +87,8 @@ class RunLoopIT {
 
     /**
      * A default run's shape (1 warm-up, 2 measured iterations): the injected leak (1 MiB of native memory per 2^20
-     * calls, never freed) is named as growth, the same benchmark without it is not (issue 25: before, a verdict
-     * needed 3 measured iterations, and the last one's reading came after the trial's teardown).
+     * calls, never freed) is named as growth, the same benchmark without it is not: a verdict must not need more
+     * measured iterations than a default run has, nor read the last one after the trial's teardown.
      */
     @Test
     void aLeakIsFlaggedOnADefaultRunsIterations() throws Exception {

@@ -27,8 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The probe runs the cell's engine at the cell's own batch: batches of 16 on a batch-1 cell of a large model made the
- * probe, not the cell, set the fork's memory figures (issue 29: a resnet50 djl-pytorch fork's peak 3.5 GB, 0.8 GB
- * without the probe).
+ * probe, not the cell, set the fork's memory figures (a resnet50 djl-pytorch fork's peak 3.5 GB, 0.8 GB without the
+ * probe).
  */
 class FidelityProbeTest {
     @TempDir

@@ -41,8 +41,8 @@ class MemoryScalingTest {
     }
 
     /**
-     * bert_base on ort as docs/metrics.md measured it before issue 25: within 2.4 % of the whole set of the line, so
-     * it was called linear, while the set fell from batch 1 to 4; against what the batch adds it is 23 % off.
+     * bert_base on ort as docs/metrics.md quotes it: within 2.4 % of the whole set of the line, so a rule judged against
+     * the whole set called it linear, while the set fell from batch 1 to 4; against what the batch adds it is 23 % off.
      */
     @Test
     void aSetThatFallsWithTheBatchIsNotLinear() {
