@@ -2,8 +2,6 @@ package dev.inferbench.report;
 
 import dev.inferbench.stats.Verdict;
 import dev.inferbench.cell.CellSpec;
-import dev.inferbench.metrics.ModelStatsProfiler;
-import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.results.MachineState;
 import java.util.Map;
 import java.util.Set;
@@ -146,11 +144,10 @@ public final class CompareTable {
         Set<String> names = new TreeSet<>();
         params.forEach(p -> names.addAll(p.keySet()));
         Map<String, String> shared = ConstantParams.split(params, names, Set.of());
-        // a seqLen that no compared model takes (no cell reads tokens) is not a setting of these cells
-        boolean sequence = report.rows().stream().anyMatch(r -> r.metric().equals(ModelStatsProfiler.TOKENS)
-                || r.metric().equals(SamplesProfiler.TOKENS));
-        boolean known = report.rows().stream().anyMatch(r -> r.metric().equals(ModelStatsProfiler.MACS));
-        if (known && !sequence) {
+        // a seqLen that no compared model takes is not a setting of these cells
+        Map<CellKey, Set<String>> metrics = new java.util.LinkedHashMap<>();
+        report.rows().forEach(r -> metrics.computeIfAbsent(r.cell(), k -> new java.util.HashSet<>()).add(r.metric()));
+        if (!metrics.isEmpty() && !SeqLenShown.of(metrics.values())) {
             shared.remove(CellSpec.SEQ_LEN);
         }
         return shared;

@@ -52,6 +52,9 @@ final class ReportTable {
         rows.forEach(r -> names.addAll(r.params().keySet()));
         Set<String> ordered = new LinkedHashSet<>(PREFERRED.stream().filter(names::contains).toList());
         ordered.addAll(names);
+        if (!SeqLenShown.of(rows.stream().map(r -> r.extra().keySet()).toList())) {
+            ordered.remove(CellSpec.SEQ_LEN);
+        }
         constants = ConstantParams.split(rows.stream().map(ReportRow::params).toList(), ordered, Set.of());
         params = List.copyOf(ordered);
         if (multiRun) {

@@ -3,7 +3,6 @@ package dev.inferbench.report;
 import dev.inferbench.metrics.CallBytesProfiler;
 import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.metrics.MemoryProfiler;
-import dev.inferbench.metrics.ModelStatsProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.results.CellSummary;
@@ -189,14 +188,9 @@ public final class SummaryTable {
         return sb.toString();
     }
 
-    /**
-     * Whether some cell's model takes seqLen: its inputs have a sequence dimension, which the fork records
-     * ({@code model.tokens}, and tokens/s). A cell of an older build without either figure keeps seqLen.
-     */
+    /** Whether some cell's model takes seqLen ({@link SeqLenShown}). */
     static boolean sequenceModels(List<CellSummary> cells) {
-        return cells.stream().anyMatch(c -> c.extras().containsKey(SamplesProfiler.TOKENS)
-                || c.extras().containsKey(ModelStatsProfiler.TOKENS)
-                || !c.extras().containsKey(ModelStatsProfiler.MACS) && !c.extras().containsKey(SamplesProfiler.PER_SAMPLE));
+        return SeqLenShown.of(cells.stream().map(c -> c.extras().keySet()).toList());
     }
 
     /** The cells a unit is chosen for together: one model (the benchmark when a cell has no model). */
