@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.inferbench.BenchException;
 import dev.inferbench.ByteUnits;
 import dev.inferbench.cell.Cell;
+import dev.inferbench.cell.VaryingParams;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.model.stats.ActivationMemory;
@@ -46,7 +47,8 @@ public final class ActivationPass {
     public static void run(List<Cell> cells, BenchConfig config, Path runDir, PrintStream out) {
         Set<Path> done = new HashSet<>();
         // two lines of one model at one batch tell their precisions apart when the run has several
-        boolean precisions = cells.stream().map(c -> c.params().getOrDefault(CellSpec.PRECISION, "")).distinct().count() > 1;
+        boolean precisions = VaryingParams.of(cells.stream().map(Cell::params).toList()).keys()
+                .contains(CellSpec.PRECISION);
         for (Cell cell : cells) {
             if (!BenchmarkNames.isMethod(cell.benchmark(), BenchmarkNames.INFERENCE_INFER) || !CellSpec.isModelCell(cell.params())) {
                 continue;

@@ -55,6 +55,9 @@ public final class TrainingTable {
         }
         Set<String> keys = new LinkedHashSet<>(FIRST);
         cells.forEach(c -> keys.addAll(c.params().keySet()));
+        if (!SummaryTable.sequenceModels(cells)) {
+            keys.remove(CellSpec.SEQ_LEN); // no model here takes a sequence length
+        }
         Map<String, String> constant = ConstantParams.split(cells.stream().map(CellSummary::params).toList(), keys,
                 Set.copyOf(FIRST));
         List<String> head = new ArrayList<>();
