@@ -176,9 +176,9 @@ public final class Fingerprint {
         } catch (Exception | LinkageError e) {
             v.put("onnxruntime", "unavailable: " + e.getMessage());
         }
-        Properties djl = properties("/ai/djl/engine/api.properties");
+        Properties djl = BuildInfo.properties("/ai/djl/engine/api.properties");
         Optional.ofNullable(djl.getProperty("djl_version")).ifPresent(s -> v.put("djl", s));
-        Properties torch = properties("/pytorch-engine.properties");
+        Properties torch = BuildInfo.properties("/pytorch-engine.properties");
         Optional.ofNullable(torch.getProperty("pytorch_version")).ifPresent(s -> v.put("pytorch", s));
         return v;
     }
@@ -192,17 +192,5 @@ public final class Fingerprint {
         git.put("commit.time", BuildInfo.properties("/dev/inferbench/git.properties")
                 .getProperty("git.commit.time", BuildInfo.UNKNOWN));
         return git;
-    }
-
-    private static Properties properties(String resource) {
-        Properties p = new Properties();
-        try (InputStream in = Fingerprint.class.getResourceAsStream(resource)) {
-            if (in != null) {
-                p.load(in);
-            }
-        } catch (IOException e) {
-            return p;
-        }
-        return p;
     }
 }
