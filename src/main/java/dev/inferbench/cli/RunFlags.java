@@ -46,7 +46,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, Path cells, LoopSettings 
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
-                case "--resume" -> resume = Path.of(value(args, ++i, a, "a run folder, e.g. results/20261122-101500-abc1234"));
+                case "--resume" -> resume = Path.of(value(args, ++i, a, "a run folder, e.g. results/<yyyyMMdd-HHmmss>-<git sha>"));
                 case "--cells" -> cells = Path.of(value(args, ++i, a, "a file of configurations, one per line"));
                 case "--run-dir" -> runDir = Path.of(value(args, ++i, a, "a folder for the new run"));
                 case "--shard" -> shard = Shard.parse(value(args, ++i, a, "i/n, e.g. 2/4"));

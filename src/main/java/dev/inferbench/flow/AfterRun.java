@@ -140,7 +140,7 @@ public final class AfterRun {
         if (Files.isDirectory(layout.opProfile())) {
             console.println("inferbench: operator profiles in " + layout.opProfile() + " (one folder per cell)");
         }
-        if (out.log() != null && Files.isRegularFile(runDir.resolve(RunConsole.JMH_LOG))) {
+        if (Files.isRegularFile(runDir.resolve(RunConsole.JMH_LOG))) {
             console.println("inferbench: JMH's log of every fork in " + runDir.resolve(RunConsole.JMH_LOG)
                     + (out.quiet() ? " (shown as it runs with -v NORMAL)" : ""));
         }

@@ -65,7 +65,7 @@ public final class RunStore {
     public static RunStore open(Path dir) throws BenchException {
         if (!Files.isRegularFile(RunLayout.of(dir).plan())) {
             throw new BenchException(dir + " is not a run folder (no " + RunLayout.PLAN + "); expected a folder made by a run, "
-                    + "e.g. results/20261122-101500-abc1234");
+                    + "e.g. results/<yyyyMMdd-HHmmss>-<git sha>");
         }
         return new RunStore(dir);
     }

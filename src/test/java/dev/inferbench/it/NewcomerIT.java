@@ -29,15 +29,28 @@ class NewcomerIT {
     @TempDir
     static Path work;
 
-    @Test
-    void theMatrixRunFitsTwoScreensAndNamesItsCells() throws Exception {
-        Path cwd = Files.createDirectory(work.resolve("matrix"));
-        Jar.Run r = Jar.run(cwd, "-p model=mlp-tiny -p batchSize=1,4,16 -p threads=1,2 " + SHORT);
+    /** A run in its own folder that ended 0, within two screens and without a NaN. */
+    private record Fit(Path cwd, Jar.Run run, List<String> lines) {
+    }
+
+    private static Fit fitsTwoScreens(String folder, String args) throws Exception {
+        Path cwd = Files.createDirectory(work.resolve(folder));
+        Jar.Run r = Jar.run(cwd, args + " " + SHORT);
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         List<String> lines = r.out().lines().toList();
         assertThat(lines.size()).as(r.out()).isLessThanOrEqualTo(TWO_SCREENS);
+        assertThat(r.out()).doesNotContain("NaN");
+        return new Fit(cwd, r, lines);
+    }
+
+    @Test
+    void theMatrixRunFitsTwoScreensAndNamesItsCells() throws Exception {
+        Fit f = fitsTwoScreens("matrix", "-p model=mlp-tiny -p batchSize=1,4,16 -p threads=1,2");
+        Path cwd = f.cwd();
+        Jar.Run r = f.run();
+        List<String> lines = f.lines();
         // JMH's per-iteration log is in the run folder, not on the terminal
-        assertThat(r.out()).doesNotContain("# Warmup").doesNotContain("Secondary result").doesNotContain("NaN");
+        assertThat(r.out()).doesNotContain("# Warmup").doesNotContain("Secondary result");
         Path runDir = onlyRunFolder(cwd);
         assertThat(Files.readString(runDir.resolve("jmh.log"))).contains("# Benchmark mode").contains("Iteration   1");
         // mlp-tiny has no sequence input: no seq column, no seqLen anywhere in the summary or its notes
@@ -78,13 +91,12 @@ class NewcomerIT {
 
     @Test
     void aServingRunFitsAScreenWithItsKnee() throws Exception {
-        Path cwd = Files.createDirectory(work.resolve("serving"));
-        Jar.Run r = Jar.run(cwd, "Serving -p model=mlp-tiny -p batchSize=1 -p rate=50,100 -p slo=p90<60ms"
-                + " -p requests=100 -p stepSeconds=0 " + SHORT);
-        assertThat(r.code()).as(r.out() + r.err()).isZero();
-        List<String> lines = r.out().lines().toList();
-        assertThat(lines.size()).as(r.out()).isLessThanOrEqualTo(TWO_SCREENS);
-        assertThat(r.out()).contains("knee: mlp-tiny on ort").doesNotContain("NaN").doesNotContain("seqLen");
+        Fit f = fitsTwoScreens("serving", "Serving -p model=mlp-tiny -p batchSize=1 -p rate=50,100 -p slo=p90<60ms"
+                + " -p requests=100 -p stepSeconds=0");
+        Path cwd = f.cwd();
+        Jar.Run r = f.run();
+        List<String> lines = f.lines();
+        assertThat(r.out()).contains("knee: mlp-tiny on ort").doesNotContain("seqLen");
         assertThat(lines.stream().filter(l -> l.startsWith("[inferbench] fork ")))
                 .hasSize(2).allMatch(l -> l.matches(".*cell \\d/2 rate=\\d+, fork 1 of 1.*"));
         closingLinesNameFilesThatExist(cwd, lines);
@@ -92,12 +104,11 @@ class NewcomerIT {
 
     @Test
     void aFlameRunEndsWithWhereItsGraphsAre() throws Exception {
-        Path cwd = Files.createDirectory(work.resolve("flame"));
-        Jar.Run r = Jar.run(cwd, "-p model=mlp-tiny -p batchSize=1 --flame " + SHORT);
-        assertThat(r.code()).as(r.out() + r.err()).isZero();
-        List<String> lines = r.out().lines().toList();
-        assertThat(lines.size()).as(r.out()).isLessThanOrEqualTo(TWO_SCREENS);
-        assertThat(r.out()).contains("inferbench: flame graph, forks merged: ").doesNotContain("NaN");
+        Fit f = fitsTwoScreens("flame", "-p model=mlp-tiny -p batchSize=1 --flame");
+        Path cwd = f.cwd();
+        Jar.Run r = f.run();
+        List<String> lines = f.lines();
+        assertThat(r.out()).contains("inferbench: flame graph, forks merged: ");
         closingLinesNameFilesThatExist(cwd, lines);
         // JMH's own line about the recording names the file where it is, not the folder it was moved from
         Path runDir = onlyRunFolder(cwd);
