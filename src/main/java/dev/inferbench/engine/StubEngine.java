@@ -6,6 +6,7 @@ import dev.inferbench.tensor.HostTensor;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The {@code stub} engine: a call whose cost is planted ({@link Plant}), so that each figure inferbench reports can be
@@ -17,6 +18,9 @@ import java.util.List;
 final class StubEngine implements InferenceEngine {
     private final OrtEngine reference;
     private final Plant plant;
+    /** What the load planted and the engine holds until it closes (native buffer, heap arrays), or null. */
+    private Object held;
+    private final AtomicLong calls = new AtomicLong();
     /** Where the planted allocation is kept, so that it cannot be removed as dead (escape analysis). */
     private volatile Object sink;
 
@@ -27,7 +31,9 @@ final class StubEngine implements InferenceEngine {
 
     static StubEngine open(Path model, Device device, EngineSettings settings) throws BenchException {
         Plant plant = Plant.ofProperty();
-        return new StubEngine(OrtEngine.open(model, device, settings), plant);
+        StubEngine engine = new StubEngine(OrtEngine.open(model, device, settings), plant);
+        engine.held = plant.load();
+        return engine;
     }
 
     @Override
@@ -50,12 +56,13 @@ final class StubEngine implements InferenceEngine {
 
     @Override
     public Outputs run(PreparedInput input) {
-        sink = plant.call();
+        sink = plant.call(calls.incrementAndGet());
         return ((Held) input).outputs();
     }
 
     @Override
     public void close() {
+        held = null;
         reference.close();
     }
 

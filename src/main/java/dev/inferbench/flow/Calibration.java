@@ -50,8 +50,17 @@ public final class Calibration {
         this.console = console;
     }
 
-    /** Runs the rows ({@code fast}: only those {@code mvn verify} runs) and returns their outcomes. */
-    public List<Outcome> run(boolean fast) throws BenchException {
+    /**
+     * Runs the rows ({@code fast}: only those {@code mvn verify} runs; {@code only}: those whose figure contains it,
+     * "" for all) and returns their outcomes.
+     */
+    public List<Outcome> run(boolean fast, String only) throws BenchException {
+        List<CalibrationRows.Row> rows = CalibrationRows.all().stream()
+                .filter(r -> (!fast || r.fast()) && r.figure().contains(only)).toList();
+        if (rows.isEmpty()) {
+            throw new BenchException("no calibration row's figure names '" + only + "'" + (fast ? " among the fast rows"
+                    : "") + "; expected a part of a figure's name, e.g. sustainable, alloc, gen.");
+        }
         try {
             Files.createDirectories(out);
         } catch (IOException e) {
@@ -59,10 +68,7 @@ public final class Calibration {
         }
         List<Outcome> outcomes = new ArrayList<>();
         console.println(header());
-        for (CalibrationRows.Row row : CalibrationRows.all()) {
-            if (fast && !row.fast()) {
-                continue;
-            }
+        for (CalibrationRows.Row row : rows) {
             Outcome o = new Outcome(row, reading(row));
             outcomes.add(o);
             console.println(line(o));
@@ -75,7 +81,12 @@ public final class Calibration {
             return ratio(row.run());
         }
         Path dir = ran(row.run());
-        return dir == null ? Double.NaN : CalibrationRows.read(cells(dir), row.metric());
+        double reading = dir == null ? Double.NaN : CalibrationRows.read(cells(dir), row.metric());
+        if (row.baseline() == null) {
+            return reading;
+        }
+        Path base = ran(row.baseline());
+        return base == null ? Double.NaN : reading - CalibrationRows.read(cells(base), row.metric());
     }
 
     /**

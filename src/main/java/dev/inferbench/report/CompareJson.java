@@ -41,6 +41,7 @@ public final class CompareJson {
             n.put("ratioMethod", r.paired() ? "paired" : "welch");
             if (r.paired()) {
                 n.put("pairs", r.pairs().count());
+                n.put("disturbed", r.pairs().disturbed()); // pairs left out: the machine was disturbed in one fork
             }
             n.put("verdict", r.verdictWord());
             if (r.gated()) {

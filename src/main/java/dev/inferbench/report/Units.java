@@ -10,7 +10,7 @@ import java.util.Map;
  * Time units for a group of rows (chosen by {@link DisplayUnit}'s rule), conversion, and the one number format of
  * every report: locale-independent, about four significant digits.
  */
-final class Units {
+public final class Units {
     private static final Map<String, Double> SECONDS = Map.of("ns", 1e-9, "us", 1e-6, "µs", 1e-6, "ms", 1e-3,
             "s", 1.0, "min", 60.0);
 
@@ -31,7 +31,7 @@ final class Units {
     }
 
     /** v in {@code from} ("ms/op" or "ms") expressed in {@code to} ("µs"); unchanged where either is not a time. */
-    static double convert(double v, String from, String to) {
+    public static double convert(double v, String from, String to) {
         double f = seconds(from);
         double t = seconds(to);
         return Double.isNaN(f) || Double.isNaN(t) ? v : v * f / t;

@@ -1,5 +1,7 @@
 package dev.inferbench.serve;
 
+import dev.inferbench.stats.PercentileBound;
+
 /**
  * The M/D/1 queue: Poisson arrivals at rate λ, one server, a fixed service time D. What a stub service of known
  * service time gives under the open loop's Poisson arrivals, so that a rate search can be held against it: its
@@ -57,6 +59,51 @@ public final class QueueModel {
             }
         }
         return lo;
+    }
+
+    /**
+     * The highest arrival rate at which a rate search can show the percentile met: a step at rate λ measures
+     * {@code λ × stepSeconds} requests (at least {@code minRequests}), and is met only when the count over the bound
+     * is shown under the percentile's share at {@code confidence} ({@link PercentileBound}); with the model's expected
+     * count over the bound, that is a rate somewhat below {@link #kneeRate}, where the share over equals the allowed one
+     * exactly (a step there passes and fails about equally often).
+     */
+    public static double shownKneeRate(double percentile, double boundSeconds, double d, double stepSeconds,
+                                       int minRequests, double confidence) {
+        double lo = 0;
+        double hi = kneeRate(percentile, boundSeconds, d);
+        for (int i = 0; i < 60; i++) {
+            double mid = (lo + hi) / 2;
+            long n = Math.max(minRequests, Math.round(mid * stepSeconds));
+            double over = n * (1 - waitCdf(boundSeconds - d, mid, d));
+            if (over <= PercentileBound.mostOverForMet(n, percentile, confidence)) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** The latency (wait + D, s) within which {@code percentile} % of requests are served at rate {@code lambda}. */
+    public static double latencyPercentile(double percentile, double lambda, double d) {
+        if (lambda * d >= 1) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double lo = 0;
+        double hi = d;
+        while (waitCdf(hi, lambda, d) < percentile / 100) {
+            hi *= 2;
+        }
+        for (int i = 0; i < 100; i++) {
+            double mid = (lo + hi) / 2;
+            if (waitCdf(mid, lambda, d) >= percentile / 100) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return hi + d;
     }
 
     /** The mean wait (s) of M/D/1 at rate {@code lambda}: ρD / (2(1 − ρ)) (Pollaczek–Khinchine). */

@@ -43,6 +43,37 @@ class QueueModelTest {
         assertThat(waits[(int) (0.9 * waits.length)] + 1e-3).isCloseTo(5e-3, offset(0.15e-3));
     }
 
+    @Test
+    void aLatencyPercentileAgreesWithASimulatedQueue() {
+        double d = 4e-3;
+        double[] waits = simulate(150, d, 400_000, 13);
+        Arrays.sort(waits);
+        for (double p : new double[] {50, 90, 99}) {
+            double simulated = waits[(int) (p / 100 * waits.length)] + d;
+            assertThat(QueueModel.latencyPercentile(p, 150, d)).as("p%s", p).isCloseTo(simulated,
+                    offset(0.03 * simulated));
+        }
+        assertThat(QueueModel.latencyPercentile(50, 1e-9, d)).isCloseTo(d, offset(1e-9)); // idle: the service alone
+    }
+
+    /**
+     * The knee a search can show lies below the one where the share over the bound equals the allowed share: at the
+     * shown knee a step's expected count over the bound is what the binomial rule still calls met.
+     */
+    @Test
+    void theShownKneeLeavesRoomForTheConfidenceRule() {
+        double knee = QueueModel.kneeRate(90, 20e-3, 4e-3);
+        double shown = QueueModel.shownKneeRate(90, 20e-3, 4e-3, 10, 1000, 0.95);
+        assertThat(shown).isLessThan(knee).isGreaterThan(0.9 * knee);
+        long n = Math.round(shown * 10);
+        double share = 1 - QueueModel.waitCdf(16e-3, shown, 4e-3);
+        assertThat(share).isLessThan(0.1).isGreaterThan(0.08); // 1,800 requests: the rule needs about 8.8 % or fewer
+        assertThat(share * n).isCloseTo(dev.inferbench.stats.PercentileBound.mostOverForMet(n, 90, 0.95),
+                offset(1.5));
+        // more requests a step, a narrower margin
+        assertThat(QueueModel.shownKneeRate(90, 20e-3, 4e-3, 100, 1000, 0.95)).isBetween(shown, knee);
+    }
+
     /** Waits of {@code n} requests in a FIFO single-server queue with Poisson arrivals and service time d. */
     private static double[] simulate(double lambda, double d, int n, long seed) {
         SplittableRandom random = new SplittableRandom(seed);

@@ -1,0 +1,74 @@
+package dev.inferbench.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * tools/power-ledger.sh's summary: the share of comparisons that failed the gate per cell and planted slowdown, with
+ * its exact 95 % interval, comparisons that ended in no verdict counted apart; and its refusals of bad arguments.
+ */
+class PowerLedgerScriptTest {
+    private static final Path SCRIPT = Path.of("tools/power-ledger.sh").toAbsolutePath();
+    private static final String HEADER = "when\tcommit\tcell\tslowdown_pct\tbudget\tpairs\tratio\tlower\tupper\tverdict"
+            + "\texit\tdisturbed_left_out\tmachine";
+
+    @TempDir
+    Path tmp;
+
+    private record Ended(int code, String out) {
+    }
+
+    private Ended run(String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of("bash", SCRIPT.toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return new Ended(p.exitValue(), new String(p.getInputStream().readAllBytes()));
+    }
+
+    private static String line(String cell, int pct, String exit, String verdict) {
+        return String.join("\t", "2026-11-27T16:00Z", "abc", cell, Integer.toString(pct), "10m", "20", "1.0100",
+                "0.9900", "1.0300", verdict, exit, "0", "2 cores");
+    }
+
+    @Test
+    void countsTheGateFailuresWithTheirExactInterval() throws Exception {
+        Path ledger = tmp.resolve("ledger.tsv");
+        StringBuilder text = new StringBuilder(HEADER).append('\n');
+        for (int i = 0; i < 8; i++) {
+            text.append(line("resnet50", 0, i == 0 ? "3" : "0", "same")).append('\n'); // 7 pass, 1 could not tell
+        }
+        for (int i = 0; i < 8; i++) {
+            text.append(line("resnet50", 3, i < 7 ? "1" : "3", "slower")).append('\n');
+        }
+        text.append(line("resnet50", 3, "4", "n/a")).append('\n'); // a failure of the tool: not a verdict
+        Files.writeString(ledger, text);
+        Ended e = run("--summary", "--ledger", ledger.toString());
+        assertThat(e.code()).isZero();
+        // 0 of 8: the exact upper bound is 1 - 0.025^(1/8) = 36.9 %; 7 of 8: 47.3-99.7 %
+        assertThat(e.out()).contains("resnet50, A/A, budget 10m: 0 of 8 failed the gate (0 %; exact 95 % interval"
+                + " 0.0-36.9 %); 1 could not tell; 0 ended otherwise");
+        assertThat(e.out()).contains("resnet50, +3 % planted, budget 10m: 7 of 8 failed the gate (88 %; exact 95 %"
+                + " interval 47.3-99.7 %); 1 could not tell; 1 ended otherwise");
+    }
+
+    @Test
+    void refusesBadArgumentsInOneLine() throws Exception {
+        Ended cell = run("--cell", "bert", "--slowdown", "3");
+        assertThat(cell.code()).isEqualTo(2);
+        assertThat(cell.out().strip()).isEqualTo("power-ledger: --cell 'bert' is not resnet50 or mlp-tiny");
+        Ended pct = run("--cell", "mlp-tiny", "--slowdown", "3.5");
+        assertThat(pct.code()).isEqualTo(2);
+        assertThat(pct.out()).contains("is not a whole percent");
+        Ended none = run("--summary", "--ledger", tmp.resolve("absent.tsv").toString());
+        assertThat(none.code()).isEqualTo(2);
+        assertThat(none.out()).contains("no ledger at");
+    }
+}
