@@ -4,6 +4,9 @@ import dev.inferbench.metrics.CallBytesProfiler;
 import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
+import dev.inferbench.metrics.SetupProfiler;
+import dev.inferbench.results.MetricCatalogue;
+import dev.inferbench.results.MetricEntry;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.MemoryGrowth;
@@ -29,12 +32,10 @@ public final class SummaryTable {
     /** Shown even when every cell has the same value; other params get a column only where cells differ. */
     private static final Set<String> ALWAYS = Set.of("model", "engine", "batchSize", "seqLen", "device");
     private static final Map<String, String> HEADINGS = Map.of("batchSize", "batch", "seqLen", "seq");
-    /** Secondary metrics shown, in this order, with their column headings (units included). */
-    private static final List<List<String>> EXTRAS = List.of(
-            List.of("load.time", "load ms"), List.of("first.inference", "first ms"),
-            List.of("coldstart.process", "process->first ms"), List.of("mem.rss.peak", "rss peak MiB"),
-            List.of("mem.native.model", "model native MiB"), List.of("mem.heap.used", "heap MiB"),
-            List.of(CallBytesProfiler.LABEL, "alloc B/op"));
+    /** Secondary metrics shown, in this order, each headed as the catalogue says ({@link MetricEntry#column}). */
+    private static final List<String> EXTRAS = List.of(SetupProfiler.LOAD_TIME, SetupProfiler.FIRST_INFERENCE,
+            SetupProfiler.PROCESS_TO_FIRST_RESULT, MemoryProfiler.RSS_PEAK, MemoryProfiler.NATIVE_MODEL,
+            MemoryProfiler.HEAP_USED, CallBytesProfiler.LABEL);
     /**
      * The CPU a call costs (time per call, in the model's unit) and the cores the cell kept busy: shown when the run
      * is about how the CPU is used (it varies callers, sharing, spinning or threads, or has several callers), where
@@ -81,8 +82,8 @@ public final class SummaryTable {
         }
         paramKeys.forEach(k -> head.add(HEADINGS.getOrDefault(k, k)));
         boolean singleShot = cells.stream().anyMatch(c -> c.extras().containsKey(CellSummary.P90));
-        List<List<String>> extras = EXTRAS.stream()
-                .filter(e -> cells.stream().anyMatch(c -> c.extras().containsKey(e.get(0)))).toList();
+        List<String> extras = EXTRAS.stream()
+                .filter(e -> cells.stream().anyMatch(c -> c.extras().containsKey(e))).toList();
         Map<String, DisplayUnit> units = units(cells);
         boolean cpu = cells.stream().anyMatch(c -> c.extras().containsKey(CpuProfiler.PER_CALL))
                 && (paramKeys.stream().anyMatch(CPU_PARAMS::contains)
@@ -95,17 +96,17 @@ public final class SummaryTable {
         boolean perSample = cells.stream().anyMatch(c -> !"1".equals(c.params().getOrDefault(CellSpec.BATCH_SIZE, "1"))
                 && c.extras().containsKey(SamplesProfiler.PER_SAMPLE));
         if (perSample) {
-            head.add("per sample");
+            head.add(heading(SamplesProfiler.PER_SAMPLE));
         }
-        head.add("samples/s");
+        head.add(heading(SamplesProfiler.LABEL));
         boolean tokens = cells.stream().anyMatch(c -> c.extras().containsKey(SamplesProfiler.TOKENS));
         if (tokens) {
-            head.add("tokens/s");
+            head.add(heading(SamplesProfiler.TOKENS));
         }
         if (cpu) {
-            head.addAll(List.of("cpu/call", "cores"));
+            head.addAll(List.of(heading(CpuProfiler.PER_CALL), heading(CpuProfiler.CORES)));
         }
-        extras.forEach(e -> head.add(e.get(1)));
+        extras.forEach(e -> head.add(MetricCatalogue.of(e, "").column()));
 
         List<List<String>> rows = new ArrayList<>();
         rows.add(head);
@@ -140,7 +141,7 @@ public final class SummaryTable {
                 row.add(time(c.extras().getOrDefault(CpuProfiler.PER_CALL, Double.NaN), u));
                 row.add(num(c.extras().getOrDefault(CpuProfiler.CORES, Double.NaN)));
             }
-            extras.forEach(e -> row.add(num(c.extras().getOrDefault(e.get(0), Double.NaN))));
+            extras.forEach(e -> row.add(num(c.extras().getOrDefault(e, Double.NaN))));
             rows.add(row);
         }
         String same = ConstantParams.line("every cell", constant);
@@ -186,6 +187,11 @@ public final class SummaryTable {
                     .append(": one fork (an interval needs 2 or more forks)\n");
         }
         return sb.toString();
+    }
+
+    /** A column's heading as the catalogue gives it, without a unit (the column's values carry their own). */
+    private static String heading(String metric) {
+        return MetricCatalogue.of(metric, "").heading();
     }
 
     /** Whether some cell's model takes seqLen ({@link SeqLenShown}). */

@@ -1,7 +1,5 @@
 package dev.inferbench.results;
 
-import dev.inferbench.generate.GenerationFigures;
-
 import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
@@ -62,14 +60,15 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
             extras.put(SUSTAINABLE_HALF_WIDTH, ForkMeans.interval(sustainable.iterationMeans(),
                     ForkMeans.DEFAULT_CONFIDENCE).halfWidth());
         }
-        for (String name : GenerationFigures.GATED) {
-            JmhMetric m = cell.secondary().get(name);
-            if (m != null) {
-                // a generation cell's TTFT and TPOT: their intervals, forks as the unit, as the summary shows them
+        cell.secondary().forEach((name, m) -> {
+            MetricEntry e = MetricCatalogue.find(name);
+            if (e != null && e.gated()) {
+                // what the gate takes besides the primary (a generation cell's TTFT and TPOT): their intervals, forks
+                // as the unit, as the summary shows them
                 extras.put(halfWidth(name), ForkMeans.interval(m.iterationMeans(), ForkMeans.DEFAULT_CONFIDENCE)
                         .halfWidth());
             }
-        }
+        });
         if (cell.mode().equals(Mode.SingleShotTime.shortLabel())) {
             extras.put(P90, primary.supportedPercentile(90.0));
         }
