@@ -5,6 +5,7 @@ import dev.inferbench.metrics.CallBytesProfiler;
 import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
+import dev.inferbench.results.MetricCatalogue;
 import dev.inferbench.results.jmh.JmhMetric;
 import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.serve.QueueModel;
@@ -162,9 +163,6 @@ final class CalibrationRows {
         if (m == null) {
             return Double.NaN;
         }
-        if (!MemoryProfiler.FORK_FIGURES.contains(metric)) {
-            return m.score();
-        }
-        return Arrays.stream(m.lastOfEachFork()).flatMapToDouble(Arrays::stream).average().orElse(Double.NaN);
+        return MetricCatalogue.forkRule(metric).value(m);
     }
 }

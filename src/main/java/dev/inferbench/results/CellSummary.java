@@ -41,15 +41,14 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
         JmhMetric primary = cell.primary();
         JmhMetric samples = cell.secondary().get(SamplesProfiler.LABEL);
         Map<String, Double> extras = new LinkedHashMap<>();
-        cell.secondary().forEach((name, m) -> extras.put(name, m.score()));
+        cell.secondary().forEach((name, m) -> extras.put(name, MetricCatalogue.forkRule(name).value(m)));
         for (String name : List.of(MemoryProfiler.RSS, MemoryProfiler.RSS_GROWTH, MemoryProfiler.RSS_GROWN,
                 MemoryProfiler.RSS_GROWN_EARLY)) {
             // the steady set and its growth: intervals with forks as the unit (growth is one figure per fork, from the
             // readings within its measured iterations), for memory per sample and the growth verdict
             JmhMetric m = cell.secondary().get(name);
             if (m != null) {
-                double[][] forks = MemoryProfiler.FORK_FIGURES.contains(name) ? m.lastOfEachFork() : m.iterationMeans();
-                Interval i = ForkMeans.interval(forks, ForkMeans.DEFAULT_CONFIDENCE);
+                Interval i = ForkMeans.interval(MetricCatalogue.forkRule(name).forks(m), ForkMeans.DEFAULT_CONFIDENCE);
                 extras.put(name, i.estimate());
                 extras.put(halfWidth(name), i.halfWidth());
             }
@@ -57,7 +56,8 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
         JmhMetric sustainable = cell.secondary().get(ServingProfiler.SUSTAINABLE);
         if (sustainable != null) {
             // the rate each fork's search settled on: its interval, forks as the unit
-            extras.put(SUSTAINABLE_HALF_WIDTH, ForkMeans.interval(sustainable.iterationMeans(),
+            extras.put(SUSTAINABLE_HALF_WIDTH, ForkMeans.interval(MetricCatalogue.forkRule(ServingProfiler.SUSTAINABLE)
+                    .forks(sustainable),
                     ForkMeans.DEFAULT_CONFIDENCE).halfWidth());
         }
         cell.secondary().forEach((name, m) -> {
@@ -65,7 +65,7 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
             if (e != null && e.gated()) {
                 // what the gate takes besides the primary (a generation cell's TTFT and TPOT): their intervals, forks
                 // as the unit, as the summary shows them
-                extras.put(halfWidth(name), ForkMeans.interval(m.iterationMeans(), ForkMeans.DEFAULT_CONFIDENCE)
+                extras.put(halfWidth(name), ForkMeans.interval(e.forks().forks(m), ForkMeans.DEFAULT_CONFIDENCE)
                         .halfWidth());
             }
         });

@@ -2,6 +2,7 @@ package dev.inferbench.results;
 
 import dev.inferbench.generate.GenerationFigures;
 import dev.inferbench.metrics.MemoryProfiler;
+import dev.inferbench.results.jmh.JmhMetric;
 import dev.inferbench.stats.Direction;
 import org.junit.jupiter.api.Test;
 
@@ -13,6 +14,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -74,6 +76,18 @@ class MetricCatalogueTest {
         assertThat(MetricCatalogue.forkRule(MemoryProfiler.RSS_GROWTH)).isEqualTo(ForkRule.LAST);
         assertThat(MetricCatalogue.forkRule(MemoryProfiler.RSS_PEAK)).isEqualTo(ForkRule.MAX);
         assertThat(MetricCatalogue.forkRule(MemoryProfiler.RSS)).isEqualTo(ForkRule.MEAN);
+    }
+
+    @Test
+    void eachRuleGivesItsValuePerForkAndTheValueShown() {
+        JmhMetric m = new JmhMetric(3.5, Double.NaN, new double[]{Double.NaN, Double.NaN}, new TreeMap<>(), "MiB",
+                List.of(List.of(1.0, 4.0), List.of(2.0, 7.0, 3.0)), List.of());
+        assertThat(ForkRule.MEAN.forks(m)).isDeepEqualTo(new double[][]{{1, 4}, {2, 7, 3}});
+        assertThat(ForkRule.MEAN.value(m)).isEqualTo(3.5); // JMH's score
+        assertThat(ForkRule.LAST.forks(m)).isDeepEqualTo(new double[][]{{4}, {3}});
+        assertThat(ForkRule.LAST.value(m)).isEqualTo(3.5);
+        assertThat(ForkRule.MAX.forks(m)).isDeepEqualTo(new double[][]{{4}, {7}});
+        assertThat(ForkRule.MAX.value(m)).isEqualTo(7);
     }
 
     @Test

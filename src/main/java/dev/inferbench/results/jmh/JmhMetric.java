@@ -26,15 +26,6 @@ public record JmhMetric(double score, double scoreError, double[] scoreConfidenc
                 .toArray(double[][]::new);
     }
 
-    /**
-     * Per fork, its last iteration's value only, for a figure each iteration gives over the whole fork so far (the
-     * memory growth of the fork's measured calls): the last is the fork's.
-     */
-    public double[][] lastOfEachFork() {
-        return Arrays.stream(iterationMeans()).map(f -> f.length == 0 ? f : new double[]{f[f.length - 1]})
-                .toArray(double[][]::new);
-    }
-
     /** The forks JMH recorded data for. */
     public int forkCount() {
         return Math.max(rawData.size(), histograms.size());
