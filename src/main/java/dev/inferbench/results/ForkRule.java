@@ -20,7 +20,7 @@ public enum ForkRule {
     /** Each fork's largest iteration; shown as the largest over iterations and forks (a peak). */
     MAX("largest of each fork"),
     /** A percentile of the timed calls: all forks' calls pooled for the figure shown, each fork's own for compare. */
-    CALLS("percentile of the calls");
+    CALLS("every call, forks pooled");
 
     private final String text;
 

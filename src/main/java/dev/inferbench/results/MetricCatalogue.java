@@ -33,8 +33,11 @@ public final class MetricCatalogue {
         m("throughput", "ops/time", "ops/time", HIGHER_IS_BETTER, ForkRule.MEAN).gated().speed()
                 .is("calls per unit of time of a thrpt cell");
         m("p<p>", TIME, SHOWN, LOWER_IS_BETTER, ForkRule.CALLS).speed()
-                .is("a percentile of the timed calls; n/a with too few calls behind it (1,000 for p99)");
+                .is("a percentile of the timed calls (the summary's: 50, 95, 99 or --percentiles); n/a with too few calls");
+        m("min", TIME, SHOWN, LOWER_IS_BETTER, ForkRule.CALLS).speed().is("the fastest timed call");
         m("max", TIME, SHOWN, LOWER_IS_BETTER, ForkRule.CALLS).speed().is("the slowest timed call");
+        m("sd", TIME, SHOWN, LOWER_IS_BETTER, ForkRule.CALLS).speed()
+                .is("the standard deviation of the timed calls, every fork's pooled (the spread, not the mean's error)");
         m("mean.all", TIME, SHOWN, LOWER_IS_BETTER, ForkRule.MEAN).speed()
                 .is("SampleTime's mean over every call JMH counted: the iteration's window over its calls");
         m("samples", "samples/s", "samples/s", HIGHER_IS_BETTER, ForkRule.MEAN).heading("samples/s")
