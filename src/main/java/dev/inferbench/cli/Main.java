@@ -109,7 +109,7 @@ public final class Main {
                         + " --max-forks N, --fork-timeout D,"
                         + " --precision P%, --budget D, --paced (see docs/running.md)");
                 out.println("  --flame [--flame-events cpu,alloc,...] [--flame-optional], --op-profile,"
-                        + " --threshold '[param=v:]metric<value'");
+                        + " --threshold '[param=v:]metric<value', --percentiles 50,90,99.9 (the summary's)");
                 out.println("subcommands (java -jar target/benchmarks.jar SUBCOMMAND --help for each one's flags):");
                 SUBCOMMANDS.forEach((name, command) -> out.println("  " + name + ": " + command.get().summary()));
                 out.println();

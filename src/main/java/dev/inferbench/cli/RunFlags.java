@@ -16,16 +16,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import dev.inferbench.results.CellSummary;
+import dev.inferbench.stats.Percentiles;
 
 /**
  * inferbench's own flags of a benchmark run, taken out of the argument list before the rest goes to JMH's parser:
  * {@code --resume DIR}, {@code --run-dir DIR}, {@code --shard i/n}, {@code --max-forks N}, {@code --fork-timeout D},
  * {@code --precision P}, {@code --budget D}, {@code --flame}, {@code --flame-events E}, {@code --flame-optional}, {@code --op-profile},
- * {@code --threshold T} (repeatable), {@code --cells FILE}, {@code --paced}.
+ * {@code --threshold T} (repeatable), {@code --cells FILE}, {@code --paced}, {@code --percentiles 50,90,99.9}.
  */
 record RunFlags(Path resume, Path runDir, Shard shard, Path cells, LoopSettings loop, FlameSettings flame, boolean flameOptional,
                 boolean opProfile,
-                List<String> thresholds,
+                List<String> thresholds, double[] percentiles,
                 List<String> jmhArgs) {
 
     static RunFlags extract(List<String> args) throws BenchException {
@@ -40,6 +42,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, Path cells, LoopSettings 
         Duration budget = null;
         FlameSettings flame = null;
         List<String> thresholds = new ArrayList<>();
+        double[] percentiles = CellSummary.DEFAULT_PERCENTILES;
         boolean opProfile = false;
         boolean flameOptional = false;
         Pacer pacer = Pacer.FREE;
@@ -60,6 +63,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, Path cells, LoopSettings 
                     Threshold.parse(t); // a typo fails here, before any fork
                     thresholds.add(t);
                 }
+                case "--percentiles" -> percentiles = Percentiles.parseList(value(args, ++i, a, "percentiles, e.g. 50,90,99.9"));
                 case "--op-profile" -> opProfile = true;
                 case "--paced" -> pacer = Pacer.lines(System.in, System.out);
                 case "--flame-optional" -> flameOptional = true;
@@ -73,7 +77,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, Path cells, LoopSettings 
         }
         return new RunFlags(resume, runDir, shard, cells, new LoopSettings(maxForks, forkTimeout, precision, budget, pacer),
                 flame,
-                flameOptional, opProfile, List.copyOf(thresholds), rest);
+                flameOptional, opProfile, List.copyOf(thresholds), percentiles, rest);
     }
 
     private static String value(List<String> args, int i, String flag, String expected) throws BenchException {

@@ -1,6 +1,6 @@
 package dev.inferbench.compare;
 
-import dev.inferbench.metrics.MemoryProfiler;
+import dev.inferbench.results.MetricCatalogue;
 import dev.inferbench.results.MachineState;
 import dev.inferbench.results.jmh.JmhMetric;
 import dev.inferbench.results.jmh.MeasuredCell;
@@ -50,9 +50,7 @@ public record CellResults(CellKey key, String mode, Map<String, MetricSeries> me
             // JMH's own per-iteration percentile entries of SampleTime (p0.50 ...): p50/p99 above replace them
             // the machine's figures describe the run's machine, not the code: MachineState compares them
             if (!MeasuredCell.isPercentileEntry(label) && !MachineState.isMachineMetric(label)) {
-                // a fork figure (memory growth over the fork's calls so far) is its last iteration's
-                metrics.put(label, MetricSeries.mean(label, m.unit(), MemoryProfiler.FORK_FIGURES.contains(label)
-                        ? m.lastOfEachFork() : m.iterationMeans()));
+                metrics.put(label, MetricSeries.mean(label, m.unit(), MetricCatalogue.forkRule(label).forks(m)));
             }
         });
         return new CellResults(new CellKey(cell.benchmark(), cell.params()), cell.mode(), metrics);

@@ -1,6 +1,7 @@
 package dev.inferbench.compare;
 
-import dev.inferbench.generate.GenerationFigures;
+import dev.inferbench.results.MetricCatalogue;
+import dev.inferbench.results.MetricEntry;
 
 import java.util.HashSet;
 import java.util.HashMap;
@@ -166,11 +167,13 @@ public final class Comparer {
 
     /**
      * Whether a metric is in the gate: named, or the cell's primary metric (its first) when {@link #PRIMARY} is, and
-     * with it a generation cell's TTFT and TPOT, the times its users hold a service to.
+     * with it what the catalogue gates by default (a generation cell's TTFT and TPOT, the times its users hold a
+     * service to).
      */
     private static boolean gated(Set<String> gate, String metric, Map<String, MetricSeries> cellMetrics) {
+        MetricEntry e = MetricCatalogue.find(metric);
         return gate.contains(metric) || gate.contains(PRIMARY) && (metric.equals(cellMetrics.keySet().iterator().next())
-                || GenerationFigures.GATED.contains(metric));
+                || e != null && e.gated());
     }
 
     /** Each of {@code family} rows at the confidence that keeps the family's error rate at {@code 1 - confidence}. */
@@ -215,10 +218,11 @@ public final class Comparer {
         Interval bi = ForkMeans.interval(b.forks(), confidence);
         Interval ci = ForkMeans.interval(c.forks(), confidence);
         Interval ratio = ratio(b, c, pairs, confidence, pilot);
-        Direction dir = Directions.of(b.name(), b.unit());
+        MetricEntry metric = MetricCatalogue.of(b.name(), b.unit());
+        Direction dir = metric.direction();
         Verdict gateVerdict = Double.isNaN(gateConfidence) ? null
                 : Verdict.of(ratio(b, c, pairs, gateConfidence, pilot), dir, minEffect);
-        return new Comparison(key, b.name(), b.unit(), dir, Directions.isTime(b.name(), b.unit()), bi, ci, ratio,
+        return new Comparison(key, b.name(), b.unit(), dir, metric.speed(), bi, ci, ratio,
                 Verdict.of(ratio, dir, minEffect), gateVerdict, pairs.usable() ? pairs : ForkPairs.NONE,
                 logRatios(b, c, pairs));
     }

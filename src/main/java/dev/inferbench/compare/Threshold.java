@@ -3,6 +3,7 @@ package dev.inferbench.compare;
 import dev.inferbench.ByteUnits;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.results.MetricCatalogue;
 import dev.inferbench.stats.Direction;
 
 import java.util.LinkedHashMap;
@@ -85,7 +86,7 @@ public record Threshold(String text, Map<String, String> selector, String metric
         String unit = v.group(2);
         String canonical = ALIASES.getOrDefault(metric, metric);
         if (op == null) {
-            Direction d = Directions.of(canonical, unit);
+            Direction d = MetricCatalogue.of(canonical, unit).direction();
             if (d == Direction.UNKNOWN) {
                 throw new BenchException("threshold '" + text + "': the direction of '" + metric + "' is unknown; "
                         + "expected an explicit limit, e.g. '" + metric + "<" + limit.trim() + "'");

@@ -68,7 +68,7 @@ public final class AfterRun {
         this.err = err;
     }
 
-    Ending finish(RunLoop.Outcome outcome, RunInfo info, RunConsole out, List<String> thresholds,
+    Ending finish(RunLoop.Outcome outcome, RunInfo info, RunConsole out, List<String> thresholds, double[] percentiles,
                   boolean opProfile) throws IOException, BenchException {
         if (!outcome.results().isEmpty()) {
             // JMH's own table of every metric: in jmh.log, and on the terminal only when JMH's log is shown there
@@ -79,7 +79,7 @@ public final class AfterRun {
             }
         }
         List<MeasuredCell> measured = prepared.store().result().read();
-        List<CellSummary> cells = CellSummary.of(measured);
+        List<CellSummary> cells = CellSummary.of(measured, percentiles);
         Map<Cell, String> failed = prepared.store().failures().reasons(plan.runnableCells());
         summary(measured, cells, failed);
         resultCopy(outcome);

@@ -8,6 +8,7 @@ import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.metrics.SetupProfiler;
 import dev.inferbench.report.Units;
 import dev.inferbench.results.CellSummary;
+import dev.inferbench.results.MetricCatalogue;
 import dev.inferbench.results.jmh.JmhMetric;
 import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.serve.QueueModel;
@@ -274,9 +275,6 @@ final class CalibrationRows {
         if (m == null) {
             return Double.NaN;
         }
-        if (!MemoryProfiler.FORK_FIGURES.contains(metric)) {
-            return m.score();
-        }
-        return Arrays.stream(m.lastOfEachFork()).flatMapToDouble(Arrays::stream).average().orElse(Double.NaN);
+        return MetricCatalogue.forkRule(metric).value(m);
     }
 }

@@ -51,7 +51,7 @@ public final class RunFlow {
                     hooks(request, prepared, console), runConsole);
             RunLoop.Outcome outcome = loop.run();
             return new AfterRun(prepared, console, err,
-                    request.resume() == null && request.runDir() != null).finish(outcome, info, runConsole, request.thresholds(),
+                    request.resume() == null && request.runDir() != null).finish(outcome, info, runConsole, request.thresholds(), request.percentiles(),
                     request.opProfile() || request.flame() != null);
         } finally {
             jmhLog.close();

@@ -19,8 +19,9 @@ import java.util.List;
  * @param flame      {@code --flame} with its events, or null
  * @param opProfile  {@code --op-profile} (also implied by {@code --flame})
  * @param thresholds the {@code --threshold} checks of the gate after the run, as given
+ * @param percentiles the percentiles of the calls the summary shows ({@code --percentiles}, else the default)
  */
 public record RunRequest(List<String> argv, JmhArgs.Parsed args, Path resume, Path runDir, Shard shard, Path cells,
                          LoopSettings loop, FlameSettings flame, boolean flameOptional, boolean opProfile,
-                         List<String> thresholds, boolean verbose) {
+                         List<String> thresholds, double[] percentiles, boolean verbose) {
 }

@@ -27,24 +27,9 @@ public final class GenerationFigures {
     public static final double[] ITL_PERCENTILES = {50, 90, 99};
     /** TTFT's and TPOT's percentiles over the requests: the tail users gate on, beside the means. */
     public static final double[] TOKEN_PERCENTILES = {50, 90, 99};
-    /** The figures compare gates with each generation cell's primary time (the request's end-to-end latency). */
-    public static final List<String> GATED = List.of(TTFT, TPOT);
     public static final Map<String, String> UNITS = units();
 
     private GenerationFigures() {
-    }
-
-    /** Which way a {@code gen.*} figure improves: +1 higher is better, -1 lower, 0 it describes, not judges. */
-    public static int direction(String name) {
-        if (name.startsWith(PREFIX + "tokens.")) {
-            return 1;
-        }
-        return name.equals(PREFILL_SHARE) || name.equals(DECODE_SHARE) ? 0 : -1;
-    }
-
-    /** Whether a {@code gen.*} figure is a time (ms): compare says faster/slower of it. */
-    public static boolean isTime(String name) {
-        return "ms".equals(UNITS.get(name));
     }
 
     /** gen.itl.p50 */

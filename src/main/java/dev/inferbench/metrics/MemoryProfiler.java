@@ -14,7 +14,6 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Memory of the fork, in MiB, from Linux's /proc: the kernel's high-water mark reset at the start of each measured
@@ -52,7 +51,6 @@ public final class MemoryProfiler implements InternalProfiler {
     public static final String RSS_GROWN = "mem.rss.grown";
     public static final String RSS_GROWN_EARLY = "mem.rss.grown.early";
     /** The figures whose last iteration in a fork is the fork's figure (each iteration's covers the fork so far). */
-    public static final Set<String> FORK_FIGURES = Set.of(RSS_GROWTH, RSS_GROWN, RSS_GROWN_EARLY);
     /** The calls {@value #RSS_GROWTH} is given per. */
     public static final double GROWTH_PER_CALLS = 10_000;
     public static final String MIB = ByteUnits.MIB;
@@ -126,7 +124,7 @@ public final class MemoryProfiler implements InternalProfiler {
 
     /**
      * The growth figures over the fork's measured calls so far, after every measured iteration: the last iteration's
-     * are the fork's ({@link #FORK_FIGURES}). Every iteration gives them because JMH counts an iteration without a
+     * are the fork's (the catalogue's fork rule for them takes each fork's last value). Every iteration gives them because JMH counts an iteration without a
      * figure as 0 in its score (given in the last only, the score was half the forks' mean on two iterations).
      */
     private void addGrowth(List<Result> out) {

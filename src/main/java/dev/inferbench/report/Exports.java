@@ -10,7 +10,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.inferbench.compare.Directions;
+import dev.inferbench.results.MetricCatalogue;
 import dev.inferbench.stats.Direction;
 
 import java.io.IOException;
@@ -98,11 +98,11 @@ final class Exports {
     }
 
     /**
-     * Compare's rule ({@link Directions}); a metric of unknown direction (gc.count, model.params) goes with the
+     * The catalogue's direction ({@link MetricCatalogue}); a metric of unknown direction (gc.count, model.params) goes with the
      * smaller-is-better ones: github-action-benchmark has no neutral file.
      */
     static boolean biggerIsBetter(String metric, String unit) {
-        return Directions.of(metric, unit) == Direction.HIGHER_IS_BETTER;
+        return MetricCatalogue.of(metric, unit).direction() == Direction.HIGHER_IS_BETTER;
     }
 
     private static ObjectNode entry(ArrayNode all, String name, String unit, double value, String extra) {

@@ -1,7 +1,7 @@
 package dev.inferbench.report;
 
 import dev.inferbench.stats.Percentiles;
-import dev.inferbench.metrics.MemoryProfiler;
+import dev.inferbench.results.MetricCatalogue;
 import dev.inferbench.results.MachineState;
 import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhMetric;
@@ -33,10 +33,7 @@ public final class ReportRows {
         Map<String, ReportRow.Figure> extra = new LinkedHashMap<>();
         c.secondary().forEach((name, m) -> {
             if (!MeasuredCell.isPercentileEntry(name) && !MachineState.isMachineMetric(name)) {
-                // a fork figure (memory growth over the fork's calls so far): the forks' last values, as the summary
-                double v = MemoryProfiler.FORK_FIGURES.contains(name)
-                        ? ForkMeans.interval(m.lastOfEachFork(), CONFIDENCE).estimate() : m.score();
-                extra.put(name, new ReportRow.Figure(v, m.unit()));
+                extra.put(name, new ReportRow.Figure(MetricCatalogue.forkRule(name).value(m), m.unit()));
             }
         });
         long samples = p.sampleCount();

@@ -4,11 +4,17 @@ import dev.inferbench.metrics.CallBytesProfiler;
 import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
+import dev.inferbench.metrics.SetupProfiler;
+import dev.inferbench.results.MetricCatalogue;
+import dev.inferbench.results.MetricEntry;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.MemoryGrowth;
 
+import dev.inferbench.stats.Percentiles;
+
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -29,12 +35,10 @@ public final class SummaryTable {
     /** Shown even when every cell has the same value; other params get a column only where cells differ. */
     private static final Set<String> ALWAYS = Set.of("model", "engine", "batchSize", "seqLen", "device");
     private static final Map<String, String> HEADINGS = Map.of("batchSize", "batch", "seqLen", "seq");
-    /** Secondary metrics shown, in this order, with their column headings (units included). */
-    private static final List<List<String>> EXTRAS = List.of(
-            List.of("load.time", "load ms"), List.of("first.inference", "first ms"),
-            List.of("coldstart.process", "process->first ms"), List.of("mem.rss.peak", "rss peak MiB"),
-            List.of("mem.native.model", "model native MiB"), List.of("mem.heap.used", "heap MiB"),
-            List.of(CallBytesProfiler.LABEL, "alloc B/op"));
+    /** Secondary metrics shown, in this order, each headed as the catalogue says ({@link MetricEntry#column}). */
+    private static final List<String> EXTRAS = List.of(SetupProfiler.LOAD_TIME, SetupProfiler.FIRST_INFERENCE,
+            SetupProfiler.PROCESS_TO_FIRST_RESULT, MemoryProfiler.RSS_PEAK, MemoryProfiler.NATIVE_MODEL,
+            MemoryProfiler.HEAP_USED, CallBytesProfiler.LABEL);
     /**
      * The CPU a call costs (time per call, in the model's unit) and the cores the cell kept busy: shown when the run
      * is about how the CPU is used (it varies callers, sharing, spinning or threads, or has several callers), where
@@ -80,32 +84,37 @@ public final class SummaryTable {
             head.add("benchmark");
         }
         paramKeys.forEach(k -> head.add(HEADINGS.getOrDefault(k, k)));
-        boolean singleShot = cells.stream().anyMatch(c -> c.extras().containsKey(CellSummary.P90));
-        List<List<String>> extras = EXTRAS.stream()
-                .filter(e -> cells.stream().anyMatch(c -> c.extras().containsKey(e.get(0)))).toList();
+        List<String> percentiles = percentiles(cells);
+        boolean calls = cells.stream().anyMatch(c -> c.extras().containsKey(CellSummary.SD));
+        List<String> extras = EXTRAS.stream()
+                .filter(e -> cells.stream().anyMatch(c -> c.extras().containsKey(e))).toList();
         Map<String, DisplayUnit> units = units(cells);
         boolean cpu = cells.stream().anyMatch(c -> c.extras().containsKey(CpuProfiler.PER_CALL))
                 && (paramKeys.stream().anyMatch(CPU_PARAMS::contains)
                 || cells.stream().anyMatch(c -> !"1".equals(c.params().getOrDefault(CellSpec.CALLERS, "1"))));
-        head.add("p50");
-        if (singleShot) {
-            head.add("p90");
+        if (calls) {
+            head.add(CellSummary.MIN);
         }
-        head.addAll(List.of("p95", "p99", "max", "mean ± 95% CI", "±%", "forks"));
+        head.addAll(percentiles);
+        head.addAll(List.of(CellSummary.MAX, "mean ± 95% CI", "±%"));
+        if (calls) {
+            head.add(CellSummary.SD);
+        }
+        head.add("forks");
         boolean perSample = cells.stream().anyMatch(c -> !"1".equals(c.params().getOrDefault(CellSpec.BATCH_SIZE, "1"))
                 && c.extras().containsKey(SamplesProfiler.PER_SAMPLE));
         if (perSample) {
-            head.add("per sample");
+            head.add(heading(SamplesProfiler.PER_SAMPLE));
         }
-        head.add("samples/s");
+        head.add(heading(SamplesProfiler.LABEL));
         boolean tokens = cells.stream().anyMatch(c -> c.extras().containsKey(SamplesProfiler.TOKENS));
         if (tokens) {
-            head.add("tokens/s");
+            head.add(heading(SamplesProfiler.TOKENS));
         }
         if (cpu) {
-            head.addAll(List.of("cpu/call", "cores"));
+            head.addAll(List.of(heading(CpuProfiler.PER_CALL), heading(CpuProfiler.CORES)));
         }
-        extras.forEach(e -> head.add(e.get(1)));
+        extras.forEach(e -> head.add(MetricCatalogue.of(e, "").column()));
 
         List<List<String>> rows = new ArrayList<>();
         rows.add(head);
@@ -116,18 +125,19 @@ public final class SummaryTable {
             }
             paramKeys.forEach(k -> row.add(c.params().getOrDefault(k, "")));
             DisplayUnit u = units.get(groupOf(c));
-            row.add(time(c.p50(), u));
-            if (singleShot) {
-                row.add(time(c.extras().getOrDefault(CellSummary.P90, Double.NaN), u));
+            if (calls) {
+                row.add(time(c.extras().getOrDefault(CellSummary.MIN, Double.NaN), u));
             }
-            row.add(time(c.extras().getOrDefault(CellSummary.P95, Double.NaN), u));
-            row.add(time(c.p99(), u));
+            percentiles.forEach(p -> row.add(time(percentile(c, p), u)));
             row.add(time(c.extras().getOrDefault(CellSummary.MAX, Double.NaN), u));
             double hw = c.mean().halfWidth();
             row.add(num(u.convert(c.mean().estimate())) + " ± " + (Double.isNaN(hw) ? "n/a" : num(u.convert(hw)))
                     + " " + u.label());
             double rel = c.mean().relativeError();
             row.add(Double.isNaN(rel) ? "n/a" : String.format(Locale.ROOT, "%.1f%%", rel * 100));
+            if (calls) {
+                row.add(time(c.extras().getOrDefault(CellSummary.SD, Double.NaN), u));
+            }
             row.add(Integer.toString(c.mean().forks()));
             if (perSample) {
                 row.add(time(c.extras().getOrDefault(SamplesProfiler.PER_SAMPLE, Double.NaN), u));
@@ -140,7 +150,7 @@ public final class SummaryTable {
                 row.add(time(c.extras().getOrDefault(CpuProfiler.PER_CALL, Double.NaN), u));
                 row.add(num(c.extras().getOrDefault(CpuProfiler.CORES, Double.NaN)));
             }
-            extras.forEach(e -> row.add(num(c.extras().getOrDefault(e.get(0), Double.NaN))));
+            extras.forEach(e -> row.add(num(c.extras().getOrDefault(e, Double.NaN))));
             rows.add(row);
         }
         String same = ConstantParams.line("every cell", constant);
@@ -186,6 +196,30 @@ public final class SummaryTable {
                     .append(": one fork (an interval needs 2 or more forks)\n");
         }
         return sb.toString();
+    }
+
+    /**
+     * The percentile columns: those the cells' figures hold ({@code --percentiles}, else the default and p90 for
+     * single-shot cells), in increasing order.
+     */
+    private static List<String> percentiles(List<CellSummary> cells) {
+        Set<String> names = new LinkedHashSet<>();
+        cells.forEach(c -> c.extras().keySet().stream().filter(k -> k.matches("p\\d+(\\.\\d+)?")).forEach(names::add));
+        if (names.isEmpty()) {
+            Arrays.stream(CellSummary.DEFAULT_PERCENTILES).mapToObj(Percentiles::label).forEach(names::add);
+        }
+        return names.stream().sorted(Comparator.comparingDouble(n -> Double.parseDouble(n.substring(1)))).toList();
+    }
+
+    /** A percentile of the cell's calls by name; the record's own p50 and p99 where its extras lack them. */
+    private static double percentile(CellSummary c, String name) {
+        Double v = c.extras().get(name);
+        return v != null ? v : name.equals(CellSummary.P50) ? c.p50() : name.equals("p99") ? c.p99() : Double.NaN;
+    }
+
+    /** A column's heading as the catalogue gives it, without a unit (the column's values carry their own). */
+    private static String heading(String metric) {
+        return MetricCatalogue.of(metric, "").heading();
     }
 
     /** Whether some cell's model takes seqLen ({@link SeqLenShown}). */

@@ -1,12 +1,11 @@
 package dev.inferbench.results;
 
-import dev.inferbench.generate.GenerationFigures;
-
 import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.stats.ForkMeans;
 import dev.inferbench.stats.Interval;
+import dev.inferbench.stats.Percentiles;
 import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhMetric;
 import org.openjdk.jmh.annotations.Mode;
@@ -40,18 +39,25 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
      * interval from the per-fork iteration means.
      */
     public static CellSummary of(MeasuredCell cell) {
+        return of(cell, DEFAULT_PERCENTILES);
+    }
+
+    /**
+     * The same with the percentiles a user chose ({@code --percentiles}) in {@code extras} as {@code p50},
+     * {@code p99.9} ({@link Percentiles#label}); with the default, {@code p90} too for single-shot cells.
+     */
+    public static CellSummary of(MeasuredCell cell, double[] percentiles) {
         JmhMetric primary = cell.primary();
         JmhMetric samples = cell.secondary().get(SamplesProfiler.LABEL);
         Map<String, Double> extras = new LinkedHashMap<>();
-        cell.secondary().forEach((name, m) -> extras.put(name, m.score()));
+        cell.secondary().forEach((name, m) -> extras.put(name, MetricCatalogue.forkRule(name).value(m)));
         for (String name : List.of(MemoryProfiler.RSS, MemoryProfiler.RSS_GROWTH, MemoryProfiler.RSS_GROWN,
                 MemoryProfiler.RSS_GROWN_EARLY)) {
             // the steady set and its growth: intervals with forks as the unit (growth is one figure per fork, from the
             // readings within its measured iterations), for memory per sample and the growth verdict
             JmhMetric m = cell.secondary().get(name);
             if (m != null) {
-                double[][] forks = MemoryProfiler.FORK_FIGURES.contains(name) ? m.lastOfEachFork() : m.iterationMeans();
-                Interval i = ForkMeans.interval(forks, ForkMeans.DEFAULT_CONFIDENCE);
+                Interval i = ForkMeans.interval(MetricCatalogue.forkRule(name).forks(m), ForkMeans.DEFAULT_CONFIDENCE);
                 extras.put(name, i.estimate());
                 extras.put(halfWidth(name), i.halfWidth());
             }
@@ -59,22 +65,33 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
         JmhMetric sustainable = cell.secondary().get(ServingProfiler.SUSTAINABLE);
         if (sustainable != null) {
             // the rate each fork's search settled on: its interval, forks as the unit
-            extras.put(SUSTAINABLE_HALF_WIDTH, ForkMeans.interval(sustainable.iterationMeans(),
+            extras.put(SUSTAINABLE_HALF_WIDTH, ForkMeans.interval(MetricCatalogue.forkRule(ServingProfiler.SUSTAINABLE)
+                    .forks(sustainable),
                     ForkMeans.DEFAULT_CONFIDENCE).halfWidth());
         }
-        for (String name : GenerationFigures.GATED) {
-            JmhMetric m = cell.secondary().get(name);
-            if (m != null) {
-                // a generation cell's TTFT and TPOT: their intervals, forks as the unit, as the summary shows them
-                extras.put(halfWidth(name), ForkMeans.interval(m.iterationMeans(), ForkMeans.DEFAULT_CONFIDENCE)
+        cell.secondary().forEach((name, m) -> {
+            MetricEntry e = MetricCatalogue.find(name);
+            if (e != null && e.gated()) {
+                // what the gate takes besides the primary (a generation cell's TTFT and TPOT): their intervals, forks
+                // as the unit, as the summary shows them
+                extras.put(halfWidth(name), ForkMeans.interval(e.forks().forks(m), ForkMeans.DEFAULT_CONFIDENCE)
                         .halfWidth());
             }
-        }
-        if (cell.mode().equals(Mode.SingleShotTime.shortLabel())) {
+        });
+        boolean singleShot = cell.mode().equals(Mode.SingleShotTime.shortLabel());
+        if (singleShot && percentiles == DEFAULT_PERCENTILES) {
             extras.put(P90, primary.supportedPercentile(90.0));
         }
-        extras.put(P95, primary.supportedPercentile(95.0));
+        for (double p : percentiles) {
+            extras.put(Percentiles.label(p), primary.supportedPercentile(p));
+        }
         extras.put(MAX, primary.percentile(100.0));
+        if (singleShot || cell.mode().equals(Mode.SampleTime.shortLabel())) {
+            // the calls themselves were timed (in the other modes an iteration gives a mean only)
+            Percentiles calls = primary.calls();
+            extras.put(MIN, calls.min());
+            extras.put(SD, calls.standardDeviation());
+        }
         return new CellSummary(cell.shortName(), cell.params(), primary.unit(), primary.supportedPercentile(50.0),
                 primary.supportedPercentile(99.0), ForkMeans.interval(cell.callMeans(), ForkMeans.DEFAULT_CONFIDENCE),
                 samples == null ? Double.NaN : samples.score(), extras);
@@ -85,18 +102,29 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
      * mode ({@code InferenceBenchmark.infer [avgt]}), so that its rows can be told apart.
      */
     public static List<CellSummary> of(List<MeasuredCell> cells) {
+        return of(cells, DEFAULT_PERCENTILES);
+    }
+
+    /** The figures of a run's cells with the percentiles a user chose. */
+    public static List<CellSummary> of(List<MeasuredCell> cells, double[] percentiles) {
         Map<String, Set<String>> modes = new HashMap<>();
         cells.forEach(c -> modes.computeIfAbsent(c.shortName(), k -> new HashSet<>()).add(c.mode()));
         List<CellSummary> out = new ArrayList<>();
         for (MeasuredCell c : cells) {
-            CellSummary s = of(c);
+            CellSummary s = of(c, percentiles);
             out.add(modes.get(c.shortName()).size() < 2 ? s : new CellSummary(s.benchmark() + " [" + c.mode() + "]",
                     s.params(), s.unit(), s.p50(), s.p99(), s.mean(), s.samplesPerSecond(), s.extras()));
         }
         return out;
     }
 
+    /** The percentiles shown unless a user chooses others: the median, the tail, its far end. */
+    public static final double[] DEFAULT_PERCENTILES = {50, 95, 99};
+    public static final String P50 = "p50";
     public static final String P90 = "p90";
+    public static final String MIN = "min";
+    /** The standard deviation of the timed calls, all forks pooled. */
+    public static final String SD = "sd";
     public static final String P95 = "p95";
     public static final String MAX = "max";
     /** The 95 % half-width of a serving cell's sustainable rate (req/s), over its forks' searches. */

@@ -1,5 +1,8 @@
 package dev.inferbench.stats;
 
+import dev.inferbench.BenchException;
+
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -44,6 +47,64 @@ public final class Percentiles {
             return Double.NaN;
         }
         return sorted[(int) Math.max(0, Math.ceil(p / 100 * sorted.length) - 1)];
+    }
+
+    /** The fastest call; NaN without calls. */
+    public double min() {
+        return bins.stream().filter(b -> b.count > 0).mapToDouble(Bin::value).findFirst().orElse(Double.NaN);
+    }
+
+    /** The standard deviation of the calls (n - 1 in the denominator); NaN with fewer than two calls. */
+    public double standardDeviation() {
+        double n = 0;
+        double sum = 0;
+        for (Bin b : bins) {
+            n += b.count;
+            sum += b.value * b.count;
+        }
+        if (n < 2) {
+            return Double.NaN;
+        }
+        double mean = sum / n;
+        double squares = 0;
+        for (Bin b : bins) {
+            squares += b.count * (b.value - mean) * (b.value - mean);
+        }
+        return Math.sqrt(squares / (n - 1));
+    }
+
+    /**
+     * Percentiles as a user lists them ({@code 50,90,99.9}): each above 0 and below 100, in the order given, without
+     * repeats.
+     */
+    public static double[] parseList(String text) throws BenchException {
+        String[] parts = text.split(",", -1);
+        double[] out = new double[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            String s = parts[i].strip();
+            double p;
+            try {
+                p = Double.parseDouble(s);
+            } catch (NumberFormatException e) {
+                p = Double.NaN;
+            }
+            if (!s.matches("\\d+(\\.\\d+)?") || !(p > 0 && p < 100)) {
+                throw new BenchException("--percentiles '" + text + "': '" + s + "' is not a percentile; expected "
+                        + "numbers above 0 and below 100, separated by commas, e.g. 50,90,99.9");
+            }
+            for (int j = 0; j < i; j++) {
+                if (out[j] == p) {
+                    throw new BenchException("--percentiles '" + text + "' names " + s + " twice; expected each once");
+                }
+            }
+            out[i] = p;
+        }
+        return out;
+    }
+
+    /** p50, p99.9: a percentile's name in every output and in the metric catalogue. */
+    public static String label(double p) {
+        return "p" + (p == Math.rint(p) ? Long.toString((long) p) : BigDecimal.valueOf(p).stripTrailingZeros().toPlainString());
     }
 
     /** The percentile (0 < p < 100) of all calls of all forks, nearest rank; NaN without calls. */

@@ -37,7 +37,7 @@ class GateFamilyTest {
                 String name = m == 0 ? "time" : "p" + m;
                 double[][] forks = new double[FORKS][];
                 for (int f = 0; f < FORKS; f++) {
-                    // p-named metrics are time-like (lower is better) for Directions, so every row has a direction
+                    // p-named metrics are time-like (lower is better) in the catalogue, so every row has a direction
                     forks[f] = new double[]{100 * (1 + (m == 0 ? shift : 0)) * (1 + NOISE * random.nextGaussian())};
                 }
                 metrics.put(name, MetricSeries.mean(name, "ms/op", forks));

@@ -69,7 +69,6 @@ class GenerationFiguresTest {
         assertThat(f).doesNotContainKeys(GenerationFigures.percentile(GenerationFigures.TTFT, 99),
                 GenerationFigures.percentile(GenerationFigures.TPOT, 99));
         assertThat(GenerationFigures.UNITS.get(GenerationFigures.percentile(GenerationFigures.TPOT, 99))).isEqualTo("ms");
-        assertThat(GenerationFigures.direction(GenerationFigures.percentile(GenerationFigures.TTFT, 99))).isEqualTo(-1);
     }
 
     @Test

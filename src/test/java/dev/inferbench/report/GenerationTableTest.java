@@ -1,6 +1,6 @@
 package dev.inferbench.report;
 
-import dev.inferbench.compare.Directions;
+import dev.inferbench.results.MetricCatalogue;
 import dev.inferbench.generate.GenerationFigures;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.stats.Direction;
@@ -86,11 +86,11 @@ class GenerationTableTest {
 
     @Test
     void latenciesGoDownTokensPerSecondUpSharesDescribe() {
-        assertThat(Directions.of(GenerationFigures.TTFT, "ms")).isEqualTo(Direction.LOWER_IS_BETTER);
-        assertThat(Directions.of(GenerationFigures.itl(99), "ms")).isEqualTo(Direction.LOWER_IS_BETTER);
-        assertThat(Directions.of(GenerationFigures.OUTPUT_TOKENS, "tokens/s")).isEqualTo(Direction.HIGHER_IS_BETTER);
-        assertThat(Directions.of(GenerationFigures.PREFILL_SHARE, "%")).isEqualTo(Direction.UNKNOWN);
-        assertThat(Directions.isTime(GenerationFigures.TPOT, "ms")).isTrue();
-        assertThat(Directions.isTime(GenerationFigures.TOTAL_TOKENS, "tokens/s")).isFalse();
+        assertThat(MetricCatalogue.of(GenerationFigures.TTFT, "ms").direction()).isEqualTo(Direction.LOWER_IS_BETTER);
+        assertThat(MetricCatalogue.of(GenerationFigures.itl(99), "ms").direction()).isEqualTo(Direction.LOWER_IS_BETTER);
+        assertThat(MetricCatalogue.of(GenerationFigures.OUTPUT_TOKENS, "tokens/s").direction()).isEqualTo(Direction.HIGHER_IS_BETTER);
+        assertThat(MetricCatalogue.of(GenerationFigures.PREFILL_SHARE, "%").direction()).isEqualTo(Direction.UNKNOWN);
+        assertThat(MetricCatalogue.of(GenerationFigures.TPOT, "ms").speed()).isTrue();
+        assertThat(MetricCatalogue.of(GenerationFigures.TOTAL_TOKENS, "tokens/s").speed()).isFalse();
     }
 }

@@ -1,6 +1,7 @@
 package dev.inferbench.results.jmh;
 
 import dev.inferbench.stats.Percentiles;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SortedMap;
@@ -23,15 +24,6 @@ public record JmhMetric(double score, double scoreError, double[] scoreConfidenc
             return rawData.stream().map(f -> f.stream().mapToDouble(Double::doubleValue).toArray()).toArray(double[][]::new);
         }
         return histograms.stream().map(fork -> fork.stream().mapToDouble(JmhMetric::mean).toArray())
-                .toArray(double[][]::new);
-    }
-
-    /**
-     * Per fork, its last iteration's value only, for a figure each iteration gives over the whole fork so far (the
-     * memory growth of the fork's measured calls): the last is the fork's.
-     */
-    public double[][] lastOfEachFork() {
-        return Arrays.stream(iterationMeans()).map(f -> f.length == 0 ? f : new double[]{f[f.length - 1]})
                 .toArray(double[][]::new);
     }
 
@@ -88,7 +80,28 @@ public record JmhMetric(double score, double scoreError, double[] scoreConfidenc
      * behind it; NaN ("n/a") when fewer do.
      */
     public double supportedPercentile(double p) {
-        return sampleCount() >= Percentiles.callsFor(p) ? percentile(p) : Double.NaN;
+        if (sampleCount() < Percentiles.callsFor(p)) {
+            return Double.NaN;
+        }
+        // JMH computes a fixed set (50, 90, 95, 99, 99.9 ...); a percentile a user chose besides comes from the calls
+        double jmh = percentile(p);
+        return Double.isNaN(jmh) ? calls().estimate(p) : jmh;
+    }
+
+    /**
+     * The timed calls, all forks pooled: the histograms' bins, or each iteration's score where there are none (a
+     * SingleShotTime iteration is one call; in the other modes an iteration's score is a mean, not a call).
+     */
+    public Percentiles calls() {
+        List<double[][]> forks = new ArrayList<>();
+        if (!histograms.isEmpty()) {
+            for (int f = 0; f < histograms.size(); f++) {
+                forks.add(forkBins(f));
+            }
+        } else {
+            rawData.forEach(fork -> forks.add(fork.stream().map(v -> new double[]{v, 1}).toArray(double[][]::new)));
+        }
+        return new Percentiles(forks);
     }
 
     /** A percentile as JMH computed it (keys 0.0 to 100.0); NaN when JMH gave none. */
