@@ -285,15 +285,15 @@ duet_pair() { # pair: both sides' forks at once, each on its half, then waits fo
 }
 # The machine record (OUT/machine.tsv): the script's own canary and /proc readings, never the measured builds'
 canary_us=() # the canary's readings in microseconds: index 0 before pair 1, index p after pair p
-canary() { # median of 3 timings of a fixed integer loop in this shell, appended to canary_us (no subshell, no JVM)
+canary() { # the fastest of 3 timings of a fixed integer loop in this shell, appended to canary_us (no subshell, no
+  # JVM): a blip of another process slows one timing, a slow machine all three
   local r i x t0 t1 a=()
   for r in 1 2 3; do
     t0=${EPOCHREALTIME//[!0-9]/}; x=1
     for ((i = 0; i < 10000; i++)); do x=$(( (x * 1103515245 + 12345) & 0x7fffffff )); done
     t1=${EPOCHREALTIME//[!0-9]/}; a+=($(( t1 - t0 )))
   done
-  canary_us+=($(( a[0] > a[1] ? (a[1] > a[2] ? a[1] : (a[0] > a[2] ? a[2] : a[0]))
-                              : (a[0] > a[2] ? a[0] : (a[1] > a[2] ? a[2] : a[1])) )))
+  canary_us+=($(( a[0] < a[1] ? (a[0] < a[2] ? a[0] : a[2]) : (a[1] < a[2] ? a[1] : a[2]) )))
 }
 proc_ok=$([[ -r /proc/stat && -r /proc/$$/stat && -n ${EPOCHREALTIME:-} ]] && echo 1 || true)
 ticks=$(getconf CLK_TCK 2>/dev/null || echo 100)
@@ -331,7 +331,7 @@ record_pair() { # pair sides...: one line per fork of the pair, with the canary 
   done
 }
 ms() { printf '%d.%03d' $(( $1 / 1000 )) $(( $1 % 1000 )); }
-landed() { { find "$out/$1/forks" -name 'fork-*.json' ! -name '*.time.json' 2>/dev/null || true; } | wc -l; }
+landed() { { find "$out/$1/forks" -name 'fork-*.json' ! -name '*.time.json' ! -name '*.record.json' 2>/dev/null || true; } | wc -l; }
 compare() { java "${java_opts[@]}" -jar "$compare_jar" compare "$out/base" "$out/head" --min-effect "$min_effect" "$@"; }
 
 if [[ -n $duet ]]; then

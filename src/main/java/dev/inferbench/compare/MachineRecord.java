@@ -96,15 +96,18 @@ public final class MachineRecord {
 
     /**
      * {@code stamps} with each fork's flag from this record: disturbed when the line whose window holds the fork's
-     * middle says so by {@link MachineState#disturbed} (its pair's slower canary reading, its others); a fork the
-     * record has no line for is not flagged.
+     * middle says so by {@link MachineState#disturbed} (its pair's canary, its others); a fork the
+     * record has no line for is not flagged. The pair's canary is the faster of the readings before and after it, so
+     * it is slow when a slow phase lasted the whole pair: a reading between pairs cannot see inside a fork, and a lone
+     * slow one (in real comparisons, at pair boundaries while the forks' own canaries and /proc stayed quiet) is the
+     * boundary's. Bursts inside a fork are what other processes' CPU over the fork's window catches.
      */
     public List<ForkStamp> flag(List<ForkStamp> stamps) {
         List<ForkStamp> out = new ArrayList<>(stamps.size());
         for (ForkStamp s : stamps) {
             Instant middle = s.start().plus(java.time.Duration.between(s.start(), s.end()).dividedBy(2));
             boolean disturbed = forks.stream().filter(f -> f.holds(middle)).findFirst()
-                    .map(f -> MachineState.disturbed(Math.max(f.canaryBefore(), f.canaryAfter()), f.others(),
+                    .map(f -> MachineState.disturbed(Math.min(f.canaryBefore(), f.canaryAfter()), f.others(),
                             canaryMedian, othersMedian))
                     .orElse(false);
             out.add(new ForkStamp(s.fork(), s.start(), s.end(), disturbed));
