@@ -67,7 +67,8 @@ final class CompareCommand implements Subcommand {
                   --fail-on-regression      exit 1 on a regression of a gated metric, 3 when a gated row could not tell
                   --inconclusive fail|pass  whether a gated row that could not tell fails the gate (exit 3, the
                                             default) or passes
-                  --keep-disturbed          keep the pairs whose fork's canary ran 20 %% or more slower than the median
+                  --keep-disturbed          keep the pairs run while the machine was disturbed (machine.tsv beside the
+                                            runs, else the forks' own canary and /proc readings)
                   --unpaired                read the sides as run apart (what the pairing buys, on the same forks)
                   --gate M,...              the metrics the gate covers (default primary; e.g. primary,p99,mem.rss.peak)
                   --threshold T             an absolute bound on HEAD, '[param=v:]metric<value', repeatable
