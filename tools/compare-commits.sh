@@ -7,6 +7,11 @@
 # fix how many pairs run from their spread alone and the final interval keeps the pilot's degrees of freedom. The
 # script asks `compare --stop-status` after each pair, whose one-line answer never depends on where an interval lies
 # or on a verdict, which only the compare at the end declares (docs/statistics.md, "Stopping early").
+# Whether the machine was disturbed during a pair is taken outside the measured JVMs, so that no build can move it:
+# around each fork this script reads other processes' CPU from /proc (the machine's busy time less this script's and
+# the two launchers' process trees), and between pairs it times a fixed loop of its own (the same shell, the same
+# instructions for both sides); one line per fork in OUT/machine.tsv, which `compare` reads to leave disturbed pairs
+# out (docs/statistics.md, "Disturbed pairs are left out").
 # Each pair runs base then head or head then base by a seeded coin (--seed N, default from the clock), recorded in
 # OUT/pair-order.txt, so that an order effect (the second fork finding warmer caches, a drift within the pair) is
 # noise the interval sees instead of a bias in every pair.
@@ -224,7 +229,12 @@ go() { if [[ $1 == base ]]; then echo "${2:-go}" >&"$base_go"; else echo "${2:-g
 write_results() { local side; for side in base head; do
   [[ ${protocol[$side]} -ge 2 && -z ${ended[$side]:-} ]] && go "$side" write-result && until_ready "$side" || true; done; }
 step() { # one fork of one side (it is ready when this is called); false when the side has nothing more to run
-  [[ -z ${ended[$1]:-} ]] && go "$1" && until_ready "$1"
+  [[ -z ${ended[$1]:-} ]] || return 1
+  local rc=0
+  fork_began "$1"
+  { go "$1" && until_ready "$1"; } || rc=1
+  fork_ended "$1"
+  return $rc
 }
 finish() { # closes the launchers' input: each writes its summary and report and ends
   [[ -n $base_go ]] && exec {base_go}>&-
@@ -266,11 +276,62 @@ duet_pair() { # pair: both sides' forks at once, each on its half, then waits fo
   for side in base head; do
     [[ -z ${ended[$side]:-} ]] || continue
     taskset -a -p -c "$(side_cpus "$side" "$p")" "${pid[$side]}" >/dev/null 2>&1 || true
+    fork_began "$side"
     go "$side" && sent+=("$side")
   done
   for side in "${sent[@]}"; do until_ready "$side" || true; done
+  # both forks ran at once: each side's window is the pair's, the partner's JVM is this script's, not another's
+  for side in "${sent[@]}"; do fork_ended "$side"; done
 }
-landed() { { find "$out/$1/forks" -name 'fork-*.json' ! -name '*.time.json' 2>/dev/null || true; } | wc -l; }
+# The machine record (OUT/machine.tsv): the script's own canary and /proc readings, never the measured builds'
+canary_us=() # the canary's readings in microseconds: index 0 before pair 1, index p after pair p
+canary() { # the fastest of 3 timings of a fixed integer loop in this shell, appended to canary_us (no subshell, no
+  # JVM): a blip of another process slows one timing, a slow machine all three
+  local r i x t0 t1 a=()
+  for r in 1 2 3; do
+    t0=${EPOCHREALTIME//[!0-9]/}; x=1
+    for ((i = 0; i < 10000; i++)); do x=$(( (x * 1103515245 + 12345) & 0x7fffffff )); done
+    t1=${EPOCHREALTIME//[!0-9]/}; a+=($(( t1 - t0 )))
+  done
+  canary_us+=($(( a[0] < a[1] ? (a[0] < a[2] ? a[0] : a[2]) : (a[1] < a[2] ? a[1] : a[2]) )))
+}
+proc_ok=$([[ -r /proc/stat && -r /proc/$$/stat && -n ${EPOCHREALTIME:-} ]] && echo 1 || true)
+ticks=$(getconf CLK_TCK 2>/dev/null || echo 100)
+sample() { # -> sample_us, sample_busy (the machine's busy ticks), sample_ours (this script's and the launchers' trees)
+  sample_us=${EPOCHREALTIME//[!0-9]/} sample_busy=0 sample_ours=0
+  [[ -n $proc_ok ]] || return 0
+  local cpu user nice system idle iowait irq softirq steal rest p stat f
+  read -r cpu user nice system idle iowait irq softirq steal rest </proc/stat
+  sample_busy=$(( user + nice + system + irq + softirq + steal ))
+  for p in $$ "${pid[base]:-}" "${pid[head]:-}"; do
+    [[ -n $p ]] && read -r stat 2>/dev/null </proc/"$p"/stat || continue
+    read -r -a f <<<"${stat##*) }" # utime, stime, and the reaped children's (the fork JVMs): fields 14-17
+    sample_ours=$(( sample_ours + f[11] + f[12] + f[13] + f[14] ))
+  done
+}
+declare -A window # side -> "start_us busy ours" at its go, then "start_us end_us others" once its fork ended
+fork_began() { sample; window[$1]="$sample_us $sample_busy $sample_ours"; }
+fork_ended() { # side: the other processes' cores over its fork's window
+  local s b o others="-"
+  read -r s b o <<<"${window[$1]}"
+  sample
+  if [[ -n $proc_ok && $sample_us -gt $s ]]; then
+    others=$(( ((sample_busy - b) - (sample_ours - o)) * 100000000 / ticks / (sample_us - s) ))
+    (( others >= 0 )) || others=0
+    printf -v others '%d.%02d' $(( others / 100 )) $(( others % 100 ))
+  fi
+  window[$1]="$s $sample_us $others"
+}
+record_pair() { # pair sides...: one line per fork of the pair, with the canary before and after it
+  local p=$1 side s e others; shift
+  for side in "$@"; do
+    read -r s e others <<<"${window[$side]}"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$p" "$side" "$s" "$e" "$others" \
+      "$(ms "${canary_us[p - 1]}")" "$(ms "${canary_us[p]}")" >>"$out/machine.tsv"
+  done
+}
+ms() { printf '%d.%03d' $(( $1 / 1000 )) $(( $1 % 1000 )); }
+landed() { { find "$out/$1/forks" -name 'fork-*.json' ! -name '*.time.json' ! -name '*.record.json' 2>/dev/null || true; } | wc -l; }
 compare() { java "${java_opts[@]}" -jar "$compare_jar" compare "$out/base" "$out/head" --min-effect "$min_effect" "$@"; }
 
 if [[ -n $duet ]]; then
@@ -286,6 +347,8 @@ for side in base head; do
 done
 RANDOM=$seed
 printf 'seed %s\n' "$seed" >"$out/pair-order.txt"
+printf 'pair\tside\tstart_us\tend_us\tothers_cores\tcanary_before_ms\tcanary_after_ms\n' >"$out/machine.tsv"
+canary
 pairs=0 last=0
 while :; do
   t0=$(date +%s)
@@ -301,6 +364,11 @@ while :; do
   fi
   check_side base "$before_base"; check_side head "$before_head"
   [[ $(landed head) -gt $before_head || $(landed base) -gt $before_base ]] || break # nothing more to run in the plan
+  canary
+  forked=()
+  if [[ $(landed base) -gt $before_base ]]; then forked+=(base); fi
+  if [[ $(landed head) -gt $before_head ]]; then forked+=(head); fi
+  record_pair $((pairs + 1)) "${forked[@]}"
   [[ -n $duet ]] || echo "pair $((pairs + 1)): $first first" >>"$out/pair-order.txt"
   pairs=$((pairs + 1)); last=$(( $(date +%s) - t0 ))
   elapsed=$(( $(date +%s) - start ))

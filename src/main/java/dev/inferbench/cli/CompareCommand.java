@@ -5,6 +5,7 @@ import dev.inferbench.results.jmh.MeasuredCell;
 import java.util.Optional;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.Comparer;
+import dev.inferbench.compare.MachineRecord;
 import dev.inferbench.compare.Gate;
 import dev.inferbench.compare.StopAnswer;
 import dev.inferbench.compare.RunReader;
@@ -66,7 +67,8 @@ final class CompareCommand implements Subcommand {
                   --fail-on-regression      exit 1 on a regression of a gated metric, 3 when a gated row could not tell
                   --inconclusive fail|pass  whether a gated row that could not tell fails the gate (exit 3, the
                                             default) or passes
-                  --keep-disturbed          keep the pairs whose fork's canary ran 20 %% or more slower than the median
+                  --keep-disturbed          keep the pairs run while the machine was disturbed (machine.tsv beside the
+                                            runs, else the forks' own canary and /proc readings)
                   --unpaired                read the sides as run apart (what the pairing buys, on the same forks)
                   --gate M,...              the metrics the gate covers (default primary; e.g. primary,p99,mem.rss.peak)
                   --threshold T             an absolute bound on HEAD, '[param=v:]metric<value', repeatable
@@ -162,6 +164,7 @@ final class CompareCommand implements Subcommand {
         }
         PrintStream notes = format.equals("json") || format.equals("html") ? err : out;
         machineDifference(baseCells, candidateCells).ifPresent(notes::println);
+        insideFlag(report, runs).ifPresent(notes::println);
         checks.forEach(c -> notes.println("threshold " + c.line()));
         if (!Double.isNaN(precision)) {
             notes.println(settled(report, precision));
@@ -242,6 +245,20 @@ final class CompareCommand implements Subcommand {
         }
         return "settled " + (cells - unsettled.size()) + " of " + cells + " cells"
                 + (unsettled.isEmpty() ? "" : "; unsettled: " + String.join("; ", unsettled));
+    }
+
+    /**
+     * A line when pairs were left out by the figures the measured forks took of themselves, because no machine record
+     * of tools/compare-commits.sh lies beside the runs: a build that slows that canary has its pairs left out.
+     */
+    private static Optional<String> insideFlag(Comparer.Report report, List<Path> runs) throws BenchException {
+        boolean leftOut = report.rows().stream().anyMatch(r -> r.paired() && r.pairs().disturbed() > 0);
+        if (!leftOut || (MachineRecord.beside(runs.get(0)).isPresent() && MachineRecord.beside(runs.get(1)).isPresent())) {
+            return Optional.empty();
+        }
+        return Optional.of("disturbed pairs: flagged by the canary and /proc readings inside the measured forks, as no "
+                + MachineRecord.FILE + " (tools/compare-commits.sh's record, taken outside them) lies beside both runs;"
+                + " a build that slows that canary has its pairs left out (--keep-disturbed keeps them)");
     }
 
     /** A line when the two runs' machines (canary, other processes) differ; empty for runs without those figures. */

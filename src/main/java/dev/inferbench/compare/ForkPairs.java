@@ -20,8 +20,8 @@ import java.util.List;
  * @param baseline  per pair, the index of the baseline's fork in its series (the order its forks were merged in)
  * @param candidate the same for the candidate
  * @param leftOut   forks of either side that have no partner (failed on the other side, or the run resumed apart)
- * @param disturbed pairs left out because the machine was disturbed during one of their forks (its canary ran
- *                  slow); the disturbance is the machine's, not the code's, so leaving the whole pair out takes
+ * @param disturbed pairs left out because the machine was disturbed during one of their forks ({@link MachineRecord},
+ *                  else the forks' own figures); the disturbance is the machine's, not the code's, so leaving the whole pair out takes
  *                  nothing from one side only ({@code DisturbedPairsTest})
  */
 public record ForkPairs(int[] baseline, int[] candidate, int leftOut, int disturbed) {

@@ -41,17 +41,23 @@ public final class RunReader {
 
     /**
      * Cells as the statistics need them, every fork kept apart, with when each fork ran where {@code runOrFile} is a
-     * run folder that says so (what pairs the forks of two interleaved runs).
+     * run folder that says so (what pairs the forks of two interleaved runs), and whether the machine was disturbed
+     * during it: from the machine record of tools/compare-commits.sh beside the run ({@link MachineRecord}), taken
+     * outside the measured JVMs, else from the figures each fork took of itself ({@link MachineState}).
      */
     public static List<CellResults> of(List<MeasuredCell> cells, Path runOrFile) throws BenchException {
+        Optional<MachineRecord> outside = MachineRecord.beside(runOrFile);
         Optional<MachineState> machine = MachineState.of(cells);
         double canaryMedian = machine.map(MachineState::canaryMedian).orElse(Double.NaN);
         double othersMedian = machine.map(MachineState::othersMedian).orElse(Double.NaN);
         List<CellResults> out = new ArrayList<>();
         for (MeasuredCell c : cells) {
             CellResults r = CellResults.of(c);
-            List<ForkStamp> stamps = Files.isDirectory(runOrFile)
-                    ? ForkTimes.stamps(runOrFile, c, MachineState.disturbedForks(c, canaryMedian, othersMedian)) : List.of();
+            List<ForkStamp> stamps = List.of();
+            if (Files.isDirectory(runOrFile)) {
+                stamps = outside.isPresent() ? outside.get().flag(ForkTimes.stamps(runOrFile, c, new boolean[0]))
+                        : ForkTimes.stamps(runOrFile, c, MachineState.disturbedForks(c, canaryMedian, othersMedian));
+            }
             out.add(new CellResults(r.key(), r.mode(), r.metrics(), stamps));
         }
         return out;

@@ -36,6 +36,15 @@ public final class MachineProfiler implements InternalProfiler {
     /** About 1 ms of work on this kind of machine once compiled. */
     private static final int CANARY_STEPS = 1_000_000;
 
+    /**
+     * A test aid: {@code -Dinferbench.canarySlowdown=P} makes this canary P % slower in the forks whose process id is
+     * odd (about half of them, unpredictably), nothing else: a build whose in-fork canary misreads the machine, to
+     * show that a comparison's disturbed pairs do not follow it (docs/statistics.md).
+     */
+    static final String CANARY_SLOWDOWN = "inferbench.canarySlowdown";
+    private static final int STEPS = CANARY_STEPS + (int) (CANARY_STEPS / 100.0
+            * (ProcessHandle.current().pid() % 2 == 1 ? Double.parseDouble(System.getProperty(CANARY_SLOWDOWN, "0")) : 0));
+
     /** Where the kernel's result goes, so that the JIT cannot drop the work. */
     private static volatile long sink;
 
@@ -76,7 +85,7 @@ public final class MachineProfiler implements InternalProfiler {
         double[] ms = new double[CANARY_RUNS];
         for (int i = 0; i < CANARY_RUNS; i++) {
             long t0 = System.nanoTime();
-            sink += kernel(CANARY_STEPS);
+            sink += kernel(STEPS);
             ms[i] = (System.nanoTime() - t0) / 1e6;
         }
         Arrays.sort(ms);

@@ -122,8 +122,8 @@ public final class CompareTable {
                 + (fewest == most ? fewest + "" : fewest + "-" + most) + " pairs"
                 + (leftOut > 0 ? ", " + leftOut + " unpaired forks left out" : "")
                 + (disturbed > 0 ? ", " + disturbed + " pair" + (disturbed == 1 ? "" : "s")
-                + String.format(Locale.ROOT, " left out: the machine was disturbed (a fork's canary %.0f %% or more"
-                + " slower than its run's median, or other processes %.2f cores or more above theirs; --keep-disturbed"
+                + String.format(Locale.ROOT, " left out: the machine was disturbed (a canary %.0f %% or more"
+                + " slower than its median, or other processes %.2f cores or more above theirs; --keep-disturbed"
                 + " keeps them)", MachineState.SLOW_CANARY * 100, MachineState.BURST_CORES) : "")
                 + ")"
                 + (welch > 0 ? "; " + welch + " rows unpaired (Welch)" : "");

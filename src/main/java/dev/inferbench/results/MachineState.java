@@ -109,6 +109,14 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
     }
 
     /**
+     * Whether a fork counts as disturbed by the rule of {@link #disturbedForks}, from figures taken anywhere: inside
+     * the fork (its canary and /proc readings) or outside it (tools/compare-commits.sh's machine record).
+     */
+    public static boolean disturbed(double canary, double others, double canaryMedian, double othersMedian) {
+        return !why(canary, others, canaryMedian, othersMedian).isEmpty();
+    }
+
+    /**
      * Why a fork counts as disturbed, empty when it does not: the one rule for the summary's line and for the pairs a
      * comparison leaves out. The canary {@link #SLOW_CANARY} or more slower than the run's median, or other processes
      * {@link #BURST_CORES} cores or more above the run's median of other processes (not an absolute level, so that a

@@ -91,6 +91,33 @@ class CompareCommitsScriptTest {
         assertThat(read(out() + "/pair-order.txt")).as("the same seed, the same order").isEqualTo(order);
     }
 
+    /**
+     * The machine record is the script's own: one line per fork with its window, other processes' CPU over it and the
+     * script's canary before and after its pair, windows in the order the forks ran.
+     */
+    @Test
+    void eachForkHasALineOfTheScriptsOwnMachineRecord() throws Exception {
+        Ended e = run(Map.of(), ".", ".", "--forks", "5", "--seed", "3", "--out", out());
+        assertThat(e.code()).as(e.err()).isZero();
+        List<String> lines = read(out() + "/machine.tsv").lines().toList();
+        assertThat(lines).hasSize(11).first()
+                .isEqualTo("pair\tside\tstart_us\tend_us\tothers_cores\tcanary_before_ms\tcanary_after_ms");
+        String before = null;
+        for (int i = 1; i < lines.size(); i++) {
+            String[] f = lines.get(i).split("\t");
+            assertThat(f).hasSize(7);
+            assertThat(f[0]).isEqualTo(String.valueOf((i + 1) / 2));
+            assertThat(f[1]).isEqualTo(i % 2 == 1 ? "base" : "head");
+            assertThat(Long.parseLong(f[3])).isGreaterThan(Long.parseLong(f[2]));
+            assertThat(Double.parseDouble(f[4])).isGreaterThanOrEqualTo(0);
+            assertThat(Double.parseDouble(f[5])).isPositive();
+            if (i % 2 == 1 && before != null) {
+                assertThat(f[5]).as("a pair's canary before is the previous pair's after").isEqualTo(before);
+            }
+            before = f[6];
+        }
+    }
+
     @Test
     void aHeadForkThatFailsMidComparisonEndsFourInOneLine() throws Exception {
         Ended e = run(Map.of("FAKE_HEAD_CRASH", "3"), ".", ".", "--forks", "6", "--out", out());
