@@ -6,10 +6,15 @@ import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.DecodeState;
 import dev.inferbench.engine.Decoder;
 import dev.inferbench.engine.DecoderLayout;
+import dev.inferbench.engine.Device;
+import dev.inferbench.engine.EngineKind;
+import dev.inferbench.generate.DecoderFidelity;
 import dev.inferbench.generate.Generation;
 import dev.inferbench.generate.GenerationRecord;
 import dev.inferbench.generate.GenerationSpec;
 import dev.inferbench.generate.RequestTimes;
+import dev.inferbench.quality.CellQuality;
+import dev.inferbench.variant.Variants;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -23,6 +28,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.infra.IterationParams;
 
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -59,11 +65,16 @@ public class GenerationBenchmark extends ModelParams {
     @Param("0")
     public int threads;
 
+    /** fp32 (the model file as is) or fp16 (its float16 variant: float16 weights, caches and logits). */
+    @Param("fp32")
+    public String precision;
+
     @Override
     protected Map<String, String> params() {
         Map<String, String> p = super.params();
         p.put(CellSpec.BATCH_SIZE, Integer.toString(batchSize));
         p.put(CellSpec.THREADS, Integer.toString(threads));
+        p.put(CellSpec.PRECISION, precision);
         p.put(GenerationSpec.PROMPT_LEN, Integer.toString(promptLen));
         p.put(GenerationSpec.OUTPUT_LEN, Integer.toString(outputLen));
         return p;
@@ -105,8 +116,20 @@ public class GenerationBenchmark extends ModelParams {
         CellFailure.setUp(() -> {
             cell = cell(BenchConfig.load());
             spec = GenerationSpec.of(params());
-            decoder = cell.engine().openDecoder(cell.modelFile(), cell.device(), cell.settings());
+            Path file = Variants.ensure(cell.modelName(), cell.modelFile(), cell.precision(), cell.model().inputs(),
+                    Variants.calibrationSeed(cell.inputSeed()), System.out);
+            decoder = cell.engine().openDecoder(file, cell.device(), cell.settings());
             spec.check(decoder.layout(), cell.modelName());
+            CellQuality.clear();
+            if (!cell.isFidelityReference() && cell.engine() != EngineKind.STUB) {
+                // the cell's first sequence against the fp32 file on ort, cpu: before measuring, never inside it; the
+                // stub's tokens are planted, not chosen from logits
+                try (Decoder reference = EngineKind.ORT.openDecoder(cell.modelFile(), Device.CPU, cell.settings())) {
+                    long[] prompt = spec.prompt(1, decoder.layout().vocab(), cell.inputSeed());
+                    DecoderFidelity f = DecoderFidelity.measure(reference, decoder, prompt, spec.outputLen());
+                    CellQuality.recordTokens(f.agreement(), f.maxAbsLogit(), f.tokens());
+                }
+            }
         }, this::tearDown);
     }
 
