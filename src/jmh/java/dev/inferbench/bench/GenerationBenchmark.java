@@ -6,10 +6,17 @@ import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.DecodeState;
 import dev.inferbench.engine.Decoder;
 import dev.inferbench.engine.DecoderLayout;
+import dev.inferbench.engine.Device;
+import dev.inferbench.engine.EngineKind;
+import dev.inferbench.generate.DecoderFidelity;
 import dev.inferbench.generate.Generation;
 import dev.inferbench.generate.GenerationRecord;
 import dev.inferbench.generate.GenerationSpec;
 import dev.inferbench.generate.RequestTimes;
+import dev.inferbench.generate.Sampler;
+import dev.inferbench.generate.Sampling;
+import dev.inferbench.quality.CellQuality;
+import dev.inferbench.variant.Variants;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -23,6 +30,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.infra.IterationParams;
 
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +38,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * One generation request of a decoder-only language model: a seeded prompt of {@code promptLen} tokens per sequence
  * in one forward call (the prefill, which gives the first token), then {@code outputLen - 1} more tokens, each from
- * one forward call over the previous token with the KV cache, chosen greedily; {@code batchSize} sequences at once.
+ * one forward call over the previous token with the KV cache, chosen greedily or sampled ({@code sampling});
+ * {@code batchSize} sequences at once.
  * Each call of the benchmark method is one whole request, so its time is the end-to-end latency; the clock read at
  * each token gives TTFT, TPOT, the inter-token latencies, tokens/s and the prefill and decode shares
  * (GenerationProfiler's {@code gen.*}). The model is a decoder in Optimum's text-generation-with-past layout: the zoo's
@@ -59,11 +68,24 @@ public class GenerationBenchmark extends ModelParams {
     @Param("0")
     public int threads;
 
+    /**
+     * How each next token is chosen: greedy, top-k=K or top-p=P, optionally with &temperature=T; draws seeded from
+     * seed.input, again at each request.
+     */
+    @Param("greedy")
+    public String sampling;
+
+    /** fp32 (the model file as is) or fp16 (its float16 variant: float16 weights, caches and logits). */
+    @Param("fp32")
+    public String precision;
+
     @Override
     protected Map<String, String> params() {
         Map<String, String> p = super.params();
         p.put(CellSpec.BATCH_SIZE, Integer.toString(batchSize));
         p.put(CellSpec.THREADS, Integer.toString(threads));
+        p.put(CellSpec.PRECISION, precision);
+        p.put(Sampling.PARAM, sampling);
         p.put(GenerationSpec.PROMPT_LEN, Integer.toString(promptLen));
         p.put(GenerationSpec.OUTPUT_LEN, Integer.toString(outputLen));
         return p;
@@ -83,10 +105,11 @@ public class GenerationBenchmark extends ModelParams {
         @Setup(Level.Trial)
         public void take(GenerationBenchmark cell) {
             CellFailure.setUp(() -> {
-                state = cell.decoder.begin(cell.cell.batchSize());
+                Sampler sampler = cell.spec.sampling().sampler(cell.cell.inputSeed());
+                state = cell.decoder.begin(cell.cell.batchSize(), sampler);
                 DecoderLayout layout = cell.decoder.layout();
                 long[] prompt = cell.spec.prompt(cell.cell.batchSize(), layout.vocab(), cell.cell.inputSeed());
-                generation = new Generation(state, cell.cell.batchSize(), prompt, cell.spec);
+                generation = new Generation(state, cell.cell.batchSize(), prompt, cell.spec, sampler);
                 check(generation.request(), generation.output(), layout, cell.cell.batchSize());
             }, this::close);
         }
@@ -105,8 +128,20 @@ public class GenerationBenchmark extends ModelParams {
         CellFailure.setUp(() -> {
             cell = cell(BenchConfig.load());
             spec = GenerationSpec.of(params());
-            decoder = cell.engine().openDecoder(cell.modelFile(), cell.device(), cell.settings());
+            Path file = Variants.ensure(cell.modelName(), cell.modelFile(), cell.precision(), cell.model().inputs(),
+                    Variants.calibrationSeed(cell.inputSeed()), System.out);
+            decoder = cell.engine().openDecoder(file, cell.device(), cell.settings());
             spec.check(decoder.layout(), cell.modelName());
+            CellQuality.clear();
+            if (!cell.isFidelityReference() && cell.engine() != EngineKind.STUB) {
+                // the cell's first sequence against the fp32 file on ort, cpu: before measuring, never inside it; the
+                // stub's tokens are planted, not chosen from logits
+                try (Decoder reference = EngineKind.ORT.openDecoder(cell.modelFile(), Device.CPU, cell.settings())) {
+                    long[] prompt = spec.prompt(1, decoder.layout().vocab(), cell.inputSeed());
+                    DecoderFidelity f = DecoderFidelity.measure(reference, decoder, prompt, spec.outputLen());
+                    CellQuality.recordTokens(f.agreement(), f.maxAbsLogit(), f.tokens());
+                }
+            }
         }, this::tearDown);
     }
 

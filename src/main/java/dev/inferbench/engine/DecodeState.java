@@ -13,7 +13,8 @@ public interface DecodeState extends AutoCloseable {
      * Runs the model over {@code n} new tokens per sequence after the cached ones, and adds them to the cache.
      *
      * @param tokens {@code batch * n} token ids, sequence by sequence
-     * @param next   receives each sequence's greedy next token (the argmax of its last position's logits)
+     * @param next   receives each sequence's next token, chosen from its last position's logits by the state's
+     *               {@link TokenChoice} (greedy unless the caller gave another)
      */
     void step(long[] tokens, int n, long[] next) throws BenchException;
 

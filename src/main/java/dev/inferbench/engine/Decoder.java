@@ -11,8 +11,16 @@ public interface Decoder extends AutoCloseable {
 
     DecoderLayout layout();
 
-    /** An empty cache for {@code batch} sequences, reusable request after request through {@link DecodeState#reset}. */
-    DecodeState begin(int batch) throws BenchException;
+    /** An empty cache for {@code batch} sequences, decoded greedily. */
+    default DecodeState begin(int batch) throws BenchException {
+        return begin(batch, TokenChoice.GREEDY);
+    }
+
+    /**
+     * An empty cache for {@code batch} sequences, reusable request after request through {@link DecodeState#reset};
+     * each step's next tokens are {@code choice}'s.
+     */
+    DecodeState begin(int batch, TokenChoice choice) throws BenchException;
 
     /** Idempotent; never throws. */
     @Override

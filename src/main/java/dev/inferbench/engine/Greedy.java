@@ -26,8 +26,4 @@ final class Greedy {
             next[s] = best;
         }
     }
-
-    static void argmax(float[] logits, int batch, int n, int vocab, long[] next) {
-        argmax(FloatBuffer.wrap(logits), batch, n, vocab, next);
-    }
 }

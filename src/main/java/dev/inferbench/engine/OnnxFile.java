@@ -146,6 +146,8 @@ record OnnxFile(ModelSignature signature, Map<String, String> metadata, Map<Stri
             case 1 -> DType.FLOAT32;
             case 6 -> DType.INT32;
             case 7 -> DType.INT64;
+            case 9 -> DType.BOOL;
+            case 10 -> DType.FLOAT16;
             default -> DType.OTHER;
         };
         return new TensorSpec(v.getName(), type, shape);

@@ -7,11 +7,14 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.inferbench.BenchException;
+import dev.inferbench.tensor.Half;
+import dev.inferbench.tensor.TensorSpec.DType;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,8 +27,9 @@ import java.util.Set;
  * Cached generation on ONNX Runtime's Java API. Each step's {@code present} tensors, which ORT allocates, are passed
  * as the next step's {@code past_key_values} as they are (native memory, no copy on the Java side; the graph's
  * Concat copies past into present inside ORT, as every Optimum export does). The logits are written into a pinned
- * direct buffer per step length, read in place for the argmax; ids, mask and positions are written into reused
- * direct buffers that the input tensors wrap.
+ * direct buffer per step length, read in place by the token choice (float16 logits: their last positions converted
+ * to float32 first); ids, mask and positions are written into reused direct buffers that the input tensors wrap.
+ * A merged decoder gets {@code use_cache_branch} false on a request's first step and true after.
  */
 final class OrtDecoder implements Decoder {
     private final OrtEngine engine;
@@ -55,9 +59,9 @@ final class OrtDecoder implements Decoder {
     }
 
     @Override
-    public DecodeState begin(int batch) throws BenchException {
+    public DecodeState begin(int batch, TokenChoice choice) throws BenchException {
         try {
-            return new State(batch);
+            return new State(batch, choice);
         } catch (OrtException e) {
             throw new BenchException("engine 'ort' cannot create an empty cache: " + OrtEngine.firstLine(e.getMessage()), e);
         }
@@ -71,24 +75,35 @@ final class OrtDecoder implements Decoder {
     private final class State implements DecodeState {
         private final OrtEnvironment env = engine.environment();
         private final int batch;
+        private final TokenChoice choice;
         private final OnnxTensor empty;
+        /** A merged decoder's use_cache_branch: false on a request's first step, true after; null otherwise. */
+        private final OnnxTensor firstBranch;
+        private final OnnxTensor cachedBranch;
         private final StepBuffers buffers = new StepBuffers();
+        private final HalfLogits half;
         private OrtSession.Result cache;
         private int cached;
         private Padding padding;
         private int pinnedN = -1;
         private OnnxTensor pinned;
-        private FloatBuffer logits;
+        private ByteBuffer logits;
+        private FloatBuffer logitsFloats;
         private OnnxTensor pinnedOne;
-        private FloatBuffer logitsOne;
+        private ByteBuffer logitsOne;
+        private FloatBuffer logitsOneFloats;
         private boolean closed;
 
-        State(int batch) throws OrtException {
+        State(int batch, TokenChoice choice) throws OrtException {
             this.batch = batch;
+            this.choice = choice;
             this.padding = Padding.none(batch);
             // a first step's past: zero positions long, as Optimum's own runtime passes it
             this.empty = OnnxTensor.createTensor(env, ByteBuffer.allocateDirect(0).order(ByteOrder.nativeOrder()),
-                    new long[]{batch, layout.kvHeads(), 0, layout.headDim()}, OnnxJavaType.FLOAT);
+                    new long[]{batch, layout.kvHeads(), 0, layout.headDim()}, javaType(layout.cacheType()));
+            this.firstBranch = layout.merged() ? OnnxTensor.createTensor(env, new boolean[]{false}) : null;
+            this.cachedBranch = layout.merged() ? OnnxTensor.createTensor(env, new boolean[]{true}) : null;
+            this.half = layout.logitsType() == DType.FLOAT16 ? new HalfLogits(batch, layout.vocab()) : null;
         }
 
         @Override
@@ -97,6 +112,7 @@ final class OrtDecoder implements Decoder {
                 throw new IllegalStateException("decode state is closed");
             }
             Map<String, OnnxTensor> in = new LinkedHashMap<>();
+            int small = -1; // how many of in's tensors this step made (the rest are the cache's and the state's)
             try {
                 buffers.fill(tokens, batch, n, cached, padding);
                 in.put(DecoderLayout.IDS, OnnxTensor.createTensor(env, buffers.ids(batch * n), new long[]{batch, n}));
@@ -106,12 +122,15 @@ final class OrtDecoder implements Decoder {
                     in.put(DecoderLayout.POSITIONS, OnnxTensor.createTensor(env, buffers.positions(batch * n),
                             new long[]{batch, n}));
                 }
-                int small = in.size();
+                small = in.size();
+                if (layout.merged()) {
+                    in.put(DecoderLayout.USE_CACHE_BRANCH, cache == null ? firstBranch : cachedBranch);
+                }
                 for (String[] layer : names) {
                     in.put(layer[0], cache == null ? empty : tensor(cache, layer[2]));
                     in.put(layer[1], cache == null ? empty : tensor(cache, layer[3]));
                 }
-                FloatBuffer out = pin(n);
+                ByteBuffer out = pin(n);
                 OrtSession.Result result = engine.session().run(in, presents,
                         Map.of(DecoderLayout.LOGITS, n == 1 ? pinnedOne : pinned));
                 closeFirst(in, small);
@@ -120,20 +139,27 @@ final class OrtDecoder implements Decoder {
                 }
                 cache = result;
                 cached += n;
-                Greedy.argmax(out, batch, n, layout.vocab(), next);
+                if (half == null) {
+                    choice.choose(n == 1 ? logitsOneFloats : logitsFloats, batch, n, layout.vocab(), next);
+                } else {
+                    choice.choose(half.lastPositions(out, n), batch, 1, layout.vocab(), next);
+                }
             } catch (OrtException e) {
-                closeFirst(in, 3);
+                closeFirst(in, small < 0 ? in.size() : small);
                 throw new BenchException("decoding failed in engine 'ort' at " + cached + " cached tokens: "
                         + OrtEngine.firstLine(e.getMessage()), e);
             }
         }
 
-        private FloatBuffer pin(int n) throws OrtException {
+        /** The pinned logits of a step of {@code n} tokens, in the model's logits type. */
+        private ByteBuffer pin(int n) throws OrtException {
+            OnnxJavaType type = javaType(layout.logitsType());
             if (n == 1) {
                 if (pinnedOne == null) {
-                    ByteBuffer b = direct((long) batch * layout.vocab());
-                    pinnedOne = OnnxTensor.createTensor(env, b, new long[]{batch, 1, layout.vocab()}, OnnxJavaType.FLOAT);
-                    logitsOne = b.asFloatBuffer();
+                    ByteBuffer b = direct((long) batch * layout.vocab() * type.size);
+                    pinnedOne = OnnxTensor.createTensor(env, b, new long[]{batch, 1, layout.vocab()}, type);
+                    logitsOne = b;
+                    logitsOneFloats = b.asFloatBuffer();
                 }
                 return logitsOne;
             }
@@ -141,16 +167,17 @@ final class OrtDecoder implements Decoder {
                 if (pinned != null) {
                     pinned.close();
                 }
-                ByteBuffer b = direct((long) batch * n * layout.vocab());
-                pinned = OnnxTensor.createTensor(env, b, new long[]{batch, n, layout.vocab()}, OnnxJavaType.FLOAT);
-                logits = b.asFloatBuffer();
+                ByteBuffer b = direct((long) batch * n * layout.vocab() * type.size);
+                pinned = OnnxTensor.createTensor(env, b, new long[]{batch, n, layout.vocab()}, type);
+                logits = b;
+                logitsFloats = b.asFloatBuffer();
                 pinnedN = n;
             }
             return logits;
         }
 
-        private static ByteBuffer direct(long floats) {
-            return ByteBuffer.allocateDirect(Math.toIntExact(floats * 4)).order(ByteOrder.nativeOrder());
+        private static ByteBuffer direct(long bytes) {
+            return ByteBuffer.allocateDirect(Math.toIntExact(bytes)).order(ByteOrder.nativeOrder());
         }
 
         private static OnnxTensor tensor(OrtSession.Result r, String name) {
@@ -201,12 +228,41 @@ final class OrtDecoder implements Decoder {
                 closed = true;
                 reset();
                 empty.close();
-                for (OnnxTensor t : new OnnxTensor[]{pinned, pinnedOne}) {
+                for (OnnxTensor t : new OnnxTensor[]{pinned, pinnedOne, firstBranch, cachedBranch}) {
                     if (t != null) {
                         t.close();
                     }
                 }
             }
+        }
+    }
+
+    private static OnnxJavaType javaType(DType type) {
+        return type == DType.FLOAT16 ? OnnxJavaType.FLOAT16 : OnnxJavaType.FLOAT;
+    }
+
+    /** Float16 logits converted to float32 at the boundary: each sequence's last position only, into a reused buffer. */
+    private static final class HalfLogits {
+        private final int batch;
+        private final int vocab;
+        private final FloatBuffer rows;
+
+        HalfLogits(int batch, int vocab) {
+            this.batch = batch;
+            this.vocab = vocab;
+            this.rows = FloatBuffer.allocate(batch * vocab);
+        }
+
+        /** @param logits {@code [batch, n, vocab]} float16 in native order; returns {@code [batch, 1, vocab]} */
+        FloatBuffer lastPositions(ByteBuffer logits, int n) {
+            ShortBuffer h = logits.asShortBuffer();
+            for (int s = 0; s < batch; s++) {
+                int from = (s * n + n - 1) * vocab;
+                for (int v = 0; v < vocab; v++) {
+                    rows.put(s * vocab + v, Half.toFloat(h.get(from + v)));
+                }
+            }
+            return rows;
         }
     }
 

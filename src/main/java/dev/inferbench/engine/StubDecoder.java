@@ -29,8 +29,9 @@ final class StubDecoder implements Decoder {
         return layout;
     }
 
+    /** The token choice is not asked: the stub's tokens are planted, not chosen from logits. */
     @Override
-    public DecodeState begin(int batch) {
+    public DecodeState begin(int batch, TokenChoice choice) {
         return new State(batch);
     }
 

@@ -24,6 +24,8 @@ public final class GenerationFigures {
     public static final String KV_BYTES = "gen.kv.token";
     public static final String PREFILL_SHARE = "gen.prefill.share";
     public static final String DECODE_SHARE = "gen.decode.share";
+    /** The token choice's time per output token (the argmax, or sampling), part of TPOT and TTFT. */
+    public static final String CHOICE = "gen.choice";
     public static final double[] ITL_PERCENTILES = {50, 90, 99};
     /** TTFT's and TPOT's percentiles over the requests: the tail users gate on, beside the means. */
     public static final double[] TOKEN_PERCENTILES = {50, 90, 99};
@@ -72,6 +74,8 @@ public final class GenerationFigures {
         out.put(OUTPUT_TOKENS, outTokens / seconds);
         out.put(TOTAL_TOKENS, allTokens / seconds);
         out.put(KV_BYTES, requests.stream().mapToDouble(RequestTimes::cacheBytesPerToken).average().orElseThrow());
+        double choice = requests.stream().mapToDouble(RequestTimes::chooseMsPerToken).average().orElseThrow();
+        putKnown(out, CHOICE, choice);
         out.put(PREFILL_SHARE, 100 * ttft / e2e);
         out.put(DECODE_SHARE, 100 * (e2e - ttft) / e2e);
         return out;
@@ -99,6 +103,7 @@ public final class GenerationFigures {
         u.put(OUTPUT_TOKENS, "tokens/s");
         u.put(TOTAL_TOKENS, "tokens/s");
         u.put(KV_BYTES, "B/token");
+        u.put(CHOICE, "ms");
         u.put(PREFILL_SHARE, "%");
         u.put(DECODE_SHARE, "%");
         return Map.copyOf(u);

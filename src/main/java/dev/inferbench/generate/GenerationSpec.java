@@ -8,12 +8,17 @@ import java.util.SplittableRandom;
 
 /**
  * The generation parameters of a cell, typed and checked once (the matrix check before JMH starts, the benchmark's
- * setup again in its fork): prompt tokens per sequence (the prefill) and output tokens per sequence, decoded greedily
- * one at a time with the cache. {@link #check} holds them against the decoder's own layout.
+ * setup again in its fork): prompt tokens per sequence (the prefill) and output tokens per sequence, decoded one at a
+ * time with the cache, each chosen as {@code sampling} says. {@link #check} holds them against the decoder's layout.
  */
-public record GenerationSpec(int promptLen, int outputLen) implements FitsContext {
+public record GenerationSpec(int promptLen, int outputLen, Sampling sampling) implements FitsContext {
     public static final String PROMPT_LEN = "promptLen";
     public static final String OUTPUT_LEN = "outputLen";
+
+    /** Greedy decoding. */
+    public GenerationSpec(int promptLen, int outputLen) {
+        this(promptLen, outputLen, Sampling.GREEDY);
+    }
 
     /** Whether a cell's parameters make it a generation cell. */
     public static boolean isGenerationCell(Map<String, String> params) {
@@ -22,7 +27,8 @@ public record GenerationSpec(int promptLen, int outputLen) implements FitsContex
 
     public static GenerationSpec of(Map<String, String> params) throws BenchException {
         return new GenerationSpec(whole(params, PROMPT_LEN, "128", "prompt tokens per sequence, e.g. -p promptLen=128,512"),
-                whole(params, OUTPUT_LEN, "64", "tokens to generate per sequence, e.g. -p outputLen=64"));
+                whole(params, OUTPUT_LEN, "64", "tokens to generate per sequence, e.g. -p outputLen=64"),
+                Sampling.parse(params.getOrDefault(Sampling.PARAM, "greedy")));
     }
 
     /** The cell against the decoder it runs: the prompt and its output fit the declared context. */

@@ -9,9 +9,21 @@ import dev.inferbench.serve.TokenTimes;
  * gives it), TPOT = (end-to-end - TTFT) / (tokens - 1), ITL each gap between consecutive tokens.
  *
  * @param tokenNanos {@code System.nanoTime()} at each output token, in order
- * @param cacheBytes the cache's bytes after the request, all sequences and layers
+ * @param cacheBytes  the cache's bytes after the request, all sequences and layers
+ * @param chooseNanos the time spent choosing tokens from logits (greedy or sampling), inside the steps; -1 when not
+ *                    timed
  */
-public record RequestTimes(long startNanos, long[] tokenNanos, int batch, int promptLen, long cacheBytes) {
+public record RequestTimes(long startNanos, long[] tokenNanos, int batch, int promptLen, long cacheBytes,
+                           long chooseNanos) {
+
+    public RequestTimes(long startNanos, long[] tokenNanos, int batch, int promptLen, long cacheBytes) {
+        this(startNanos, tokenNanos, batch, promptLen, cacheBytes, -1);
+    }
+
+    /** The token choice's time per output token (each choice serves the whole batch), ms; NaN when not timed. */
+    public double chooseMsPerToken() {
+        return chooseNanos < 0 ? Double.NaN : chooseNanos / 1e6 / tokenNanos.length;
+    }
 
     public int outputLen() {
         return tokenNanos.length;

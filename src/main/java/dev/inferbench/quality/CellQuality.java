@@ -32,6 +32,17 @@ public final class CellQuality {
         FIGURES.put(FIDELITY_SAMPLES, new Figure(f.samples(), "samples"));
     }
 
+    /**
+     * A decoder's fidelity to the fp32 reference: {@code fidelity.tokens}, the % of greedy tokens it chooses as the
+     * reference does (both fed the reference's tokens), and {@code fidelity.maxabs}, the largest logit difference at
+     * the prefill's last position; {@code fidelity.samples} counts the tokens.
+     */
+    public static synchronized void recordTokens(double agreement, double maxAbsLogit, int tokens) {
+        FIGURES.put("fidelity.tokens", new Figure(agreement, "%"));
+        FIGURES.put("fidelity.maxabs", new Figure(maxAbsLogit, "abs"));
+        FIGURES.put(FIDELITY_SAMPLES, new Figure(tokens, "samples"));
+    }
+
     public static synchronized void record(Accuracy a) {
         FIGURES.put("accuracy.top1", new Figure(a.top1(), "%"));
         FIGURES.put("accuracy.top5", new Figure(a.top5(), "%"));

@@ -98,6 +98,8 @@ public final class MetricCatalogue {
                 .is("the cosine similarity of the outputs to ONNX Runtime fp32's");
         m("fidelity.samples", "samples", "samples", UNKNOWN, ForkRule.MEAN)
                 .is("the samples the fidelity figures stand on");
+        m("fidelity.tokens", "%", "%", HIGHER_IS_BETTER, ForkRule.MEAN)
+                .is("a decoder's greedy tokens that agree with ONNX Runtime fp32's, both fed the reference's tokens");
         m("accuracy.top1", "%", "%", HIGHER_IS_BETTER, ForkRule.MEAN).is("top-1 accuracy on a labelled image folder");
         m("accuracy.top5", "%", "%", HIGHER_IS_BETTER, ForkRule.MEAN).is("top-5 accuracy on a labelled image folder");
         // CPU and I/O
@@ -147,6 +149,8 @@ public final class MetricCatalogue {
         m("gen.kv.token", "B/token", "B/token", LOWER_IS_BETTER, ForkRule.MEAN).is("KV cache bytes per token");
         m("gen.prefill.share", "%", "%", UNKNOWN, ForkRule.MEAN).is("TTFT's share of the request's time");
         m("gen.decode.share", "%", "%", UNKNOWN, ForkRule.MEAN).is("the decode steps' share of the request's time");
+        m("gen.choice", "ms", "ms", LOWER_IS_BETTER, ForkRule.MEAN).speed()
+                .is("the token choice's (argmax or sampling) time per output token, inside TPOT");
         // serving under load
         m("serve.rate", "req/s", "req/s", HIGHER_IS_BETTER, ForkRule.MEAN).is("requests served per second");
         m("serve.offered", "req/s", "req/s", UNKNOWN, ForkRule.MEAN).is("requests offered per second");

@@ -73,8 +73,13 @@ public final class Variants {
         long start = System.nanoTime();
         progress.printf(Locale.ROOT, "[inferbench] making the %s variant of %s -> %s ...%n", precision.id(), model, target);
         ModelProto fp32 = read(source, model);
+        boolean decoder = Fp16Transform.isDecoder(fp32);
+        if (decoder && precision == Precision.INT8) {
+            throw new BenchException("model '" + model + "' is a decoder (it takes past_key_values), and int8 variants"
+                    + " are calibrated on single forward calls; expected precision fp32 or fp16 for a decoder");
+        }
         ModelProto variant = switch (precision) {
-            case FP16 -> Fp16Transform.apply(fp32);
+            case FP16 -> decoder ? Fp16Transform.decoder(fp32) : Fp16Transform.apply(fp32);
             case INT8 -> {
                 ModelProto folded = ConvFolding.apply(fp32);
                 var ranges = Calibration.ranges(fp32, QdqTransform.activations(folded), model, perSample, seed);

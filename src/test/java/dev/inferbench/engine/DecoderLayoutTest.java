@@ -58,10 +58,39 @@ class DecoderLayoutTest {
     }
 
     @Test
-    void refusesAMergedDecoder() {
-        assertThatThrownBy(() -> DecoderLayout.of(optimum(2, true, "use_cache_branch"), Map.of(), "merged.onnx"))
-                .hasMessageStartingWith("merged.onnx is a merged decoder (input use_cache_branch);")
+    void recognisesAMergedDecoderByItsBoolSwitch() throws BenchException {
+        assertThat(DecoderLayout.of(optimum(2, true, "use_cache_branch"), Map.of(), "merged.onnx").merged()).isTrue();
+        assertThat(DecoderLayout.of(optimum(2, true), Map.of(), "split.onnx").merged()).isFalse();
+        ModelSignature m = optimum(2, true);
+        List<TensorSpec> in = new ArrayList<>(m.inputs());
+        in.add(t("use_cache_branch", DType.FLOAT32, 1));
+        assertThatThrownBy(() -> DecoderLayout.of(new ModelSignature(in, m.outputs()), Map.of(), "odd.onnx"))
+                .hasMessageStartingWith("odd.onnx input use_cache_branch:float32[1] is not a merged decoder's bool [1]"
+                        + " switch; expected an Optimum text-generation-with-past decoder")
                 .hasMessageNotContaining("\n");
+    }
+
+    @Test
+    void recognisesFloat16CachesAndLogitsEachOfItsOwnType() throws BenchException {
+        ModelSignature m = optimum(2, true);
+        List<TensorSpec> in = new ArrayList<>();
+        List<TensorSpec> out = new ArrayList<>();
+        m.inputs().forEach(s -> in.add(s.type() == DType.FLOAT32 ? t(s.name(), DType.FLOAT16, s.shape()) : s));
+        m.outputs().forEach(s -> out.add(s.name().startsWith("present") ? t(s.name(), DType.FLOAT16, s.shape()) : s));
+        DecoderLayout l = DecoderLayout.of(new ModelSignature(in, out), Map.of(), "half.onnx");
+        assertThat(l.cacheType()).isEqualTo(DType.FLOAT16);
+        assertThat(l.logitsType()).isEqualTo(DType.FLOAT32);
+        assertThat(l.cacheBytesPerToken()).isEqualTo(2L * 2 * 3 * 64 * 2);
+        List<TensorSpec> mixed = new ArrayList<>(in);
+        mixed.set(4, t("past_key_values.0.value", DType.FLOAT32, -1, 3, -1, 64));
+        assertThatThrownBy(() -> DecoderLayout.of(new ModelSignature(mixed, out), Map.of(), "mixed.onnx"))
+                .hasMessageContaining("input past_key_values.0.value:float32[-1, 3, -1, 64] is not a float32 or"
+                        + " float16 cache [batch, kv_heads, past, head_dim] with fixed kv_heads and head_dim, of the"
+                        + " type and sizes of past_key_values.0.key:float16[-1, 3, -1, 64]");
+        List<TensorSpec> intLogits = new ArrayList<>(out);
+        intLogits.set(0, t("logits", DType.INT32, -1, -1, 1000));
+        assertThatThrownBy(() -> DecoderLayout.of(new ModelSignature(in, intLogits), Map.of(), "int.onnx"))
+                .hasMessageContaining("is not float32 or float16 logits [batch, seq, vocab]");
     }
 
     @Test
@@ -89,6 +118,7 @@ class DecoderLayoutTest {
         List<TensorSpec> dynamic = new ArrayList<>(half.inputs());
         dynamic.set(3, t("past_key_values.0.key", DType.FLOAT32, -1, -1, -1, 64));
         assertThatThrownBy(() -> DecoderLayout.of(new ModelSignature(dynamic, half.outputs()), Map.of(), "d.onnx"))
-                .hasMessageContaining("is not a float32 cache [batch, kv_heads, past, head_dim] with fixed kv_heads");
+                .hasMessageContaining("is not a float32 or float16 cache [batch, kv_heads, past, head_dim] with fixed"
+                        + " kv_heads");
     }
 }

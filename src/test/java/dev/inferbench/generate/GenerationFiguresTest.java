@@ -22,6 +22,18 @@ class GenerationFiguresTest {
     }
 
     @Test
+    void theTokenChoiceTimePerOutputToken() {
+        long[] ns = {100 * MS, 110 * MS, 130 * MS, 160 * MS};
+        // 8 ms of choosing over 4 tokens, and another request with 4 ms: 2 and 1 ms per token, mean 1.5
+        Map<String, Double> f = GenerationFigures.of(List.of(new RequestTimes(0, ns, 1, 10, 0, 8 * MS),
+                new RequestTimes(0, ns, 1, 10, 0, 4 * MS)));
+        assertThat(f.get(GenerationFigures.CHOICE)).isCloseTo(1.5, within(1e-9));
+        assertThat(GenerationFigures.UNITS.get(GenerationFigures.CHOICE)).isEqualTo("ms");
+        // a request whose choice was not timed: no figure rather than a zero
+        assertThat(GenerationFigures.of(List.of(request(1, 10, 0, 100, 110)))).doesNotContainKey(GenerationFigures.CHOICE);
+    }
+
+    @Test
     void oneRequest() {
         // prompt 10, 4 output tokens at 100, 110, 130, 160 ms: TTFT 100, TPOT (160 - 100) / 3 = 20, gaps 10, 20, 30
         RequestTimes r = request(2, 10, 2 * 13 * 64, 100, 110, 130, 160);

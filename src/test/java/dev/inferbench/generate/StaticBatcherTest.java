@@ -4,6 +4,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.engine.DecodeState;
 import dev.inferbench.engine.Decoder;
 import dev.inferbench.engine.DecoderLayout;
+import dev.inferbench.engine.TokenChoice;
 import dev.inferbench.engine.Device;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.engine.EngineSettings;
@@ -85,8 +86,8 @@ class StaticBatcherTest {
             }
 
             @Override
-            public DecodeState begin(int batch) throws BenchException {
-                DecodeState s = real.begin(batch);
+            public DecodeState begin(int batch, TokenChoice choice) throws BenchException {
+                DecodeState s = real.begin(batch, choice);
                 return new DecodeState() {
                     @Override
                     public void step(long[] tokens, int n, long[] next) throws BenchException {

@@ -91,7 +91,8 @@ class BadInputIT {
 
     /**
      * llama-tiny as the zoo makes it, and two decoders that do not fit: {@code vocab.onnx} (metadata naming another
-     * vocabulary than its logits have) and {@code merged.onnx} (an Optimum merged decoder's use_cache_branch input).
+     * vocabulary than its logits have) and {@code merged.onnx} (a use_cache_branch input of type float, where a merged
+     * decoder's is a bool).
      */
     private static void decoders() throws IOException {
         OnnxMl.ModelProto llama = new OnnxExporter(20261121).export(Llama.tiny().build());
@@ -106,7 +107,7 @@ class BadInputIT {
         OnnxMl.ModelProto.Builder merged = llama.toBuilder();
         merged.getGraphBuilder().addInput(OnnxMl.ValueInfoProto.newBuilder().setName("use_cache_branch")
                 .setType(OnnxMl.TypeProto.newBuilder().setTensorType(OnnxMl.TypeProto.Tensor.newBuilder()
-                        .setElemType(OnnxMl.TensorProto.DataType.BOOL.getNumber()).setShape(
+                        .setElemType(OnnxMl.TensorProto.DataType.FLOAT.getNumber()).setShape(
                                 OnnxMl.TensorShapeProto.newBuilder().addDim(
                                         OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimValue(1))))));
         Files.write(cwd.resolve("merged.onnx"), merged.build().toByteArray());
