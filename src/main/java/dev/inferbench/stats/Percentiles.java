@@ -4,8 +4,10 @@ import dev.inferbench.BenchException;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * A percentile (p50, p99 ...) of a cell's timed calls, all forks pooled, nearest rank. Its uncertainty is not this
@@ -100,6 +102,11 @@ public final class Percentiles {
             out[i] = p;
         }
         return out;
+    }
+
+    /** The list as {@link #parseList} reads it: {@code 50,90,99.9}. */
+    public static String listText(double[] percentiles) {
+        return Arrays.stream(percentiles).mapToObj(p -> label(p).substring(1)).collect(Collectors.joining(","));
     }
 
     /** p50, p99.9: a percentile's name in every output and in the metric catalogue. */
