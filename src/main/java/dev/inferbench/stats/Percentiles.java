@@ -48,7 +48,21 @@ public final class Percentiles {
         if (sorted.length == 0 || sorted.length < callsFor(p)) {
             return Double.NaN;
         }
-        return sorted[(int) Math.max(0, Math.ceil(p / 100 * sorted.length) - 1)];
+        return sorted[rank(sorted.length, p) - 1];
+    }
+
+    /**
+     * The nearest rank of percentile {@code p} (0 < p <= 100) among {@code n} sorted values (n > 0): the
+     * {@code ceil(p / 100 * n)}-th, 1-based, at least the first and at most the last. The one percentile rule of every
+     * output: calls, requests, token gaps.
+     */
+    public static int rank(int n, double p) {
+        return (int) rank((long) n, p);
+    }
+
+    /** {@link #rank(int, double)} for a count of calls that may pass an int. */
+    public static long rank(long n, double p) {
+        return Math.min(n, Math.max(1, (long) Math.ceil(p / 100 * n)));
     }
 
     /** The fastest call; NaN without calls. */
@@ -123,7 +137,7 @@ public final class Percentiles {
         if (total == 0) {
             return Double.NaN;
         }
-        long rank = Math.max(1, (long) Math.ceil(p / 100 * total));
+        long rank = rank(total, p);
         long seen = 0;
         for (Bin b : bins) {
             seen += b.count;
