@@ -20,11 +20,11 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.infra.IterationParams;
 
 import java.util.Arrays;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -59,15 +59,6 @@ public class GenerationBenchmark extends ModelParams {
     @Param("0")
     public int threads;
 
-    @Override
-    protected Map<String, String> params() {
-        Map<String, String> p = super.params();
-        p.put(CellSpec.BATCH_SIZE, Integer.toString(batchSize));
-        p.put(CellSpec.THREADS, Integer.toString(threads));
-        p.put(GenerationSpec.PROMPT_LEN, Integer.toString(promptLen));
-        p.put(GenerationSpec.OUTPUT_LEN, Integer.toString(outputLen));
-        return p;
-    }
 
     private Decoder decoder;
     private CellSpec cell;
@@ -101,10 +92,10 @@ public class GenerationBenchmark extends ModelParams {
     }
 
     @Setup(Level.Trial)
-    public void load() {
+    public void load(BenchmarkParams jmh) {
         CellFailure.setUp(() -> {
-            cell = cell(BenchConfig.load());
-            spec = GenerationSpec.of(params());
+            cell = cell(BenchConfig.load(), jmh);
+            spec = GenerationSpec.of(params(jmh));
             decoder = cell.engine().openDecoder(cell.modelFile(), cell.device(), cell.settings());
             spec.check(decoder.layout(), cell.modelName());
         }, this::tearDown);
