@@ -1,11 +1,9 @@
 package dev.inferbench.bench;
 
-import dev.inferbench.cell.CellSpec;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 
-import java.util.Map;
 
 /** {@link ModelParams} plus what a steady-state call is made of: samples per call, tokens per sample, threads. */
 // the state the benchmarks extend; JMH takes @Param fields only from @State classes
@@ -24,12 +22,4 @@ public abstract class BatchParams extends ModelParams {
     @Param("0")
     public int threads;
 
-    @Override
-    protected Map<String, String> params() {
-        Map<String, String> p = super.params();
-        p.put(CellSpec.BATCH_SIZE, Integer.toString(batchSize));
-        p.put(CellSpec.SEQ_LEN, Integer.toString(seqLen));
-        p.put(CellSpec.THREADS, Integer.toString(threads));
-        return p;
-    }
 }

@@ -1,11 +1,9 @@
 package dev.inferbench.bench;
 
-import dev.inferbench.cell.CellSpec;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 
-import java.util.Map;
 
 /**
  * {@link BatchParams} plus how a service would run the model: how many callers call it at once, whether they share
@@ -28,12 +26,4 @@ public abstract class CallerParams extends BatchParams {
     @Param("on")
     public String spin;
 
-    @Override
-    protected Map<String, String> params() {
-        Map<String, String> p = super.params();
-        p.put(CellSpec.CALLERS, Integer.toString(callers));
-        p.put(CellSpec.SHARING, sharing);
-        p.put(CellSpec.SPIN, spin);
-        return p;
-    }
 }

@@ -18,6 +18,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 
 import java.util.concurrent.TimeUnit;
@@ -46,9 +47,9 @@ public class ColdStartBenchmark extends ModelParams {
 
     /** Only the registry lookup (a properties file): nothing that warms the engine. */
     @Setup(Level.Trial)
-    public void resolve() {
+    public void resolve(BenchmarkParams jmh) {
         try {
-            cell = cell(BenchConfig.load());
+            cell = cell(BenchConfig.load(), jmh);
         } catch (BenchException e) {
             throw new CellFailure(e);
         }

@@ -24,6 +24,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.infra.IterationParams;
 
@@ -62,9 +63,9 @@ public class EndToEndBenchmark extends BatchParams {
     }
 
     @Setup(Level.Trial)
-    public void load() {
+    public void load(BenchmarkParams jmh) {
         try {
-            CellSpec cell = cell(BenchConfig.load());
+            CellSpec cell = cell(BenchConfig.load(), jmh);
             SetupRecord.loadStarting();
             loaded = cell.engine().open(cell.modelFile(), cell.device(), cell.settings());
             SetupRecord.loaded();

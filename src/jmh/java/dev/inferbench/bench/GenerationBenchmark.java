@@ -27,12 +27,12 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.infra.IterationParams;
 
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -79,18 +79,6 @@ public class GenerationBenchmark extends ModelParams {
     @Param("fp32")
     public String precision;
 
-    @Override
-    protected Map<String, String> params() {
-        Map<String, String> p = super.params();
-        p.put(CellSpec.BATCH_SIZE, Integer.toString(batchSize));
-        p.put(CellSpec.THREADS, Integer.toString(threads));
-        p.put(CellSpec.PRECISION, precision);
-        p.put(Sampling.PARAM, sampling);
-        p.put(GenerationSpec.PROMPT_LEN, Integer.toString(promptLen));
-        p.put(GenerationSpec.OUTPUT_LEN, Integer.toString(outputLen));
-        return p;
-    }
-
     private Decoder decoder;
     private CellSpec cell;
     private GenerationSpec spec;
@@ -124,10 +112,10 @@ public class GenerationBenchmark extends ModelParams {
     }
 
     @Setup(Level.Trial)
-    public void load() {
+    public void load(BenchmarkParams jmh) {
         CellFailure.setUp(() -> {
-            cell = cell(BenchConfig.load());
-            spec = GenerationSpec.of(params());
+            cell = cell(BenchConfig.load(), jmh);
+            spec = GenerationSpec.of(params(jmh));
             Path file = Variants.ensure(cell.modelName(), cell.modelFile(), cell.precision(), cell.model().inputs(),
                     Variants.calibrationSeed(cell.inputSeed()), System.out);
             decoder = cell.engine().openDecoder(file, cell.device(), cell.settings());

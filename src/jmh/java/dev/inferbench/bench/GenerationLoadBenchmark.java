@@ -27,12 +27,12 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -107,23 +107,6 @@ public class GenerationLoadBenchmark extends ModelParams {
     @Param("10")
     public String stepSeconds;
 
-    @Override
-    protected Map<String, String> params() {
-        Map<String, String> p = super.params();
-        p.put(CellSpec.BATCH_SIZE, Integer.toString(batchSize));
-        p.put(CellSpec.THREADS, Integer.toString(threads));
-        p.put(CellSpec.CALLERS, Integer.toString(callers));
-        p.put(GenerationSpec.PROMPT_LEN, promptLen);
-        p.put(GenerationSpec.OUTPUT_LEN, outputLen);
-        p.put(RequestLengths.LENGTHS, lengths);
-        p.put(ServingSpec.RATE, rate);
-        p.put(ServingSpec.ARRIVALS, arrivals);
-        p.put(ServingSpec.SLO, slo);
-        p.put(ServingSpec.REQUESTS, requests);
-        p.put(ServingSpec.BATCH_WAIT_MS, batchWaitMs);
-        p.put(ServingSpec.STEP_SECONDS, stepSeconds);
-        return p;
-    }
 
     private Decoder decoder;
     private final List<StaticBatcher> batchers = new ArrayList<>();
@@ -136,12 +119,12 @@ public class GenerationLoadBenchmark extends ModelParams {
     private double capacity = Double.NaN;
 
     @Setup(Level.Trial)
-    public void load() {
+    public void load(BenchmarkParams jmh) {
         CellFailure.setUp(() -> {
             BenchConfig config = BenchConfig.load();
-            CellSpec cell = cell(config);
-            spec = ServingSpec.of(params(), true);
-            requestLengths = RequestLengths.of(params());
+            CellSpec cell = cell(config, jmh);
+            spec = ServingSpec.of(params(jmh), true);
+            requestLengths = RequestLengths.of(params(jmh));
             seed = config.seed("input");
             double wait = spec.batches() ? spec.batchWaitMs() : 0;
             batching = new OpenLoop.Batching(cell.batchSize(), Math.round(wait * 1e6));

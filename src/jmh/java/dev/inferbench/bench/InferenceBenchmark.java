@@ -1,7 +1,6 @@
 package dev.inferbench.bench;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.metrics.ServingThreads;
@@ -15,10 +14,10 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.infra.IterationParams;
 
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -60,15 +59,6 @@ public class InferenceBenchmark extends CallerParams {
     @Param("synthetic")
     public String data;
 
-    @Override
-    protected Map<String, String> params() {
-        Map<String, String> p = super.params();
-        p.put(CellSpec.INTER_OP_THREADS, Integer.toString(interOpThreads));
-        p.put(CellSpec.OPT_LEVEL, optLevel);
-        p.put(CellSpec.PRECISION, precision);
-        p.put(CellSpec.DATA, data);
-        return p;
-    }
 
     private Callers callers;
     private final DuetBarrier duet = DuetBarrier.fromProperty();
@@ -93,9 +83,9 @@ public class InferenceBenchmark extends CallerParams {
     }
 
     @Setup(Level.Trial)
-    public void load() {
+    public void load(BenchmarkParams jmh) {
         CellFailure.setUp(() -> {
-            callers = Callers.load(cell(BenchConfig.load()));
+            callers = Callers.load(cell(BenchConfig.load(), jmh));
             String aid = InjectedSlowdown.describe(InjectedSlowdown.percent());
             if (!aid.isEmpty()) {
                 System.out.println(aid);

@@ -6,6 +6,7 @@ import dev.inferbench.config.BenchConfig;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,7 +15,7 @@ import java.util.Map;
  * The parameters every model benchmark takes, declared once (JMH reads {@code @Param} fields of a benchmark's
  * superclasses): which model, on which engine and device. {@link BatchParams} adds the batch, and
  * InferenceBenchmark the engine settings, precision and data. A benchmark's setup turns them into one
- * {@link CellSpec}, the typed cell, and reads nothing else.
+ * {@link CellSpec}, the typed cell, from JMH's record of the cell's parameters ({@link #params}), and reads nothing else.
  */
 // the state the benchmarks extend; JMH takes @Param fields only from @State classes
 @State(Scope.Benchmark)
@@ -32,17 +33,20 @@ public abstract class ModelParams {
     @Param("cpu")
     public String device;
 
-    /** The cell's parameters by name, as JMH set them. */
-    protected Map<String, String> params() {
+    /**
+     * The cell's parameters by name, as JMH set them: JMH hands its {@link BenchmarkParams} to a {@code @Setup}
+     * method that asks for them, and they name every {@code @Param} of the benchmark, its superclasses' included.
+     */
+    protected static Map<String, String> params(BenchmarkParams jmh) {
         Map<String, String> p = new LinkedHashMap<>();
-        p.put(CellSpec.MODEL, model);
-        p.put(CellSpec.ENGINE, engine);
-        p.put(CellSpec.DEVICE, device);
+        for (String key : jmh.getParamsKeys()) {
+            p.put(key, jmh.getParam(key));
+        }
         return p;
     }
 
     /** The typed cell of this benchmark's parameters and the configuration. */
-    protected CellSpec cell(BenchConfig config) throws BenchException {
-        return CellSpec.of(params(), config);
+    protected static CellSpec cell(BenchConfig config, BenchmarkParams jmh) throws BenchException {
+        return CellSpec.of(params(jmh), config);
     }
 }

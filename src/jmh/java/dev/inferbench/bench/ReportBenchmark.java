@@ -5,9 +5,7 @@ import java.util.stream.Stream;
 import java.util.Comparator;
 import dev.inferbench.BenchException;
 import dev.inferbench.report.Reports;
-import dev.inferbench.results.jmh.MeasuredCell;
-import dev.inferbench.results.jmh.JmhJsonWriter;
-import dev.inferbench.results.jmh.JmhMetric;
+import dev.inferbench.run.JmhResultWriter;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -18,6 +16,20 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.results.AggregationPolicy;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.IterationResultMetaData;
+import org.openjdk.jmh.results.ResultRole;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.SampleTimeResult;
+import org.openjdk.jmh.results.ScalarResult;
+import org.openjdk.jmh.runner.IterationType;
+import org.openjdk.jmh.runner.WorkloadParams;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.util.SampleBuffer;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -25,11 +37,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -59,47 +68,51 @@ public class ReportBenchmark {
         run = Files.createTempDirectory("inferbench-report-bench");
         out = run.resolve("report");
         Random random = new Random(42);
-        List<MeasuredCell> all = new ArrayList<>();
+        List<RunResult> all = new ArrayList<>();
         String[] engines = {"ort", "djl-ort", "djl-pytorch"};
         for (int i = 0; i < cells; i++) {
-            Map<String, String> params = new LinkedHashMap<>();
-            params.put("batchSize", Integer.toString(1 << (i % 6)));
-            params.put("device", "cpu");
-            params.put("engine", engines[i / 6 % 3]);
-            params.put("model", "model-" + (i % 50));
-            params.put("threads", Integer.toString(i / 18));
-            double base = 1 + random.nextDouble() * 50;
-            all.add(new MeasuredCell("dev.inferbench.bench.InferenceBenchmark.infer", "sample", 1, 3, params,
-                    metric(random, base, "ms/op"), Map.of("samples", scalar(1000 / base, "samples/s"),
-                    "mem.rss.peak", scalar(400 + base, "MB")), Map.of("jmhVersion", "1.37")));
+            WorkloadParams params = new WorkloadParams();
+            params.put("batchSize", Integer.toString(1 << (i % 6)), 0);
+            params.put("device", "cpu", 1);
+            params.put("engine", engines[i / 6 % 3], 2);
+            params.put("model", "model-" + (i % 50), 3);
+            params.put("threads", Integer.toString(i / 18), 4);
+            all.add(cell(params, random, 1 + random.nextDouble() * 50));
         }
+        // JMH's own writer, as the run folder's jmh-result.json is written
         try (OutputStream o = Files.newOutputStream(RunLayout.of(run).result())) {
-            JmhJsonWriter.write(all, o);
+            JmhResultWriter.writeJson(all, o);
         }
     }
 
-    private static JmhMetric metric(Random random, double base, String unit) {
-        List<List<double[]>> forks = new ArrayList<>();
+    /** One cell: 3 forks of 5 SampleTime iterations of calls around {@code baseMs}, samples/s and a memory peak. */
+    private static RunResult cell(WorkloadParams workload, Random random, double baseMs) {
+        IterationParams warmup = new IterationParams(IterationType.WARMUP, 0, TimeValue.seconds(1), 1);
+        IterationParams measurement = new IterationParams(IterationType.MEASUREMENT, 5, TimeValue.seconds(1), 1);
+        String name = "dev.inferbench.bench.InferenceBenchmark.infer";
+        BenchmarkParams params = new BenchmarkParams(name, name + "_jmhTest", false, 1, new int[]{1}, List.of(), 3, 0,
+                warmup, measurement, Mode.SampleTime, workload, TimeUnit.MILLISECONDS, 1, "java", List.of(), "17",
+                "vm", "17", "1.37", TimeValue.minutes(10));
+        List<BenchmarkResult> forks = new ArrayList<>();
         for (int f = 0; f < 3; f++) {
-            List<double[]> its = new ArrayList<>();
+            List<IterationResult> iterations = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
-                double[] bins = new double[16];
+                SampleBuffer buffer = new SampleBuffer();
                 for (int b = 0; b < 8; b++) {
-                    bins[2 * b] = base * (1 + b * 0.05 + random.nextDouble() * 0.01);
-                    bins[2 * b + 1] = 1 + random.nextInt(20);
+                    long ns = Math.round(baseMs * 1e6 * (1 + b * 0.05 + random.nextDouble() * 0.01));
+                    for (int n = 1 + random.nextInt(20); n > 0; n--) {
+                        buffer.add(ns);
+                    }
                 }
-                its.add(bins);
+                IterationResult it = new IterationResult(params, measurement, new IterationResultMetaData(80, 80));
+                it.addResult(new SampleTimeResult(ResultRole.PRIMARY, "infer", buffer, TimeUnit.MILLISECONDS));
+                it.addResult(new ScalarResult("samples", 1000 / baseMs, "samples/s", AggregationPolicy.AVG));
+                it.addResult(new ScalarResult("mem.rss.peak", 400 + baseMs, "MB", AggregationPolicy.MAX));
+                iterations.add(it);
             }
-            forks.add(its);
+            forks.add(new BenchmarkResult(params, iterations));
         }
-        TreeMap<Double, Double> pct = new TreeMap<>(Map.of(0.0, base, 50.0, base * 1.1, 90.0, base * 1.3,
-                99.0, base * 1.4, 100.0, base * 1.5));
-        return new JmhMetric(base * 1.15, base * 0.05, new double[]{base * 1.1, base * 1.2}, pct, unit, List.of(), forks);
-    }
-
-    private static JmhMetric scalar(double v, String unit) {
-        return new JmhMetric(v, Double.NaN, new double[]{Double.NaN, Double.NaN}, new TreeMap<>(), unit,
-                List.of(List.of(v)), List.of());
+        return new RunResult(params, forks);
     }
 
     /** The synthetic run is 37 MB and its report 54 MB: left behind, every run of this benchmark filled /tmp. */

@@ -25,12 +25,12 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -94,18 +94,6 @@ public class ServingBenchmark extends CallerParams {
     @Param("10")
     public String stepSeconds;
 
-    @Override
-    protected Map<String, String> params() {
-        Map<String, String> p = super.params();
-        p.put(ServingSpec.RATE, rate);
-        p.put(ServingSpec.ARRIVALS, arrivals);
-        p.put(ServingSpec.SLO, slo);
-        p.put(ServingSpec.REQUESTS, requests);
-        p.put(ServingSpec.IDLE_MS, idleMs);
-        p.put(ServingSpec.BATCH_WAIT_MS, batchWaitMs);
-        p.put(ServingSpec.STEP_SECONDS, stepSeconds);
-        return p;
-    }
 
     private Callers callers;
     /** Each caller's full call, made once at load: its own input at the cell's batch. */
@@ -123,12 +111,12 @@ public class ServingBenchmark extends CallerParams {
     private final DuetBarrier duet = DuetBarrier.fromProperty();
 
     @Setup(Level.Trial)
-    public void load() {
+    public void load(BenchmarkParams jmh) {
         CellFailure.setUp(() -> {
             BenchConfig config = BenchConfig.load();
-            spec = ServingSpec.of(params());
+            spec = ServingSpec.of(params(jmh));
             seed = config.seed("input");
-            CellSpec cell = cell(config);
+            CellSpec cell = cell(config, jmh);
             batching = spec.batching(cell.batchSize());
             callers = Callers.load(cell);
             if (spec.batches()) {

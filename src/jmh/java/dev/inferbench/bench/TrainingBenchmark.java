@@ -15,6 +15,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 
 import java.util.concurrent.TimeUnit;
@@ -45,9 +46,9 @@ public class TrainingBenchmark extends BatchParams {
     }
 
     @Setup(Level.Trial)
-    public void load() {
+    public void load(BenchmarkParams jmh) {
         CellFailure.setUp(() -> {
-            CellSpec cell = cell(BenchConfig.load());
+            CellSpec cell = cell(BenchConfig.load(), jmh);
             trainer = cell.engine().openTrainer(cell.modelFile(), cell.device(), cell.settings());
             trainer.prepare(SyntheticInputs.forModel(cell.inputs(), trainer.signature().inputs()));
             TrainingProfiler.record(trainer.measureMemory());

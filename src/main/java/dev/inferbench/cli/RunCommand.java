@@ -28,9 +28,7 @@ final class RunCommand {
     }
 
     int run(RunFlags flags, JmhArgs.Parsed args, String[] argv) throws BenchException, IOException, RunStoppedException {
-        RunRequest request = new RunRequest(List.of(argv), args, flags.resume(), flags.runDir(), flags.shard(),
-                flags.cells(), flags.loop(), flags.flame(), flags.flameOptional(), flags.opProfile(), flags.thresholds(),
-                flags.percentiles(), verbose);
+        RunRequest request = new RunRequest(List.of(argv), args, flags.options(), verbose);
         AfterRun.Ending ending = new RunFlow(out, err).run(request);
         return ending.ok() ? Main.OK : Main.CELLS_FAILED;
     }

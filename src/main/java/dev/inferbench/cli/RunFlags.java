@@ -3,6 +3,7 @@ package dev.inferbench.cli;
 import java.util.concurrent.TimeUnit;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.Threshold;
+import dev.inferbench.flow.RunOptions;
 import dev.inferbench.profile.FlameSettings;
 import dev.inferbench.run.LoopSettings;
 import dev.inferbench.run.Pacer;
@@ -16,19 +17,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
-import dev.inferbench.results.CellSummary;
+import dev.inferbench.results.CallFigures;
 import dev.inferbench.stats.Percentiles;
 
 /**
- * inferbench's own flags of a benchmark run, taken out of the argument list before the rest goes to JMH's parser:
+ * inferbench's own flags of a benchmark run ({@link RunOptions}), taken out of the argument list before the rest goes
+ * to JMH's parser:
  * {@code --resume DIR}, {@code --run-dir DIR}, {@code --shard i/n}, {@code --max-forks N}, {@code --fork-timeout D},
  * {@code --precision P}, {@code --budget D}, {@code --flame}, {@code --flame-events E}, {@code --flame-optional}, {@code --op-profile},
  * {@code --threshold T} (repeatable), {@code --cells FILE}, {@code --paced}, {@code --percentiles 50,90,99.9}.
  */
-record RunFlags(Path resume, Path runDir, Shard shard, Path cells, LoopSettings loop, FlameSettings flame, boolean flameOptional,
-                boolean opProfile,
-                List<String> thresholds, double[] percentiles,
-                List<String> jmhArgs) {
+record RunFlags(RunOptions options, List<String> jmhArgs) {
 
     static RunFlags extract(List<String> args) throws BenchException {
         List<String> rest = new ArrayList<>();
@@ -42,7 +41,7 @@ record RunFlags(Path resume, Path runDir, Shard shard, Path cells, LoopSettings 
         Duration budget = null;
         FlameSettings flame = null;
         List<String> thresholds = new ArrayList<>();
-        double[] percentiles = CellSummary.DEFAULT_PERCENTILES;
+        double[] percentiles = CallFigures.DEFAULT_PERCENTILES;
         boolean opProfile = false;
         boolean flameOptional = false;
         Pacer pacer = Pacer.FREE;
@@ -75,9 +74,9 @@ record RunFlags(Path resume, Path runDir, Shard shard, Path cells, LoopSettings 
             throw new BenchException("--resume continues the run in its own folder, slice and cells; expected no"
                     + " --run-dir, --shard or --cells with it");
         }
-        return new RunFlags(resume, runDir, shard, cells, new LoopSettings(maxForks, forkTimeout, precision, budget, pacer),
-                flame,
-                flameOptional, opProfile, List.copyOf(thresholds), percentiles, rest);
+        return new RunFlags(new RunOptions(resume, runDir, shard, cells,
+                new LoopSettings(maxForks, forkTimeout, precision, budget, pacer), flame, flameOptional, opProfile,
+                List.copyOf(thresholds), percentiles), rest);
     }
 
     private static String value(List<String> args, int i, String flag, String expected) throws BenchException {

@@ -10,6 +10,7 @@ import dev.inferbench.profile.ActivationPass;
 import dev.inferbench.profile.OpProfilePass;
 import dev.inferbench.report.Reports;
 import dev.inferbench.report.SummaryTable;
+import dev.inferbench.results.CallFigures;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.History;
 import dev.inferbench.results.MachineState;
@@ -20,6 +21,7 @@ import dev.inferbench.run.JmhResultWriter;
 import dev.inferbench.run.Plan;
 import dev.inferbench.run.RunConsole;
 import dev.inferbench.run.RunLoop;
+import dev.inferbench.stats.Percentiles;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 
@@ -90,7 +92,7 @@ public final class AfterRun {
         }
         if (!cells.isEmpty()) {
             ActivationPass.run(plan.runnableCells(), prepared.config(), runDir, console);
-            report();
+            report(percentiles);
             if (plan.shardSlice().isWhole() && outcome.forksRemaining() == 0) {
                 // a slice or an unfinished run is not a point of the trend; merge files the joined shards
                 Optional<Path> configured = History.root(prepared.config());
@@ -181,13 +183,14 @@ public final class AfterRun {
     }
 
     /** The report of what landed; a failure to write it costs no measurement (they are on disk already). */
-    private void report() {
+    private void report(double[] percentiles) {
         try {
-            Path report = Reports.writeAll(runDir);
+            Path report = Reports.writeAll(runDir, percentiles);
             console.println("inferbench: report in " + report.resolve("report.html") + " (also .md, .csv, plots, exports)");
         } catch (BenchException e) {
             err.println("inferbench: the report was not written: " + e.getMessage() + "; make it later with: "
-                    + "java -jar target/benchmarks.jar report " + runDir);
+                    + "java -jar target/benchmarks.jar report " + runDir + (CallFigures.isDefault(percentiles) ? ""
+                    : " --percentiles " + Percentiles.listText(percentiles)));
         }
     }
 

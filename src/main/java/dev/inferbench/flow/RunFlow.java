@@ -35,10 +35,10 @@ public final class RunFlow {
     }
 
     public AfterRun.Ending run(RunRequest request) throws BenchException, IOException, RunStoppedException {
-        RunSetup.Prepared prepared = request.resume() != null
-                ? RunSetup.resume(request.resume(), request.args(), out)
-                : RunSetup.create(request.args(), request.runDir(), request.shard(), request.cells(), LocalDateTime.now(), out);
-        PrintStream console = console(prepared, request.resume() != null);
+        RunSetup.Prepared prepared = request.options().resume() != null
+                ? RunSetup.resume(request.options().resume(), request.args(), out)
+                : RunSetup.create(request.args(), request.options().runDir(), request.options().shard(), request.options().cells(), LocalDateTime.now(), out);
+        PrintStream console = console(prepared, request.options().resume() != null);
         // JMH's log of every fork, kept in the run folder whatever the terminal shows; a resumed run adds to it
         PrintStream jmhLog = new PrintStream(Files.newOutputStream(prepared.store().dir().resolve(RunConsole.JMH_LOG),
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE), false,
@@ -47,12 +47,12 @@ public final class RunFlow {
             RunInfo info = RunInfo.start(request.argv().toArray(String[]::new), prepared.config());
             RunConsole runConsole = RunConsole.of(console, jmhLog, prepared.cmd().verbosity().hasValue()
                     ? Optional.of(prepared.cmd().verbosity().get()) : Optional.empty(), request.verbose());
-            RunLoop loop = new RunLoop(prepared.store(), prepared.plan(), prepared.options(), request.loop(),
+            RunLoop loop = new RunLoop(prepared.store(), prepared.plan(), prepared.options(), request.options().loop(),
                     hooks(request, prepared, console), runConsole);
             RunLoop.Outcome outcome = loop.run();
             return new AfterRun(prepared, console, err,
-                    request.resume() == null && request.runDir() != null).finish(outcome, info, runConsole, request.thresholds(), request.percentiles(),
-                    request.opProfile() || request.flame() != null);
+                    request.options().resume() == null && request.options().runDir() != null).finish(outcome, info, runConsole, request.options().thresholds(), request.options().percentiles(),
+                    request.options().opProfile() || request.options().flame() != null);
         } finally {
             jmhLog.close();
             if (console != out) {
@@ -77,14 +77,14 @@ public final class RunFlow {
         List<ForkHook> hooks = new ArrayList<>();
         Path runDir = prepared.store().dir();
         try {
-            if (request.flame() != null) {
-                hooks.add(FlameHook.create(runDir, request.flame(), prepared.options(), prepared.config(), console));
+            if (request.options().flame() != null) {
+                hooks.add(FlameHook.create(runDir, request.options().flame(), prepared.options(), prepared.config(), console));
             }
             if (prepared.asyncOptions() != null) {
                 hooks.add(UserAsyncHook.create(prepared.asyncOptions(), runDir, prepared.options(), console));
             }
         } catch (BenchException e) {
-            if (!request.flameOptional()) {
+            if (!request.options().flameOptional()) {
                 throw e;
             }
             err.println("inferbench: measuring without flame graphs (--flame-optional): " + e.getMessage());

@@ -223,31 +223,17 @@ public final class Graph {
 
     /** Element-wise sum with numpy broadcasting over the per-sample shapes. */
     public Value add(Value a, Value b) {
-        return add(Op.ADD, "add", List.of(a, b), value(broadcast(a.shape(), b.shape())), Map.of(), List.of());
+        return add(Op.ADD, "add", List.of(a, b), value(Broadcast.strict(a.shape(), b.shape())), Map.of(), List.of());
     }
 
     public Value mul(Value a, Value b) {
-        return add(Op.MUL, "mul", List.of(a, b), value(broadcast(a.shape(), b.shape())), Map.of(), List.of());
+        return add(Op.MUL, "mul", List.of(a, b), value(Broadcast.strict(a.shape(), b.shape())), Map.of(), List.of());
     }
 
     /** Adds a learned tensor of {@code shape}, broadcast over the batch (and any leading size-1 dims). */
     public Value addParam(String paramName, Value x, long[] shape, Init init) {
         Param p = new Param(paramName, shape, init, true);
-        return add(Op.ADD, paramName, List.of(x), value(broadcast(x.shape(), shape)), Map.of(), List.of(p));
-    }
-
-    static long[] broadcast(long[] a, long[] b) {
-        int rank = Math.max(a.length, b.length);
-        long[] out = new long[rank];
-        for (int i = 0; i < rank; i++) {
-            long da = i < rank - a.length ? 1 : a[i - (rank - a.length)];
-            long db = i < rank - b.length ? 1 : b[i - (rank - b.length)];
-            if (da != db && da != 1 && db != 1) {
-                throw new IllegalArgumentException("cannot broadcast " + Arrays.toString(a) + " with " + Arrays.toString(b));
-            }
-            out[i] = da == 1 ? db : da;
-        }
-        return out;
+        return add(Op.ADD, paramName, List.of(x), value(Broadcast.strict(x.shape(), shape)), Map.of(), List.of(p));
     }
 
     public Value globalAvgPool(Value x) {

@@ -52,7 +52,7 @@ public final class SequenceOps {
             throw new IllegalArgumentException("matmul of " + Arrays.toString(a.shape()) + " and "
                     + Arrays.toString(b.shape()));
         }
-        long[] lead = Graph.broadcast(Arrays.copyOf(a.shape(), a.rank() - 2), Arrays.copyOf(b.shape(), b.rank() - 2));
+        long[] lead = Broadcast.strict(Arrays.copyOf(a.shape(), a.rank() - 2), Arrays.copyOf(b.shape(), b.rank() - 2));
         long[] shape = Arrays.copyOf(lead, lead.length + 2);
         shape[lead.length] = a.dim(-2);
         shape[lead.length + 1] = b.dim(-1);

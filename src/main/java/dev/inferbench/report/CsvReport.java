@@ -1,15 +1,20 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.CallFigures;
+import dev.inferbench.stats.Percentiles;
+
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
  * report.csv: one row per cell, one column per param and per metric, RFC 4180 quoting and CRLF line ends; empty
- * where a cell lacks a value. Every figure's unit is stated: the latency columns (p50 ... mean.error) are in the
+ * where a cell lacks a value. Every figure's unit is stated: the latency columns (min, the report's percentiles, max,
+ * mean, mean.error, sd: {@link ReportRows#percentiles}) are in the
  * primary metric's own unit, which the row's {@code unit} column gives; every other metric's header carries its unit
  * ({@code mem.rss.peak [MiB]}), and a metric that comes in two units (runs of different JMH settings in one report)
  * gets a column per unit rather than numbers of two scales in one column.
@@ -18,7 +23,7 @@ final class CsvReport {
     private CsvReport() {
     }
 
-    static void write(List<ReportRow> rows, Writer w) {
+    static void write(List<ReportRow> rows, double[] percentiles, Writer w) {
         PrintWriter out = new PrintWriter(w);
         Set<String> params = new LinkedHashSet<>();
         Set<List<String>> metrics = new LinkedHashSet<>(); // name and unit
@@ -26,8 +31,12 @@ final class CsvReport {
             params.addAll(r.params().keySet());
             r.extra().forEach((name, f) -> metrics.add(List.of(name, f.unit())));
         });
-        List<String> fixed = List.of("run", "benchmark", "mode", "unit", "p50", "p90", "p95", "p99", "max", "mean",
-                "mean.error", "forks", "samples", "warnings");
+        List<String> calls = new ArrayList<>(List.of(CallFigures.MIN));
+        Arrays.stream(ReportRows.percentiles(percentiles)).mapToObj(Percentiles::label).forEach(calls::add);
+        calls.add(CallFigures.MAX);
+        List<String> fixed = new ArrayList<>(List.of("run", "benchmark", "mode", "unit"));
+        fixed.addAll(calls);
+        fixed.addAll(List.of("mean", "mean.error", CallFigures.SD, "forks", "samples", "warnings"));
         List<String> header = new ArrayList<>(fixed.subList(0, 3));
         // a param or metric named like a fixed column (a param "mode") gets a prefix: column names stay unique for
         // readers that key rows by header (pandas, csv.DictReader)
@@ -45,7 +54,8 @@ final class CsvReport {
             List<String> f = new ArrayList<>(List.of(r.run(), r.benchmark(), r.mode()));
             params.forEach(p -> f.add(r.params().getOrDefault(p, "")));
             f.add(r.unit());
-            for (double d : new double[]{r.p50(), r.p90(), r.p95(), r.p99(), r.max(), r.mean(), r.halfWidth()}) {
+            calls.forEach(c -> f.add(plain(r.call(c))));
+            for (double d : new double[]{r.mean(), r.halfWidth(), r.call(CallFigures.SD)}) {
                 f.add(plain(d));
             }
             f.add(Integer.toString(r.forks()));

@@ -10,11 +10,15 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.inferbench.results.CallFigures;
 import dev.inferbench.results.MetricCatalogue;
+import dev.inferbench.stats.Percentiles;
 import dev.inferbench.stats.Direction;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 
@@ -33,7 +37,8 @@ final class Exports {
     }
 
     /** github-action-benchmark {@code customSmallerIsBetter} (biggerIsBetter false) or {@code customBiggerIsBetter}. */
-    static void githubActionBenchmark(List<ReportRow> rows, boolean biggerIsBetter, OutputStream out) throws IOException {
+    static void githubActionBenchmark(List<ReportRow> rows, double[] percentiles, boolean biggerIsBetter, OutputStream out)
+            throws IOException {
         ArrayNode all = JSON.createArrayNode();
         Names names = new Names(rows);
         for (ReportRow r : rows) {
@@ -46,9 +51,13 @@ final class Exports {
                     n.put("range", "± " + Units.format(r.halfWidth()));
                 }
             }
-            if (r.isTime() && !biggerIsBetter) {
-                // each percentile where enough calls stand behind it (n/a ones are NaN and left out)
-                percentiles(r).forEach((name, v) -> entry(all, label + " " + name, r.unit(), v, extra));
+            if (r.isTime()) {
+                // each figure of the calls where enough calls stand behind it (n/a ones are NaN and left out)
+                calls(r, percentiles).forEach((name, v) -> {
+                    if (biggerIsBetter(name, r.unit()) == biggerIsBetter) {
+                        entry(all, label + " " + name, r.unit(), v, extra);
+                    }
+                });
             }
             r.extra().forEach((name, f) -> {
                 // a value of 0 (gc.count of a cell that never collects) is no baseline: the tool's next ratio would
@@ -87,15 +96,23 @@ final class Exports {
         }
     }
 
-    /** p50, p90, p99 of a time cell, in its unit, where each is a figure (enough calls behind it). */
-    private static Map<String, Double> percentiles(ReportRow r) {
+    /**
+     * The calls' figures of a time cell, in its unit, where each is a figure (enough calls behind it): min, the
+     * percentiles a user chose (else p50, p90, p99) and sd.
+     */
+    private static Map<String, Double> calls(ReportRow r, double[] percentiles) {
+        List<String> names = new ArrayList<>(List.of(CallFigures.MIN));
+        Arrays.stream(CallFigures.isDefault(percentiles) ? DEFAULT_PERCENTILES : percentiles)
+                .mapToObj(Percentiles::label).forEach(names::add);
+        names.add(CallFigures.SD);
         Map<String, Double> out = new LinkedHashMap<>();
-        out.put("p50", r.p50());
-        out.put("p90", r.p90());
-        out.put("p99", r.p99());
+        CallFigures.ordered(names).forEach(n -> out.put(n, r.call(n)));
         out.values().removeIf(v -> Double.isNaN(v));
         return out;
     }
+
+    /** The percentiles exported unless a user chose others: the median and two points of the tail. */
+    private static final double[] DEFAULT_PERCENTILES = {50, 90, 99};
 
     /**
      * The catalogue's direction ({@link MetricCatalogue}); a metric of unknown direction (gc.count, model.params) goes with the
@@ -116,11 +133,12 @@ final class Exports {
 
     /**
      * Bencher Metric Format: per benchmark (params in its name) a measure per metric; {@code latency} in ns with the
-     * interval as lower/upper values, {@code latency-p50/p90/p99} in ns where they are figures, {@code throughput} for a
+     * interval as lower/upper values, {@code latency-min}, {@code latency-p50/p90/p99} (or the percentiles a user chose)
+     * and {@code latency-sd} in ns where they are figures, {@code throughput} for a
      * thrpt cell's own score, {@code samples-per-second}, {@code latency-sample} (per sample) in ns too, other metrics
      * under their own slug.
      */
-    static void bencher(List<ReportRow> rows, OutputStream out) throws IOException {
+    static void bencher(List<ReportRow> rows, double[] percentiles, OutputStream out) throws IOException {
         ObjectNode all = JSON.createObjectNode();
         Names names = new Names(rows);
         for (ReportRow r : rows) {
@@ -138,7 +156,7 @@ final class Exports {
                     m.put("lower_value", (r.mean() - r.halfWidth()) * ns);
                     m.put("upper_value", (r.mean() + r.halfWidth()) * ns);
                 }
-                percentiles(r).forEach((p, v) -> bench.putObject("latency-" + p).put("value", v * ns));
+                calls(r, percentiles).forEach((p, v) -> bench.putObject("latency-" + p).put("value", v * ns));
             }
             r.extra().forEach((metric, f) -> {
                 if (!Double.isNaN(f.value())) {

@@ -4,6 +4,7 @@ import java.util.Set;
 import java.util.HashSet;
 import java.util.HashMap;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.inferbench.results.CallFigures;
 import dev.inferbench.results.RunLayout;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.inferbench.BenchException;
@@ -95,10 +96,15 @@ public record ReportInput(List<Run> runs) {
     }
 
     public List<ReportRow> rows() {
+        return rows(CallFigures.DEFAULT_PERCENTILES);
+    }
+
+    /** The rows with the calls' figures at the percentiles a user chose ({@code --percentiles}). */
+    public List<ReportRow> rows(double[] percentiles) {
         List<ReportRow> rows = new ArrayList<>();
         for (Run run : runs) {
             for (MeasuredCell c : run.cells()) {
-                rows.add(ReportRows.of(run.label(), c));
+                rows.add(ReportRows.of(run.label(), c, percentiles));
             }
         }
         return rows;

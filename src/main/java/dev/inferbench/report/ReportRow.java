@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.CallFigures;
 import dev.inferbench.results.jmh.MeasuredCell;
 
 import java.util.List;
@@ -11,12 +12,14 @@ import java.util.Map;
  *
  * @param run      the label of the run (or merged shards) the cell comes from
  * @param cellId   the cell's folder name under {@code forks/}, {@code flames/} and {@code op-profile/}
+ * @param calls    the timed calls' figures in the primary metric's unit ({@link CallFigures}: min, the report's
+ *                 percentiles, max, sd), NaN where too few calls stand behind one
  * @param extra    secondary metrics by name ({@code samples}, {@code mem.rss.peak}, ...)
  * @param samples  timed calls behind the percentiles (SampleTime), else iterations
  * @param warnings stability warnings, each a short reason
  */
 public record ReportRow(String run, String benchmark, String mode, String cellId, Map<String, String> params,
-                        String unit, double p50, double p90, double p99, double mean, double halfWidth,
+                        String unit, Map<String, Double> calls, double mean, double halfWidth,
                         Map<String, Figure> extra, int forks, long samples, List<String> warnings, MeasuredCell source) {
 
     /** A secondary metric's value and unit. */
@@ -33,14 +36,9 @@ public record ReportRow(String run, String benchmark, String mode, String cellId
         return unit.endsWith("/op");
     }
 
-    /** p95 of the timed calls, all forks pooled, when 200 calls stand behind it; NaN otherwise. */
-    public double p95() {
-        return source.primary().supportedPercentile(95.0);
-    }
-
-    /** The slowest timed call. */
-    public double max() {
-        return source.primary().percentile(100.0);
+    /** A figure of the timed calls by name ({@code p50}, {@code min}); NaN where the row has none. */
+    public double call(String name) {
+        return calls.getOrDefault(name, Double.NaN);
     }
 
     public double samplesPerSecond() {

@@ -1,6 +1,7 @@
 package dev.inferbench.report;
 
 import dev.inferbench.stats.Percentiles;
+import dev.inferbench.results.CallFigures;
 import dev.inferbench.results.MetricCatalogue;
 import dev.inferbench.results.MachineState;
 import dev.inferbench.results.jmh.MeasuredCell;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.DoubleStream;
 
 /** Turns JMH cells into report rows: the interval, the sample count and the stability warnings. */
 public final class ReportRows {
@@ -28,6 +30,14 @@ public final class ReportRows {
     }
 
     public static ReportRow of(String run, MeasuredCell c) {
+        return of(run, c, CallFigures.DEFAULT_PERCENTILES);
+    }
+
+    /**
+     * The row with the timed calls' figures at the percentiles a user chose ({@code --percentiles}); with the default
+     * ({@link CallFigures#DEFAULT_PERCENTILES}), p90 too where enough calls stand behind it.
+     */
+    public static ReportRow of(String run, MeasuredCell c, double[] percentiles) {
         JmhMetric p = c.primary();
         Interval interval = interval(c);
         Map<String, ReportRow.Figure> extra = new LinkedHashMap<>();
@@ -36,13 +46,29 @@ public final class ReportRows {
                 extra.put(name, new ReportRow.Figure(MetricCatalogue.forkRule(name).value(m), m.unit()));
             }
         });
+        Map<String, Double> calls = new LinkedHashMap<>(CallFigures.of(c, percentiles));
+        double p90 = p.supportedPercentile(90.0);
+        if (CallFigures.isDefault(percentiles) && !Double.isNaN(p90)) {
+            calls.put("p90", p90);
+        }
         long samples = p.sampleCount();
         int forks = p.forkCount();
         return new ReportRow(run, c.shortName(), c.mode(), new Cell(c.benchmark(), c.mode(), c.params()).id(),
-                c.params(), p.unit(), p.supportedPercentile(50.0), p.supportedPercentile(90.0), p.supportedPercentile(99.0),
+                c.params(), p.unit(), calls,
                 Double.isNaN(interval.estimate()) ? p.score() : interval.estimate(), interval.halfWidth(), extra, forks,
                 samples, warnings(c, samples, forks), c);
     }
+
+    /**
+     * The percentiles a report's tables and exports show: those a user chose, else the default and p90 (which JMH
+     * gives for every SampleTime cell).
+     */
+    static double[] percentiles(double[] chosen) {
+        return CallFigures.isDefault(chosen) ? REPORT_DEFAULT : chosen;
+    }
+
+    private static final double[] REPORT_DEFAULT = DoubleStream.concat(Arrays.stream(CallFigures.DEFAULT_PERCENTILES),
+            DoubleStream.of(90)).sorted().toArray();
 
     /** The one place the report's interval comes from: the stats package's interval over the cell's fork means. */
     static Interval interval(MeasuredCell c) {

@@ -1,6 +1,7 @@
 package dev.inferbench.report;
 
 import dev.inferbench.cell.CellSpec;
+import dev.inferbench.results.CallFigures;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -62,18 +63,17 @@ final class ReportTable {
         }
         params.forEach(p -> columns.add(new Column(p, null, r -> text(r.params().getOrDefault(p, "")))));
         List<Column> metrics = new ArrayList<>();
-        if (rows.stream().anyMatch(r -> !Double.isNaN(r.p50()))) {
-            metrics.add(latency("p50", ReportRow::p50));
-            if (rows.stream().anyMatch(r -> !Double.isNaN(r.p90()))) {
-                metrics.add(latency("p90", ReportRow::p90));
-            }
-            metrics.add(latency("p95", ReportRow::p95));
-            metrics.add(latency("p99", ReportRow::p99));
-            metrics.add(latency("max", ReportRow::max));
-        }
+        // the calls' figures where some row has a percentile: min, the percentiles, max, then the mean, then sd
+        List<String> calls = rows.stream().anyMatch(r -> r.calls().entrySet().stream()
+                .anyMatch(e -> CallFigures.isPercentile(e.getKey()) && !Double.isNaN(e.getValue())))
+                ? CallFigures.ordered(rows.stream().flatMap(r -> r.calls().keySet().stream()).toList()) : List.of();
+        calls.stream().filter(n -> !n.equals(CallFigures.SD)).forEach(n -> metrics.add(latency(n, r -> r.call(n))));
         metrics.add(latency("mean", ReportRow::mean));
         metrics.add(new Column("± (" + unit + ")", MetricGroup.LATENCY,
                 r -> number(Units.convert(r.halfWidth(), r.unit(), unit))));
+        if (calls.contains(CallFigures.SD)) {
+            metrics.add(latency(CallFigures.SD, r -> r.call(CallFigures.SD)));
+        }
         if (rows.stream().anyMatch(r -> !Double.isNaN(r.samplesPerSecond()))) {
             metrics.add(new Column("samples/s", MetricGroup.THROUGHPUT,
                     r -> best(r, "samples", ReportRow::samplesPerSecond, false)));

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.io.InterruptedIOException;
 import java.io.FilterWriter;
 import java.io.BufferedOutputStream;
+import dev.inferbench.results.CallFigures;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.EnumLookup;
@@ -47,8 +48,13 @@ public final class Reports {
 
     /** The whole report of a finished run into {@code runDir/report/}: what the run loop calls at its end. */
     public static Path writeAll(Path runDir) throws BenchException {
+        return writeAll(runDir, CallFigures.DEFAULT_PERCENTILES);
+    }
+
+    /** The same with the percentiles of the calls a user chose ({@code --percentiles}). */
+    public static Path writeAll(Path runDir, double[] percentiles) throws BenchException {
         Path out = RunLayout.of(runDir).report();
-        write(List.of(runDir), out, EnumSet.allOf(Format.class));
+        write(List.of(runDir), out, EnumSet.allOf(Format.class), percentiles);
         return out;
     }
 
@@ -69,8 +75,14 @@ public final class Reports {
      * @return the files written, in the order of the formats
      */
     public static List<Path> write(List<Path> runDirs, Path out, Set<Format> formats) throws BenchException {
+        return write(runDirs, out, formats, CallFigures.DEFAULT_PERCENTILES);
+    }
+
+    /** The same with the percentiles of the calls a user chose ({@code --percentiles}) in the tables and exports. */
+    public static List<Path> write(List<Path> runDirs, Path out, Set<Format> formats, double[] percentiles)
+            throws BenchException {
         ReportInput input = ReportInput.load(runDirs);
-        List<ReportRow> rows = input.rows();
+        List<ReportRow> rows = input.rows(percentiles);
         List<Path> written = new ArrayList<>();
         try {
             Files.createDirectories(out);
@@ -87,14 +99,14 @@ public final class Reports {
                 tasks.add(() -> text(out.resolve("report.html"), w -> HtmlReport.write(input, rows, plots, out, w)));
             }
             if (formats.contains(Format.CSV)) {
-                tasks.add(() -> text(out.resolve("report.csv"), w -> CsvReport.write(rows, w)));
+                tasks.add(() -> text(out.resolve("report.csv"), w -> CsvReport.write(rows, percentiles, w)));
             }
             if (formats.contains(Format.GAB)) {
-                tasks.add(() -> bytes(out.resolve("gab-smaller-is-better.json"), o -> Exports.githubActionBenchmark(rows, false, o)));
-                tasks.add(() -> bytes(out.resolve("gab-bigger-is-better.json"), o -> Exports.githubActionBenchmark(rows, true, o)));
+                tasks.add(() -> bytes(out.resolve("gab-smaller-is-better.json"), o -> Exports.githubActionBenchmark(rows, percentiles, false, o)));
+                tasks.add(() -> bytes(out.resolve("gab-bigger-is-better.json"), o -> Exports.githubActionBenchmark(rows, percentiles, true, o)));
             }
             if (formats.contains(Format.BMF)) {
-                tasks.add(() -> bytes(out.resolve("bencher.json"), o -> Exports.bencher(rows, o)));
+                tasks.add(() -> bytes(out.resolve("bencher.json"), o -> Exports.bencher(rows, percentiles, o)));
             }
             if (formats.contains(Format.JMH)) {
                 Set<String> names = new HashSet<>();

@@ -8,7 +8,9 @@ import dev.inferbench.metrics.SetupProfiler;
 import dev.inferbench.results.MetricCatalogue;
 import dev.inferbench.results.MetricEntry;
 import dev.inferbench.cell.CellSpec;
+import dev.inferbench.results.CallFigures;
 import dev.inferbench.results.CellSummary;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.MemoryGrowth;
 
 import dev.inferbench.stats.Percentiles;
@@ -204,7 +206,9 @@ public final class SummaryTable {
      */
     private static List<String> percentiles(List<CellSummary> cells) {
         Set<String> names = new LinkedHashSet<>();
-        cells.forEach(c -> c.extras().keySet().stream().filter(k -> k.matches("p\\d+(\\.\\d+)?")).forEach(names::add));
+        // JMH's own SampleTime entries (p0.50, p0.99: fractions, not percents) are secondary metrics, not columns
+        cells.forEach(c -> c.extras().keySet().stream()
+                .filter(k -> CallFigures.isPercentile(k) && !MeasuredCell.isPercentileEntry(k)).forEach(names::add));
         if (names.isEmpty()) {
             Arrays.stream(CellSummary.DEFAULT_PERCENTILES).mapToObj(Percentiles::label).forEach(names::add);
         }

@@ -5,7 +5,6 @@ import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.stats.ForkMeans;
 import dev.inferbench.stats.Interval;
-import dev.inferbench.stats.Percentiles;
 import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhMetric;
 import org.openjdk.jmh.annotations.Mode;
@@ -21,9 +20,9 @@ import java.util.Map;
 /**
  * The figures of one benchmark cell: percentiles of all timed calls, the mean with its fork-level confidence
  * interval ({@link ForkMeans}: forks are the unit, not iterations), batch-aware samples/s, and {@code extras}: the
- * secondary metrics by label (in their own units: memory MiB, load time ms, gc.alloc.rate.norm B/op), plus
- * {@code p95} and {@code max} of the primary score (its unit; p95 only with 200 calls behind it), and {@code p90} for
- * single-shot cells, whose samples are one per fork.
+ * secondary metrics by label (in their own units: memory MiB, load time ms, gc.alloc.rate.norm B/op), plus the
+ * primary score's {@link CallFigures} (its unit: min, the percentiles, max, sd; p95 only with 200 calls behind it),
+ * and {@code p90} for single-shot cells, whose samples are one per fork.
  */
 public record CellSummary(String benchmark, Map<String, String> params, String unit, double p50, double p99,
                           Interval mean, double samplesPerSecond, Map<String, Double> extras) {
@@ -44,7 +43,7 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
 
     /**
      * The same with the percentiles a user chose ({@code --percentiles}) in {@code extras} as {@code p50},
-     * {@code p99.9} ({@link Percentiles#label}); with the default, {@code p90} too for single-shot cells.
+     * {@code p99.9} (see {@link CallFigures}); with the default, {@code p90} too for single-shot cells.
      */
     public static CellSummary of(MeasuredCell cell, double[] percentiles) {
         JmhMetric primary = cell.primary();
@@ -78,20 +77,10 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
                         .halfWidth());
             }
         });
-        boolean singleShot = cell.mode().equals(Mode.SingleShotTime.shortLabel());
-        if (singleShot && percentiles == DEFAULT_PERCENTILES) {
+        if (cell.mode().equals(Mode.SingleShotTime.shortLabel()) && CallFigures.isDefault(percentiles)) {
             extras.put(P90, primary.supportedPercentile(90.0));
         }
-        for (double p : percentiles) {
-            extras.put(Percentiles.label(p), primary.supportedPercentile(p));
-        }
-        extras.put(MAX, primary.percentile(100.0));
-        if (singleShot || cell.mode().equals(Mode.SampleTime.shortLabel())) {
-            // the calls themselves were timed (in the other modes an iteration gives a mean only)
-            Percentiles calls = primary.calls();
-            extras.put(MIN, calls.min());
-            extras.put(SD, calls.standardDeviation());
-        }
+        extras.putAll(CallFigures.of(cell, percentiles));
         return new CellSummary(cell.shortName(), cell.params(), primary.unit(), primary.supportedPercentile(50.0),
                 primary.supportedPercentile(99.0), ForkMeans.interval(cell.callMeans(), ForkMeans.DEFAULT_CONFIDENCE),
                 samples == null ? Double.NaN : samples.score(), extras);
@@ -118,15 +107,15 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
         return out;
     }
 
-    /** The percentiles shown unless a user chooses others: the median, the tail, its far end. */
-    public static final double[] DEFAULT_PERCENTILES = {50, 95, 99};
+    /** The percentiles shown unless a user chooses others ({@link CallFigures#DEFAULT_PERCENTILES}). */
+    public static final double[] DEFAULT_PERCENTILES = CallFigures.DEFAULT_PERCENTILES;
     public static final String P50 = "p50";
     public static final String P90 = "p90";
-    public static final String MIN = "min";
+    public static final String MIN = CallFigures.MIN;
     /** The standard deviation of the timed calls, all forks pooled. */
-    public static final String SD = "sd";
+    public static final String SD = CallFigures.SD;
     public static final String P95 = "p95";
-    public static final String MAX = "max";
+    public static final String MAX = CallFigures.MAX;
     /** The 95 % half-width of a serving cell's sustainable rate (req/s), over its forks' searches. */
     public static final String SUSTAINABLE_HALF_WIDTH = halfWidth(ServingProfiler.SUSTAINABLE);
 

@@ -195,7 +195,7 @@ public record Slo(List<Term> terms) {
                     yield true;
                 }
                 Arrays.sort(gaps);
-                yield gaps[(int) Math.max(0, Math.ceil(term.percentile() / 100 * gaps.length) - 1)] <= term.boundNs();
+                yield gaps[Percentiles.rank(gaps.length, term.percentile()) - 1] <= term.boundNs();
             }
         };
     }

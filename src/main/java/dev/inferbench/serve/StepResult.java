@@ -1,5 +1,7 @@
 package dev.inferbench.serve;
 
+import dev.inferbench.stats.Percentiles;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -149,8 +151,7 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
         if (sorted.length == 0) {
             return Double.NaN;
         }
-        int rank = (int) Math.max(1, Math.ceil(p / 100 * sorted.length));
-        return sorted[Math.min(rank, sorted.length) - 1] / 1e6;
+        return sorted[Percentiles.rank(sorted.length, p) - 1] / 1e6;
     }
 
     public double meanMs() {

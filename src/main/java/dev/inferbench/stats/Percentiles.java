@@ -4,8 +4,10 @@ import dev.inferbench.BenchException;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * A percentile (p50, p99 ...) of a cell's timed calls, all forks pooled, nearest rank. Its uncertainty is not this
@@ -46,7 +48,21 @@ public final class Percentiles {
         if (sorted.length == 0 || sorted.length < callsFor(p)) {
             return Double.NaN;
         }
-        return sorted[(int) Math.max(0, Math.ceil(p / 100 * sorted.length) - 1)];
+        return sorted[rank(sorted.length, p) - 1];
+    }
+
+    /**
+     * The nearest rank of percentile {@code p} (0 < p <= 100) among {@code n} sorted values (n > 0): the
+     * {@code ceil(p / 100 * n)}-th, 1-based, at least the first and at most the last. The one percentile rule of every
+     * output: calls, requests, token gaps.
+     */
+    public static int rank(int n, double p) {
+        return (int) rank((long) n, p);
+    }
+
+    /** {@link #rank(int, double)} for a count of calls that may pass an int. */
+    public static long rank(long n, double p) {
+        return Math.min(n, Math.max(1, (long) Math.ceil(p / 100 * n)));
     }
 
     /** The fastest call; NaN without calls. */
@@ -102,6 +118,11 @@ public final class Percentiles {
         return out;
     }
 
+    /** The list as {@link #parseList} reads it: {@code 50,90,99.9}. */
+    public static String listText(double[] percentiles) {
+        return Arrays.stream(percentiles).mapToObj(p -> label(p).substring(1)).collect(Collectors.joining(","));
+    }
+
     /** p50, p99.9: a percentile's name in every output and in the metric catalogue. */
     public static String label(double p) {
         return "p" + (p == Math.rint(p) ? Long.toString((long) p) : BigDecimal.valueOf(p).stripTrailingZeros().toPlainString());
@@ -116,7 +137,7 @@ public final class Percentiles {
         if (total == 0) {
             return Double.NaN;
         }
-        long rank = Math.max(1, (long) Math.ceil(p / 100 * total));
+        long rank = rank(total, p);
         long seen = 0;
         for (Bin b : bins) {
             seen += b.count;

@@ -16,12 +16,12 @@ class RunFlagsTest {
         RunFlags f = RunFlags.extract(List.of("-p", "model=x", "--shard", "2/4", "--max-forks", "3", "--fork-timeout",
                 "90s", "--precision", "2%", "--budget", "1h", "--run-dir", "out", "-f", "5"));
         assertThat(f.jmhArgs()).containsExactly("-p", "model=x", "-f", "5");
-        assertThat(f.shard().index()).isEqualTo(2);
-        assertThat(f.loop().maxForks().getAsInt()).isEqualTo(3);
-        assertThat(f.loop().forkTimeout()).isEqualTo(Duration.ofSeconds(90));
-        assertThat(f.loop().precision().getAsDouble()).isEqualTo(0.02);
-        assertThat(f.loop().budget()).isEqualTo(Duration.ofHours(1));
-        assertThat(f.runDir()).isEqualTo(Path.of("out"));
+        assertThat(f.options().shard().index()).isEqualTo(2);
+        assertThat(f.options().loop().maxForks().getAsInt()).isEqualTo(3);
+        assertThat(f.options().loop().forkTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(f.options().loop().precision().getAsDouble()).isEqualTo(0.02);
+        assertThat(f.options().loop().budget()).isEqualTo(Duration.ofHours(1));
+        assertThat(f.options().runDir()).isEqualTo(Path.of("out"));
     }
 
     @Test

@@ -12,8 +12,8 @@ class ModelScalingTest {
     private static ReportRow cell(String model, int batch, double meanMs, double params, double gmacs) {
         double samples = batch / meanMs * 1000;
         return new ReportRow("run", "InferenceBenchmark.infer", "sample", model + batch,
-                Map.of("model", model, "engine", "ort", "batchSize", Integer.toString(batch)), "ms/op", meanMs,
-                meanMs, meanMs, meanMs, 0.1, Map.of("samples", new ReportRow.Figure(samples, "samples/s"),
+                Map.of("model", model, "engine", "ort", "batchSize", Integer.toString(batch)), "ms/op",
+                Map.of("p50", meanMs, "p90", meanMs, "p99", meanMs), meanMs, 0.1, Map.of("samples", new ReportRow.Figure(samples, "samples/s"),
                 "model.params", new ReportRow.Figure(params, "params"),
                 "model.macs", new ReportRow.Figure(gmacs, "GMAC/sample"),
                 "model.size", new ReportRow.Figure(params * 4 / 1048576, "MiB"),

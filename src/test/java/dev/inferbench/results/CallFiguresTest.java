@@ -56,6 +56,18 @@ class CallFiguresTest {
         assertThat(table).contains("975.0 µs").contains("288.8 µs");
     }
 
+    /** JMH writes a SampleTime cell's percentiles as secondary entries too (p0.50, p0.99): they are no columns. */
+    @Test
+    void jmhsOwnPercentileEntriesAreNotColumns() {
+        MeasuredCell c = cell();
+        JmhMetric entry = new JmhMetric(500, Double.NaN, new double[]{Double.NaN, Double.NaN}, new TreeMap<>(), "us/op",
+                List.of(List.of(500.0)), List.of());
+        CellSummary s = CellSummary.of(new MeasuredCell(c.benchmark(), c.mode(), 1, 2, c.params(), c.primary(),
+                Map.of("p0.50", entry, "p0.99", entry), Map.of()));
+        assertThat(SummaryTable.render(List.of(s)).lines().findFirst().orElseThrow())
+                .contains("p50", "p95", "p99").doesNotContain("p0.50", "p0.99");
+    }
+
     @Test
     void aModeThatTimesNoSingleCallHasNoMinOrSd() {
         MeasuredCell c = cell();

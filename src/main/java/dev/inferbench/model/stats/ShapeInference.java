@@ -1,10 +1,11 @@
 package dev.inferbench.model.stats;
 
+import dev.inferbench.model.Broadcast;
+
 import java.nio.LongBuffer;
 import java.nio.ByteOrder;
 import static dev.inferbench.model.stats.ShapeRules.attrInt;
 import static dev.inferbench.model.stats.ShapeRules.attrInts;
-import static dev.inferbench.model.stats.ShapeRules.broadcast;
 import static dev.inferbench.model.stats.ShapeRules.clamp;
 import static dev.inferbench.model.stats.ShapeRules.flatten;
 import static dev.inferbench.model.stats.ShapeRules.gemm;
@@ -87,7 +88,7 @@ final class ShapeInference {
                 if (s == null) {
                     return;
                 }
-                out = broadcast(out, s);
+                out = Broadcast.shape(out, s);
             }
             set(n, out);
             foldArithmetic(n, op);
@@ -105,7 +106,7 @@ final class ShapeInference {
             case "Gather" -> gather(n, x, shape(n.getInput(1)));
             case "Slice" -> slice(n, x);
             case "Concat" -> concat(n);
-            case "Expand" -> x == null || !ints.containsKey(n.getInput(1)) ? null : broadcast(x, ints.get(n.getInput(1)));
+            case "Expand" -> x == null || !ints.containsKey(n.getInput(1)) ? null : Broadcast.shape(x, ints.get(n.getInput(1)));
             case "Unsqueeze" -> unsqueeze(x, axes(n));
             case "Squeeze" -> squeeze(x, axes(n));
             case "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin" -> reduce(n, x);

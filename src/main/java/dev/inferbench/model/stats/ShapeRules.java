@@ -1,5 +1,7 @@
 package dev.inferbench.model.stats;
 
+import dev.inferbench.model.Broadcast;
+
 import java.util.stream.IntStream;
 import java.util.Optional;
 import ai.onnx.proto.OnnxMl;
@@ -71,7 +73,7 @@ final class ShapeRules {
         }
         long[] a2 = a.length == 1 ? new long[]{1, a[0]} : a;
         long[] b2 = b.length == 1 ? new long[]{b[0], 1} : b;
-        long[] lead = broadcast(Arrays.copyOf(a2, a2.length - 2), Arrays.copyOf(b2, b2.length - 2));
+        long[] lead = Broadcast.shape(Arrays.copyOf(a2, a2.length - 2), Arrays.copyOf(b2, b2.length - 2));
         long[] out = Arrays.copyOf(lead, lead.length + 2);
         out[lead.length] = a2[a2.length - 2];
         out[lead.length + 1] = b2[b2.length - 1];
@@ -134,17 +136,6 @@ final class ShapeRules {
             }
         }
         return IntStream.range(0, x.length).filter(i -> !drop[i]).mapToLong(i -> x[i]).toArray();
-    }
-
-    static long[] broadcast(long[] a, long[] b) {
-        int rank = Math.max(a.length, b.length);
-        long[] out = new long[rank];
-        for (int i = 0; i < rank; i++) {
-            long da = i < rank - a.length ? 1 : a[i - (rank - a.length)];
-            long db = i < rank - b.length ? 1 : b[i - (rank - b.length)];
-            out[i] = da == 1 ? db : da;
-        }
-        return out;
     }
 
     static long product(long[] x, int from, int to) {

@@ -9,118 +9,16 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 import static dev.inferbench.results.jmh.JmhJson.MAPPER;
 
 /**
- * JMH JSON written back: cells as JMH writes them ({@link #write}), and a run's own files for JMH Visualizer
- * ({@link #writeForVisualizer}). The reading side, and the quirks it accepts, is {@link JmhJson}.
+ * A run's own JMH files joined for JMH Visualizer ({@link #writeForVisualizer}), copied token by token. JMH JSON
+ * itself is written by JMH's own writer only (the run folder's jmh-result.json); the reading side, and the quirks it
+ * accepts, is {@link JmhJson}.
  */
 public final class JmhJsonWriter {
     private JmhJsonWriter() {
-    }
-
-    /**
-     * Writes cells back as JMH writes them (NaN and infinities as strings), unindented, token by token (no tree per
-     * cell); the stream stays open.
-     */
-    public static void write(List<MeasuredCell> cells, OutputStream out) throws IOException {
-        try (JsonGenerator g = MAPPER.getFactory().createGenerator(new NonClosing(out))) {
-            g.writeStartArray();
-            for (MeasuredCell c : cells) {
-                g.writeStartObject();
-                Object version = c.run().get("jmhVersion");
-                g.writeStringField("jmhVersion", version instanceof String v ? v : "1.37");
-                g.writeStringField("benchmark", c.benchmark());
-                g.writeStringField("mode", c.mode());
-                g.writeNumberField("threads", c.threads());
-                g.writeNumberField("forks", c.forks());
-                for (Map.Entry<String, Object> e : c.run().entrySet()) {
-                    if (!e.getKey().equals("jmhVersion")) {
-                        g.writeFieldName(e.getKey());
-                        g.writeObject(e.getValue());
-                    }
-                }
-                g.writeObjectFieldStart("params");
-                for (Map.Entry<String, String> e : c.params().entrySet()) {
-                    g.writeStringField(e.getKey(), e.getValue());
-                }
-                g.writeEndObject();
-                g.writeFieldName("primaryMetric");
-                metric(g, c.primary());
-                g.writeObjectFieldStart("secondaryMetrics");
-                for (Map.Entry<String, JmhMetric> e : c.secondary().entrySet()) {
-                    g.writeFieldName(e.getKey());
-                    metric(g, e.getValue());
-                }
-                g.writeEndObject();
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-            // compact: the export is for tools (JMH Visualizer), and indenting 10,000 cells' histograms costs seconds
-        }
-    }
-
-    private static void metric(JsonGenerator g, JmhMetric m) throws IOException {
-        g.writeStartObject();
-        g.writeFieldName("score");
-        value(g, m.score());
-        g.writeFieldName("scoreError");
-        value(g, m.scoreError());
-        g.writeArrayFieldStart("scoreConfidence");
-        for (double d : m.scoreConfidence()) {
-            value(g, d);
-        }
-        g.writeEndArray();
-        g.writeObjectFieldStart("scorePercentiles");
-        for (Map.Entry<Double, Double> e : m.percentiles().entrySet()) {
-            g.writeFieldName(Double.toString(e.getKey()));
-            value(g, e.getValue());
-        }
-        g.writeEndObject();
-        g.writeStringField("scoreUnit", m.unit());
-        if (!m.rawData().isEmpty()) {
-            g.writeArrayFieldStart("rawData");
-            for (List<Double> fork : m.rawData()) {
-                g.writeStartArray();
-                for (double v : fork) {
-                    value(g, v);
-                }
-                g.writeEndArray();
-            }
-            g.writeEndArray();
-        }
-        if (!m.histograms().isEmpty()) {
-            g.writeArrayFieldStart("rawDataHistogram");
-            for (List<double[]> fork : m.histograms()) {
-                g.writeStartArray();
-                for (double[] bins : fork) {
-                    g.writeStartArray();
-                    for (int i = 0; i + 1 < bins.length; i += 2) {
-                        g.writeStartArray();
-                        value(g, bins[i]);
-                        value(g, bins[i + 1]);
-                        g.writeEndArray();
-                    }
-                    g.writeEndArray();
-                }
-                g.writeEndArray();
-            }
-            g.writeEndArray();
-        }
-        g.writeEndObject();
-    }
-
-    /** NaN and infinities as JMH writes them (strings), whole numbers without a fraction, the rest as doubles. */
-    private static void value(JsonGenerator g, double v) throws IOException {
-        if (Double.isNaN(v) || Double.isInfinite(v)) {
-            g.writeString(Double.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
-        } else if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-            g.writeNumber((long) v);
-        } else {
-            g.writeNumber(v);
-        }
     }
 
     /**

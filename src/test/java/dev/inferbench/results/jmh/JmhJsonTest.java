@@ -15,7 +15,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -96,16 +95,6 @@ class JmhJsonTest {
         assertThat(c.secondary().get("async").unit()).isEqualTo("---");
         assertThat(c.primary().iterationMeans()[0]).containsExactly(1.5, 2.5);
         assertThat(c.params()).isEmpty();
-    }
-
-    @Test
-    void writesBackWhatItRead() throws Exception {
-        for (String name : List.of("sample-time.json", "average-time-gc.json", "quirks.json")) {
-            List<MeasuredCell> cells = parse(resource(name));
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            JmhJsonWriter.write(cells, out);
-            assertThat(parse(out.toString(StandardCharsets.UTF_8))).as(name).isEqualTo(cells);
-        }
     }
 
     @Test
