@@ -145,27 +145,28 @@ final class CalibrationRows {
 
     /**
      * The summary's other columns: a 2 ms call whose every 50th call takes 20 ms (2 % of the calls: p50 and p95 read
-     * 2 ms, p99 and max 20 ms, the mean 0.98 × 2 + 0.02 × 20 = 2.36 ms), a load 2 s longer and a first call 200 ms
+     * 2 ms, p99 and max 20 ms, the mean 0.98 × 2 + 0.02 × 20 = 2.36 ms), a load 5 s longer and a first call 500 ms
      * longer than the engine's own, and memory held from the load. What the engine costs on its own (ORT's load of
-     * the model, the JVM's memory) is read in a run of the same call without the rest and taken off.
+     * the model, the JVM's memory) is read in a run of the same call without the rest and taken off; two JVMs' starts
+     * and ORT loads differ by up to about 150 ms, hence plants of seconds (at 2 s the start-to-first row read -8 %).
      */
     private static void summaryRows(List<Row> rows) {
         Run base = inference("base-2ms", "call=2ms");
         // 2 s iterations: about 1,700 calls, enough for a p99 (1,000)
         Run times = new Run("times", List.of("InferenceBenchmark", "-p", "engine=stub", "-p", "model=mlp-tiny", "-p",
                 "batchSize=1", "-p", "threads=1", "-f", "1", "-wi", "1", "-w", "500ms", "-i", "2", "-r", "2s",
-                "-jvmArgsAppend", STUB + "call=2ms,tail=20ms/50,load=2s,first=200ms"));
+                "-jvmArgsAppend", STUB + "call=2ms,tail=20ms/50,load=5s,first=500ms"));
         rows.add(new Row("p50 (the summary's), 2 ms call, every 50th 20 ms", 2, "ms", 0.05, true, true, times, P50));
         rows.add(new Row("p95, same calls", 2, "ms", 0.05, true, true, times, CellSummary.P95));
         rows.add(new Row("p99, same calls", 20, "ms", 0.05, true, true, times, P99));
         rows.add(new Row("max, same calls", 20, "ms", 0.25, true, true, times, CellSummary.MAX));
         rows.add(new Row("mean ms per call, same calls", 2.36, "ms", 0.02, true, true, times, TIME));
-        rows.add(new Row("load ms (" + SetupProfiler.LOAD_TIME + "), 2 s planted, less the engine's own", 2000, "ms",
+        rows.add(new Row("load ms (" + SetupProfiler.LOAD_TIME + "), 5 s planted, less the engine's own", 5000, "ms",
                 0.05, true, true, times, SetupProfiler.LOAD_TIME, base));
-        rows.add(new Row("first ms (" + SetupProfiler.FIRST_INFERENCE + "), 200 ms planted on a 2 ms call", 202, "ms",
+        rows.add(new Row("first ms (" + SetupProfiler.FIRST_INFERENCE + "), 500 ms planted on a 2 ms call", 502, "ms",
                 0.05, true, true, times, SetupProfiler.FIRST_INFERENCE));
-        rows.add(new Row("process->first ms (" + SetupProfiler.PROCESS_TO_FIRST_RESULT + "), 2 s load + 200 ms first,"
-                + " less the engine's own", 2200, "ms", 0.05, true, true, times,
+        rows.add(new Row("process->first ms (" + SetupProfiler.PROCESS_TO_FIRST_RESULT + "), 5 s load + 500 ms first,"
+                + " less the engine's own", 5500, "ms", 0.05, true, true, times,
                 SetupProfiler.PROCESS_TO_FIRST_RESULT, base));
         Run heldNative = inference("native", "call=2ms,native=512MiB");
         rows.add(new Row("model native MiB (" + MemoryProfiler.NATIVE_MODEL + "), 512 MiB held, less the engine's own",
