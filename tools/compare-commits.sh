@@ -390,7 +390,8 @@ while :; do
     # not in a $( ): a draw in a subshell would leave this shell's RANDOM where it was
     first=head; (( RANDOM % 2 == 0 )) && first=base
     second=$([[ $first == base ]] && echo head || echo base)
-    if [[ -n $where ]] && (( pairs % where_every == 0 )); then
+    # only while both sides have forks to run: a launcher past its last fork is writing its summary, not waiting
+    if [[ -n $where ]] && (( pairs % where_every == 0 && $(landed base) < forks && $(landed head) < forks )); then
       operator_pass "$first" $((pairs + 1)); operator_pass "$second" $((pairs + 1))
     fi
     step "$first" || true
