@@ -32,13 +32,16 @@ public record OrtProfiledRun(long[] callNanos, Path profileJson) {
     /**
      * As above, measuring at least {@code minCalls} calls and then more until {@code nanos} have passed in measured
      * calls or {@code maxCalls} ran: a fixed time per pass whatever the model's speed, and a profile whose size
-     * (one event per kernel per call) stays bounded for a model of microseconds.
+     * (one event per kernel per call) stays bounded for a model of microseconds. The warm-up is timed the same way
+     * ({@code warmup} calls, then more until {@code nanos / 2} or {@code maxCalls}): a JVM that has not run the
+     * engine's Java code yet runs it interpreted for its first thousands of calls.
      */
     public static OrtProfiledRun run(Path model, Device device, EngineSettings settings, Batch batch, int warmup,
                                      int minCalls, int maxCalls, long nanos, Path profilePrefix) throws BenchException {
         try (OrtEngine engine = OrtEngine.open(model, device, settings, profilePrefix);
              PreparedInput input = engine.prepare(batch.of(engine.signature()))) {
-            for (int i = 0; i < warmup; i++) {
+            long warmed = System.nanoTime();
+            for (int i = 0; i < warmup || i < maxCalls && System.nanoTime() - warmed < nanos / 2; i++) {
                 engine.run(input).close();
             }
             long[] calls = new long[maxCalls];
