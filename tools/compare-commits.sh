@@ -15,10 +15,16 @@
 # Each pair runs base then head or head then base by a seeded coin (--seed N, default from the clock), recorded in
 # OUT/pair-order.txt, so that an order effect (the second fork finding warmer caches, a drift within the pair) is
 # noise the interval sees instead of a bias in every pair.
+# Where, by operator: before each pair's forks (or every K-th pair, --where-every K; not with --duet) each side's
+# launcher runs one operator pass of its ort cells in its own JVM (ONNX Runtime's profiling on, never in a timed
+# fork), in the pair's order; `compare` sets the passes side by side pair by pair and prints, for each gated row that
+# reads slower, faster or could not tell, the operators that changed with their intervals (docs/statistics.md,
+# "Where"). Their cost is timed and printed at the end; --no-where leaves them out. Both sides must be builds that
+# know the pass (paced protocol 4); an older side gets none, and the comparison says so.
 #
 # usage: tools/compare-commits.sh <base> <head> [JMH args...] [--precision P] [--budget 20m] [--forks N]
 #                                 [--min-effect 3%] [--fail-on-regression] [--out DIR] [--head-args "ARGS"]
-#                                 [--pin [CPUS]] [--duet] [--seed N] [--offline]
+#                                 [--pin [CPUS]] [--duet] [--seed N] [--offline] [--no-where] [--where-every K]
 #   --forks N       forks per side without --precision (default 10); the most per side with it (default 60)
 #   --out DIR       where the two run folders go (default results/compare-<base>-<head>-<time>)
 #   --head-args A   extra JMH args for the head side only, e.g. the calibration aid:
@@ -34,6 +40,8 @@
 #                   See docs/duet.md. e.g.
 #                   tools/compare-commits.sh . . --duet -p model=mlp-tiny -p batchSize=1 -p threads=1 --forks 10
 #   --seed N        the seed of the pair-order coin (recorded in OUT/pair-order.txt)
+#   --no-where      no operator passes (compare then prints no "where" tables)
+#   --where-every K an operator pass before every K-th pair only (default 1: every pair)
 #   --offline       build each side with mvn -o (only what the local repository holds); by default each side is
 #                   built as the README builds it, resolving what it needs
 # A side given as "." is this checkout as it is (its target/benchmarks.jar, not rebuilt): `. .` is an A/A run of the
@@ -55,6 +63,7 @@ trap on_error ERR
 [[ $# -ge 2 ]] || die "expected: tools/compare-commits.sh <base> <head> [JMH args] [--precision P] [--budget 20m]"
 base=$1 head=$2; shift 2
 precision="" budget="" forks="" min_effect="3%" fail_flag="" out="" jmh=() head_args= pin="" duet="" seed="" offline=""
+where=1 where_every=1
 while [[ $# -gt 0 ]]; do
   case $1 in
     --precision) precision=${2:?--precision needs a value, e.g. 2%}; shift 2 ;;
@@ -68,6 +77,8 @@ while [[ $# -gt 0 ]]; do
     --head-args) head_args=${2?--head-args needs a value}; shift 2 ;;
     --pin) if [[ ${2:-} =~ ^[0-9] ]]; then pin=$2; shift 2; else pin=0; shift; fi ;;
     --duet) duet=1; shift ;;
+    --no-where) where=""; shift ;;
+    --where-every) where_every=${2:?--where-every needs a number}; shift 2 ;;
     *) jmh+=("$1"); shift ;;
   esac
 done
@@ -80,6 +91,7 @@ budget_s=$([[ -n $budget ]] && seconds "$budget" || echo 0)
 [[ $forks =~ ^[0-9]+$ && $forks -ge 3 ]] || die "--forks '$forks' is not a whole number >= 3"
 [[ -n $seed ]] || seed=$(( $(date +%s) % 32768 ))
 [[ $seed =~ ^[0-9]+$ ]] || die "--seed '$seed' is not a whole number"
+[[ $where_every =~ ^[0-9]+$ && $where_every -ge 1 ]] || die "--where-every '$where_every' is not a whole number >= 1"
 pilot=8 # compare's --pilot: pairs whose spread fixes how many pairs run (StoppingRule.PILOT_PAIRS)
 
 # a side given as a folder that holds a built target/benchmarks.jar (another checkout) is used as it is
@@ -220,12 +232,22 @@ handshake() { # side: after its first ready
     if unzip -p "$trees/$side/target/benchmarks.jar" dev/inferbench/run/Pacer.class 2>/dev/null | grep -aq write-result
     then protocol[$side]=2; else protocol[$side]=1; fi
   fi
-  [[ ${protocol[$side]} -le 3 ]] || die "the $side side's launcher speaks paced protocol ${protocol[$side]}; this script knows 1 to 3: run the newer side's tools/compare-commits.sh"
+  [[ ${protocol[$side]} -le 4 ]] || die "the $side side's launcher speaks paced protocol ${protocol[$side]}; this script knows 1 to 4: run the newer side's tools/compare-commits.sh"
   echo "paced protocol ${protocol[$side]}" >>"$out/$side.log"
 }
 go() { if [[ $1 == base ]]; then echo "${2:-go}" >&"$base_go"; else echo "${2:-go}" >&"$head_go"; fi; } 2>/dev/null
 # a paced launcher writes its side's jmh-result.json only when told (JMH's writer takes longer with every fork, and
 # after a fork of one side it delayed the other side's fork of the pair) and at its end; --precision reads it
+# the operator pass of pair N on one side (protocol 4): the side's launcher profiles its ort cells into its run
+# folder's where/pair-N and says ready again; its wall time goes to OUT/where.tsv
+pass_ms=0
+operator_pass() { # side pair
+  local t0=${EPOCHREALTIME//[!0-9]/} t1
+  [[ -z ${ended[$1]:-} ]] && go "$1" "operator-pass $2" && until_ready "$1" || true
+  t1=${EPOCHREALTIME//[!0-9]/}
+  printf '%s\t%s\t%s\n' "$2" "$1" "$(ms $(( t1 - t0 )))" >>"$out/where.tsv"
+  pass_ms=$(( pass_ms + (t1 - t0) / 1000 ))
+}
 write_results() { local side; for side in base head; do
   [[ ${protocol[$side]} -ge 2 && -z ${ended[$side]:-} ]] && go "$side" write-result && until_ready "$side" || true; done; }
 step() { # one fork of one side (it is ready when this is called); false when the side has nothing more to run
@@ -345,6 +367,15 @@ for side in base head; do
   until_ready "$side" || die "the $side side did not start (a build without --paced launchers cannot be compared by this script); see $out/$side.log"
   handshake "$side"
 done
+if [[ -n $where ]]; then
+  for side in base head; do
+    if [[ ${protocol[$side]} -lt 4 ]]; then
+      echo "[compare-commits] no operator passes: the $side side's build predates them (paced protocol ${protocol[$side]}); no \"where\" tables"
+      where=""
+    fi
+  done
+  [[ -z $where ]] || printf 'pair\tside\tms\n' >"$out/where.tsv"
+fi
 RANDOM=$seed
 printf 'seed %s\n' "$seed" >"$out/pair-order.txt"
 printf 'pair\tside\tstart_us\tend_us\tothers_cores\tcanary_before_ms\tcanary_after_ms\n' >"$out/machine.tsv"
@@ -359,6 +390,10 @@ while :; do
     # not in a $( ): a draw in a subshell would leave this shell's RANDOM where it was
     first=head; (( RANDOM % 2 == 0 )) && first=base
     second=$([[ $first == base ]] && echo head || echo base)
+    # only while both sides have forks to run: a launcher past its last fork is writing its summary, not waiting
+    if [[ -n $where ]] && (( pairs % where_every == 0 && $(landed base) < forks && $(landed head) < forks )); then
+      operator_pass "$first" $((pairs + 1)); operator_pass "$second" $((pairs + 1))
+    fi
     step "$first" || true
     step "$second" || true
   fi
@@ -388,7 +423,13 @@ done
 finish
 [[ -z $duet || ! -d $duet_dir ]] || keep_pair "$pairs"
 [[ $(landed base) -gt 0 && $(landed head) -gt 0 ]] || die "no fork landed; see $out/base.log and $out/head.log"
-echo "[compare-commits] $base (${base_sha:0:7}) vs $head (${head_sha:0:7}), $(( $(date +%s) - start ))s; runs in $out"
+total=$(( $(date +%s) - start ))
+echo "[compare-commits] $base (${base_sha:0:7}) vs $head (${head_sha:0:7}), ${total}s; runs in $out"
+if [[ -n $where ]]; then
+  printf '[compare-commits] operator passes: %d in %s s, %d.%d %% of the comparison'"'"'s %d s (each in %s/where.tsv; --no-where leaves them out)\n' \
+    "$(( $(wc -l <"$out/where.tsv") - 1 ))" "$(ms "$pass_ms")" $(( pass_ms / 10 / (total > 0 ? total : 1) )) \
+    $(( pass_ms / (total > 0 ? total : 1) % 10 )) "$total" "$out"
+fi
 args=($fail_flag)
 [[ -n $precision ]] && args+=(--precision "$precision" --pilot "$pilot")
 rc=0

@@ -17,6 +17,11 @@ import dev.inferbench.stats.Verdict;
 import dev.inferbench.stats.Interval;
 import dev.inferbench.stats.Power;
 import dev.inferbench.compare.Comparison;
+import dev.inferbench.compare.CellKey;
+import dev.inferbench.compare.Where;
+import dev.inferbench.compare.WhereRuns;
+import dev.inferbench.report.WhereTable;
+import java.util.Map;
 import java.util.Locale;
 import dev.inferbench.stats.StoppingRule;
 
@@ -147,11 +152,12 @@ final class CompareCommand implements Subcommand {
             return Main.OK;
         }
         List<Gate.Check> checks = Gate.check(thresholds, candidate);
+        Map<CellKey, Where> where = WhereRuns.of(runs.get(0), runs.get(1), report);
         switch (format) {
             case "md" -> out.print(CompareTable.markdown(report));
             case "json" -> {
                 try {
-                    CompareJson.write(report, out);
+                    CompareJson.write(report, where, out);
                 } catch (IOException e) {
                     throw new BenchException("cannot write JSON: " + e.getMessage(), e);
                 }
@@ -163,6 +169,8 @@ final class CompareCommand implements Subcommand {
             default -> out.print(CompareTable.text(report));
         }
         PrintStream notes = format.equals("json") || format.equals("html") ? err : out;
+        report.rows().stream().filter(r -> notes == out && WhereTable.shown(r) && where.containsKey(r.cell()))
+                .forEach(r -> out.print(WhereTable.text(r.cell().label(CompareTable.varying(report)), where.get(r.cell()))));
         machineDifference(baseCells, candidateCells).ifPresent(notes::println);
         insideFlag(report, runs).ifPresent(notes::println);
         checks.forEach(c -> notes.println("threshold " + c.line()));

@@ -4,6 +4,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.tensor.HostTensor;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -25,19 +26,35 @@ public record OrtProfiledRun(long[] callNanos, Path profileJson) {
     /** Loads {@code model}, runs {@code warmup} then {@code calls} calls on one batch, ends profiling. */
     public static OrtProfiledRun run(Path model, Device device, EngineSettings settings, Batch batch, int warmup,
                                      int calls, Path profilePrefix) throws BenchException {
+        return run(model, device, settings, batch, warmup, calls, calls, 0, profilePrefix);
+    }
+
+    /**
+     * As above, measuring at least {@code minCalls} calls and then more until {@code nanos} have passed in measured
+     * calls or {@code maxCalls} ran: a fixed time per pass whatever the model's speed, and a profile whose size
+     * (one event per kernel per call) stays bounded for a model of microseconds. The warm-up is timed the same way
+     * ({@code warmup} calls, then more until {@code nanos / 2} or {@code maxCalls}): a JVM that has not run the
+     * engine's Java code yet runs it interpreted for its first thousands of calls.
+     */
+    public static OrtProfiledRun run(Path model, Device device, EngineSettings settings, Batch batch, int warmup,
+                                     int minCalls, int maxCalls, long nanos, Path profilePrefix) throws BenchException {
         try (OrtEngine engine = OrtEngine.open(model, device, settings, profilePrefix);
              PreparedInput input = engine.prepare(batch.of(engine.signature()))) {
-            for (int i = 0; i < warmup; i++) {
+            long warmed = System.nanoTime();
+            for (int i = 0; i < warmup || i < maxCalls && System.nanoTime() - warmed < nanos / 2; i++) {
                 engine.run(input).close();
             }
-            long[] nanos = new long[calls];
-            for (int i = 0; i < calls; i++) {
+            long[] calls = new long[maxCalls];
+            long spent = 0;
+            int n = 0;
+            while (n < maxCalls && (n < minCalls || spent < nanos)) {
                 long t0 = System.nanoTime();
                 Outputs out = engine.run(input);
-                nanos[i] = System.nanoTime() - t0;
+                calls[n] = System.nanoTime() - t0;
                 out.close();
+                spent += calls[n++];
             }
-            return new OrtProfiledRun(nanos, engine.endProfiling());
+            return new OrtProfiledRun(Arrays.copyOf(calls, n), engine.endProfiling());
         }
     }
 }

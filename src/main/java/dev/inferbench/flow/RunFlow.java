@@ -3,6 +3,10 @@ package dev.inferbench.flow;
 import dev.inferbench.BenchException;
 import dev.inferbench.prepare.RunSetup;
 import dev.inferbench.profile.FlameHook;
+import dev.inferbench.profile.OperatorPass;
+import dev.inferbench.results.RunLayout;
+import dev.inferbench.run.LoopSettings;
+import dev.inferbench.run.Pacer;
 import dev.inferbench.profile.UserAsyncHook;
 import dev.inferbench.results.RunInfo;
 import dev.inferbench.run.ForkHook;
@@ -47,8 +51,9 @@ public final class RunFlow {
             RunInfo info = RunInfo.start(request.argv().toArray(String[]::new), prepared.config());
             RunConsole runConsole = RunConsole.of(console, jmhLog, prepared.cmd().verbosity().hasValue()
                     ? Optional.of(prepared.cmd().verbosity().get()) : Optional.empty(), request.verbose());
-            RunLoop loop = new RunLoop(prepared.store(), prepared.plan(), prepared.options(), request.options().loop(),
-                    hooks(request, prepared, console), runConsole);
+            RunLoop loop = new RunLoop(prepared.store(), prepared.plan(), prepared.options(),
+                    withOperatorPass(request.options().loop(), prepared, console), hooks(request, prepared, console),
+                    runConsole);
             RunLoop.Outcome outcome = loop.run();
             return new AfterRun(prepared, console, err,
                     request.options().resume() == null && request.options().runDir() != null).finish(outcome, info, runConsole, request.options().thresholds(), request.options().percentiles(),
@@ -59,6 +64,13 @@ public final class RunFlow {
                 console.close();
             }
         }
+    }
+
+    /** A paced run's operator pass, when its driver asks for one between forks ({@link OperatorPass}). */
+    private static LoopSettings withOperatorPass(LoopSettings loop, RunSetup.Prepared prepared, PrintStream console) {
+        Pacer pacer = loop.pacer().withPass(pair -> OperatorPass.run(prepared.plan().runnableCells(), prepared.config(),
+                RunLayout.of(prepared.store().dir()).wherePass(pair), console));
+        return new LoopSettings(loop.maxForks(), loop.forkTimeout(), loop.precision(), loop.budget(), pacer);
     }
 
     /** JMH honours -o only in Runner(Options); with our own output format it is ours to open. */

@@ -7,12 +7,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.inferbench.compare.CellKey;
 import dev.inferbench.compare.Comparer;
 import dev.inferbench.compare.Comparison;
+import dev.inferbench.compare.Where;
 import dev.inferbench.stats.Interval;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /** The result of {@code compare} as JSON, for CI tools: every row with its intervals, and the one-sided cells. */
 public final class CompareJson {
@@ -22,6 +24,11 @@ public final class CompareJson {
     }
 
     public static void write(Comparer.Report report, OutputStream out) throws IOException {
+        write(report, Map.of(), out);
+    }
+
+    /** @param where per cell, where its time changed by operator ({@link WhereTable}); written on its gated row */
+    public static void write(Comparer.Report report, Map<CellKey, Where> where, OutputStream out) throws IOException {
         ObjectNode root = JSON.createObjectNode();
         root.put("minEffect", report.minEffect());
         root.put("confidence", report.confidence());
@@ -46,6 +53,9 @@ public final class CompareJson {
             n.put("verdict", r.verdictWord());
             if (r.gated()) {
                 n.put("gate", CompareTable.gate(r));
+                if (where.containsKey(r.cell())) {
+                    WhereTable.json(n.putObject("where"), where.get(r.cell()));
+                }
             }
         }
         keys(root.putArray("onlyBaseline"), report.onlyBaseline());

@@ -20,6 +20,7 @@ import java.nio.file.Path;
  *   failed/&lt;cell-id&gt;/fork-N.txt            why a fork produced no result
  *   flames/&lt;cell-id&gt;/...                    flame graphs per fork and merged (--flame)
  *   op-profile/&lt;cell-id&gt;/...               ONNX Runtime's operator profile (--op-profile)
+ *   where/pair-N/&lt;cell-id&gt;.json           the operator pass of pair N of an interleaved comparison
  *   layers/activation-...json               activation memory per layer of each model, batch, seqLen, precision
  *   report/                                 Markdown, HTML, CSV, plots and exports
  * </pre>
@@ -36,6 +37,7 @@ public record RunLayout(Path dir) {
     public static final String FAILED = "failed";
     public static final String FLAMES = "flames";
     public static final String OP_PROFILE = "op-profile";
+    public static final String WHERE = "where";
     public static final String LAYERS = "layers";
     public static final String REPORT = "report";
 
@@ -92,6 +94,16 @@ public record RunLayout(Path dir) {
 
     public Path opProfile() {
         return dir.resolve(OP_PROFILE);
+    }
+
+    /** The operator passes of an interleaved comparison, one folder per pair ({@code pair-N}). */
+    public Path where() {
+        return dir.resolve(WHERE);
+    }
+
+    /** The folder of pass {@code pair}. */
+    public Path wherePass(int pair) {
+        return where().resolve("pair-" + pair);
     }
 
     public Path layers() {

@@ -27,12 +27,17 @@ public interface Pacer {
     /** The input line that has a paced loop write the run's merged result now (then it says {@link #READY} again). */
     String WRITE = "write-result";
     /**
-     * The version of this exchange, announced once before the first {@link #READY} as {@link #PROTOCOL}: 1 was a go
-     * line per fork with the result written after every fork, 2 added {@link #WRITE}, 3 announces itself. A driver
-     * of two builds (compare-commits) drives each side the way its version asks, and refuses a version it does not
-     * know instead of running it out of step.
+     * The input line that has a paced loop run its operator pass now, {@code operator-pass N} for pair N (then it
+     * says {@link #READY} again); a loop given no pass says so in one line and waits again.
      */
-    int VERSION = 3;
+    String PASS = "operator-pass";
+    /**
+     * The version of this exchange, announced once before the first {@link #READY} as {@link #PROTOCOL}: 1 was a go
+     * line per fork with the result written after every fork, 2 added {@link #WRITE}, 3 announces itself, 4 added
+     * {@link #PASS}. A driver of two builds (compare-commits) drives each side the way its version asks, and refuses
+     * a version it does not know instead of running it out of step.
+     */
+    int VERSION = 4;
     /** The announcement; a loop older than version 3 does not print it. */
     String PROTOCOL = "[inferbench] paced: protocol " + VERSION;
 
@@ -46,6 +51,17 @@ public interface Pacer {
         return false;
     }
 
+    /** This pacer, running {@code pass} when its input asks ({@link #PASS}); a pacer without input ignores it. */
+    default Pacer withPass(Pass pass) {
+        return this;
+    }
+
+    /** A profiled pass of the run's cells between two forks, numbered by the driver's pair. */
+    @FunctionalInterface
+    interface Pass {
+        void run(int pair) throws IOException, BenchException;
+    }
+
     /** Writes the run's merged result from every fork landed so far. */
     @FunctionalInterface
     interface ResultWriter {
@@ -54,37 +70,72 @@ public interface Pacer {
 
     /**
      * Waits for a line on {@code in} before each fork, saying {@link #READY} on {@code out} first; a {@link #WRITE}
-     * line writes the merged result and waits again.
+     * line writes the merged result and waits again, a {@link #PASS} line runs the pass and waits again.
      */
     static Pacer lines(InputStream in, PrintStream out) {
-        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-        return new Pacer() {
-            private boolean announced;
+        return new Lines(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)), out, null);
+    }
 
-            @Override
-            public boolean next(ResultWriter writeResult) throws IOException, BenchException {
-                if (!announced) {
-                    out.println(PROTOCOL);
-                    announced = true;
+    /** {@link #lines}: one reader for the whole run, whichever pass it was given. */
+    final class Lines implements Pacer {
+        private final BufferedReader reader;
+        private final PrintStream out;
+        private final Pass pass;
+        private boolean announced;
+
+        private Lines(BufferedReader reader, PrintStream out, Pass pass) {
+            this.reader = reader;
+            this.out = out;
+            this.pass = pass;
+        }
+
+        @Override
+        public boolean next(ResultWriter writeResult) throws IOException, BenchException {
+            if (!announced) {
+                out.println(PROTOCOL);
+                announced = true;
+            }
+            while (true) {
+                out.println(READY);
+                out.flush();
+                String line = reader.readLine();
+                if (line == null) {
+                    return false;
                 }
-                while (true) {
-                    out.println(READY);
-                    out.flush();
-                    String line = reader.readLine();
-                    if (line == null) {
-                        return false;
-                    }
-                    if (!line.strip().equals(WRITE)) {
-                        return true;
-                    }
+                String l = line.strip();
+                if (l.equals(WRITE)) {
                     writeResult.write();
+                } else if (l.startsWith(PASS + " ")) {
+                    runPass(l.substring(PASS.length()).strip());
+                } else {
+                    return true;
                 }
             }
+        }
 
-            @Override
-            public boolean writesOnRequest() {
-                return true;
+        private void runPass(String pair) throws IOException, BenchException {
+            int n;
+            try {
+                n = Integer.parseInt(pair);
+            } catch (NumberFormatException e) {
+                throw new BenchException("paced input '" + PASS + " " + pair + "' names no pair; expected '" + PASS
+                        + " N' with N a whole number");
             }
-        };
+            if (pass == null) {
+                out.println("[inferbench] paced: no operator pass in this run");
+            } else {
+                pass.run(n);
+            }
+        }
+
+        @Override
+        public boolean writesOnRequest() {
+            return true;
+        }
+
+        @Override
+        public Pacer withPass(Pass p) {
+            return new Lines(reader, out, p);
+        }
     }
 }

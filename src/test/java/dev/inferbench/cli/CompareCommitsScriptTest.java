@@ -177,13 +177,38 @@ class CompareCommitsScriptTest {
         Ended newer = run(Map.of("FAKE_HEAD_PROTOCOL", "9"), ".", ".", "--forks", "3", "--out", out());
         assertThat(newer.code()).isEqualTo(2);
         assertThat(newer.err().lines()).singleElement().asString()
-                .contains("the head side's launcher speaks paced protocol 9; this script knows 1 to 3");
+                .contains("the head side's launcher speaks paced protocol 9; this script knows 1 to 4");
         // a base from before the announcement whose Pacer has no write-result (this jar is no zip) gets go lines only
         Ended older = run(Map.of("FAKE_BASE_PROTOCOL", "none", "FAKE_STOP", "continue: x"), ".", ".",
                 "--precision", "2%", "--forks", "9", "--out", out() + "2");
         assertThat(older.code()).as(older.err()).isZero();
         assertThat(read(out() + "2/base.input").lines()).hasSize(9).containsOnly("go");
         assertThat(read(out() + "2/head.input")).contains("write-result");
+    }
+
+    @Test
+    void sidesThatKnowTheOperatorPassGetOneBeforeEachPairUnlessTurnedOff() throws Exception {
+        Map<String, String> both = Map.of("FAKE_BASE_PROTOCOL", "4", "FAKE_HEAD_PROTOCOL", "4");
+        Ended e = run(both, ".", ".", "--forks", "3", "--out", out());
+        assertThat(e.code()).as(e.err()).isZero();
+        for (String side : List.of("base", "head")) {
+            assertThat(read(out() + "/" + side + ".input").lines())
+                    .containsExactly("operator-pass 1", "go", "operator-pass 2", "go", "operator-pass 3", "go");
+        }
+        assertThat(read(out() + "/where.tsv").lines()).hasSize(7); // a header and one line per pass
+        assertThat(e.out()).contains("[compare-commits] operator passes: 6 in ");
+
+        run(both, ".", ".", "--forks", "4", "--where-every", "2", "--out", out() + "2");
+        assertThat(read(out() + "2/head.input").lines()).containsExactly("operator-pass 1", "go", "go",
+                "operator-pass 3", "go", "go");
+        run(both, ".", ".", "--forks", "3", "--no-where", "--out", out() + "3");
+        assertThat(read(out() + "3/head.input").lines()).containsOnly("go");
+        // a side built before the pass gets none, and neither does the other: the passes are pairs or nothing
+        Ended older = run(Map.of("FAKE_HEAD_PROTOCOL", "4"), ".", ".", "--forks", "3", "--out", out() + "4");
+        assertThat(older.code()).as(older.err()).isZero();
+        assertThat(read(out() + "4/head.input").lines()).containsOnly("go");
+        assertThat(older.out()).contains("no operator passes: the base side's build predates them (paced protocol 3)");
+        assertThat(run(both, ".", ".", "--where-every", "0", "--out", out() + "5").code()).isEqualTo(2);
     }
 
     @Test

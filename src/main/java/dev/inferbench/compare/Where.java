@@ -1,0 +1,140 @@
+package dev.inferbench.compare;
+
+import dev.inferbench.profile.LayerTimes;
+import dev.inferbench.profile.OperatorPass;
+import dev.inferbench.stats.Interval;
+import dev.inferbench.stats.PairedDifference;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Where one cell's call time changed between two runs, by operator: the operator passes of both sides
+ * ({@link OperatorPass}), pass N of each side taken in the same pair of an interleaved comparison, set side by side
+ * pair by pair. Each operator (as ORT ran it: {@code Conv…Relu} for a Conv fused up to its ReLU) gets its ms per
+ * call on each side, the mean per-pair change with its interval ({@link PairedDifference}), and its share of the
+ * call's change; {@link #OUTSIDE} is the call's time less its operators' (the Java binding, the harness, ORT between
+ * kernels). The rows are one family: each row's interval is at the confidence that keeps the family's at
+ * {@code confidence} (Bonferroni), so that a comparison of a build with itself names no row, but at the family's
+ * error rate. A row whose interval excludes 0 is named; the others are summed in one line.
+ *
+ * @param pairs      pairs whose passes both sides hold
+ * @param confidence of the family of rows (and of {@code call}'s interval)
+ * @param call       the call as the passes timed it from Java; its change is what the rows' shares are of
+ * @param rows       named rows first, largest change first, then the others, largest first
+ */
+public record Where(int pairs, double confidence, Change call, List<Change> rows) {
+    /** The row of the call's time outside every operator. */
+    public static final String OUTSIDE = "(outside the operators)";
+
+    /**
+     * One operator's time per call.
+     *
+     * @param module the module that holds most of the operator's change (the largest change in ms summed over the
+     *               pairs), as {@link LayerTimes} names it; empty for {@link #OUTSIDE}
+     * @param share  the change as a fraction of the call's change
+     */
+    public record Change(String name, String module, double baseMs, double headMs, Interval change, double share) {
+        /** Whether the change's interval excludes 0: a change shown at the row's confidence. */
+        public boolean named() {
+            return change.known() && (change.lower() > 0 || change.upper() < 0);
+        }
+    }
+
+    /** The rows named, largest change first. */
+    public List<Change> named() {
+        return rows.stream().filter(Change::named).toList();
+    }
+
+    /** The rows whose interval holds 0. */
+    public List<Change> unnamed() {
+        return rows.stream().filter(c -> !c.named()).toList();
+    }
+
+    /**
+     * @param base pass N of the baseline at index N; @param head the same for the candidate, pair for pair
+     */
+    public static Where of(List<OperatorPass.Profiled> base, List<OperatorPass.Profiled> head, double confidence) {
+        if (base.size() != head.size()) {
+            throw new IllegalArgumentException("paired passes differ in number: " + base.size() + " vs " + head.size());
+        }
+        int n = base.size();
+        List<Map<String, Double>> b = new ArrayList<>();
+        List<Map<String, Double>> h = new ArrayList<>();
+        Set<String> names = new LinkedHashSet<>();
+        Map<String, Map<String, double[]>> moduleChange = new HashMap<>(); // operator -> module -> summed change
+        for (int i = 0; i < n; i++) {
+            b.add(byOperator(base.get(i)));
+            h.add(byOperator(head.get(i)));
+            names.addAll(b.get(i).keySet());
+            names.addAll(h.get(i).keySet());
+            addModules(moduleChange, base.get(i), -1);
+            addModules(moduleChange, head.get(i), 1);
+        }
+        double[] callB = new double[n];
+        double[] callH = new double[n];
+        for (int i = 0; i < n; i++) {
+            callB[i] = base.get(i).callMs();
+            callH[i] = head.get(i).callMs();
+        }
+        Interval callChange = PairedDifference.interval(callB, callH, confidence);
+        double total = callChange.estimate();
+        double perRow = Comparer.perRow(confidence, names.size());
+        List<Change> rows = new ArrayList<>();
+        for (String name : names) {
+            double[] ob = new double[n];
+            double[] oh = new double[n];
+            for (int i = 0; i < n; i++) {
+                ob[i] = b.get(i).getOrDefault(name, 0.0);
+                oh[i] = h.get(i).getOrDefault(name, 0.0);
+            }
+            Interval d = PairedDifference.interval(ob, oh, perRow);
+            rows.add(new Change(name, module(moduleChange.get(name)), mean(ob), mean(oh), d, d.estimate() / total));
+        }
+        rows.sort(Comparator.comparing((Change c) -> !c.named())
+                .thenComparing(c -> -Math.abs(c.change().estimate())).thenComparing(Change::name));
+        Change call = new Change("call", "", mean(callB), mean(callH), callChange, 1);
+        return new Where(n, confidence, call, List.copyOf(rows));
+    }
+
+    /** One pass's ms per call by operator, and the time outside them as {@link #OUTSIDE}. */
+    private static Map<String, Double> byOperator(OperatorPass.Profiled p) {
+        Map<String, Double> ms = new LinkedHashMap<>();
+        for (LayerTimes.Layer l : p.layers().layers()) {
+            ms.merge(l.operator(), l.msPerRun(), Double::sum);
+        }
+        ms.put(OUTSIDE, p.callMs() - p.layers().kernelMs());
+        return ms;
+    }
+
+    private static void addModules(Map<String, Map<String, double[]>> acc, OperatorPass.Profiled p, int sign) {
+        for (LayerTimes.Layer l : p.layers().layers()) {
+            acc.computeIfAbsent(l.operator(), o -> new HashMap<>())
+                    .computeIfAbsent(l.module(), m -> new double[1])[0] += sign * l.msPerRun();
+        }
+    }
+
+    /** The module with the largest summed change of an operator; empty for none (the time outside operators). */
+    private static String module(Map<String, double[]> modules) {
+        if (modules == null) {
+            return "";
+        }
+        return modules.entrySet().stream().max(Comparator.comparingDouble((Map.Entry<String, double[]> e) ->
+                Math.abs(e.getValue()[0])).thenComparing(Map.Entry::getKey, Comparator.reverseOrder()))
+                .map(Map.Entry::getKey).orElse("");
+    }
+
+    private static double mean(double[] v) {
+        double s = 0;
+        for (double x : v) {
+            s += x;
+        }
+        return v.length == 0 ? Double.NaN : s / v.length;
+    }
+}
