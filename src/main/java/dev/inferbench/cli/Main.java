@@ -3,6 +3,7 @@ package dev.inferbench.cli;
 import dev.inferbench.prepare.JmhArgs;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
+import dev.inferbench.flow.CompareFlow;
 import dev.inferbench.results.BuildInfo;
 import dev.inferbench.run.JmhDriver;
 import dev.inferbench.run.RunStoppedException;
@@ -37,7 +38,7 @@ public final class Main {
     static final int CELLS_FAILED = 1;
     static final int BAD_INPUT = 2;
     /** A gate that could not tell (compare, compare-commits): neither a regression nor shown the same. */
-    static final int UNDECIDED = 3;
+    static final int UNDECIDED = CompareFlow.Ending.UNDECIDED.exitCode();
     /** A bug or an unexpected failure inside inferbench: not a verdict about the code measured. */
     static final int INTERNAL_ERROR = 4;
     /** The file system refused: a full disk, an unwritable folder. Not bad input, not a bug, not a verdict. */

@@ -2,20 +2,11 @@ package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
-import dev.inferbench.verify.CompatibilityMatrix;
-import dev.inferbench.verify.Target;
 import dev.inferbench.verify.Tolerance;
-import dev.inferbench.verify.EngineCheck;
-import dev.inferbench.verify.Verifier;
+import dev.inferbench.verify.Verification;
 
-import java.io.BufferedOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,6 +15,7 @@ import java.util.List;
  * engine and device, prints the compatibility matrix as Markdown and writes verify.md and verify.json to DIR
  * (default results/verify-yyyyMMdd-HHmmss). Without models: the models of param.model. Exit 0 when everything that
  * could run agrees (or, with nothing to compare against, runs), 1 when something disagrees or failed, 2 for bad input.
+ * Here the arguments are parsed; {@link Verification} verifies and writes the matrix.
  */
 final class VerifyCommand implements Subcommand {
 
@@ -68,40 +60,7 @@ final class VerifyCommand implements Subcommand {
                 }
             }
         }
-        if (models.isEmpty()) {
-            models.addAll(config.defaultParam("model"));
-        }
-        List<Target> targets = new ArrayList<>();
-        for (String m : models) {
-            targets.add(Target.resolve(m, config, err));
-        }
-        Tolerance tolerance = new Tolerance(rtol, atol);
-        Verifier verifier = new Verifier(config, tolerance, config.seed("input"));
-        List<EngineCheck> checks = new ArrayList<>();
-        for (Target t : targets) {
-            err.println("[inferbench] verifying " + t.name() + " (" + t.file() + ") on " + t.inputsLabel());
-            checks.addAll(verifier.verify(t));
-        }
-        CompatibilityMatrix matrix = new CompatibilityMatrix(checks, tolerance);
-        matrix.writeMarkdown(out);
-        write(matrix, dir != null ? dir : Path.of(config.get("run.resultsDir").orElse("results"),
-                "verify-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))), out);
-        return matrix.allAgree() ? Main.OK : Main.CELLS_FAILED;
-    }
-
-    private static void write(CompatibilityMatrix matrix, Path dir, PrintStream out) throws BenchException {
-        try {
-            Files.createDirectories(dir);
-            try (PrintStream md = new PrintStream(Files.newOutputStream(dir.resolve("verify.md")), false, "UTF-8")) {
-                matrix.writeMarkdown(md);
-            }
-            try (OutputStream json = new BufferedOutputStream(Files.newOutputStream(dir.resolve("verify.json")))) {
-                matrix.writeJson(json);
-            }
-        } catch (IOException e) {
-            throw new BenchException("cannot write the compatibility matrix to " + dir + ": " + e.getMessage(), e);
-        }
-        out.println("inferbench: matrix also in " + dir.resolve("verify.md") + " and " + dir.resolve("verify.json"));
+        return Verification.run(config, models, rtol, atol, dir, out, err) ? Main.OK : Main.CELLS_FAILED;
     }
 
     /** 1e-7 as "1E-7", 0.001 as "0.001" */

@@ -1,0 +1,268 @@
+package dev.inferbench.flow;
+
+import dev.inferbench.BenchException;
+import dev.inferbench.compare.CellKey;
+import dev.inferbench.compare.Comparer;
+import dev.inferbench.compare.Comparison;
+import dev.inferbench.compare.Gate;
+import dev.inferbench.compare.MachineRecord;
+import dev.inferbench.compare.RunReader;
+import dev.inferbench.compare.StopAnswer;
+import dev.inferbench.compare.Threshold;
+import dev.inferbench.compare.Where;
+import dev.inferbench.compare.WhereRuns;
+import dev.inferbench.report.CompareHtml;
+import dev.inferbench.report.CompareJson;
+import dev.inferbench.report.CompareTable;
+import dev.inferbench.report.WhereTable;
+import dev.inferbench.results.MachineState;
+import dev.inferbench.results.jmh.MeasuredCell;
+import dev.inferbench.stats.Interval;
+import dev.inferbench.stats.Power;
+import dev.inferbench.stats.StoppingRule;
+import dev.inferbench.stats.Verdict;
+
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Two runs compared cell by cell and metric by metric, from the parsed flags of {@code compare} to its last line:
+ * the table (or md, json, html), the notes under it (machine difference, disturbed pairs, thresholds, settled cells,
+ * rows that could not tell, widened drift) and the gate's ending. Exit policy: {@link Ending#FAILED} on a regression
+ * (with --fail-on-regression) or a failed threshold, {@link Ending#UNDECIDED} when a gated row could not tell (with
+ * --fail-on-regression, unless inconclusive rows pass): "inconclusive" is never a silent pass. With
+ * {@code stopStatus} it prints only the {@link StopAnswer} line, whose answer never depends on a verdict.
+ */
+public final class CompareFlow {
+
+    /**
+     * {@code compare} as the command line asked for it, every flag parsed.
+     *
+     * @param runs               the two run folders (or JMH JSON result files), base first
+     * @param minEffect          the smallest change that counts, a fraction
+     * @param failOnRegression   whether a gated regression, or a gated row that could not tell, fails the gate
+     * @param inconclusivePasses whether a gated row that could not tell passes
+     * @param keepDisturbed      keep the pairs run while the machine was disturbed
+     * @param unpaired           read the sides as run apart
+     * @param gate               the metrics the gate covers
+     * @param thresholds         absolute bounds on HEAD
+     * @param precision          the precision of the settled line, NaN for none
+     * @param pilot              the pilot's number of pairs, {@code Integer.MAX_VALUE} for none
+     * @param maxPairs           the most pairs the comparison may run, negative for none
+     * @param stopStatus         print only the stop-status line
+     * @param format             table, md, json or html
+     */
+    public record Request(List<Path> runs, double minEffect, boolean failOnRegression, boolean inconclusivePasses,
+                          boolean keepDisturbed, boolean unpaired, Set<String> gate, List<Threshold> thresholds,
+                          double precision, int pilot, int maxPairs, boolean stopStatus, String format) {
+    }
+
+    /** How the comparison ends, and the exit code each ending gives. */
+    public enum Ending {
+        /** no gated regression, every threshold met, no gated row left undecided (or those allowed to pass) */
+        PASS(0),
+        /** a gated regression (with --fail-on-regression) or a failed threshold */
+        FAILED(1),
+        /** a gated row could not tell (with --fail-on-regression, unless inconclusive rows pass) */
+        UNDECIDED(3);
+
+        private final int exitCode;
+
+        Ending(int exitCode) {
+            this.exitCode = exitCode;
+        }
+
+        public int exitCode() {
+            return exitCode;
+        }
+    }
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public CompareFlow(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public Ending compare(Request request) throws BenchException {
+        List<Path> runs = request.runs();
+        double minEffect = request.minEffect();
+        boolean failOnRegression = request.failOnRegression();
+        boolean inconclusivePasses = request.inconclusivePasses();
+        boolean keepDisturbed = request.keepDisturbed();
+        boolean unpaired = request.unpaired();
+        Set<String> gate = request.gate();
+        List<Threshold> thresholds = request.thresholds();
+        double precision = request.precision();
+        int pilot = request.pilot();
+        int maxPairs = request.maxPairs();
+        String format = request.format();
+        List<MeasuredCell> baseCells = RunReader.readCells(runs.get(0));
+        List<MeasuredCell> candidateCells = RunReader.readCells(runs.get(1));
+        // --unpaired reads the sides as if they had been run apart: what pairing buys, on the same forks
+        var candidate = unpaired ? RunReader.of(candidateCells) : RunReader.of(candidateCells, runs.get(1));
+        var baseline = unpaired ? RunReader.of(baseCells) : RunReader.of(baseCells, runs.get(0));
+        Comparer.Report report = Comparer.compare(baseline, candidate, minEffect,
+                Verdict.CONFIDENCE, gate, keepDisturbed, pilot);
+        checkGateNames(gate, report);
+        if (request.stopStatus()) {
+            out.println(StopAnswer.of(report, precision, pilot, maxPairs).line());
+            return Ending.PASS;
+        }
+        List<Gate.Check> checks = Gate.check(thresholds, candidate);
+        Map<CellKey, Where> where = WhereRuns.of(runs.get(0), runs.get(1), report);
+        switch (format) {
+            case "md" -> out.print(CompareTable.markdown(report));
+            case "json" -> {
+                try {
+                    CompareJson.write(report, where, out);
+                } catch (IOException e) {
+                    throw new BenchException("cannot write JSON: " + e.getMessage(), e);
+                }
+            }
+            case "html" -> {
+                Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+                CompareHtml.write(report, runs.get(0).toString(), runs.get(1).toString(), w);
+            }
+            default -> out.print(CompareTable.text(report));
+        }
+        PrintStream notes = format.equals("json") || format.equals("html") ? err : out;
+        report.rows().stream().filter(r -> notes == out && WhereTable.shown(r) && where.containsKey(r.cell()))
+                .forEach(r -> out.print(WhereTable.text(r.cell().label(CompareTable.varying(report)),
+                        where.get(r.cell()))));
+        machineDifference(baseCells, candidateCells).ifPresent(notes::println);
+        insideFlag(report, runs).ifPresent(notes::println);
+        checks.forEach(c -> notes.println("threshold " + c.line()));
+        if (!Double.isNaN(precision)) {
+            notes.println(settled(report, precision));
+        }
+        List<String> undecided = report.undecided().stream()
+                .map(r -> couldNotTell(r, r.cell().label(CompareTable.varying(report)))).toList();
+        List<Comparison> tooFew = report.undecided().stream().filter(CompareTable::tooFewForks).toList();
+        if (tooFew.size() > 1) {
+            // the table says it on each cell's line; one line here says what to do, not one per cell
+            notes.println("could not tell in " + tooFew.size() + " rows: too few forks for an interval (the table's"
+                    + " verdicts); run each side with -f " + CompareTable.FORKS_NEEDED + " or more, or compare them"
+                    + " fork by fork with --duet");
+            undecided.stream().filter(l -> !l.contains("; an interval needs ")).forEach(notes::println);
+        } else {
+            undecided.forEach(notes::println);
+        }
+        for (Comparison r : report.rows()) {
+            if (r.gated() && r.drift().widened()) {
+                notes.println("inferbench: " + r.cell().label(CompareTable.varying(report)) + " " + r.metric() + ": "
+                        + r.drift().note(r.pairs().count()));
+            }
+        }
+        boolean regression = failOnRegression && report.anyWorse();
+        if (regression) {
+            notes.println(String.format(Locale.ROOT, "inferbench: regression in %d of the gate's %d rows: each ratio's"
+                            + " %s %% interval lies wholly above no change and reaches past the minimum effect of %s %%"
+                            + " (--fail-on-regression)", report.regressions().size(), report.family(),
+                    percent(report.gateConfidence()), percent(minEffect)));
+        }
+        if (regression || checks.stream().anyMatch(c -> !c.passed())) {
+            return Ending.FAILED;
+        }
+        if (failOnRegression && !undecided.isEmpty() && !inconclusivePasses) {
+            notes.println("inferbench: could not tell in " + undecided.size() + " of the gate's " + report.family()
+                    + " rows: no change shown, and none ruled out down to the minimum effect; exit "
+                    + Ending.UNDECIDED.exitCode()
+                    + " (--inconclusive pass to let it pass)");
+            return Ending.UNDECIDED;
+        }
+        return Ending.PASS;
+    }
+
+    /**
+     * "could not tell: <cell> time 1.012 [0.951, 1.077] (paired, 10 pairs): this comparison sees changes of 11 % or
+     * more; run longer or use --duet".
+     */
+    private static String couldNotTell(Comparison r, String cell) {
+        Interval i = r.ratio();
+        if (CompareTable.tooFewForks(r)) {
+            return String.format(Locale.ROOT, "could not tell: %s %s %.3f: %s (run each side with -f %d or more, or"
+                    + " compare them fork by fork with --duet)", cell, r.metric(), i.estimate(), CompareTable.tooFewNote(r),
+                    CompareTable.FORKS_NEEDED);
+        }
+        double visible = Power.visibleChange(i);
+        String sees = Double.isNaN(visible) ? "too few forks for an interval (at least 2 a side, 3 pairs)"
+                : String.format(Locale.ROOT, "this comparison sees changes of %s or more (95 %% power)",
+                visible < 1 ? String.format(Locale.ROOT, "%.0f %%", Math.max(1, Math.ceil(visible * 100)))
+                        : String.format(Locale.ROOT, "%.0fx", 1 + visible));
+        return String.format(Locale.ROOT, "could not tell: %s %s %.3f [%.3f, %.3f] (%s): %s; run longer or use --duet",
+                cell, r.metric(), i.estimate(), i.lower(), i.upper(),
+                r.paired() ? "paired, " + r.pairs().count() + " pairs" : "unpaired, " + i.forks() + " forks",
+                sees);
+    }
+
+    /** "settled 3 of 4 cells; unsettled: ..." over each cell's primary metric (its first row). */
+    private static String settled(Comparer.Report report, double precision) {
+        List<String> unsettled = new ArrayList<>();
+        int cells = 0;
+        String last = null;
+        for (var row : report.rows()) {
+            if (row.cell().label().equals(last)) {
+                continue;
+            }
+            last = row.cell().label();
+            cells++;
+            if (!StoppingRule.settled(row.ratio(), precision)) {
+                unsettled.add(row.cell().label());
+            }
+        }
+        return "settled " + (cells - unsettled.size()) + " of " + cells + " cells"
+                + (unsettled.isEmpty() ? "" : "; unsettled: " + String.join("; ", unsettled));
+    }
+
+    /**
+     * A line when pairs were left out by the figures the measured forks took of themselves, because no machine record
+     * of tools/compare-commits.sh lies beside the runs: a build that slows that canary has its pairs left out.
+     */
+    private static Optional<String> insideFlag(Comparer.Report report, List<Path> runs) throws BenchException {
+        boolean leftOut = report.rows().stream().anyMatch(r -> r.paired() && r.pairs().disturbed() > 0);
+        if (!leftOut || (MachineRecord.beside(runs.get(0)).isPresent() && MachineRecord.beside(runs.get(1)).isPresent())) {
+            return Optional.empty();
+        }
+        return Optional.of("disturbed pairs: flagged by the canary and /proc readings inside the measured forks, as no "
+                + MachineRecord.FILE + " (tools/compare-commits.sh's record, taken outside them) lies beside both runs;"
+                + " a build that slows that canary has its pairs left out (--keep-disturbed keeps them)");
+    }
+
+    /** A line when the two runs' machines (canary, other processes) differ; empty for runs without those figures. */
+    private static Optional<String> machineDifference(List<MeasuredCell> baseline, List<MeasuredCell> candidate) {
+        Optional<MachineState> a = MachineState.of(baseline);
+        Optional<MachineState> b = MachineState.of(candidate);
+        return a.isPresent() && b.isPresent() ? MachineState.difference(a.get(), b.get()) : Optional.empty();
+    }
+
+    /** A gated metric that no row has is a typo, not a pass. */
+    private static void checkGateNames(Set<String> gate, Comparer.Report report) throws BenchException {
+        Set<String> metrics = new LinkedHashSet<>();
+        report.rows().forEach(r -> metrics.add(r.metric()));
+        for (String name : gate) {
+            if (!name.equals(Comparer.PRIMARY) && !metrics.contains(name)) {
+                throw new BenchException("--gate names metric '" + name + "', which no cell of both runs has; expected "
+                        + Comparer.PRIMARY + " or one of: " + String.join(", ", metrics));
+            }
+        }
+    }
+
+    /** 0.9975 as "99.75", 0.03 as "3" */
+    public static String percent(double fraction) {
+        return java.math.BigDecimal.valueOf(fraction * 100).round(new java.math.MathContext(6)).stripTrailingZeros()
+                .toPlainString();
+    }
+}
