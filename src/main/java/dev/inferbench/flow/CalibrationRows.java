@@ -107,8 +107,14 @@ final class CalibrationRows {
                 "-p", "requests=40", "-p", "stepSeconds=0");
         rows.add(new Row("serve.ttft.p50 under load at 2 req/s", 20, "ms", 0.05, true, true, underLoad,
                 ServingProfiler.tokenLabel(Slo.Metric.TTFT, 50)));
+        // the tokens after the first come at the decoder's own pace whatever the queue did before the request began
+        rows.add(new Row("serve.tpot.p50 under load at 2 req/s", 5, "ms", 0.05, true, true, underLoad,
+                ServingProfiler.tokenLabel(Slo.Metric.TPOT, 50)));
+        rows.add(new Row("serve.itl.p90 under load at 2 req/s", 5, "ms", 0.05, true, true, underLoad,
+                ServingProfiler.tokenLabel(Slo.Metric.ITL, 90)));
         summaryRows(rows);
         generationRows(rows, generation);
+        generationTailRows(rows);
         // the resident set, not the bytes allocated: a kernel that reclaims cold pages (DAMON's kdamond runs on the
         // VMs this was calibrated on) takes some of the leak back; five runs read -11.9 to +0.9 %
         rows.add(new Row(MemoryProfiler.RSS_GROWTH + ", leaking 1 MiB per 2^20 calls", 1e4 / (1 << 20), "MiB/10k calls",
@@ -125,6 +131,7 @@ final class CalibrationRows {
                         "-p", "requests=600", "-p", "stepSeconds=0"),
                 ServingProfiler.tokenLabel(Slo.Metric.TTFT, 90)));
         servingRows(rows);
+        stallRows(rows);
         rows.add(new Row("serve.sustainable, 1 ms service, p50<2s (capacity)", 1000, "req/s", 0.05, true, false,
                 serving("capacity", "call=1ms", "-p", "rate=max", "-p", "slo=p50<2s"), ServingProfiler.SUSTAINABLE));
         // 4 ms calls and a 20 ms bound (M/D/1 scales: the knee is 1 ms's at 5 ms, divided by 4), so that the late
@@ -161,6 +168,17 @@ final class CalibrationRows {
         rows.add(new Row("p99, same calls", 20, "ms", 0.05, true, true, times, P99));
         rows.add(new Row("max, same calls", 20, "ms", 0.25, true, true, times, CellSummary.MAX));
         rows.add(new Row("mean ms per call, same calls", 2.36, "ms", 0.02, true, true, times, TIME));
+        rows.add(new Row("min, same calls", 2, "ms", 0.05, true, true, times, CellSummary.MIN));
+        // two values 18 ms apart in shares 0.98 and 0.02: sd = 18 × √(0.02 × 0.98)
+        rows.add(new Row("sd, same calls", 18 * Math.sqrt(0.02 * 0.98), "ms", 0.05, true, true, times,
+                CellSummary.SD));
+        // at batch 4 a call of 20 ms is 5 ms a sample and 200 samples/s: the stub's call does not grow with the batch
+        Run batch4 = run("batch-4", "InferenceBenchmark", "call=20ms", "-p", "model=mlp-tiny", "-p", "batchSize=4",
+                "-p", "threads=1");
+        rows.add(new Row("per sample (" + SamplesProfiler.PER_SAMPLE + "), 20 ms call at batch 4", 5, "ms", 0.02, true,
+                true, batch4, SamplesProfiler.PER_SAMPLE));
+        rows.add(new Row(SamplesProfiler.LABEL + "/s, 20 ms call at batch 4", 200, "samples/s", 0.02, true, true,
+                batch4, SamplesProfiler.LABEL));
         rows.add(new Row("load ms (" + SetupProfiler.LOAD_TIME + "), 5 s planted, less the engine's own", 5000, "ms",
                 0.05, true, true, times, SetupProfiler.LOAD_TIME, base));
         rows.add(new Row("first ms (" + SetupProfiler.FIRST_INFERENCE + "), 500 ms planted on a 2 ms call", 502, "ms",
@@ -202,6 +220,61 @@ final class CalibrationRows {
     }
 
     /**
+     * TTFT's and TPOT's percentiles over the requests: every request of the stub decoder takes the same 2 ms prefill
+     * and 1 ms tokens, so each percentile is the planted time. A p99 needs 1,000 requests behind it in one iteration
+     * (fewer leave it out), hence short requests (4 tokens, 5 ms) and 6 s iterations.
+     */
+    private static void generationTailRows(List<Row> rows) {
+        Run tail = new Run("generation-tail", List.of("GenerationBenchmark", "-p", "engine=stub", "-p",
+                "model=llama-tiny", "-p", "promptLen=16", "-p", "outputLen=4", "-p", "threads=1", "-p", "batchSize=1",
+                "-f", "1", "-wi", "1", "-w", "500ms", "-i", "2", "-r", "6s", "-jvmArgsAppend",
+                STUB + "prefill=2ms,token=1ms"));
+        for (double p : GenerationFigures.TOKEN_PERCENTILES) {
+            rows.add(new Row(GenerationFigures.percentile(GenerationFigures.TTFT, p) + " (GenerationBenchmark, 2 ms"
+                    + " prefill)", 2, "ms", 0.05, true, true, tail,
+                    GenerationFigures.percentile(GenerationFigures.TTFT, p)));
+            rows.add(new Row(GenerationFigures.percentile(GenerationFigures.TPOT, p) + " (GenerationBenchmark, 1 ms"
+                    + " tokens)", 1, "ms", 0.05, true, true, tail,
+                    GenerationFigures.percentile(GenerationFigures.TPOT, p)));
+        }
+    }
+
+    /**
+     * The serving columns a queue in equilibrium leaves loose, on schedules whose every figure is known: arrivals
+     * exactly 20 ms apart (50 req/s, {@code arrivals=constant}) at 4 ms calls of which every 200th stalls 90 ms. A
+     * stall holds the four arrivals during it (the queue at their arrival: 0, 1, 2, 3, so the longest queue is 3), the
+     * stalled request is the slowest (90 ms), the four held and the one after them end 74, 58, 42, 26 and 10 ms after
+     * they arrived; the rest take the call's 4 ms. Of a step's 1,000 requests, 5 or 6 stall: p95 is a plain call; under a
+     * 20 ms bound 5 of every 200 miss it (goodput 48.75 req/s). Then an overload: arrivals 2.5 ms apart (400 req/s)
+     * at 10 ms calls for 2,200 requests (200 of them the warm-up) and the step's 5 s drain: the caller serves 100 a
+     * second for the 5.5 s of arrivals and the drain, 1,050 requests, so 850 of the 2,000 measured ones are served and
+     * 57.5 % are dropped. And dynamic batching: arrivals 1 ms apart, 2 ms calls, up to 4 requests a call held for up
+     * to 10 ms: two requests arrive during each call and two more within the wait, so every call serves 4.
+     */
+    private static void stallRows(List<Row> rows) {
+        Run stall = serving("stall", "call=4ms,tail=90ms/200", "-p", "arrivals=constant", "-p", "rate=50", "-p",
+                "stepSeconds=12", "-p", "slo=p90<20ms");
+        rows.add(new Row(ServingProfiler.percentileLabel(95) + ", 50 req/s evenly, 4 ms calls, every 200th 90 ms", 4,
+                "ms", 0.1, true, false, stall, ServingProfiler.percentileLabel(95)));
+        rows.add(new Row(ServingProfiler.MAX + ", same schedule: the stalled call", 90, "ms", 0.05, true, false, stall,
+                ServingProfiler.MAX));
+        rows.add(new Row(ServingProfiler.QUEUE_MAX + ", same schedule: four arrivals held by a stall", 3, "requests", 0,
+                false, false, stall, ServingProfiler.QUEUE_MAX));
+        rows.add(new Row(ServingProfiler.GOODPUT + " under 20 ms, same schedule: 195 of every 200", 50 * 195 / 200.0,
+                "req/s", 0.02, true, false, stall, ServingProfiler.GOODPUT));
+        rows.add(new Row(ServingProfiler.DROPPED + ", same schedule (nothing is left at the step's end)", 0, "%", 0,
+                false, false, stall, ServingProfiler.DROPPED));
+        Run overload = serving("overload", "call=10ms", "-p", "arrivals=constant", "-p", "rate=400", "-p",
+                "requests=2000", "-p", "stepSeconds=0");
+        rows.add(new Row(ServingProfiler.DROPPED + ", 400 req/s at a 100 req/s capacity, 2,000 requests, 5 s drain",
+                100 * 1150 / 2000.0, "%", 0.05, true, false, overload, ServingProfiler.DROPPED));
+        Run batching = serving("batching", "call=2ms", "-p", "batchSize=4", "-p", "batchWaitMs=10", "-p",
+                "arrivals=constant", "-p", "rate=1000", "-p", "stepSeconds=5");
+        rows.add(new Row(ServingProfiler.BATCH + " (requests per call), 1,000 req/s evenly, batch 4, 10 ms wait, 2 ms"
+                + " calls", 4, "requests/call", 0.02, true, false, batching, ServingProfiler.BATCH));
+    }
+
+    /**
      * The serving table's columns at a fixed rate: 4 ms calls on one caller under Poisson arrivals at 100 req/s
      * (ρ = 0.4), an M/D/1 queue, whose latency percentiles and mean wait follow from Erlang's formula
      * ({@link QueueModel}), whose served rate is the offered one, and whose serving side keeps 0.4 of a core busy
@@ -235,7 +308,10 @@ final class CalibrationRows {
     }
 
     private static Run serving(String name, String plant, String... more) {
-        List<String> args = new ArrayList<>(List.of("-p", "model=mlp-tiny", "-p", "batchSize=1", "-p", "threads=1"));
+        List<String> args = new ArrayList<>(List.of("-p", "model=mlp-tiny", "-p", "threads=1"));
+        if (Arrays.stream(more).noneMatch(a -> a.startsWith("batchSize="))) {
+            args.addAll(List.of("-p", "batchSize=1"));
+        }
         args.addAll(List.of(more));
         return run(name, "ServingBenchmark", plant, args.toArray(String[]::new));
     }
@@ -266,8 +342,12 @@ final class CalibrationRows {
             return Units.convert(Arrays.stream(cell.callMeans()).flatMapToDouble(Arrays::stream).average()
                     .orElse(Double.NaN), unit, "ms");
         }
+        if (metric.equals(SamplesProfiler.PER_SAMPLE) && cell.secondary().containsKey(metric)) {
+            JmhMetric m = cell.secondary().get(metric);
+            return Units.convert(MetricCatalogue.forkRule(metric).value(m), m.unit().replace("/sample", ""), "ms");
+        }
         if (metric.equals(P50) || metric.equals(P99) || metric.equals(CellSummary.P95)
-                || metric.equals(CellSummary.MAX)) {
+                || metric.equals(CellSummary.MAX) || metric.equals(CellSummary.MIN) || metric.equals(CellSummary.SD)) {
             CellSummary s = CellSummary.of(cell);
             double v = metric.equals(P50) ? s.p50() : metric.equals(P99) ? s.p99()
                     : s.extras().getOrDefault(metric, Double.NaN);

@@ -24,10 +24,10 @@ class CalibrationIT {
         Jar.Run r = Jar.run(work, "calibrate --fast -o cal");
         List<String> rows = Arrays.stream(r.out().split("\n")).filter(l -> l.startsWith("| ") && !l.startsWith("| figure"))
                 .toList();
-        assertThat(rows).as(r.out() + r.err()).hasSize(32);
+        assertThat(rows).as(r.out() + r.err()).hasSize(44);
         assertThat(rows).as(r.out()).allMatch(l -> l.endsWith("| holds |"));
         assertThat(r.out()).contains("| alloc B/op (alloc.call), 20 ms call | 4096 B | 4096 B |")
-                .contains("32 of 32 figures read their planted value");
+                .contains("44 of 44 figures read their planted value");
         assertThat(r.code()).as(r.out() + r.err()).isZero();
     }
 }
