@@ -1,21 +1,18 @@
 package dev.inferbench.cli;
 
-import dev.inferbench.prepare.MatrixCheck;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
-import dev.inferbench.config.ModelEntry;
+import dev.inferbench.flow.ModelsFlow;
 import dev.inferbench.model.ZooGenerator;
 import dev.inferbench.model.stats.ModelStats;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -71,19 +68,9 @@ final class ModelsCommand implements Subcommand {
                 names.add(a);
             }
         }
-        if (names.isEmpty()) {
-            names.addAll(config.models().keySet());
-        }
-        ZooGenerator generator = new ZooGenerator(config.seed("zoo"), err);
-        List<ModelStats> stats = new ArrayList<>();
-        Map<String, Long> generatedMillis = new LinkedHashMap<>();
-        for (String name : names) {
-            ModelEntry entry = config.model(name);
-            if (entry.zoo() != null && (!Files.exists(entry.file()) || MatrixCheck.holdsOtherZoo(entry))) {
-                generatedMillis.put(name, generator.generate(entry.zoo().architecture(), entry.file()).millis());
-            }
-            stats.add(entry.stats(seqLen));
-        }
+        ModelsFlow models = ModelsFlow.run(config, names, seqLen, err);
+        List<ModelStats> stats = models.stats();
+        Map<String, Long> generatedMillis = models.generatedMillis();
         if (json) {
             json(stats, generatedMillis, seqLen, out);
         } else {

@@ -1,5 +1,6 @@
 package dev.inferbench.compare;
 
+import dev.inferbench.stats.Percentiles;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.MachineState;
 
@@ -9,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -47,8 +47,10 @@ public final class MachineRecord {
             readings.put(2 * (f.pair() - 1), f.canaryBefore());
             readings.put(2 * f.pair(), f.canaryAfter());
         }
-        this.canaryMedian = median(readings.values().stream().mapToDouble(Double::doubleValue).toArray());
-        this.othersMedian = median(forks.stream().mapToDouble(Fork::others).filter(d -> !Double.isNaN(d)).toArray());
+        this.canaryMedian = Percentiles.interpolated(readings.values().stream().mapToDouble(Double::doubleValue)
+                .sorted().toArray(), 0.5);
+        this.othersMedian = Percentiles.interpolated(forks.stream().mapToDouble(Fork::others)
+                .filter(d -> !Double.isNaN(d)).sorted().toArray(), 0.5);
     }
 
     /** The record in the folder above {@code run} (a side of a compare-commits comparison); empty where there is none. */
@@ -113,14 +115,5 @@ public final class MachineRecord {
             out.add(new ForkStamp(s.fork(), s.start(), s.end(), disturbed));
         }
         return out;
-    }
-
-    private static double median(double[] values) {
-        if (values.length == 0) {
-            return Double.NaN;
-        }
-        double[] v = values.clone();
-        Arrays.sort(v);
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 }

@@ -1,5 +1,6 @@
 package dev.inferbench.prepare;
 
+import dev.inferbench.model.OnnxReader;
 import dev.inferbench.serve.ServingSpec;
 import dev.inferbench.generate.FitsContext;
 import dev.inferbench.generate.GenerationSpec;
@@ -11,7 +12,6 @@ import dev.inferbench.config.ModelEntry;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.model.OnnxExporter;
 import dev.inferbench.model.ZooGenerator;
-import dev.inferbench.model.stats.ModelStats;
 import dev.inferbench.model.stats.OnnxSummary;
 import dev.inferbench.model.InputShapes;
 import dev.inferbench.tensor.TensorSpec;
@@ -175,7 +175,7 @@ public final class MatrixCheck {
             throw new BenchException("model '" + entry.name() + "' file " + e.getMessage() + regenerateHint(entry), e);
         }
         for (OnnxMl.ValueInfoProto input : summary.inputs()) {
-            TensorSpec spec = ModelStats.spec(input);
+            TensorSpec spec = OnnxReader.spec(input);
             int batch = spec.shape().length > 0 && spec.shape()[0] > 0 ? (int) spec.shape()[0] : 1;
             for (int seqLen : specs.stream().map(CellSpec::seqLen).collect(Collectors.toCollection(LinkedHashSet::new))) {
                 new InputShapes(entry.name(), entry.inputs(), batch, seqLen).resolve(spec);

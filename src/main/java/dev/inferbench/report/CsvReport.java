@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.MetricCatalogue;
 import dev.inferbench.results.CallFigures;
 import dev.inferbench.stats.Percentiles;
 
@@ -43,7 +44,7 @@ final class CsvReport {
         params.forEach(p -> header.add(fixed.contains(p) ? "param." + p : p));
         header.addAll(fixed.subList(3, fixed.size() - 1));
         for (List<String> m : metrics) {
-            String name = m.get(0).equals(ReportRows.SAMPLES) ? "samples/s" : m.get(0);
+            String name = m.get(0).equals(ReportRows.SAMPLES) ? MetricCatalogue.find(ReportRows.SAMPLES).heading() : m.get(0);
             name = header.contains(name) || fixed.contains(name) ? "metric." + name : name;
             String unit = m.get(1);
             header.add(unit.isEmpty() || unit.equals("---") || name.equals(unit) ? name : name + " [" + unit + "]");

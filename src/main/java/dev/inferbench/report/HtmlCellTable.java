@@ -1,28 +1,46 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.MetricGroup;
+
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 import static dev.inferbench.report.HtmlReport.escape;
 
 /**
  * One model's table in report.html: the params every row shares in a line above it, a checkbox per metric group
- * that folds the group's columns (groups {@link MetricGroup#open() not open by default} start folded, so the page reads
- * the same before and without its script), a header row naming the groups over the columns' own header row.
+ * that folds the group's columns (groups not {@link #OPEN open by default} start folded, so the page reads the same
+ * before and without its script), a header row naming the groups over the columns' own header row.
  */
 final class HtmlCellTable {
+    /**
+     * Open by default: what a run is mostly asked (how fast: latency, throughput) and, where a run has it, what a
+     * variant costs in output quality (a few columns, only in runs that measured it, and then the point of the run).
+     * Folded: memory, the model's own figures, startup and CPU/GC, which a reader opens when the question is theirs.
+     */
+    private static final Set<MetricGroup> OPEN = EnumSet.of(MetricGroup.LATENCY, MetricGroup.THROUGHPUT,
+            MetricGroup.QUALITY);
+
     private HtmlCellTable() {
+    }
+
+    /** The CSS class of the group's cells ({@code g-memory}) and, on a table where it is folded, {@code fold-memory}. */
+    private static String id(MetricGroup g) {
+        return g.name().toLowerCase(Locale.ROOT);
     }
 
     /** The rules that hide a folded group's cells: {@code .fold-memory .g-memory}, one per group. */
     static String css() {
         StringBuilder sb = new StringBuilder();
         for (MetricGroup g : MetricGroup.values()) {
-            sb.append(".fold-").append(g.id()).append(" .g-").append(g.id()).append(" { display: none; }\n");
+            sb.append(".fold-").append(id(g)).append(" .g-").append(id(g)).append(" { display: none; }\n");
         }
         return sb.toString();
     }
@@ -44,9 +62,9 @@ final class HtmlCellTable {
         if (groups.size() > 1) {
             out.print("<p class=\"fold\">columns:");
             groups.forEach((m, n) -> out.print(" <label><input type=\"checkbox\" data-table=\"" + id + "\" data-group=\""
-                    + m.id() + "\"" + (m.open() ? " checked" : "") + "> " + escape(m.label()) + " (" + n + ")</label>"));
+                    + id(m) + "\"" + (OPEN.contains(m) ? " checked" : "") + "> " + escape(m.label()) + " (" + n + ")</label>"));
             out.println("</p>");
-            groups.keySet().stream().filter(m -> !m.open()).forEach(m -> folded.add("fold-" + m.id()));
+            groups.keySet().stream().filter(m -> !OPEN.contains(m)).forEach(m -> folded.add("fold-" + id(m)));
         }
         out.println("<table id=\"" + id + "\" class=\"" + String.join(" ", prepend("cells", folded)) + "\"><thead>");
         if (groups.size() > 1) {
@@ -58,7 +76,7 @@ final class HtmlCellTable {
                     span++;
                 }
                 out.print("<th" + (span > 1 ? " colspan=\"" + span + "\"" : "") + (m == null ? ">" : " class=\"g-"
-                        + m.id() + "\">" + escape(m.label())) + "</th>");
+                        + id(m) + "\">" + escape(m.label())) + "</th>");
                 i += span;
             }
             out.println(flames.isEmpty() ? "</tr>" : "<th></th></tr>");
@@ -90,7 +108,7 @@ final class HtmlCellTable {
 
     /** {@code class="num best g-latency"}, or nothing when there is no class. */
     private static String groupClass(ReportTable.Column c, String cls) {
-        String all = (cls + (c.group() == null ? "" : " g-" + c.group().id())).strip();
+        String all = (cls + (c.group() == null ? "" : " g-" + id(c.group()))).strip();
         return all.isEmpty() ? "" : " class=\"" + all + "\"";
     }
 

@@ -41,7 +41,7 @@ final class MarkdownReport {
                 table(out, side.header(), side.rows());
             }
         }
-        List<String> saturation = BatchSeries.findings(rows.stream().filter(r -> !serving.contains(r))
+        List<String> saturation = BatchFindings.findings(rows.stream().filter(r -> !serving.contains(r))
                 .map(r -> CellSummary.of(r.source())).toList());
         if (!saturation.isEmpty()) {
             out.println();

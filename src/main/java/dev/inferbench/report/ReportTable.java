@@ -2,6 +2,10 @@ package dev.inferbench.report;
 
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.results.CallFigures;
+import dev.inferbench.results.MetricCatalogue;
+import dev.inferbench.results.MetricEntry;
+import dev.inferbench.results.MetricGroup;
+import dev.inferbench.stats.Direction;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -75,8 +79,10 @@ final class ReportTable {
             metrics.add(latency(CallFigures.SD, r -> r.call(CallFigures.SD)));
         }
         if (rows.stream().anyMatch(r -> !Double.isNaN(r.samplesPerSecond()))) {
-            metrics.add(new Column("samples/s", MetricGroup.THROUGHPUT,
-                    r -> best(r, "samples", ReportRow::samplesPerSecond, false)));
+            MetricEntry samples = MetricCatalogue.find(ReportRows.SAMPLES);
+            boolean lowest = samples.direction() == Direction.LOWER_IS_BETTER;
+            metrics.add(new Column(samples.heading(), samples.group(),
+                    r -> best(r, ReportRows.SAMPLES, ReportRow::samplesPerSecond, lowest)));
         }
         Set<String> secondary = new LinkedHashSet<>();
         rows.forEach(r -> secondary.addAll(r.extra().keySet()));
@@ -167,12 +173,12 @@ final class ReportTable {
         // first result, in ms) keeps its own: 761 ms is not "761000" in a table of µs per call
         boolean perCall = time.endsWith("/op") || u.endsWith(perSample);
         if (perCall && !Double.isNaN(Units.seconds(time)) && !Double.isNaN(Units.seconds(unit))) {
-            return new Column(s + " (" + unit + (u.endsWith(perSample) ? perSample : "") + ")", MetricGroup.of(s), r -> {
+            return new Column(s + " (" + unit + (u.endsWith(perSample) ? perSample : "") + ")", MetricCatalogue.of(s, u).group(), r -> {
                 ReportRow.Figure f = r.extra().get(s);
                 return number(f == null ? Double.NaN : Units.convert(f.value(), time, unit));
             });
         }
-        return new Column(u.isEmpty() || u.equals("---") ? s : s + " (" + u + ")", MetricGroup.of(s), r -> {
+        return new Column(u.isEmpty() || u.equals("---") ? s : s + " (" + u + ")", MetricCatalogue.of(s, u).group(), r -> {
             ReportRow.Figure f = r.extra().get(s);
             return number(f == null ? Double.NaN : f.value());
         });

@@ -2,6 +2,9 @@ package dev.inferbench.report;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.CellSpec;
+import dev.inferbench.findings.ForkOutcomes;
+import dev.inferbench.findings.Knee;
+import dev.inferbench.findings.ServingCells;
 import dev.inferbench.generate.GenerationSpec;
 import dev.inferbench.generate.RequestLengths;
 import dev.inferbench.results.CellSummary;
@@ -10,67 +13,47 @@ import dev.inferbench.serve.ServingSpec;
 import dev.inferbench.serve.Slo;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The knee lines under the serving table, one per setting with an SLO: for a sweep, the highest offered rate met in
- * every fork before the first that was not, and how that one failed (missed, could not tell, or INVALID with its
- * reason); for a search, the sustainable rate with its interval, or the ceiling when the highest rate tried passed.
+ * The knee lines under the serving table, one per setting with an SLO ({@link Knee} finds them): for a sweep, the
+ * highest offered rate met in every fork before the first that was not, and how that one failed (missed, could not
+ * tell, or INVALID with its reason); for a search, the sustainable rate with its interval, or the ceiling when the
+ * highest rate tried passed.
  */
 final class ServingKnees {
     private ServingKnees() {
     }
 
-    /**
-     * One line per setting (all params but the rate) with an SLO: its knee. For a sweep, the highest offered rate met
-     * in every fork and the lowest above it that was not; for a search, the sustainable rate with its interval.
-     */
+    /** One line per knee ({@link Knee#of}): for a sweep, the rate met and the next not met; for a search, its rate. */
     static List<String> lines(List<CellSummary> cells) {
-        Map<String, List<CellSummary>> bySetting = new LinkedHashMap<>();
-        cells.stream().filter(c -> !"none".equals(c.params().getOrDefault(ServingSpec.SLO, "none")))
-                .forEach(c -> bySetting.computeIfAbsent(ServingTable.setting(c, c.params().keySet()), k -> new ArrayList<>()).add(c));
         List<String> lines = new ArrayList<>();
-        for (List<CellSummary> group : bySetting.values()) {
-            CellSummary first = group.get(0);
-            String who = describe(first);
-            String slo = first.params().get(ServingSpec.SLO);
-            for (CellSummary c : group) {
-                if (ServingTable.isSearch(c)) {
-                    lines.add(searchKnee(c, who, slo));
-                }
+        for (Knee knee : Knee.of(cells)) {
+            String who = describe(knee.first());
+            if (knee instanceof Knee.Search s) {
+                lines.add(searchKnee(s, who, knee.slo()));
+            } else if (knee instanceof Knee.Sweep s) {
+                lines.add(sweepKnee(s, who, knee.slo()));
             }
-            List<CellSummary> sweep = group.stream().filter(c -> !ServingTable.isSearch(c)).toList();
-            if (sweep.isEmpty()) {
-                continue;
-            }
-            CellSummary met = null;
-            CellSummary missed = null;
-            for (CellSummary c : sweep) {
-                // an INVALID step never met it: serve.slo is 0 in its forks
-                double share = c.extras().getOrDefault(ServingProfiler.SLO_MET, Double.NaN);
-                if (share >= 1 && missed == null) {
-                    met = c;
-                } else if (missed == null) {
-                    missed = c;
-                }
-            }
-            String line;
-            if (met == null) {
-                line = "knee: " + who + ": no offered rate met " + slo + " (the lowest, "
-                        + SummaryTable.num(ServingTable.offered(sweep.get(0))) + " req/s, " + howMissed(sweep.get(0), slo)
-                        + ")";
-            } else {
-                line = "knee: " + who + ": " + SummaryTable.num(ServingTable.offered(met)) + " req/s at " + slo
-                        + (missed == null ? " (the highest rate tried; every rate met it)"
-                        : " (next rate tried, " + SummaryTable.num(ServingTable.offered(missed)) + " req/s, "
-                        + howMissed(missed, slo) + ")");
-            }
-            lines.add(line + metAbove(sweep, missed));
         }
         return lines;
+    }
+
+    private static String sweepKnee(Knee.Sweep k, String who, String slo) {
+        String line;
+        if (k.met() == null) {
+            line = "knee: " + who + ": no offered rate met " + slo + " (the lowest, "
+                    + SummaryTable.num(ServingCells.offered(k.sweep().get(0))) + " req/s, "
+                    + howMissed(k.sweep().get(0), slo) + ")";
+        } else {
+            line = "knee: " + who + ": " + SummaryTable.num(ServingCells.offered(k.met())) + " req/s at " + slo
+                    + (k.missed() == null ? " (the highest rate tried; every rate met it)"
+                    : " (next rate tried, " + SummaryTable.num(ServingCells.offered(k.missed())) + " req/s, "
+                    + howMissed(k.missed(), slo) + ")");
+        }
+        return line + metAbove(k.metAbove());
     }
 
     /** resnet50 on ort, batch 1, 2 callers (shared), threads=1: who a knee belongs to, in words. */
@@ -114,25 +97,25 @@ final class ServingKnees {
      * The search's line: a knee with its interval and the bracket above it, or a ceiling when the highest rate each
      * fork could try passed; forks whose searches were not monotone are counted.
      */
-    private static String searchKnee(CellSummary c, String who, String slo) {
-        int forks = c.mean().forks();
+    private static String searchKnee(Knee.Search k, String who, String slo) {
+        CellSummary c = k.cell();
+        int forks = k.forks();
         String forkWord = forks + " fork" + (forks == 1 ? "" : "s");
-        long ceilings = Math.round(c.extras().getOrDefault(ServingProfiler.CEILING, 0.0) * forks);
-        // a fork whose search found a ceiling has no rate not met: JMH's mean over forks of serve.failing would halve
-        double failing = c.extras().getOrDefault(ServingProfiler.FAILING, Double.NaN);
+        long ceilings = k.ceilings();
+        double failing = k.failing();
         String line;
-        if (ceilings == forks) {
+        if (k.ceiling()) {
             line = "knee: " + who + ": ≥ " + ServingTable.sustainable(c) + " req/s at " + slo + ": the highest rate tried passed"
                     + " (a ceiling, not a knee; " + forkWord + ")";
         } else {
             line = "knee: " + who + ": " + ServingTable.sustainable(c) + " req/s sustainable at " + slo + " (highest rate each fork's"
                     + " search showed met" + (Double.isNaN(failing) || ceilings > 0 ? "" : "; the next, "
                     + SummaryTable.num(failing)
-                    + " req/s on average, was not" + limit(c, forks)) + "; " + forkWord
+                    + " req/s on average, was not" + limit(k)) + "; " + forkWord
                     + (ceilings > 0 ? "; in " + ceilings + " of them the highest rate tried passed: a ceiling" : "")
                     + ")";
         }
-        long nonMonotone = Math.round(c.extras().getOrDefault(ServingProfiler.NON_MONOTONE, 0.0) * forks);
+        long nonMonotone = k.nonMonotone();
         return nonMonotone == 0 ? line : line + "; not monotone: " + nonMonotone + " pair(s) of rates met above one not"
                 + " met (each fork's 'rate search' line has its steps)";
     }
@@ -141,9 +124,10 @@ final class ServingKnees {
      * What set the knee when it was not the SLO: ", INVALID there: the callers fell behind (the service's capacity,
      * not the SLO, set it) in 2 of 2 forks", or the load generator's lateness; "" when the SLO was missed there.
      */
-    private static String limit(CellSummary c, int forks) {
-        long behind = Math.round(c.extras().getOrDefault(ServingProfiler.LIMIT_BEHIND, 0.0) * forks);
-        long late = Math.round(c.extras().getOrDefault(ServingProfiler.LIMIT_LATE, 0.0) * forks);
+    private static String limit(Knee.Search k) {
+        int forks = k.forks();
+        long behind = k.behind();
+        long late = k.late();
         List<String> why = new ArrayList<>();
         if (behind > 0) {
             why.add("the callers fell behind (the service's capacity set it, not the SLO)" + inForks(behind, forks));
@@ -159,13 +143,8 @@ final class ServingKnees {
     }
 
     /** "; not monotone: 12000 req/s met above it" when rates above the first one not met met the SLO in every fork. */
-    private static String metAbove(List<CellSummary> sweep, CellSummary missed) {
-        List<String> above = new ArrayList<>();
-        for (CellSummary c : sweep.subList(missed == null ? sweep.size() : sweep.indexOf(missed), sweep.size())) {
-            if (c.extras().getOrDefault(ServingProfiler.SLO_MET, 0.0) >= 1) {
-                above.add(SummaryTable.num(ServingTable.offered(c)));
-            }
-        }
+    private static String metAbove(List<CellSummary> metAbove) {
+        List<String> above = metAbove.stream().map(c -> SummaryTable.num(ServingCells.offered(c))).toList();
         return above.isEmpty() ? "" : "; not monotone: " + String.join(", ", above) + " req/s met above it";
     }
 
@@ -175,29 +154,30 @@ final class ServingKnees {
      * contradiction).
      */
     private static String howMissed(CellSummary c, String slo) {
-        int forks = c.mean().forks();
-        long invalid = forks - Math.round(c.extras().getOrDefault(ServingProfiler.VALID, 1.0) * forks);
+        ForkOutcomes o = ForkOutcomes.of(c);
+        int forks = o.forks();
+        long invalid = o.invalid();
         if (invalid > 0) {
             return "INVALID" + (invalid == forks ? "" : " in " + invalid + " of " + forks + " forks") + ": "
-                    + invalidReasons(c);
+                    + invalidReasons(c, o);
         }
-        long unsure = Math.round(c.extras().getOrDefault(ServingProfiler.SLO_UNSURE, 0.0) * forks);
+        long unsure = o.unsure();
         if (unsure > 0) {
             return "could not show it met" + (unsure == forks ? "" : " in " + unsure + " of " + forks + " forks")
                     + ": " + sloPercentile(c, slo) + ", too close to the bound for its requests";
         }
-        return "missed it" + missedIn(c) + ": " + sloPercentile(c, slo);
+        return "missed it" + missedIn(o) + ": " + sloPercentile(c, slo);
     }
 
     /** "late arrivals (12.50 % late)" and / or "callers fell behind (served 900.0 of 1000 req/s)". */
-    private static String invalidReasons(CellSummary c) {
+    private static String invalidReasons(CellSummary c, ForkOutcomes o) {
         List<String> why = new ArrayList<>();
-        if (c.extras().getOrDefault(ServingProfiler.INVALID_LATE, 0.0) > 0) {
+        if (o.late()) {
             why.add("arrivals late (" + ServingTable.fig(c, ServingProfiler.LATE) + " % over " + ServingTable.fig(c, ServingProfiler.LATE_BOUND)
                     + " ms late)");
         }
-        if (c.extras().getOrDefault(ServingProfiler.INVALID_RATE, 0.0) > 0) {
-            why.add("callers fell behind (served " + ServingTable.fig(c, ServingProfiler.RATE) + " of " + SummaryTable.num(ServingTable.offered(c))
+        if (o.behind()) {
+            why.add("callers fell behind (served " + ServingTable.fig(c, ServingProfiler.RATE) + " of " + SummaryTable.num(ServingCells.offered(c))
                     + " req/s)");
         }
         return why.isEmpty() ? "reason not recorded" : String.join(" and ", why);
@@ -207,9 +187,9 @@ final class ServingKnees {
      * "" when every fork missed; " in 1 of 2 forks (mean over forks)" when some met it, so that a mean below the bound
      * does not read as a contradiction.
      */
-    private static String missedIn(CellSummary c) {
-        int forks = c.mean().forks();
-        long met = Math.round(c.extras().getOrDefault(ServingProfiler.SLO_MET, 0.0) * forks);
+    private static String missedIn(ForkOutcomes o) {
+        int forks = o.forks();
+        long met = o.met();
         return met == 0 ? "" : " in " + (forks - met) + " of " + forks + " forks (mean over forks)";
     }
 

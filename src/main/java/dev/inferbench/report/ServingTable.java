@@ -1,6 +1,8 @@
 package dev.inferbench.report;
 
 import dev.inferbench.cell.CellSpec;
+import dev.inferbench.findings.ForkOutcomes;
+import dev.inferbench.findings.ServingCells;
 import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.serve.ServingProfiler;
@@ -62,7 +64,7 @@ public final class ServingTable {
         }
         Map<String, String> constant = ConstantParams.split(cells.stream().map(CellSummary::params).toList(), keys,
                 Set.copyOf(FIRST));
-        cells.sort(Comparator.comparing((CellSummary c) -> setting(c, keys)).thenComparingDouble(ServingTable::offered));
+        cells.sort(Comparator.comparing((CellSummary c) -> ServingCells.setting(c, keys)).thenComparingDouble(ServingCells::offered));
         List<List<String>> rows = new ArrayList<>();
         List<String> head = new ArrayList<>();
         keys.forEach(k -> head.add(HEADINGS.getOrDefault(k, k)));
@@ -73,8 +75,8 @@ public final class ServingTable {
         for (CellSummary c : cells) {
             List<String> row = new ArrayList<>();
             keys.forEach(k -> row.add(c.params().getOrDefault(k, "")));
-            boolean search = isSearch(c);
-            row.add(search ? "max: " + sustainable(c) : SummaryTable.num(offered(c)));
+            boolean search = ServingCells.isSearch(c);
+            row.add(search ? "max: " + sustainable(c) : SummaryTable.num(ServingCells.offered(c)));
             row.add(fig(c, ServingProfiler.RATE));
             row.add(fig(c, ServingProfiler.BATCH));
             for (double p : ServingProfiler.PERCENTILES) {
@@ -121,41 +123,23 @@ public final class ServingTable {
 
     /** "yes", or "INVALID: late" / "INVALID 1/2: behind" (the reasons of the forks that were invalid). */
     private static String valid(CellSummary c) {
-        Double share = c.extras().get(ServingProfiler.VALID);
-        if (share == null) {
+        ForkOutcomes o = ForkOutcomes.of(c);
+        if (!o.validKnown()) {
             return "n/a"; // a run from before validity was measured
         }
-        int forks = c.mean().forks();
-        long valid = Math.round(share * forks);
+        int forks = o.forks();
+        long valid = o.valid();
         if (valid == forks) {
             return "yes";
         }
         List<String> why = new ArrayList<>();
-        if (c.extras().getOrDefault(ServingProfiler.INVALID_LATE, 0.0) > 0) {
+        if (o.late()) {
             why.add("late");
         }
-        if (c.extras().getOrDefault(ServingProfiler.INVALID_RATE, 0.0) > 0) {
+        if (o.behind()) {
             why.add("behind");
         }
         return "INVALID" + (valid == 0 ? "" : " " + (forks - valid) + "/" + forks) + ": " + String.join("+", why);
-    }
-
-    static String setting(CellSummary c, Set<String> keys) {
-        StringBuilder sb = new StringBuilder();
-        for (String k : keys) {
-            if (!k.equals(ServingSpec.RATE)) {
-                sb.append(k).append('=').append(c.params().getOrDefault(k, "")).append('\u0000');
-            }
-        }
-        return sb.toString();
-    }
-
-    static boolean isSearch(CellSummary c) {
-        return ServingSpec.MAX_RATE.equals(c.params().get(ServingSpec.RATE));
-    }
-
-    static double offered(CellSummary c) {
-        return c.extras().getOrDefault(ServingProfiler.OFFERED, Double.NaN);
     }
 
     static String sustainable(CellSummary c) {
@@ -169,13 +153,13 @@ public final class ServingTable {
         if (slo.equals("none")) {
             return "-";
         }
-        double share = c.extras().getOrDefault(ServingProfiler.SLO_MET, Double.NaN);
-        if (Double.isNaN(share)) {
+        ForkOutcomes o = ForkOutcomes.of(c);
+        if (Double.isNaN(o.metShare())) {
             return "n/a";
         }
-        int forks = c.mean().forks();
-        long met = Math.round(share * forks);
-        long unsure = Math.round(c.extras().getOrDefault(ServingProfiler.SLO_UNSURE, 0.0) * forks);
+        int forks = o.forks();
+        long met = o.met();
+        long unsure = o.unsure();
         String rest = unsure == 0 ? "" : (met == 0 && unsure == forks ? "" : ", ") + "unsure"
                 + (unsure == forks ? "" : " " + unsure + "/" + forks);
         if (met == forks) {

@@ -157,7 +157,7 @@ public final class SummaryTable {
         }
         String same = ConstantParams.line("every cell", constant);
         return layout(rows) + (same.isEmpty() ? "" : same + "\n") + EndToEndGap.render(cells, units)
-                + BatchSeries.findings(cells).stream().map(l -> l + "\n").collect(Collectors.joining())
+                + BatchFindings.findings(cells).stream().map(l -> l + "\n").collect(Collectors.joining())
                 + growth(cells) + serving + TrainingTable.render(unsorted) + GenerationTable.render(unsorted);
     }
 
@@ -175,7 +175,7 @@ public final class SummaryTable {
                 continue;
             }
             MemoryGrowth g = MemoryGrowth.of(c);
-            String who = c.params().containsKey(CellSpec.MODEL) ? BatchSeries.who(c, cells) + ", batch "
+            String who = c.params().containsKey(CellSpec.MODEL) ? BatchFindings.who(c, cells) + ", batch "
                     + c.params().getOrDefault(CellSpec.BATCH_SIZE, "1") : c.benchmark() + " " + c.params();
             switch (g.kind()) {
                 case GROWS -> sb.append("memory: ").append(who).append(": the resident set grows ")

@@ -1,5 +1,6 @@
 package dev.inferbench.results;
 
+import dev.inferbench.stats.Percentiles;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.cell.VaryingParams;
 import dev.inferbench.metrics.MachineProfiler;
@@ -70,9 +71,10 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
             return Optional.empty();
         }
         double[] canaries = forks.stream().mapToDouble(Fork::canary).sorted().toArray();
-        double median = quantile(canaries, 0.5);
-        double spread = (quantile(canaries, 0.9) - quantile(canaries, 0.1)) / median;
-        double othersMedian = quantile(forks.stream().mapToDouble(Fork::others).filter(d -> !Double.isNaN(d)).sorted()
+        double median = Percentiles.interpolated(canaries, 0.5);
+        double spread = (Percentiles.interpolated(canaries, 0.9) - Percentiles.interpolated(canaries, 0.1)) / median;
+        double othersMedian = Percentiles.interpolated(forks.stream().mapToDouble(Fork::others)
+                .filter(d -> !Double.isNaN(d)).sorted()
                 .toArray(), 0.5);
         List<Disturbed> disturbed = new ArrayList<>();
         for (Fork f : forks) {
@@ -193,21 +195,11 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
     }
 
     private static double[] medians(double[][] perFork) {
-        return Arrays.stream(perFork).mapToDouble(it -> quantile(Arrays.stream(it).sorted().toArray(), 0.5)).toArray();
+        return Arrays.stream(perFork).mapToDouble(it -> Percentiles.interpolated(Arrays.stream(it).sorted().toArray(), 0.5))
+                .toArray();
     }
 
     private static double[] means(double[][] perFork) {
         return Arrays.stream(perFork).mapToDouble(it -> Arrays.stream(it).average().orElse(Double.NaN)).toArray();
-    }
-
-    /** Linear interpolation between order statistics of sorted values; NaN when empty. */
-    private static double quantile(double[] sorted, double q) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        double pos = q * (sorted.length - 1);
-        int lo = (int) Math.floor(pos);
-        int hi = Math.min(lo + 1, sorted.length - 1);
-        return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
     }
 }

@@ -40,78 +40,90 @@ public final class MetricCatalogue {
                 .is("the standard deviation of the timed calls, every fork's pooled (the spread, not the mean's error)");
         m("mean.all", TIME, SHOWN, LOWER_IS_BETTER, ForkRule.MEAN).speed()
                 .is("SampleTime's mean over every call JMH counted: the iteration's window over its calls");
-        m("samples", "samples/s", "samples/s", HIGHER_IS_BETTER, ForkRule.MEAN).heading("samples/s")
+        m("samples", "samples/s", "samples/s", HIGHER_IS_BETTER, ForkRule.MEAN)
+                .in(MetricGroup.THROUGHPUT).heading("samples/s")
                 .is("samples per second: calls times the batch over the time, every caller's together");
-        m("latency.sample", "time/sample", "s, ms, µs or ns", LOWER_IS_BETTER, ForkRule.MEAN).heading("per sample")
+        m("latency.sample", "time/sample", "s, ms, µs or ns", LOWER_IS_BETTER, ForkRule.MEAN)
+                .in(MetricGroup.LATENCY).heading("per sample")
                 .is("the mean time per call over the batch: latency per sample");
-        m("tokens", "tokens/s", "tokens/s", HIGHER_IS_BETTER, ForkRule.MEAN).heading("tokens/s")
+        m("tokens", "tokens/s", "tokens/s", HIGHER_IS_BETTER, ForkRule.MEAN)
+                .in(MetricGroup.THROUGHPUT).heading("tokens/s")
                 .is("samples/s times seqLen, for sequence models");
-        m("gmacs", "GMAC/s", "GMAC/s", HIGHER_IS_BETTER, ForkRule.MEAN).is("the compute rate achieved");
+        m("gmacs", "GMAC/s", "GMAC/s", HIGHER_IS_BETTER, ForkRule.MEAN)
+                .in(MetricGroup.THROUGHPUT).is("the compute rate achieved");
         // memory
-        m("mem.rss.peak", MIB, MIB, LOWER_IS_BETTER, ForkRule.MAX).heading("rss peak")
+        m("mem.rss.peak", MIB, MIB, LOWER_IS_BETTER, ForkRule.MAX).in(MetricGroup.MEMORY).heading("rss peak")
                 .is("the peak resident set while the measured iterations ran");
-        m("mem.rss.peak.fork", MIB, MIB, LOWER_IS_BETTER, ForkRule.MAX)
+        m("mem.rss.peak.fork", MIB, MIB, LOWER_IS_BETTER, ForkRule.MAX).in(MetricGroup.MEMORY)
                 .is("the fork's whole peak resident set, the model load and the reference model included");
-        m("mem.rss.peak.load", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN)
+        m("mem.rss.peak.load", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.MEMORY)
                 .is("the peak resident set while the model loaded");
-        m("mem.native.model", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN).heading("model native")
+        m("mem.native.model", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.MEMORY).heading("model native")
                 .is("the resident set's growth across the model load: what the engine holds for the model");
-        m("mem.heap.used", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN).heading("heap")
+        m("mem.heap.used", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.MEMORY).heading("heap")
                 .is("Java heap in use at the end of each iteration");
-        m("mem.rss", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN)
+        m("mem.rss", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.MEMORY)
                 .is("the resident set's time average over each measured iteration");
-        m("mem.rss.growth", "MiB/10k calls", "MiB/10k calls", LOWER_IS_BETTER, ForkRule.LAST)
+        m("mem.rss.growth", "MiB/10k calls", "MiB/10k calls", LOWER_IS_BETTER, ForkRule.LAST).in(MetricGroup.MEMORY)
                 .is("how fast the resident set grew over the later half of the fork's measured calls");
-        m("mem.rss.grown", MIB, MIB, LOWER_IS_BETTER, ForkRule.LAST)
+        m("mem.rss.grown", MIB, MIB, LOWER_IS_BETTER, ForkRule.LAST).in(MetricGroup.MEMORY)
                 .is("how much the resident set grew over the later half of the fork's measured calls");
-        m("mem.rss.grown.early", MIB, MIB, LOWER_IS_BETTER, ForkRule.LAST)
+        m("mem.rss.grown.early", MIB, MIB, LOWER_IS_BETTER, ForkRule.LAST).in(MetricGroup.MEMORY)
                 .is("how much the resident set grew over the earlier half of the fork's measured calls");
-        m("mem.activation.peak", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN)
+        m("mem.activation.peak", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.MEMORY)
                 .is("the most memory the graph's intermediate tensors take at once, from shape inference");
         m("alloc.call", "B/op", "B/op", LOWER_IS_BETTER, ForkRule.MEAN).heading("alloc")
                 .is("Java heap bytes each call allocates, from the calling thread's allocation counter");
-        m("gc.alloc.rate", "MB/sec", "MiB/s", LOWER_IS_BETTER, ForkRule.MEAN)
+        m("gc.alloc.rate", "MB/sec", "MiB/s", LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.CPU)
                 .is("JMH's gc profiler: the JVM's allocation rate (JMH's MB/sec are MiB/s)");
-        m("gc.alloc.rate.norm", "B/op", "B/op", LOWER_IS_BETTER, ForkRule.MEAN)
+        m("gc.alloc.rate.norm", "B/op", "B/op", LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.CPU)
                 .is("JMH's gc profiler: everything the JVM allocated in the iteration over its calls");
-        m("gc.count", "counts", "counts", UNKNOWN, ForkRule.MEAN).is("JMH's gc profiler: collections in the iteration");
-        m("gc.time", "ms", "ms", LOWER_IS_BETTER, ForkRule.MEAN).is("JMH's gc profiler: time spent collecting");
+        m("gc.count", "counts", "counts", UNKNOWN, ForkRule.MEAN)
+                .in(MetricGroup.CPU).is("JMH's gc profiler: collections in the iteration");
+        m("gc.time", "ms", "ms", LOWER_IS_BETTER, ForkRule.MEAN)
+                .in(MetricGroup.CPU).is("JMH's gc profiler: time spent collecting");
         // startup
-        m("load.time", "ms", "ms", LOWER_IS_BETTER, ForkRule.MEAN).heading("load")
+        m("load.time", "ms", "ms", LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.STARTUP).heading("load")
                 .is("model file to ready session, per fork, in the trial setup");
-        m("first.inference", "ms", "ms", LOWER_IS_BETTER, ForkRule.MEAN).heading("first")
+        m("first.inference", "ms", "ms", LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.STARTUP).heading("first")
                 .is("the first call after the load");
-        m("coldstart.process", "ms", "ms", LOWER_IS_BETTER, ForkRule.MEAN).heading("process->first")
+        m("coldstart.process", "ms", "ms", LOWER_IS_BETTER, ForkRule.MEAN)
+                .in(MetricGroup.STARTUP).heading("process->first")
                 .is("from the JVM's start to the first result of the fork");
         // the model
-        m("model.params", "params", "params", UNKNOWN, ForkRule.MEAN).is("the network's parameters");
-        m("model.macs", "GMAC/sample", "GMAC/sample", UNKNOWN, ForkRule.MEAN).is("the network's MACs per sample");
-        m("model.size", MIB, MIB, UNKNOWN, ForkRule.MEAN).is("the size of the model file the cell runs");
-        m("model.tokens", "tokens/sample", "tokens/sample", UNKNOWN, ForkRule.MEAN)
+        m("model.params", "params", "params", UNKNOWN, ForkRule.MEAN)
+                .in(MetricGroup.MODEL).is("the network's parameters");
+        m("model.macs", "GMAC/sample", "GMAC/sample", UNKNOWN, ForkRule.MEAN)
+                .in(MetricGroup.MODEL).is("the network's MACs per sample");
+        m("model.size", MIB, MIB, UNKNOWN, ForkRule.MEAN)
+                .in(MetricGroup.MODEL).is("the size of the model file the cell runs");
+        m("model.tokens", "tokens/sample", "tokens/sample", UNKNOWN, ForkRule.MEAN).in(MetricGroup.MODEL)
                 .is("the cell's seqLen, for models whose inputs take one");
         // quality
-        m("fidelity.top1", "%", "%", HIGHER_IS_BETTER, ForkRule.MEAN)
+        m("fidelity.top1", "%", "%", HIGHER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.QUALITY)
                 .is("top-1 agreement with ONNX Runtime fp32 on the same seeded samples");
-        m("fidelity.maxabs", "abs", "abs", LOWER_IS_BETTER, ForkRule.MEAN)
+        m("fidelity.maxabs", "abs", "abs", LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.QUALITY)
                 .is("the largest absolute difference from ONNX Runtime fp32's outputs");
-        m("fidelity.cosine", "cos", "cos", HIGHER_IS_BETTER, ForkRule.MEAN)
+        m("fidelity.cosine", "cos", "cos", HIGHER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.QUALITY)
                 .is("the cosine similarity of the outputs to ONNX Runtime fp32's");
-        m("fidelity.samples", "samples", "samples", UNKNOWN, ForkRule.MEAN)
+        m("fidelity.samples", "samples", "samples", UNKNOWN, ForkRule.MEAN).in(MetricGroup.QUALITY)
                 .is("the samples the fidelity figures stand on");
-        m("fidelity.tokens", "%", "%", HIGHER_IS_BETTER, ForkRule.MEAN)
+        m("fidelity.tokens", "%", "%", HIGHER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.QUALITY)
                 .is("a decoder's greedy tokens that agree with ONNX Runtime fp32's, both fed the reference's tokens");
-        m("accuracy.top1", "%", "%", HIGHER_IS_BETTER, ForkRule.MEAN).is("top-1 accuracy on a labelled image folder");
-        m("accuracy.top5", "%", "%", HIGHER_IS_BETTER, ForkRule.MEAN).is("top-5 accuracy on a labelled image folder");
+        m("accuracy.top1", "%", "%", HIGHER_IS_BETTER, ForkRule.MEAN)
+                .in(MetricGroup.QUALITY).is("top-1 accuracy on a labelled image folder");
+        m("accuracy.top5", "%", "%", HIGHER_IS_BETTER, ForkRule.MEAN)
+                .in(MetricGroup.QUALITY).is("top-5 accuracy on a labelled image folder");
         // CPU and I/O
-        m("cpu.call", "ms/op", "ms/op", LOWER_IS_BETTER, ForkRule.MEAN).heading("cpu/call")
+        m("cpu.call", "ms/op", "ms/op", LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.CPU).heading("cpu/call")
                 .is("the serving side's CPU time per call, the load generator's taken out");
-        m("cpu.cores", "cores", "cores", UNKNOWN, ForkRule.MEAN).heading("cores")
+        m("cpu.cores", "cores", "cores", UNKNOWN, ForkRule.MEAN).in(MetricGroup.CPU).heading("cores")
                 .is("CPU time over wall time: how many cores the cell kept busy");
-        m("cpu.generator", "cores", "cores", UNKNOWN, ForkRule.MEAN)
+        m("cpu.generator", "cores", "cores", UNKNOWN, ForkRule.MEAN).in(MetricGroup.CPU)
                 .is("serving cells: the arrival scheduler's own CPU time over wall time");
-        m("cpu.call.serving", "ms/op", "ms/op", LOWER_IS_BETTER, ForkRule.MEAN)
+        m("cpu.call.serving", "ms/op", "ms/op", LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.CPU)
                 .is("the CPU time per call of the threads that serve calls only (callers, the engine's pools)");
-        m("cpu.call.wait", "ms/op", "ms/op", LOWER_IS_BETTER, ForkRule.MEAN)
+        m("cpu.call.wait", "ms/op", "ms/op", LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.CPU)
                 .is("serving cells: the callers' CPU outside their calls");
         m("io.read", "MiB/s", "MiB/s", LOWER_IS_BETTER, ForkRule.MEAN).is("disk bytes the fork made storage read");
         m("io.write", "MiB/s", "MiB/s", LOWER_IS_BETTER, ForkRule.MEAN).is("disk bytes the fork made storage write");
@@ -123,14 +135,16 @@ public final class MetricCatalogue {
         m("machine.canary", "ms", "ms", UNKNOWN, ForkRule.MEAN)
                 .is("a fixed pure-Java kernel timed after each iteration: slower exactly when the machine is");
         // training
-        m("train.mem.inference", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN)
+        m("train.mem.inference", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.MEMORY)
                 .is("peak of one forward pass without gradients");
-        m("train.mem.forward", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN)
+        m("train.mem.forward", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.MEMORY)
                 .is("peak of the forward pass with gradients recorded, and the loss");
-        m("train.mem.backward", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN)
+        m("train.mem.backward", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.MEMORY)
                 .is("peak of the backward pass above what the forward left");
-        m("train.mem.gradients", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN).is("the gradients of every trained weight");
-        m("train.mem.step", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN).is("forward + backward: what a step needs");
+        m("train.mem.gradients", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN)
+                .in(MetricGroup.MEMORY).is("the gradients of every trained weight");
+        m("train.mem.step", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN)
+                .in(MetricGroup.MEMORY).is("forward + backward: what a step needs");
         // generation
         m("gen.ttft", "ms", "ms", LOWER_IS_BETTER, ForkRule.MEAN).gated().speed()
                 .is("time to first token, mean over the requests");
@@ -243,7 +257,27 @@ public final class MetricCatalogue {
                 ? HIGHER_IS_BETTER : UNKNOWN;
         boolean speed = u.matches("(ns|us|ms|s)/op") || u.matches("ops/(ns|us|ms|s|min|hr)");
         String shown = unit == null ? "" : unit;
-        return new MetricEntry(name, shown, shown, d, ForkRule.MEAN, false, speed, name, "");
+        return new MetricEntry(name, shown, shown, d, ForkRule.MEAN, false, speed, name, groupOf(name), "");
+    }
+
+    /**
+     * The group of a metric the catalogue does not name, by the prefix of its name: another quality, memory, model,
+     * CPU or GC figure (JMH's gc profiler writes more than the catalogue names) sits with the catalogue's own.
+     */
+    private static MetricGroup groupOf(String name) {
+        if (name.startsWith("fidelity.") || name.startsWith("accuracy.")) {
+            return MetricGroup.QUALITY;
+        }
+        if (name.startsWith("mem.") || name.startsWith("train.mem.")) {
+            return MetricGroup.MEMORY;
+        }
+        if (name.startsWith("model.")) {
+            return MetricGroup.MODEL;
+        }
+        if (name.startsWith("cpu.") || name.startsWith("gc.")) {
+            return MetricGroup.CPU;
+        }
+        return MetricGroup.OTHER;
     }
 
     private static Builder m(String name, String unit, String display, Direction direction, ForkRule forks) {
@@ -259,6 +293,7 @@ public final class MetricCatalogue {
         private boolean gated;
         private boolean speed;
         private String heading;
+        private MetricGroup group = MetricGroup.OTHER;
 
         Builder(String name, String unit, String display, Direction direction, ForkRule forks) {
             this.name = name;
@@ -279,13 +314,19 @@ public final class MetricCatalogue {
             return this;
         }
 
+        Builder in(MetricGroup g) {
+            group = g;
+            return this;
+        }
+
         Builder heading(String h) {
             heading = h;
             return this;
         }
 
         void is(String description) {
-            MetricEntry e = new MetricEntry(name, unit, display, direction, forks, gated, speed, heading, description);
+            MetricEntry e = new MetricEntry(name, unit, display, direction, forks, gated, speed, heading, group,
+                    description);
             ALL.add(e);
             if (e.family()) {
                 FAMILIES.add(e);

@@ -8,10 +8,11 @@ import java.util.regex.Pattern;
  * What one metric is, as every output reads it: its name (a family of percentiles writes {@code <p>} where the
  * percentile goes: {@code gen.itl.p<p>}), the unit the JMH JSON holds it in, the unit outputs show it in, which way it
  * improves, how its forks combine, whether the gate takes it by default, whether compare says faster/slower of it
- * (a time) rather than better/worse, the short heading a narrow table gives it, and what it is, in a line.
+ * (a time) rather than better/worse, the short heading a narrow table gives it, the group of a report table's
+ * columns it is shown in, and what it is, in a line.
  */
 public record MetricEntry(String name, String unit, String display, Direction direction, ForkRule forks,
-                          boolean gated, boolean speed, String heading, String description) {
+                          boolean gated, boolean speed, String heading, MetricGroup group, String description) {
     /** Where a family's name holds its percentile. */
     public static final String P = "<p>";
 

@@ -65,6 +65,21 @@ public final class Percentiles {
         return Math.min(n, Math.max(1, (long) Math.ceil(p / 100 * n)));
     }
 
+    /**
+     * The quantile {@code q} (0 to 1) of a few sorted readings, by linear interpolation between order statistics
+     * (the median of an even count is the mean of the middle two); NaN when there are none. For the machine check's
+     * medians and spread over a run's forks, where each reading is a fork and nearest rank would jump between forks.
+     */
+    public static double interpolated(double[] sorted, double q) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        double pos = q * (sorted.length - 1);
+        int lo = (int) Math.floor(pos);
+        int hi = Math.min(lo + 1, sorted.length - 1);
+        return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
+    }
+
     /** The fastest call; NaN without calls. */
     public double min() {
         return bins.stream().filter(b -> b.count > 0).mapToDouble(Bin::value).findFirst().orElse(Double.NaN);

@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.findings.MemoryScaling;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.stats.Interval;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class MemoryScalingTest {
 
     @Test
     void aLineOfConstantStepsIsLinearAndConstant() {
-        List<String> lines = MemoryScaling.lines(List.of(cell("a", 16, 492), cell("a", 1, 312), cell("a", 8, 396),
+        List<String> lines = BatchFindings.memory(List.of(cell("a", 16, 492), cell("a", 1, 312), cell("a", 8, 396),
                 cell("b", 1, 100)));
         assertThat(lines).containsExactly("memory: a on ort: 12.00 [11.91, 12.09] MiB per sample + 300.0 MiB fixed"
                 + " (resident set by batch 1: 312.0, 8: 396.0, 16: 492.0 MiB; linear: every batch within 0 % of the"
@@ -46,7 +47,7 @@ class MemoryScalingTest {
      */
     @Test
     void aSetThatFallsWithTheBatchIsNotLinear() {
-        String line = MemoryScaling.lines(List.of(cell("bert_base", 1, 658.0), cell("bert_base", 2, 657.3),
+        String line = BatchFindings.memory(List.of(cell("bert_base", 1, 658.0), cell("bert_base", 2, 657.3),
                 cell("bert_base", 4, 647.0), cell("bert_base", 8, 681.3), cell("bert_base", 16, 721.1))).get(0);
         assertThat(line).contains("not linear: batch 4 is 23 % of the batch effect (69.30 MiB from batch 1 to 16) off"
                 + " the line").contains("1 to 2: -0.7000, 2 to 4: -5.150").contains("not constant: the set fell or held"
@@ -56,7 +57,7 @@ class MemoryScalingTest {
     @Test
     void aPeakThatJumpsIsNotLinearNorConstant() {
         // the arena doubles at batch 8: the per-sample cost is not one number
-        String line = MemoryScaling.lines(List.of(cell("a", 1, 300), cell("a", 4, 310), cell("a", 8, 600))).get(0);
+        String line = BatchFindings.memory(List.of(cell("a", 1, 300), cell("a", 4, 310), cell("a", 8, 600))).get(0);
         assertThat(line).contains("not linear: batch 4").contains("1 to 4: 3.333, 4 to 8: 72.50 MiB, not constant");
     }
 
@@ -64,7 +65,7 @@ class MemoryScalingTest {
     @Test
     void twoBatchSizesGiveTheLineAndItsIntervalWithoutALinearityVerdict() {
         // se of each cell 2.131 / t(15) = 1.0 MiB; slope se sqrt(2) / 7; t(15) 2.131: ± 0.4306
-        assertThat(MemoryScaling.lines(List.of(cell("a", 1, 300, 2.131), cell("a", 8, 370, 2.131))))
+        assertThat(BatchFindings.memory(List.of(cell("a", 1, 300, 2.131), cell("a", 8, 370, 2.131))))
                 .containsExactly("memory: a on ort: 10.00 [9.569, 10.43] MiB per sample + 290.0 MiB fixed (resident"
                         + " set by batch 1: 300.0, 8: 370.0 MiB; two batch sizes: a line through both, linearity not"
                         + " checked)");
@@ -72,6 +73,6 @@ class MemoryScalingTest {
 
     @Test
     void memoryThatDoesNotGrowWithTheBatchGetsNoLine() {
-        assertThat(MemoryScaling.lines(List.of(cell("tiny", 1, 106.7), cell("tiny", 4, 105.9)))).isEmpty();
+        assertThat(BatchFindings.memory(List.of(cell("tiny", 1, 106.7), cell("tiny", 4, 105.9)))).isEmpty();
     }
 }

@@ -1,5 +1,7 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.MetricCatalogue;
+import dev.inferbench.results.MetricGroup;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -58,14 +60,14 @@ class ReadableTablesTest {
 
     @Test
     void metricsAreGroupedAndTheHtmlFoldsTheGroupsNotOpenByDefault() throws Exception {
-        assertThat(MetricGroup.of("latency.sample")).isEqualTo(MetricGroup.LATENCY);
-        assertThat(MetricGroup.of("samples")).isEqualTo(MetricGroup.THROUGHPUT);
-        assertThat(MetricGroup.of("tokens")).isEqualTo(MetricGroup.THROUGHPUT);
-        assertThat(MetricGroup.of("mem.rss.peak")).isEqualTo(MetricGroup.MEMORY);
-        assertThat(MetricGroup.of("model.macs")).isEqualTo(MetricGroup.MODEL);
-        assertThat(MetricGroup.of("fidelity.top1")).isEqualTo(MetricGroup.QUALITY);
-        assertThat(MetricGroup.of("accuracy.top5")).isEqualTo(MetricGroup.QUALITY);
-        assertThat(MetricGroup.of("gc.alloc.rate.norm")).isEqualTo(MetricGroup.CPU);
+        assertThat(MetricCatalogue.find("latency.sample").group()).isEqualTo(MetricGroup.LATENCY);
+        assertThat(MetricCatalogue.find("samples").group()).isEqualTo(MetricGroup.THROUGHPUT);
+        assertThat(MetricCatalogue.find("tokens").group()).isEqualTo(MetricGroup.THROUGHPUT);
+        assertThat(MetricCatalogue.find("mem.rss.peak").group()).isEqualTo(MetricGroup.MEMORY);
+        assertThat(MetricCatalogue.find("model.macs").group()).isEqualTo(MetricGroup.MODEL);
+        assertThat(MetricCatalogue.find("fidelity.top1").group()).isEqualTo(MetricGroup.QUALITY);
+        assertThat(MetricCatalogue.find("accuracy.top5").group()).isEqualTo(MetricGroup.QUALITY);
+        assertThat(MetricCatalogue.find("gc.alloc.rate.norm").group()).isEqualTo(MetricGroup.CPU);
 
         List<ReportTable> tables = ReportTable.of(ReportInput.load(List.of(ReportsTest.runA())).rows());
         ReportTable fault = tables.get(1);

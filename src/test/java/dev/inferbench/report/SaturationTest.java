@@ -21,7 +21,7 @@ class SaturationTest {
     void namesTheSmallestBatchNoLargerOneBeatsByTenPercent() {
         List<CellSummary> cells = new ArrayList<>(List.of(cell("a", 16, 1310), cell("a", 1, 833), cell("a", 4, 918),
                 cell("a", 64, 1280), cell("b", 1, 100), cell("b", 8, 250), cell("c", 1, 5)));
-        List<String> lines = Saturation.lines(cells);
+        List<String> lines = BatchFindings.saturation(cells);
         assertThat(lines).containsExactly(
                 "throughput: a on ort saturates at batch 16 (no larger batch serves 10 % more; samples/s by batch"
                         + " 1: 833.0, 4: 918.0, 16: 1310, 64: 1280)",
@@ -31,7 +31,7 @@ class SaturationTest {
     @Test
     void aDipThenARiseIsNotSaturation() {
         // batch 4 is barely above 1, but 16 is far above both: saturation is judged against every larger batch
-        List<String> lines = Saturation.lines(List.of(cell("a", 1, 100), cell("a", 4, 105), cell("a", 16, 200)));
+        List<String> lines = BatchFindings.saturation(List.of(cell("a", 1, 100), cell("a", 4, 105), cell("a", 16, 200)));
         assertThat(lines).containsExactly("throughput: a on ort still rises at batch 16 (+90 % over batch 4; samples/s"
                 + " by batch 1: 100.0, 4: 105.0, 16: 200.0)");
     }

@@ -56,6 +56,19 @@ class MetricCatalogueTest {
         assertThat(MetricCatalogue.forkRule("my.figure")).isEqualTo(ForkRule.MEAN);
     }
 
+    /** The report's column groups come from the catalogue; a metric it does not name goes by its name's prefix. */
+    @Test
+    void eachMetricHasItsGroupAndAnUnnamedOneTakesItsPrefixs() {
+        assertThat(MetricCatalogue.find("samples").group()).isEqualTo(MetricGroup.THROUGHPUT);
+        assertThat(MetricCatalogue.find("latency.sample").group()).isEqualTo(MetricGroup.LATENCY);
+        assertThat(MetricCatalogue.find("load.time").group()).isEqualTo(MetricGroup.STARTUP);
+        assertThat(MetricCatalogue.find("train.mem.step").group()).isEqualTo(MetricGroup.MEMORY);
+        assertThat(MetricCatalogue.find("serve.p99").group()).isEqualTo(MetricGroup.OTHER);
+        assertThat(MetricCatalogue.of("gc.churn.G1_Eden_Space", "MB/sec").group()).isEqualTo(MetricGroup.CPU);
+        assertThat(MetricCatalogue.of("fidelity.new", "%").group()).isEqualTo(MetricGroup.QUALITY);
+        assertThat(MetricCatalogue.of("my.figure", "ms").group()).isEqualTo(MetricGroup.OTHER);
+    }
+
     @Test
     void familiesTakeTheirPercentilesAndNothingElse() {
         assertThat(MetricCatalogue.find("p99.9").name()).isEqualTo("p<p>");

@@ -2,6 +2,7 @@ package dev.inferbench.model.stats;
 
 import ai.onnx.proto.OnnxMl;
 import ai.onnx.proto.OnnxMl.NodeProto;
+import dev.inferbench.model.OnnxReader;
 import dev.inferbench.BenchException;
 import dev.inferbench.model.InputShapes;
 
@@ -65,8 +66,8 @@ public record ActivationMemory(int batch, int seqLen, List<Layer> layers, long p
         Map<String, long[]> inputs = new LinkedHashMap<>();
         boolean sequence = false;
         for (OnnxMl.ValueInfoProto in : summary.inputs()) {
-            inputs.put(in.getName(), resolver.resolve(ModelStats.spec(in)));
-            sequence |= resolver.usesSeqLen(ModelStats.spec(in));
+            inputs.put(in.getName(), resolver.resolve(OnnxReader.spec(in)));
+            sequence |= resolver.usesSeqLen(OnnxReader.spec(in));
         }
         ActivationMemory m = of(summary, inputs, batch, seqLen);
         return new ActivationMemory(m.batch, m.seqLen, m.layers, m.peakBytes, m.peakIndex, m.largestBytes,

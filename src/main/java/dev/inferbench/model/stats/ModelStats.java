@@ -4,8 +4,8 @@ import ai.onnx.proto.OnnxMl;
 import dev.inferbench.BenchException;
 import dev.inferbench.model.InputShapes;
 import dev.inferbench.model.Graph;
+import dev.inferbench.model.OnnxReader;
 import dev.inferbench.tensor.TensorSpec;
-import dev.inferbench.tensor.TensorSpec.DType;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,7 +37,7 @@ public record ModelStats(String name, Path file, long bytes, long params, long m
         List<String> inputs = new ArrayList<>();
         boolean sequence = false;
         for (OnnxMl.ValueInfoProto in : summary.inputs()) {
-            TensorSpec spec = spec(in);
+            TensorSpec spec = OnnxReader.spec(in);
             sequence |= new InputShapes(name, perSample, 1, seqLen).usesSeqLen(spec);
             inputs.add(spec.toString());
             long declaredBatch = spec.shape().length > 0 && spec.shape()[0] > 0 ? spec.shape()[0] : 1;
@@ -50,8 +50,8 @@ public record ModelStats(String name, Path file, long bytes, long params, long m
         }
         MacCounter counter = new MacCounter(summary, new ShapeInference(summary, inputShapes));
         long params = zooGraph != null ? zooGraph.parameterCount()
-                : summary.initializers().values().stream().mapToLong(OnnxSummary.Initializer::elements).sum();
-        List<String> outputs = summary.outputs().stream().map(o -> spec(o).toString()).toList();
+                : summary.initializers().values().stream().mapToLong(OnnxReader.Initializer::elements).sum();
+        List<String> outputs = summary.outputs().stream().map(o -> OnnxReader.spec(o).toString()).toList();
         return new ModelStats(name, file, size(file), params, counter.macs() / batch, counter.uncounted(),
                 histogram(summary), inputs, outputs, sequence);
     }
@@ -63,20 +63,6 @@ public record ModelStats(String name, Path file, long bytes, long params, long m
         counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder())
                 .thenComparing(Map.Entry.comparingByKey())).forEach(e -> sorted.put(e.getKey(), e.getValue()));
         return sorted;
-    }
-
-    public static TensorSpec spec(OnnxMl.ValueInfoProto v) {
-        OnnxMl.TensorProto.DataType elem = OnnxMl.TensorProto.DataType.forNumber(v.getType().getTensorType().getElemType());
-        DType type = elem == null ? DType.OTHER : switch (elem) {
-            case FLOAT -> DType.FLOAT32;
-            case FLOAT16 -> DType.FLOAT16;
-            case INT64 -> DType.INT64;
-            case INT32 -> DType.INT32;
-            case BOOL -> DType.BOOL;
-            case UINT8 -> DType.UINT8;
-            default -> DType.OTHER;
-        };
-        return new TensorSpec(v.getName(), type, OnnxSummary.dims(v, null));
     }
 
     private static long size(Path file) throws BenchException {

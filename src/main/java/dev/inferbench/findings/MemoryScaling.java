@@ -1,4 +1,4 @@
-package dev.inferbench.report;
+package dev.inferbench.findings;
 
 import dev.inferbench.metrics.MemoryProfiler;
 import dev.inferbench.results.CellSummary;
@@ -8,7 +8,6 @@ import dev.inferbench.stats.LineFit;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Memory per sample, for each setting measured at two or more batch sizes: the steady resident set
@@ -21,34 +20,45 @@ import java.util.Locale;
  * linear when every batch lies within {@value #LINEAR_PERCENT} % of the batch effect (the line's rise from the
  * smallest batch to the largest) of the line; and the memory each added sample costs (between neighbouring batch
  * sizes) is called constant when every step is above 0 and the largest is within {@value #CONSTANT_PERCENT} % of
- * the smallest. A setting whose fitted memory grows less than {@value #FLOOR_MIB} MiB over its batch sizes gets no line.
+ * the smallest. A setting whose fitted memory grows less than {@value #FLOOR_MIB} MiB over its batch sizes has none.
+ *
+ * @param byBatch  the setting's cells in batch order
+ * @param batches  their batch sizes
+ * @param resident their steady resident sets (MiB)
+ * @param slope    MiB per sample with its interval over forks
+ * @param fit      the least-squares line through {@code resident}
  */
-final class MemoryScaling {
-    static final double LINEAR_PERCENT = 10;
-    static final double CONSTANT_PERCENT = 25;
+public record MemoryScaling(List<CellSummary> byBatch, double[] batches, double[] resident, Interval slope,
+                            LineFit fit) {
+    public static final double LINEAR_PERCENT = 10;
+    public static final double CONSTANT_PERCENT = 25;
     /** Below this growth from the smallest to the largest batch (MiB) the batch's memory is lost in the allocator's noise. */
-    static final double FLOOR_MIB = 2;
+    public static final double FLOOR_MIB = 2;
 
-    private MemoryScaling() {
-    }
+    /** How the memory each added sample costs behaves between neighbouring batch sizes. */
+    public enum Steps { CONSTANT, NOT_CONSTANT, FELL_OR_HELD }
 
-    static List<String> lines(List<CellSummary> cells) {
-        List<String> out = new ArrayList<>();
+    public static List<MemoryScaling> of(List<CellSummary> cells) {
+        List<MemoryScaling> out = new ArrayList<>();
         for (List<CellSummary> series : BatchSeries.of(cells, c -> !Double.isNaN(steady(c).estimate()))) {
             double[] x = series.stream().mapToDouble(BatchSeries::batch).toArray();
             Interval[] y = series.stream().map(MemoryScaling::steady).toArray(Interval[]::new);
             Interval slope = LineFit.slope(x, y, ForkMeans.DEFAULT_CONFIDENCE);
-            // a tiny model's batch takes less than the allocator's own noise: no line, rather than a negative per
+            // a tiny model's batch takes less than the allocator's own noise: nothing, rather than a negative per
             // sample figure (mlp-tiny read -0.25 MiB per sample)
             if (slope.estimate() * (x[x.length - 1] - x[0]) >= FLOOR_MIB) {
-                out.add(line(series, x, y, slope, cells));
+                double[] ys = new double[y.length];
+                for (int i = 0; i < ys.length; i++) {
+                    ys[i] = y[i].estimate();
+                }
+                out.add(new MemoryScaling(series, x, ys, slope, LineFit.of(x, ys)));
             }
         }
         return out;
     }
 
     /** The cell's steady resident set with its interval over forks; the peak (no interval) for runs without it. */
-    static Interval steady(CellSummary c) {
+    public static Interval steady(CellSummary c) {
         double rss = c.extras().getOrDefault(MemoryProfiler.RSS, Double.NaN);
         if (Double.isNaN(rss)) {
             double peak = c.extras().getOrDefault(MemoryProfiler.RSS_PEAK, Double.NaN);
@@ -58,51 +68,60 @@ final class MemoryScaling {
         return new Interval(rss, rss - hw, rss + hw, ForkMeans.DEFAULT_CONFIDENCE, c.mean().forks());
     }
 
-    private static String line(List<CellSummary> byBatch, double[] x, Interval[] y, Interval slope,
-                               List<CellSummary> all) {
-        int n = byBatch.size();
-        double[] ys = new double[n];
-        StringBuilder sets = new StringBuilder();
-        for (int i = 0; i < n; i++) {
-            ys[i] = y[i].estimate();
-            sets.append(i == 0 ? "" : ", ").append((int) x[i]).append(": ").append(SummaryTable.num(ys[i]));
-        }
-        LineFit f = LineFit.of(x, ys);
-        String interval = slope.known() ? " [" + SummaryTable.num(slope.lower()) + ", " + SummaryTable.num(slope.upper())
-                + "]" : " [n/a: one fork]";
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "memory: %s: %s%s MiB per sample + %s MiB fixed"
-                        + " (resident set by batch %s MiB", BatchSeries.who(byBatch.get(0), all), SummaryTable.num(f.slope()),
-                interval, SummaryTable.num(f.intercept()), sets));
-        if (n < 3) {
-            return sb.append("; two batch sizes: a line through both, linearity not checked)").toString();
-        }
-        double effect = f.slope() * (x[n - 1] - x[0]);
+    /** Whether there are batch sizes enough (three) to check the line. */
+    public boolean checked() {
+        return batches.length >= 3;
+    }
+
+    /** The batch effect: the line's rise from the smallest batch to the largest (MiB). */
+    public double effect() {
+        return fit.slope() * (batches[batches.length - 1] - batches[0]);
+    }
+
+    /** The index of the batch farthest off the line (the first such; 0 when every batch is on it). */
+    public int worstAt() {
+        return (int) worst()[0];
+    }
+
+    /** How far the farthest batch is off the line, in percent of the batch effect. */
+    public double worstPercent() {
+        return worst()[1];
+    }
+
+    private double[] worst() {
         int worstAt = 0;
         double worst = 0;
-        for (int i = 0; i < n; i++) {
-            double off = Math.abs(ys[i] - f.at(x[i])) / effect * 100;
+        for (int i = 0; i < batches.length; i++) {
+            double off = Math.abs(resident[i] - fit.at(batches[i])) / effect() * 100;
             if (off > worst) {
                 worst = off;
                 worstAt = i;
             }
         }
-        sb.append(String.format(Locale.ROOT, worst <= LINEAR_PERCENT
-                ? "; linear: every batch within %1$.0f %% of the batch effect (%2$s MiB from batch %3$d to %5$d) of the line"
-                : "; not linear: batch %4$d is %1$.0f %% of the batch effect (%2$s MiB from batch %3$d to %5$d) off the line",
-                worst, SummaryTable.num(effect), (int) x[0], (int) x[worstAt], (int) x[n - 1]));
-        StringBuilder steps = new StringBuilder();
+        return new double[]{worstAt, worst};
+    }
+
+    public boolean linear() {
+        return worstPercent() <= LINEAR_PERCENT;
+    }
+
+    /** The memory each added sample costs between neighbouring batch sizes (MiB), one fewer than the batches. */
+    public double[] steps() {
+        double[] steps = new double[batches.length - 1];
+        for (int i = 1; i < batches.length; i++) {
+            steps[i - 1] = (resident[i] - resident[i - 1]) / (batches[i] - batches[i - 1]);
+        }
+        return steps;
+    }
+
+    public Steps stepsAre() {
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
-        for (int i = 1; i < n; i++) {
-            double step = (ys[i] - ys[i - 1]) / (x[i] - x[i - 1]);
+        for (double step : steps()) {
             lo = Math.min(lo, step);
             hi = Math.max(hi, step);
-            steps.append(i == 1 ? "" : ", ").append((int) x[i - 1]).append(" to ").append((int) x[i]).append(": ")
-                    .append(SummaryTable.num(step));
         }
-        boolean constant = lo > 0 && hi <= lo * (1 + CONSTANT_PERCENT / 100);
-        return sb.append("; per added sample ").append(steps).append(" MiB, ")
-                .append(constant ? "constant" : lo <= 0 ? "not constant: the set fell or held between two batches"
-                        : "not constant").append(")").toString();
+        return lo > 0 && hi <= lo * (1 + CONSTANT_PERCENT / 100) ? Steps.CONSTANT
+                : lo <= 0 ? Steps.FELL_OR_HELD : Steps.NOT_CONSTANT;
     }
 }
