@@ -222,7 +222,8 @@ done
 for side in base head; do
   jar_says=$(cd "$trees/$side" && java -jar target/benchmarks.jar --version 2>/dev/null | sed -n 2p || true)
   sha=${side}_sha; v=${side}_build
-  echo "[compare-commits] $side ${!sha:0:7}${!v:+ (${!v})}: ${jar_says:-its jar does not say its versions}"
+  label=$([[ ${!sha} == worktree || ${!sha} == built ]] && echo "${!side}" || echo "${!sha:0:7}")
+  echo "[compare-commits] $side $label${!v:+ (${!v})}: ${jar_says:-its jar does not say its versions}"
 done
 
 start=$(date +%s)

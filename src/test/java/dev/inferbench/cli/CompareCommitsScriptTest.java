@@ -83,6 +83,7 @@ class CompareCommitsScriptTest {
     void eachPairsOrderIsASeededCoinRecordedInTheRunFolder() throws Exception {
         Ended e = run(Map.of(), ".", ".", "--forks", "6", "--seed", "7", "--out", out());
         assertThat(e.code()).as(e.err()).isZero();
+        assertThat(e.out()).contains("[compare-commits] base .: JMH fake, built in base"); // a side named as given
         String order = read(out() + "/pair-order.txt");
         assertThat(order.lines()).hasSize(7).first().isEqualTo("seed 7");
         assertThat(order).contains("base first").contains("head first");
