@@ -25,6 +25,7 @@
 # usage: tools/compare-commits.sh <base> <head> [JMH args...] [--precision P] [--budget 20m] [--forks N]
 #                                 [--min-effect 3%] [--fail-on-regression] [--out DIR] [--head-args "ARGS"]
 #                                 [--pin [CPUS]] [--duet] [--seed N] [--offline] [--no-where] [--where-every K]
+#                                 [--base-build "MVN ARGS"] [--head-build "MVN ARGS"]
 #   --forks N       forks per side without --precision (default 10); the most per side with it (default 60)
 #   --out DIR       where the two run folders go (default results/compare-<base>-<head>-<time>)
 #   --head-args A   extra JMH args for the head side only, e.g. the calibration aid:
@@ -43,7 +44,13 @@
 #   --no-where      no operator passes (compare then prints no "where" tables)
 #   --where-every K an operator pass before every K-th pair only (default 1: every pair)
 #   --offline       build each side with mvn -o (only what the local repository holds); by default each side is
-#                   built as the README builds it, resolving what it needs
+#                   built as the README builds it, resolving what it needs. A side whose --base-build/--head-build
+#                   names something the local repository lacks is built online instead, and the script says so
+#   --base-build A, --head-build A
+#                   extra Maven arguments for building that side only, e.g. an engine upgrade on one commit:
+#                   tools/compare-commits.sh HEAD HEAD -p model=mlp-tiny --base-build "-Donnxruntime.version=1.22.0"
+#                   (each side in its own worktree with its own jar; the versions each side runs are printed after
+#                   its build, read from its jar, and compare reads the ones each side's run loaded)
 # A side given as "." is this checkout as it is (its target/benchmarks.jar, not rebuilt): `. .` is an A/A run of the
 # working tree without building twice. A side given as a folder holding target/benchmarks.jar (a checkout built
 # before) is used as it is too: tools/aa-proof.sh builds a commit twice once and compares the two builds many times.
@@ -63,7 +70,7 @@ trap on_error ERR
 [[ $# -ge 2 ]] || die "expected: tools/compare-commits.sh <base> <head> [JMH args] [--precision P] [--budget 20m]"
 base=$1 head=$2; shift 2
 precision="" budget="" forks="" min_effect="3%" fail_flag="" out="" jmh=() head_args= pin="" duet="" seed="" offline=""
-where=1 where_every=1
+where=1 where_every=1 base_build="" head_build=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --precision) precision=${2:?--precision needs a value, e.g. 2%}; shift 2 ;;
@@ -75,6 +82,8 @@ while [[ $# -gt 0 ]]; do
     --offline) offline=-o; shift ;;
     --out) out=${2:?--out needs a folder}; shift 2 ;;
     --head-args) head_args=${2?--head-args needs a value}; shift 2 ;;
+    --base-build) base_build=${2?--base-build needs Maven arguments, e.g. -Donnxruntime.version=1.22.0}; shift 2 ;;
+    --head-build) head_build=${2?--head-build needs Maven arguments, e.g. -Donnxruntime.version=1.29.0}; shift 2 ;;
     --pin) if [[ ${2:-} =~ ^[0-9] ]]; then pin=$2; shift 2; else pin=0; shift; fi ;;
     --duet) duet=1; shift ;;
     --no-where) where=""; shift ;;
@@ -92,6 +101,14 @@ budget_s=$([[ -n $budget ]] && seconds "$budget" || echo 0)
 [[ -n $seed ]] || seed=$(( $(date +%s) % 32768 ))
 [[ $seed =~ ^[0-9]+$ ]] || die "--seed '$seed' is not a whole number"
 [[ $where_every =~ ^[0-9]+$ && $where_every -ge 1 ]] || die "--where-every '$where_every' is not a whole number >= 1"
+for side in base head; do # a side's build arguments are Maven options (-Dname=value, -P profile ...), never a goal
+  v=${side}_build prev=""
+  for word in ${!v}; do
+    [[ $word == -* || $prev == -P || $prev == -pl ]] \
+      || die "--$side-build '${!v}' is not Maven options: '$word' is no option; expected e.g. -Donnxruntime.version=1.22.0"
+    prev=$word
+  done
+done
 pilot=8 # compare's --pilot: pairs whose spread fixes how many pairs run (StoppingRule.PILOT_PAIRS)
 
 # a side given as a folder that holds a built target/benchmarks.jar (another checkout) is used as it is
@@ -159,6 +176,11 @@ sha_of() { if [[ $1 == . ]]; then echo "worktree"; elif [[ $1 == /* && -f $1/tar
     || die "unknown commit '$1'; expected a branch, tag, sha, . (this checkout) or a checkout with target/benchmarks.jar"; fi; }
 base_sha=$(sha_of "$base") || exit 2
 head_sha=$(sha_of "$head") || exit 2
+for side in base head; do
+  v=${side}_build sha=${side}_sha
+  [[ -z ${!v} || ${!sha} != worktree && ${!sha} != built ]] \
+    || die "--$side-build needs a commit to build; the $side side '${!side}' is a jar already built, used as it is"
+done
 java_opts=(${INFERBENCH_JAVA_OPTS:-})
 compare_jar=$repo/target/benchmarks.jar
 [[ -f $compare_jar ]] || die "$compare_jar is missing; build this checkout first: mvn -q package -DskipTests"
@@ -169,14 +191,39 @@ trees=$(mktemp -d)
 cleanup() { for p in "${pid[@]:-}"; do [[ -n $p ]] && { kill "$p" 2>/dev/null || true; }; done
   for t in base head; do [[ -d $trees/$t && ! -L $trees/$t ]] && git worktree remove --force "$trees/$t" >/dev/null 2>&1; done; rm -rf "$trees"; }
 trap cleanup EXIT
+build_side() { # side mvn-args...: builds that side's worktree, its output appended to its build log
+  local side=$1; shift
+  echo "mvn $*" >>"$out/build-$side.log"
+  (cd "$trees/$side" && mvn "$@" >>"$out/build-$side.log" 2>&1)
+}
 for side in base head; do
   sha=$([[ $side == base ]] && echo "$base_sha" || echo "$head_sha")
   if [[ $sha == worktree ]]; then ln -s "$repo" "$trees/$side"; continue; fi
   if [[ $sha == built ]]; then ln -s "${!side}" "$trees/$side"; continue; fi
   git worktree add --detach --quiet "$trees/$side" "$sha"
-  echo "[compare-commits] building $side ${sha:0:7} ..."
-  (cd "$trees/$side" && mvn -q $offline package -DskipTests >"$out/build-$side.log" 2>&1) \
-    || die "commit ${sha:0:7} ($side) does not build; see $out/build-$side.log"
+  v=${side}_build; read -r -a extra <<<"${!v}"
+  echo "[compare-commits] building $side ${sha:0:7}${extra[*]:+ with ${extra[*]}} ..."
+  : >"$out/build-$side.log"
+  rc=0; build_side "$side" -q $offline package -DskipTests "${extra[@]}" || rc=$?
+  # what a side's own arguments ask for (another engine version) may not be in the local repository yet: it is
+  # fetched now, at build time, never by a run
+  if [[ $rc -ne 0 && -n $offline && ${#extra[@]} -gt 0 ]] && grep -q 'offline mode' "$out/build-$side.log"; then
+    echo "[compare-commits] the local Maven repository lacks what ${extra[*]} needs; building $side online"
+    rc=0; build_side "$side" -q package -DskipTests "${extra[@]}" || rc=$?
+  fi
+  if [[ $rc -ne 0 ]]; then
+    missing=$(sed 's/\x1b\[[0-9;]*m//g' "$out/build-$side.log" \
+      | { grep -o 'could not be resolved: [^ ]*\|Could not find artifact [^ ]*' || true; } | tail -1 | sed 's/.* //; s/[:,]$//')
+    why=${missing:+: Maven cannot get $missing}
+    die "commit ${sha:0:7} ($side${extra[*]:+, built with ${extra[*]}}) does not build$why; see $out/build-$side.log"
+  fi
+done
+# what each side bundles, as its jar says (the engine versions it holds, not the ones a build property asked for)
+for side in base head; do
+  jar_says=$(cd "$trees/$side" && java -jar target/benchmarks.jar --version 2>/dev/null | sed -n 2p || true)
+  sha=${side}_sha; v=${side}_build
+  label=$([[ ${!sha} == worktree || ${!sha} == built ]] && echo "${!side}" || echo "${!sha:0:7}")
+  echo "[compare-commits] $side $label${!v:+ (${!v})}: ${jar_says:-its jar does not say its versions}"
 done
 
 start=$(date +%s)

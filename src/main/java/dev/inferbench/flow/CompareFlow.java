@@ -7,6 +7,7 @@ import dev.inferbench.compare.Comparison;
 import dev.inferbench.compare.Gate;
 import dev.inferbench.compare.MachineRecord;
 import dev.inferbench.compare.RunReader;
+import dev.inferbench.compare.SideEngines;
 import dev.inferbench.compare.StopAnswer;
 import dev.inferbench.compare.Threshold;
 import dev.inferbench.compare.Where;
@@ -123,11 +124,12 @@ public final class CompareFlow {
         }
         List<Gate.Check> checks = Gate.check(thresholds, candidate);
         Map<CellKey, Where> where = WhereRuns.of(runs.get(0), runs.get(1), report);
+        SideEngines engines = SideEngines.of(runs.get(0), runs.get(1));
         switch (format) {
             case "md" -> out.print(CompareTable.markdown(report));
             case "json" -> {
                 try {
-                    CompareJson.write(report, where, out);
+                    CompareJson.write(report, where, engines, out);
                 } catch (IOException e) {
                     throw new BenchException("cannot write JSON: " + e.getMessage(), e);
                 }
@@ -139,6 +141,9 @@ public final class CompareFlow {
             default -> out.print(CompareTable.text(report));
         }
         PrintStream notes = format.equals("json") || format.equals("html") ? err : out;
+        if (engines.differ()) {
+            notes.println(engines.line()); // first under the table: an engine upgrade is what the ratio measures
+        }
         report.rows().stream().filter(r -> notes == out && WhereTable.shown(r) && where.containsKey(r.cell()))
                 .forEach(r -> out.print(WhereTable.text(r.cell().label(CompareTable.varying(report)),
                         where.get(r.cell()))));

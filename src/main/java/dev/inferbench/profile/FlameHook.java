@@ -83,13 +83,14 @@ public final class FlameHook implements ForkHook {
 
     /**
      * The forks' JVM arguments with ONNX Runtime's libraries loaded from our cache instead of a temporary copy that
-     * ORT deletes, so the profiler can still name their frames.
+     * ORT deletes, so the profiler can still name their frames. Each build's libraries get a folder of their own, so
+     * two ORT versions compared in turns on one machine never load each other's.
      */
     static List<String> keepOrtLibraries(Options base) throws BenchException {
         String platform = NativeLibrary.platform();
-        Path ortDir = NativeLibrary.cacheRoot().resolve("onnxruntime");
-        NativeLibrary.extract("ai/onnxruntime/native/" + platform + "/libonnxruntime.so", ortDir);
-        NativeLibrary.extract("ai/onnxruntime/native/" + platform + "/libonnxruntime4j_jni.so", ortDir);
+        Path ortDir = NativeLibrary.extractTogether(List.of("ai/onnxruntime/native/" + platform + "/libonnxruntime.so",
+                "ai/onnxruntime/native/" + platform + "/libonnxruntime4j_jni.so"),
+                NativeLibrary.cacheRoot().resolve("onnxruntime"));
         List<String> append = new ArrayList<>(base.getJvmArgsAppend().orElse(List.of()));
         append.add("-Donnxruntime.native.path=" + ortDir);
         return append;

@@ -10,7 +10,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -52,15 +54,43 @@ public final class NativeLibrary {
      * @return the path of the kept copy
      */
     public static Path extract(String resource, Path cacheDir) throws BenchException {
-        byte[] bytes;
+        return keep(resource, read(resource), cacheDir);
+    }
+
+    /**
+     * Libraries that load together (ONNX Runtime and its JNI binding), kept in a folder of their own under
+     * {@code parent} named by their bytes: two builds that bundle different versions (an engine upgrade compared
+     * side by side, forks of both running in turns) each load their own pair, never the other's.
+     *
+     * @return the folder that holds them
+     */
+    public static Path extractTogether(List<String> resources, Path parent) throws BenchException {
+        List<byte[]> contents = new ArrayList<>();
+        MessageDigest digest = digest();
+        for (String resource : resources) {
+            byte[] bytes = read(resource);
+            contents.add(bytes);
+            digest.update(bytes);
+        }
+        Path dir = parent.resolve(HexFormat.of().formatHex(digest.digest()).substring(0, 16));
+        for (int i = 0; i < resources.size(); i++) {
+            keep(resources.get(i), contents.get(i), dir);
+        }
+        return dir;
+    }
+
+    private static byte[] read(String resource) throws BenchException {
         try (InputStream in = NativeLibrary.class.getResourceAsStream("/" + resource)) {
             if (in == null) {
                 throw new BenchException("the jar has no " + resource + "; expected it from the bundled library's jar");
             }
-            bytes = in.readAllBytes();
+            return in.readAllBytes();
         } catch (IOException e) {
             throw new BenchException("cannot read " + resource + " from the jar: " + e.getMessage(), e);
         }
+    }
+
+    private static Path keep(String resource, byte[] bytes, Path cacheDir) throws BenchException {
         Path target = cacheDir.resolve(Path.of(resource).getFileName().toString());
         try {
             if (Files.isRegularFile(target) && sha256(Files.readAllBytes(target)).equals(sha256(bytes))) {
@@ -86,8 +116,12 @@ public final class NativeLibrary {
     }
 
     static String sha256(byte[] bytes) {
+        return HexFormat.of().formatHex(digest().digest(bytes));
+    }
+
+    private static MessageDigest digest() {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.inferbench.compare.CellKey;
 import dev.inferbench.compare.Comparer;
 import dev.inferbench.compare.Comparison;
+import dev.inferbench.compare.SideEngines;
 import dev.inferbench.compare.Where;
 import dev.inferbench.stats.Interval;
 
@@ -29,7 +30,21 @@ public final class CompareJson {
 
     /** @param where per cell, where its time changed by operator ({@link WhereTable}); written on its gated row */
     public static void write(Comparer.Report report, Map<CellKey, Where> where, OutputStream out) throws IOException {
+        write(report, where, new SideEngines(Map.of(), Map.of()), out);
+    }
+
+    /**
+     * @param engines each side's engine versions as its run loaded them, written as {@code sides.base.engines} and
+     *                {@code sides.head.engines} (left out for a side that recorded none)
+     */
+    public static void write(Comparer.Report report, Map<CellKey, Where> where, SideEngines engines, OutputStream out)
+            throws IOException {
         ObjectNode root = JSON.createObjectNode();
+        if (!engines.base().isEmpty() || !engines.head().isEmpty()) {
+            ObjectNode sides = root.putObject("sides");
+            side(sides, "base", engines.base());
+            side(sides, "head", engines.head());
+        }
         root.put("minEffect", report.minEffect());
         root.put("confidence", report.confidence());
         root.putArray("gate").addAll(report.gate().stream().sorted().map(root::textNode).toList());
@@ -63,6 +78,13 @@ public final class CompareJson {
         out.write(JSON.writeValueAsBytes(root));
         out.write('\n');
         out.flush();
+    }
+
+    private static void side(ObjectNode sides, String name, Map<String, String> engines) {
+        if (!engines.isEmpty()) {
+            ObjectNode e = sides.putObject(name).putObject("engines");
+            engines.forEach(e::put);
+        }
     }
 
     private static void cell(ObjectNode n, CellKey k) {

@@ -92,6 +92,26 @@ public final class Fingerprint {
         }
     }
 
+    /**
+     * The engine versions a run folder's environment.json names, as that run's JVM loaded them (ONNX Runtime asked
+     * at run time, DJL and libtorch from the files in the jar); empty for a folder without one, a JMH JSON file or a
+     * damaged file.
+     */
+    public static Map<String, String> enginesOf(Path run) {
+        Path file = RunLayout.of(run).environment();
+        Map<String, String> v = new LinkedHashMap<>();
+        if (!Files.isRegularFile(file)) {
+            return v;
+        }
+        try {
+            JSON.readTree(file.toFile()).path("engines").fields()
+                    .forEachRemaining(e -> v.put(e.getKey(), e.getValue().asText()));
+        } catch (IOException e) {
+            return Map.of();
+        }
+        return v;
+    }
+
     /** The CPU model an environment.json names; empty when the file has none or is not JSON. */
     public static Optional<String> cpuModel(Path file) {
         try {

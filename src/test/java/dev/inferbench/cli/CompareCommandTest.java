@@ -90,4 +90,23 @@ class CompareCommandTest {
                 .doesNotContain("settled ");
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("settled ");
     }
+    /** An engine upgrade compared on one commit: each side's engines as its run recorded them, in text and JSON. */
+    @Test
+    void eachSidesEnginesAreSaidWhenTheyDiffer(@TempDir Path dir) throws IOException {
+        Path a = runFolder(dir, "a");
+        Path b = runFolder(dir, "b");
+        Files.writeString(RunLayout.of(a).environment(), "{\"engines\": {\"onnxruntime\": \"1.22.0\", \"djl\": \"0.36.0\"}}");
+        Files.writeString(RunLayout.of(b).environment(), "{\"engines\": {\"onnxruntime\": \"1.29.0\", \"djl\": \"0.36.0\"}}");
+        assertThat(run("compare", a.toString(), b.toString())).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("engines differ: onnxruntime 1.22.0 -> 1.29.0"
+                + " (djl 0.36.0 on both sides), as each side's run loaded them (environment.json)\n");
+        out.reset();
+        assertThat(run("compare", a.toString(), b.toString(), "--format", "json")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("\"sides\" : {\n    \"base\" : {\n      \"engines\" : {\n"
+                + "        \"onnxruntime\" : \"1.22.0\",");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("engines differ: onnxruntime 1.22.0 -> 1.29.0");
+        out.reset();
+        assertThat(run("compare", a.toString(), a.toString())).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("engines differ");
+    }
 }

@@ -42,6 +42,16 @@ class FingerprintTest {
         assertThat(env.path("git").path("commit").asText()).matches(baked ? "[0-9a-f]{40}" : "unknown");
     }
 
+    /**
+     * --version names the ONNX Runtime the jar bundles (its own pom inside the jar), which is the one that loads: a
+     * build given another version names that one, not the pom's property.
+     */
+    @Test
+    void theBundledOrtVersionIsTheOneThatLoads() {
+        assertThat(BuildInfo.bundledOrt()).contains(ai.onnxruntime.OrtEnvironment.getEnvironment().getVersion());
+        assertThat(BuildInfo.ofThisJar().onnxruntime()).isEqualTo(BuildInfo.bundledOrt().orElseThrow());
+    }
+
     @Test
     void aResumedRunKeepsItsFirstFingerprint() throws Exception {
         Files.writeString(dir.resolve(RunLayout.ENVIRONMENT), "{\"date\":\"first\"}");
