@@ -12,6 +12,7 @@ import dev.inferbench.generate.DecoderFidelity;
 import dev.inferbench.generate.Generation;
 import dev.inferbench.generate.GenerationRecord;
 import dev.inferbench.generate.GenerationSpec;
+import dev.inferbench.generate.Prompts;
 import dev.inferbench.generate.RequestTimes;
 import dev.inferbench.generate.Sampler;
 import dev.inferbench.generate.Sampling;
@@ -79,9 +80,18 @@ public class GenerationBenchmark extends ModelParams {
     @Param("fp32")
     public String precision;
 
+    /**
+     * none (seeded ids of promptLen tokens), or a text file of one prompt per line or a .jsonl file of {"prompt": ...}
+     * lines, encoded by the tokenizer.json beside the model; each sequence then stops at its end-of-sequence token.
+     */
+    @Param("none")
+    public String prompts;
+
     private Decoder decoder;
     private CellSpec cell;
     private GenerationSpec spec;
+    /** The prompt file's prompts as encoded, or null. */
+    private Prompts encoded;
     private final DuetBarrier duet = DuetBarrier.fromProperty();
 
     /** A caller's own cache and request (JMH threads share the loaded model, never a cache). */
@@ -96,8 +106,13 @@ public class GenerationBenchmark extends ModelParams {
                 Sampler sampler = cell.spec.sampling().sampler(cell.cell.inputSeed());
                 state = cell.decoder.begin(cell.cell.batchSize(), sampler);
                 DecoderLayout layout = cell.decoder.layout();
-                long[] prompt = cell.spec.prompt(cell.cell.batchSize(), layout.vocab(), cell.cell.inputSeed());
-                generation = new Generation(state, cell.cell.batchSize(), prompt, cell.spec, sampler);
+                if (cell.encoded != null) {
+                    generation = new Generation(state, cell.cell.batchSize(), cell.encoded, cell.spec.outputLen(),
+                            sampler);
+                } else {
+                    long[] prompt = cell.spec.prompt(cell.cell.batchSize(), layout.vocab(), cell.cell.inputSeed());
+                    generation = new Generation(state, cell.cell.batchSize(), prompt, cell.spec, sampler);
+                }
                 check(generation.request(), generation.output(), layout, cell.cell.batchSize());
             }, this::close);
         }
@@ -119,13 +134,21 @@ public class GenerationBenchmark extends ModelParams {
             Path file = Variants.ensure(cell.modelName(), cell.modelFile(), cell.precision(), cell.model().inputs(),
                     Variants.calibrationSeed(cell.inputSeed()), System.out);
             decoder = cell.engine().openDecoder(file, cell.device(), cell.settings());
-            spec.check(decoder.layout(), cell.modelName());
+            spec.check(decoder.layout(), cell.modelName(), cell.modelFile());
+            encoded = spec.encode(cell.modelFile(), decoder.layout());
+            if (encoded != null) {
+                System.out.println("[inferbench] " + encoded.size() + " prompts from " + spec.prompts() + ", "
+                        + (encoded.stop().length == 0 ? "no end-of-sequence id in the model's folder: every sequence"
+                        + " runs to outputLen" : "stopping at " + Arrays.toString(encoded.stop()) + " ("
+                        + encoded.stopSource() + ") or outputLen"));
+            }
             CellQuality.clear();
             if (!cell.isFidelityReference() && cell.engine() != EngineKind.STUB) {
                 // the cell's first sequence against the fp32 file on ort, cpu: before measuring, never inside it; the
                 // stub's tokens are planted, not chosen from logits
                 try (Decoder reference = EngineKind.ORT.openDecoder(cell.modelFile(), Device.CPU, cell.settings())) {
-                    long[] prompt = spec.prompt(1, decoder.layout().vocab(), cell.inputSeed());
+                    long[] prompt = encoded != null ? encoded.ids().get(0)
+                            : spec.prompt(1, decoder.layout().vocab(), cell.inputSeed());
                     DecoderFidelity f = DecoderFidelity.measure(reference, decoder, prompt, spec.outputLen());
                     CellQuality.recordTokens(f.agreement(), f.maxAbsLogit(), f.tokens());
                 }

@@ -5,7 +5,9 @@ import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.Decoder;
 import dev.inferbench.engine.DecoderLayout;
+import dev.inferbench.generate.GenerationRecord;
 import dev.inferbench.generate.GenerationSpec;
+import dev.inferbench.generate.Prompts;
 import dev.inferbench.generate.RequestLengths;
 import dev.inferbench.generate.StaticBatcher;
 import dev.inferbench.serve.CallerThreads;
@@ -32,7 +34,11 @@ import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -71,6 +77,14 @@ public class GenerationLoadBenchmark extends ModelParams {
     /** none, or a file of prompt,output pairs (one per line) taking the place of promptLen and outputLen. */
     @Param("none")
     public String lengths;
+
+    /**
+     * none, or a text file of one prompt per line or a .jsonl file of {"prompt": ...} lines, encoded by the
+     * tokenizer.json beside the model: each step's requests take them in a seeded order, outputLen is then the most a
+     * request generates, and each stops at its end-of-sequence token.
+     */
+    @Param("none")
+    public String prompts;
 
     /** Intra-op threads of the engine; 0 means all available cores. */
     @Param("0")
@@ -111,6 +125,10 @@ public class GenerationLoadBenchmark extends ModelParams {
     private Decoder decoder;
     private final List<StaticBatcher> batchers = new ArrayList<>();
     private RequestLengths requestLengths;
+    /** The prompt file's prompts as encoded, or null. */
+    private Prompts encoded;
+    /** Each step's measured requests' prompt lengths, for the step the cell reports. */
+    private final Map<StepResult, int[]> promptsOfStep = new IdentityHashMap<>();
     private ServingSpec spec;
     private OpenLoop.Batching batching;
     private long seed;
@@ -130,10 +148,11 @@ public class GenerationLoadBenchmark extends ModelParams {
             batching = new OpenLoop.Batching(cell.batchSize(), Math.round(wait * 1e6));
             decoder = cell.engine().openDecoder(cell.modelFile(), cell.device(), cell.settings());
             DecoderLayout layout = decoder.layout();
-            requestLengths.check(layout, cell.modelName());
+            requestLengths.check(layout, cell.modelName(), cell.modelFile());
+            encoded = requestLengths.encode(cell.modelFile(), layout);
             vocab = layout.vocab();
             for (int c = 0; c < cell.callers(); c++) {
-                batchers.add(new StaticBatcher(decoder, cell.batchSize()));
+                batchers.add(new StaticBatcher(decoder, cell.batchSize(), encoded));
             }
             if (cell.batchSize() > 1) {
                 batchers.get(0).check(vocab, seed, 3, 7, 5); // padding only where a batch holds several requests
@@ -167,14 +186,19 @@ public class GenerationLoadBenchmark extends ModelParams {
         RateSearch.Step step = perSecond -> {
             int warm = spec.warmupRequests(perSecond);
             int n = warm + spec.requestsAt(perSecond);
-            RequestLengths.Drawn drawn = requestLengths.draw(n, seed + stepNo[0], vocab);
+            RequestLengths.Drawn drawn = requestLengths.draw(n, seed + stepNo[0], vocab, encoded);
             batchers.forEach(b -> b.use(drawn));
             StepResult r = OpenLoop.serve(serves, batching, spec.arrivals().schedule(perSecond, n, seed + stepNo[0]++),
                     warm, perSecond, Math.max(DRAIN_NS, (long) (spec.requestsAt(perSecond) / perSecond * 1e9)));
             ServingProfiler.countCalls(r);
+            promptsOfStep.put(r, Arrays.copyOfRange(drawn.prompt(), warm, n));
             return r;
         };
-        ServingRecord.measure(step, spec, capacity);
+        StepResult reported = ServingRecord.measure(step, spec, capacity);
+        // the reported step's lengths: each measured request's prompt, each served one's output
+        GenerationRecord.lengths(promptsOfStep.getOrDefault(reported, new int[0]),
+                reported.tokens().stream().filter(Objects::nonNull).mapToInt(t -> t.tokens()).toArray());
+        promptsOfStep.clear();
     }
 
     /**
@@ -183,7 +207,7 @@ public class GenerationLoadBenchmark extends ModelParams {
      */
     private double closedLoopCapacity() throws Exception {
         int perBatch = batching.maxRequests();
-        RequestLengths.Drawn drawn = requestLengths.draw(perBatch, seed - 1, vocab);
+        RequestLengths.Drawn drawn = requestLengths.draw(perBatch, seed - 1, vocab, encoded);
         int[] ids = new int[perBatch];
         for (int i = 0; i < perBatch; i++) {
             ids[i] = i;

@@ -29,6 +29,12 @@ public final class GenerationFigures {
     public static final double[] ITL_PERCENTILES = {50, 90, 99};
     /** TTFT's and TPOT's percentiles over the requests: the tail users gate on, beside the means. */
     public static final double[] TOKEN_PERCENTILES = {50, 90, 99};
+    /** The drawn lengths' percentiles over the iteration's sequences (max: their largest). */
+    public static final double[] LENGTH_PERCENTILES = {50, 90};
+    /** Prompt tokens per sequence, as drawn (a file's prompts as encoded; padding not counted). */
+    public static final String PROMPT = "gen.prompt";
+    /** Output tokens per sequence, as generated (up to and with its end-of-sequence token). */
+    public static final String OUTPUT = "gen.output";
     public static final Map<String, String> UNITS = units();
 
     private GenerationFigures() {
@@ -69,8 +75,8 @@ public final class GenerationFigures {
         }
         out.put(E2E, e2e);
         double seconds = requests.stream().mapToDouble(RequestTimes::endToEndMs).sum() / 1e3;
-        long outTokens = requests.stream().mapToLong(r -> (long) r.batch() * r.outputLen()).sum();
-        long allTokens = requests.stream().mapToLong(r -> (long) r.batch() * (r.outputLen() + r.promptLen())).sum();
+        long outTokens = requests.stream().mapToLong(RequestTimes::outputTokenCount).sum();
+        long allTokens = requests.stream().mapToLong(RequestTimes::totalTokenCount).sum();
         out.put(OUTPUT_TOKENS, outTokens / seconds);
         out.put(TOTAL_TOKENS, allTokens / seconds);
         out.put(KV_BYTES, requests.stream().mapToDouble(RequestTimes::cacheBytesPerToken).average().orElseThrow());
@@ -78,7 +84,36 @@ public final class GenerationFigures {
         putKnown(out, CHOICE, choice);
         out.put(PREFILL_SHARE, 100 * ttft / e2e);
         out.put(DECODE_SHARE, 100 * (e2e - ttft) / e2e);
+        out.putAll(lengths(requests.stream().flatMapToInt(r -> Arrays.stream(r.promptTokens())).toArray(),
+                requests.stream().flatMapToInt(r -> Arrays.stream(r.outputTokens())).toArray()));
         return out;
+    }
+
+    /** gen.prompt.p50, gen.output.max */
+    public static String length(String kind, double p) {
+        return kind + (p >= 100 ? ".max" : ".p" + (long) p);
+    }
+
+    /**
+     * The distributions of prompt and output tokens per sequence: p50 and p90 (each only with as many sequences behind
+     * it as a percentile needs, {@link Percentiles#callsFor}) and the largest.
+     */
+    public static Map<String, Double> lengths(int[] prompt, int[] output) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        putLengths(out, PROMPT, prompt);
+        putLengths(out, OUTPUT, output);
+        return out;
+    }
+
+    private static void putLengths(Map<String, Double> out, String kind, int[] values) {
+        if (values.length == 0) {
+            return;
+        }
+        double[] sorted = Arrays.stream(values).asDoubleStream().sorted().toArray();
+        for (double p : LENGTH_PERCENTILES) {
+            putKnown(out, length(kind, p), Percentiles.nearestRank(sorted, p));
+        }
+        out.put(length(kind, 100), sorted[sorted.length - 1]);
     }
 
     /** A percentile with too few values behind it is left out, not shown as the largest value. */
@@ -106,6 +141,12 @@ public final class GenerationFigures {
         u.put(CHOICE, "ms");
         u.put(PREFILL_SHARE, "%");
         u.put(DECODE_SHARE, "%");
+        for (String kind : List.of(PROMPT, OUTPUT)) {
+            for (double p : LENGTH_PERCENTILES) {
+                u.put(length(kind, p), "tokens");
+            }
+            u.put(length(kind, 100), "tokens");
+        }
         return Map.copyOf(u);
     }
 }

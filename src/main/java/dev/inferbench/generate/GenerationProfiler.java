@@ -18,7 +18,8 @@ import java.util.Map;
  * A generation cell's figures ({@link GenerationFigures}: TTFT, TPOT, ITL percentiles, end-to-end latency, output and
  * total tokens/s, KV-cache bytes per token, prefill and decode shares) as secondary metrics of each measured
  * iteration, from the requests GenerationBenchmark recorded in it; forks are the unit of their intervals like every
- * other figure. Cells that are not generation cells get nothing.
+ * other figure. A load step (GenerationLoadBenchmark) records only its requests' lengths here, its times going through
+ * the serving figures. Cells that are not generation cells get nothing.
  */
 public final class GenerationProfiler implements InternalProfiler {
 
@@ -30,17 +31,21 @@ public final class GenerationProfiler implements InternalProfiler {
     @Override
     public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
         GenerationRecord.take(); // requests of a warmup iteration, or of the setup's check, are not this iteration's
+        GenerationRecord.takeLengths();
     }
 
     @Override
     public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                        IterationResult result) {
         List<RequestTimes> requests = GenerationRecord.take();
-        if (requests.isEmpty() || iterationParams.getType() != IterationType.MEASUREMENT) {
+        int[][] lengths = GenerationRecord.takeLengths();
+        if (iterationParams.getType() != IterationType.MEASUREMENT) {
             return List.of();
         }
+        Map<String, Double> figures = !requests.isEmpty() ? GenerationFigures.of(requests)
+                : lengths != null ? GenerationFigures.lengths(lengths[0], lengths[1]) : Map.of();
         List<Result> out = new ArrayList<>();
-        for (Map.Entry<String, Double> e : GenerationFigures.of(requests).entrySet()) {
+        for (Map.Entry<String, Double> e : figures.entrySet()) {
             out.add(new ScalarResult(e.getKey(), e.getValue(), GenerationFigures.UNITS.get(e.getKey()),
                     AggregationPolicy.AVG));
         }

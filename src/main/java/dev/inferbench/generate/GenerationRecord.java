@@ -9,6 +9,8 @@ import java.util.List;
  */
 public final class GenerationRecord {
     private static final List<RequestTimes> requests = new ArrayList<>();
+    /** The lengths a load step drew and served (GenerationLoadBenchmark), or null. */
+    private static int[][] lengths;
 
     private GenerationRecord() {
     }
@@ -17,10 +19,25 @@ public final class GenerationRecord {
         requests.add(r);
     }
 
+    /**
+     * The lengths of the requests a measured load step reported: each one's prompt tokens, and each served one's output
+     * tokens. A later step's replace an earlier one's.
+     */
+    public static synchronized void lengths(int[] prompt, int[] output) {
+        lengths = new int[][]{prompt.clone(), output.clone()};
+    }
+
     /** The requests since the last take, and a fresh start. */
     static synchronized List<RequestTimes> take() {
         List<RequestTimes> out = List.copyOf(requests);
         requests.clear();
+        return out;
+    }
+
+    /** The lengths since the last take, or null; and a fresh start. */
+    static synchronized int[][] takeLengths() {
+        int[][] out = lengths;
+        lengths = null;
         return out;
     }
 }

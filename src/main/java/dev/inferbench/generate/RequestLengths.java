@@ -19,14 +19,19 @@ import java.util.regex.Pattern;
  * {@code promptLen} and {@code outputLen} fixed ({@code 128}) or uniform over a range of whole numbers, both ends
  * included ({@code uniform(32..128)}; a comma would split the value into two cells, JMH's list separator), drawn
  * seeded per step; or a file of {@code prompt,output} pairs ({@code lengths=trace.csv}), request i of a step taking
- * pair i modulo their count, in the file's order. The file takes the place of both parameters.
+ * pair i modulo their count, in the file's order. The file takes the place of both parameters. With a prompt file
+ * ({@code prompts=FILE}, {@link PromptFile}) the prompts are the file's, encoded by the model's tokenizer, each step's
+ * requests taking them in a seeded order (a permutation of the file per step, repeated as needed); the output length
+ * is then the most a request may generate, a sequence stopping earlier at its end-of-sequence token.
  *
  * @param prompt the prompt's distribution (null with a file)
  * @param output the output's distribution (null with a file)
  * @param pairs  the file's pairs, {prompt, output} (empty without a file)
  * @param source the file's name, or "" without one
+ * @param prompts the prompt file (its prompts take the place of {@code prompt}), or null
  */
-public record RequestLengths(Dist prompt, Dist output, List<int[]> pairs, String source) implements FitsContext {
+public record RequestLengths(Dist prompt, Dist output, List<int[]> pairs, String source, PromptFile prompts)
+        implements FitsContext {
     public static final String LENGTHS = "lengths";
     /** {@code lengths=none}: the lengths come from promptLen and outputLen. */
     public static final String NONE = "none";
@@ -54,22 +59,52 @@ public record RequestLengths(Dist prompt, Dist output, List<int[]> pairs, String
         }
     }
 
+    /** Lengths without a prompt file. */
+    public RequestLengths(Dist prompt, Dist output, List<int[]> pairs, String source) {
+        this(prompt, output, pairs, source, null);
+    }
+
     public static RequestLengths of(Map<String, String> params) throws BenchException {
         String file = params.getOrDefault(LENGTHS, NONE).strip();
+        PromptFile prompts = PromptFile.of(params);
         if (!file.equals(NONE)) {
+            if (prompts != null) {
+                throw new BenchException("lengths=" + file + " and prompts=" + prompts + " do not go together: each"
+                        + " gives the prompts' lengths; expected one of them");
+            }
             return new RequestLengths(null, null, read(Path.of(file)), file);
         }
-        return new RequestLengths(dist(params, GenerationSpec.PROMPT_LEN, "128"),
-                dist(params, GenerationSpec.OUTPUT_LEN, "64"), List.of(), "");
+        Dist prompt = dist(params, GenerationSpec.PROMPT_LEN, "128");
+        if (prompts != null && !prompt.equals(new Dist(GenerationSpec.DEFAULT_PROMPT_LEN,
+                GenerationSpec.DEFAULT_PROMPT_LEN))) {
+            throw new BenchException("promptLen=" + prompt + " and prompts=" + prompts + " do not go together: the"
+                    + " file's prompts give the prompt lengths; expected one of them");
+        }
+        return new RequestLengths(prompt, dist(params, GenerationSpec.OUTPUT_LEN, "64"), List.of(), "", prompts);
     }
 
     /** The lengths of {@code requests} requests, seeded (a file's pairs in order), and their prompts' ids. */
     public Drawn draw(int requests, long seed, int vocab) {
+        return draw(requests, seed, vocab, null);
+    }
+
+    /**
+     * As {@link #draw(int, long, int)}; with {@code encoded} (this cell's prompt file as encoded), request i takes
+     * prompt {@code order[i mod n]} of a seeded permutation of the file, and its output length is drawn as without.
+     */
+    public Drawn draw(int requests, long seed, int vocab, Prompts encoded) {
         int[] p = new int[requests];
         int[] o = new int[requests];
         long[][] ids = new long[requests][];
         SplittableRandom random = new SplittableRandom(seed);
+        int[] order = encoded == null ? null : permutation(encoded.size(), random);
         for (int i = 0; i < requests; i++) {
+            if (order != null) {
+                ids[i] = encoded.ids().get(order[i % order.length]);
+                p[i] = ids[i].length;
+                o[i] = output.draw(random);
+                continue;
+            }
             if (pairs.isEmpty()) {
                 p[i] = prompt.draw(random);
                 o[i] = output.draw(random);
@@ -85,6 +120,25 @@ public record RequestLengths(Dist prompt, Dist output, List<int[]> pairs, String
         return new Drawn(p, o, ids);
     }
 
+    private static int[] permutation(int n, SplittableRandom random) {
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        for (int i = n - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        return order;
+    }
+
+    /** The prompt file's prompts, encoded by the tokenizer beside {@code modelFile}; null without a prompt file. */
+    public Prompts encode(Path modelFile, DecoderLayout layout) throws BenchException {
+        return prompts == null ? null : Prompts.encode(prompts, modelFile, layout.vocab());
+    }
+
     /** The longest prompt and output a request can have together: what the cache must hold. */
     public int longest() {
         return pairs.isEmpty() ? prompt.high() + output.high()
@@ -93,12 +147,15 @@ public record RequestLengths(Dist prompt, Dist output, List<int[]> pairs, String
 
     /** Every request fits the context the decoder declares (a file's pair by its line). */
     @Override
-    public void check(DecoderLayout layout, String model) throws BenchException {
+    public void check(DecoderLayout layout, String model, Path file) throws BenchException {
+        Prompts encoded = encode(file, layout);
         if (layout.context().isEmpty()) {
             return;
         }
         int context = layout.context().getAsInt();
-        if (!pairs.isEmpty()) {
+        if (encoded != null) {
+            encoded.checkFits(output.high(), context, model);
+        } else if (!pairs.isEmpty()) {
             for (int[] pair : pairs) {
                 if (pair[0] + pair[1] > context) {
                     throw new BenchException(source + " line " + pair[2] + ": prompt " + pair[0] + " + output "
@@ -116,7 +173,8 @@ public record RequestLengths(Dist prompt, Dist output, List<int[]> pairs, String
     /** promptLen=uniform(32..128) outputLen=64, or lengths=trace.csv (57 pairs) */
     @Override
     public String toString() {
-        return pairs.isEmpty() ? "promptLen=" + prompt + " outputLen=" + output
+        return prompts != null ? PromptFile.PARAM + "=" + prompts + " outputLen=" + output
+                : pairs.isEmpty() ? "promptLen=" + prompt + " outputLen=" + output
                 : LENGTHS + "=" + source + " (" + pairs.size() + " pairs)";
     }
 

@@ -14,16 +14,26 @@ import java.util.List;
  * different lengths are left-padded to the longest ({@link DecodeState#pad}: masked, and not counted in positions), so
  * each sequence gets the tokens it would get alone; a request whose output is complete is done, its last token's time
  * its end, while the batch runs on for the others. That idle row, and a request that arrives while a batch runs
- * waiting for all of it, are what static batching costs. The clock is read as each step's tokens are known.
+ * waiting for all of it, are what static batching costs. The clock is read as each step's tokens are known. With
+ * end-of-sequence ids (a prompt file's model), a request is also done at its first end-of-sequence token, and the batch
+ * ends when every request in it is done.
  */
 public final class StaticBatcher implements AutoCloseable {
     private final Decoder decoder;
     /** A cache for each batch size served, made when first needed; index k - 1. */
     private final List<DecodeState> states = new ArrayList<>();
     private volatile RequestLengths.Drawn requests;
+    /** The end-of-sequence ids, or null: each request runs to its drawn output length. */
+    private final Prompts stop;
 
     public StaticBatcher(Decoder decoder, int maxBatch) {
+        this(decoder, maxBatch, null);
+    }
+
+    /** @param stop whose end-of-sequence ids end a request early; null (or none): none does */
+    public StaticBatcher(Decoder decoder, int maxBatch, Prompts stop) {
         this.decoder = decoder;
+        this.stop = stop == null || stop.stop().length == 0 ? null : stop;
         for (int k = 0; k < maxBatch; k++) {
             states.add(null);
         }
@@ -60,24 +70,39 @@ public final class StaticBatcher implements AutoCloseable {
         long[] next = new long[k];
         state.reset();
         state.pad(pad);
+        int[] produced = new int[k];
         state.step(prompt, longestPrompt, next);
-        record(0, System.nanoTime(), next, times, tokens);
-        for (int t = 1; t < longestOutput; t++) {
+        boolean running = record(0, System.nanoTime(), next, times, tokens, produced);
+        for (int t = 1; running && t < longestOutput; t++) {
             state.step(next, 1, next);
-            record(t, System.nanoTime(), next, times, tokens);
+            running = record(t, System.nanoTime(), next, times, tokens, produced);
+        }
+        for (int s = 0; s < k; s++) {
+            if (produced[s] < 0) { // stopped at its end-of-sequence token
+                times[s] = Arrays.copyOf(times[s], -produced[s]);
+            }
         }
         return times;
     }
 
-    private static void record(int t, long now, long[] next, long[][] times, long[][] tokens) {
+    /**
+     * Step t's tokens for the requests still running; whether any still runs. {@code produced[s]} counts request s's
+     * tokens, negated once it stopped at an end-of-sequence token.
+     */
+    private boolean record(int t, long now, long[] next, long[][] times, long[][] tokens, int[] produced) {
+        boolean running = false;
         for (int s = 0; s < times.length; s++) {
-            if (t < times[s].length) {
+            if (produced[s] == t && t < times[s].length) { // neither stopped nor complete
                 times[s][t] = now;
                 if (tokens != null) {
                     tokens[s][t] = next[s];
                 }
+                boolean stopped = stop != null && stop.stops(next[s]);
+                produced[s] = stopped ? -(t + 1) : t + 1;
+                running |= !stopped && t + 1 < times[s].length;
             }
         }
+        return running;
     }
 
     private DecodeState state(int k) throws BenchException {

@@ -25,7 +25,7 @@ final class GenerationCheck {
                     + e.getMessage(), e);
         }
         for (FitsContext cell : cells) {
-            cell.check(layout, entry.name());
+            cell.check(layout, entry.name(), entry.file());
         }
     }
 

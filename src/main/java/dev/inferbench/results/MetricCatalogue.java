@@ -165,6 +165,12 @@ public final class MetricCatalogue {
         m("gen.decode.share", "%", "%", UNKNOWN, ForkRule.MEAN).is("the decode steps' share of the request's time");
         m("gen.choice", "ms", "ms", LOWER_IS_BETTER, ForkRule.MEAN).speed()
                 .is("the token choice's (argmax or sampling) time per output token, inside TPOT");
+        m("gen.prompt.p<p>", "tokens", "tokens", UNKNOWN, ForkRule.MEAN)
+                .is("a percentile of the prompt tokens per sequence the iteration drew (a prompt file's, as encoded)");
+        m("gen.prompt.max", "tokens", "tokens", UNKNOWN, ForkRule.MAX).is("the longest prompt the cell drew, in tokens");
+        m("gen.output.p<p>", "tokens", "tokens", UNKNOWN, ForkRule.MEAN)
+                .is("a percentile of the output tokens per sequence (to its end-of-sequence token or outputLen)");
+        m("gen.output.max", "tokens", "tokens", UNKNOWN, ForkRule.MAX).is("the longest output the cell generated");
         // serving under load
         m("serve.rate", "req/s", "req/s", HIGHER_IS_BETTER, ForkRule.MEAN).is("requests served per second");
         m("serve.offered", "req/s", "req/s", UNKNOWN, ForkRule.MEAN).is("requests offered per second");

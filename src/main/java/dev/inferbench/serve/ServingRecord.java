@@ -22,8 +22,10 @@ public final class ServingRecord {
      * Measures what the cell asks and records it: with {@code rate=max}, the rate search from {@code capacity} (its
      * trail printed, a passing top rate named as a ceiling, non-monotone pairs counted); else one step at the cell's
      * rate, an INVALID one said in a line. The one way ServingBenchmark and GenerationLoadBenchmark end a step.
+     *
+     * @return the step recorded (the one the search settled on)
      */
-    public static void measure(RateSearch.Step step, ServingSpec spec, double capacity) throws Exception {
+    public static StepResult measure(RateSearch.Step step, ServingSpec spec, double capacity) throws Exception {
         if (spec.searchesRate()) {
             RateSearch.Found found = RateSearch.find(step, spec.slo(), capacity, ServingSpec.SCHEDULABLE);
             // each fork's trail: what the knee line's one figure stands on, and where the service was not monotone
@@ -32,6 +34,7 @@ public final class ServingRecord {
                     + (found.nonMonotone() > 0 ? "; not monotone: " + found.nonMonotone() + " pair(s) of rates met above"
                     + " one not met" : ""));
             record(found.best(), spec.slo(), found);
+            return found.best();
         } else {
             StepResult r = step.at(spec.rate());
             Validity v = Validity.of(r, spec.slo());
@@ -39,6 +42,7 @@ public final class ServingRecord {
                 System.out.println("[inferbench] step at " + spec.rate() + " req/s INVALID: " + v.reason());
             }
             record(r, spec.slo(), null);
+            return r;
         }
     }
 

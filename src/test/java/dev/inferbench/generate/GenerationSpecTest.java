@@ -11,6 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class GenerationSpecTest {
+    /** Lengths without a prompt file never read the model's folder. */
+    private static final java.nio.file.Path NO_FILE = java.nio.file.Path.of("no-folder", "model.onnx");
+
     private static final DecoderLayout TINY = new DecoderLayout(2, 2, 16, 512, true, OptionalInt.of(256));
 
     @Test
@@ -31,12 +34,12 @@ class GenerationSpecTest {
 
     @Test
     void refusesAPromptAndOutputBeyondTheContextAndTakesOneThatFits() throws BenchException {
-        assertThatThrownBy(() -> new GenerationSpec(250, 64).check(TINY, "llama-tiny"))
+        assertThatThrownBy(() -> new GenerationSpec(250, 64).check(TINY, "llama-tiny", NO_FILE))
                 .hasMessage("promptLen 250 + outputLen 64 = 314 tokens is longer than the 256-token context"
                         + " of model 'llama-tiny'; expected promptLen + outputLen <= 256");
-        new GenerationSpec(192, 64).check(TINY, "llama-tiny");
+        new GenerationSpec(192, 64).check(TINY, "llama-tiny", NO_FILE);
         // a user's export that declares no context is not checked against one
-        new GenerationSpec(100_000, 64).check(new DecoderLayout(2, 2, 16, 512, true, OptionalInt.empty()), "user");
+        new GenerationSpec(100_000, 64).check(new DecoderLayout(2, 2, 16, 512, true, OptionalInt.empty()), "user", NO_FILE);
     }
 
     @Test

@@ -16,6 +16,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Prompt and output lengths of requests under load: fixed, uniform (seeded, both ends), a file of pairs; bad input. */
 class RequestLengthsTest {
+    /** Lengths without a prompt file never read the model's folder. */
+    private static final java.nio.file.Path NO_FILE = java.nio.file.Path.of("no-folder", "model.onnx");
+
     private static final DecoderLayout CONTEXT_256 = new DecoderLayout(2, 2, 16, 512, true, OptionalInt.of(256));
 
     @TempDir
@@ -54,7 +57,7 @@ class RequestLengthsTest {
         assertThat(d.ids()[1]).hasSize(200);
         assertThat(l.longest()).isEqualTo(204);
         assertThat(l.toString()).endsWith("(3 pairs)");
-        l.check(CONTEXT_256, "llama-tiny");
+        l.check(CONTEXT_256, "llama-tiny", NO_FILE);
     }
 
     @Test
@@ -70,17 +73,17 @@ class RequestLengthsTest {
     @Test
     void aLengthOverTheContextIsRefused() throws Exception {
         RequestLengths l = RequestLengths.of(Map.of("promptLen", "uniform(16..200)", "outputLen", "64"));
-        assertThatThrownBy(() -> l.check(CONTEXT_256, "llama-tiny")).isInstanceOf(BenchException.class)
+        assertThatThrownBy(() -> l.check(CONTEXT_256, "llama-tiny", NO_FILE)).isInstanceOf(BenchException.class)
                 .hasMessage("promptLen uniform(16..200) + outputLen 64 reach 264 tokens, longer than the"
                         + " 256-token context of model 'llama-tiny'; expected the longest prompt + the longest output <= 256");
-        RequestLengths.of(Map.of("promptLen", "uniform(16..192)", "outputLen", "64")).check(CONTEXT_256, "llama-tiny");
+        RequestLengths.of(Map.of("promptLen", "uniform(16..192)", "outputLen", "64")).check(CONTEXT_256, "llama-tiny", NO_FILE);
         Path f = dir.resolve("long.csv");
         Files.writeString(f, "12,30\n250,10\n");
-        assertThatThrownBy(() -> RequestLengths.of(Map.of("lengths", f.toString())).check(CONTEXT_256, "llama-tiny"))
+        assertThatThrownBy(() -> RequestLengths.of(Map.of("lengths", f.toString())).check(CONTEXT_256, "llama-tiny", NO_FILE))
                 .hasMessage(f + " line 2: prompt 250 + output 10 = 260 tokens is longer than the 256-token"
                         + " context of model 'llama-tiny'; expected prompt + output <= 256");
         // a file that declares no context (a user's export) is not checked
-        l.check(new DecoderLayout(2, 2, 16, 512, true, OptionalInt.empty()), "theirs.onnx");
+        l.check(new DecoderLayout(2, 2, 16, 512, true, OptionalInt.empty()), "theirs.onnx", NO_FILE);
     }
 
     @Test

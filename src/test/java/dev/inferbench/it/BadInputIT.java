@@ -86,6 +86,7 @@ class BadInputIT {
         Files.writeString(cwd.resolve("no-cells.txt"), "# nothing but a comment\n");
         Files.writeString(cwd.resolve("broken-cells.txt"), "batchSize=1\nbatchSize=8 fp16\n");
         Files.writeString(cwd.resolve("bad-lengths.csv"), "128,64\n32;16\n");
+        prompts();
         readOnlyFolder(cwd.resolve("read-only"));
     }
 
@@ -111,6 +112,21 @@ class BadInputIT {
                                 OnnxMl.TensorShapeProto.newBuilder().addDim(
                                         OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimValue(1))))));
         Files.write(cwd.resolve("merged.onnx"), merged.build().toByteArray());
+    }
+
+    /**
+     * Prompt files: {@code prompts.txt} (one short prompt), {@code empty-prompts.txt} (a blank line),
+     * {@code no-field.jsonl} (a line without a prompt or text field), {@code long.txt} (a prompt of 200 tokens), and
+     * {@code tok/} holding llama-tiny with a tokenizer.json beside it (models/ has none).
+     */
+    private static void prompts() throws IOException {
+        Files.writeString(cwd.resolve("prompts.txt"), "t1 t2 t3\n");
+        Files.writeString(cwd.resolve("empty-prompts.txt"), "\n");
+        Files.writeString(cwd.resolve("no-field.jsonl"), "{\"question\": \"t1 t2\"}\n");
+        Files.writeString(cwd.resolve("long.txt"), String.join(" ", java.util.Collections.nCopies(200, "t7")) + "\n");
+        Path tok = Files.createDirectories(cwd.resolve("tok"));
+        Files.copy(cwd.resolve("models/llama-tiny.onnx"), tok.resolve("llama-tiny.onnx"));
+        dev.inferbench.generate.TestTokenizer.write(tok, 512);
     }
 
     /** Mode 555; where that does not stop writes (root), also the immutable attribute, which binds root too. */
