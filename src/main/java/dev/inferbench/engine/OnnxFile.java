@@ -148,6 +148,7 @@ record OnnxFile(ModelSignature signature, Map<String, String> metadata, Map<Stri
             case 7 -> DType.INT64;
             case 9 -> DType.BOOL;
             case 10 -> DType.FLOAT16;
+            case 16 -> DType.BFLOAT16;
             default -> DType.OTHER;
         };
         return new TensorSpec(v.getName(), type, shape);

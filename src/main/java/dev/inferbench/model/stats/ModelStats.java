@@ -70,6 +70,7 @@ public record ModelStats(String name, Path file, long bytes, long params, long m
         DType type = elem == null ? DType.OTHER : switch (elem) {
             case FLOAT -> DType.FLOAT32;
             case FLOAT16 -> DType.FLOAT16;
+            case BFLOAT16 -> DType.BFLOAT16;
             case INT64 -> DType.INT64;
             case INT32 -> DType.INT32;
             case BOOL -> DType.BOOL;
