@@ -71,7 +71,6 @@ public final class Variants {
             return target;
         }
         long start = System.nanoTime();
-        progress.printf(Locale.ROOT, "[inferbench] making the %s variant of %s -> %s ...%n", precision.id(), model, target);
         ModelProto fp32 = read(source, model);
         boolean decoder = Fp16Transform.isDecoder(fp32);
         if (decoder && precision == Precision.INT8) {
@@ -82,6 +81,7 @@ public final class Variants {
             throw new BenchException("model '" + model + "' is no decoder (it takes no past_key_values), and int4"
                     + " variants quantize a decoder's MatMul weights; expected precision fp32, fp16 or int8 for it");
         }
+        progress.printf(Locale.ROOT, "[inferbench] making the %s variant of %s -> %s ...%n", precision.id(), model, target);
         ModelProto variant = switch (precision) {
             case FP16 -> decoder ? Fp16Transform.decoder(fp32) : Fp16Transform.apply(fp32);
             case INT4 -> Int4Transform.decoder(fp32);
