@@ -9,6 +9,7 @@ import dev.inferbench.generate.GenerationRecord;
 import dev.inferbench.generate.GenerationSpec;
 import dev.inferbench.generate.Prompts;
 import dev.inferbench.generate.RequestLengths;
+import dev.inferbench.generate.Sampling;
 import dev.inferbench.generate.StaticBatcher;
 import dev.inferbench.serve.CallerThreads;
 import dev.inferbench.serve.OpenLoop;
@@ -17,6 +18,7 @@ import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.serve.ServingRecord;
 import dev.inferbench.serve.ServingSpec;
 import dev.inferbench.serve.StepResult;
+import dev.inferbench.variant.Variants;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -33,6 +35,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
@@ -85,6 +88,17 @@ public class GenerationLoadBenchmark extends ModelParams {
      */
     @Param("none")
     public String prompts;
+
+    /** fp32 (the model file as is), fp16 or int4: the variant GenerationBenchmark runs under the same name. */
+    @Param("fp32")
+    public String precision;
+
+    /**
+     * How each next token is chosen: greedy, top-k=K or top-p=P, optionally with &temperature=T; each caller's draws
+     * seeded from seed.input and its index, running on from batch to batch.
+     */
+    @Param("greedy")
+    public String sampling;
 
     /** Intra-op threads of the engine; 0 means all available cores. */
     @Param("0")
@@ -146,16 +160,22 @@ public class GenerationLoadBenchmark extends ModelParams {
             seed = config.seed("input");
             double wait = spec.batches() ? spec.batchWaitMs() : 0;
             batching = new OpenLoop.Batching(cell.batchSize(), Math.round(wait * 1e6));
-            decoder = cell.engine().openDecoder(cell.modelFile(), cell.device(), cell.settings());
+            Sampling choice = Sampling.parse(params(jmh).getOrDefault(Sampling.PARAM, "greedy"));
+            Path file = Variants.ensure(cell.modelName(), cell.modelFile(), cell.precision(), cell.model().inputs(),
+                    Variants.calibrationSeed(cell.inputSeed()), System.out);
+            decoder = cell.engine().openDecoder(file, cell.device(), cell.settings());
             DecoderLayout layout = decoder.layout();
             requestLengths.check(layout, cell.modelName(), cell.modelFile());
             encoded = requestLengths.encode(cell.modelFile(), layout);
             vocab = layout.vocab();
-            for (int c = 0; c < cell.callers(); c++) {
-                batchers.add(new StaticBatcher(decoder, cell.batchSize(), encoded));
-            }
             if (cell.batchSize() > 1) {
-                batchers.get(0).check(vocab, seed, 3, 7, 5); // padding only where a batch holds several requests
+                // padding only where a batch holds several requests; greedy, so alone and together can be compared
+                try (StaticBatcher greedy = new StaticBatcher(decoder, 2)) {
+                    greedy.check(vocab, seed, 3, 7, 5);
+                }
+            }
+            for (int c = 0; c < cell.callers(); c++) {
+                batchers.add(new StaticBatcher(decoder, cell.batchSize(), choice.sampler(seed + c), encoded));
             }
         }, this::tearDown);
     }

@@ -40,6 +40,12 @@ public record DecoderLayout(int layers, int kvHeads, int headDim, int vocab, boo
     public static final String LOGITS = "logits";
     public static final String USE_CACHE_BRANCH = "use_cache_branch";
     private static final Set<DType> FLOATS = EnumSet.of(DType.FLOAT32, DType.FLOAT16);
+    /**
+     * Why bfloat16 decoders are refused (held by Bf16KernelsTest: when an ONNX Runtime upgrade adds the kernels, that
+     * test fails and this refusal can go).
+     */
+    public static final String NO_BFLOAT16 = "ONNX Runtime's CPU provider has no bfloat16 kernels for a model's"
+            + " arithmetic (MatMul, Add, Mul, Softmax, Where and the rest; in 1.29 only casts and data movement)";
 
     public DecoderLayout {
         if (!FLOATS.contains(cacheType) || !FLOATS.contains(logitsType)) {
@@ -102,6 +108,14 @@ public record DecoderLayout(int layers, int kvHeads, int headDim, int vocab, boo
             return m.matches() ? Integer.parseInt(m.group(1)) : 0;
         }).max().orElse(0);
         TensorSpec first = in.get("past_key_values.0.key");
+        TensorSpec logits = out.get(LOGITS);
+        for (TensorSpec t : new TensorSpec[]{first, logits}) {
+            if (t != null && t.type() == DType.BFLOAT16) {
+                throw new BenchException(file + " has bfloat16 " + (t == first ? "caches" : "logits") + " (" + t + "): "
+                        + NO_BFLOAT16 + "; expected float32 or float16 caches and logits (export with --dtype fp32"
+                        + " or fp16)");
+            }
+        }
         for (int i = 0; i < layers; i++) {
             for (String kind : new String[]{"key", "value"}) {
                 TensorSpec p = in.get("past_key_values." + i + "." + kind);
@@ -118,7 +132,6 @@ public record DecoderLayout(int layers, int kvHeads, int headDim, int vocab, boo
                 }
             }
         }
-        TensorSpec logits = out.get(LOGITS);
         long width = logits.shape().length == 3 ? logits.shape()[2] : -1;
         if (!FLOATS.contains(logits.type()) || width <= 0) {
             throw new BenchException(file + " output " + logits + " is not float32 or float16 logits [batch, seq,"

@@ -94,7 +94,7 @@ final class DjlEngine implements InferenceEngine {
             case FLOAT16 -> DataType.FLOAT16;
             case BOOL -> DataType.BOOLEAN;
             case UINT8 -> DataType.UINT8;
-            case OTHER -> throw new BenchException("input '" + t.name() + "' of " + file
+            case BFLOAT16, OTHER -> throw new BenchException("input '" + t.name() + "' of " + file
                     + " has an unsupported type; expected float32, float16, int64, int32, bool or uint8");
         };
     }

@@ -142,7 +142,7 @@ final class OrtEngine implements InferenceEngine {
                     case FLOAT16 -> OnnxTensor.createTensor(env, (ShortBuffer) t.data(), t.shape(), OnnxJavaType.FLOAT16);
                     case BOOL -> OnnxTensor.createTensor(env, (ByteBuffer) t.data(), t.shape(), OnnxJavaType.BOOL);
                     case UINT8 -> OnnxTensor.createTensor(env, (ByteBuffer) t.data(), t.shape(), OnnxJavaType.UINT8);
-                    case OTHER -> throw new BenchException("input '" + t.name() + "' has an unsupported type;"
+                    case BFLOAT16, OTHER -> throw new BenchException("input '" + t.name() + "' has an unsupported type;"
                             + " expected float32, float16, int64, int32, bool or uint8");
                 });
             }
@@ -240,6 +240,7 @@ final class OrtEngine implements InferenceEngine {
             case INT64 -> DType.INT64;
             case INT32 -> DType.INT32;
             case FLOAT16 -> DType.FLOAT16;
+            case BFLOAT16 -> DType.BFLOAT16;
             case BOOL -> DType.BOOL;
             case UINT8 -> DType.UINT8;
             default -> DType.OTHER;

@@ -3,6 +3,7 @@ package dev.inferbench.generate;
 import dev.inferbench.BenchException;
 import dev.inferbench.engine.DecodeState;
 import dev.inferbench.engine.Decoder;
+import dev.inferbench.engine.TokenChoice;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,19 +21,26 @@ import java.util.List;
  */
 public final class StaticBatcher implements AutoCloseable {
     private final Decoder decoder;
+    private final TokenChoice choice;
     /** A cache for each batch size served, made when first needed; index k - 1. */
     private final List<DecodeState> states = new ArrayList<>();
     private volatile RequestLengths.Drawn requests;
     /** The end-of-sequence ids, or null: each request runs to its drawn output length. */
     private final Prompts stop;
 
+    /** Greedy: each next token is the argmax. */
     public StaticBatcher(Decoder decoder, int maxBatch) {
-        this(decoder, maxBatch, null);
+        this(decoder, maxBatch, TokenChoice.GREEDY, null);
     }
 
-    /** @param stop whose end-of-sequence ids end a request early; null (or none): none does */
-    public StaticBatcher(Decoder decoder, int maxBatch, Prompts stop) {
+    /**
+     * @param choice how each next token is chosen from the logits (a {@link Sampler}: its seeded draws run on from
+     *               batch to batch of this caller)
+     * @param stop   whose end-of-sequence ids end a request early; null (or none): none does
+     */
+    public StaticBatcher(Decoder decoder, int maxBatch, TokenChoice choice, Prompts stop) {
         this.decoder = decoder;
+        this.choice = choice;
         this.stop = stop == null || stop.stop().length == 0 ? null : stop;
         for (int k = 0; k < maxBatch; k++) {
             states.add(null);
@@ -108,14 +116,14 @@ public final class StaticBatcher implements AutoCloseable {
     private DecodeState state(int k) throws BenchException {
         DecodeState s = states.get(k - 1);
         if (s == null) {
-            s = decoder.begin(k);
+            s = decoder.begin(k, choice);
             states.set(k - 1, s);
         }
         return s;
     }
 
     /**
-     * Before the measurement: two requests of different prompt and output lengths served as one padded batch must
+     * Before the measurement (on a greedy batcher: sampled draws depend on what else the batch holds): two requests of different prompt and output lengths served as one padded batch must
      * give, token for token, what each gives served alone (padding that leaked into attention or positions would
      * change them).
      */

@@ -123,6 +123,7 @@ public final class OnnxReader {
         DType type = elem == null ? DType.OTHER : switch (elem) {
             case FLOAT -> DType.FLOAT32;
             case FLOAT16 -> DType.FLOAT16;
+            case BFLOAT16 -> DType.BFLOAT16;
             case INT64 -> DType.INT64;
             case INT32 -> DType.INT32;
             case BOOL -> DType.BOOL;

@@ -5,6 +5,7 @@ import dev.inferbench.serve.ServingSpec;
 import dev.inferbench.generate.FitsContext;
 import dev.inferbench.generate.GenerationSpec;
 import dev.inferbench.generate.RequestLengths;
+import dev.inferbench.generate.Sampling;
 import ai.onnx.proto.OnnxMl;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
@@ -58,6 +59,9 @@ public final class MatrixCheck {
                 boolean serves = ServingSpec.isServingCell(c.params());
                 if (serves) {
                     ServingSpec.of(c.params(), generates); // generation under load: its SLO may bound token times
+                }
+                if (serves && generates) {
+                    Sampling.parse(c.params().getOrDefault(Sampling.PARAM, "greedy"));
                 }
                 if (generates) {
                     generation.computeIfAbsent(spec.modelName(), m -> new ArrayList<>())

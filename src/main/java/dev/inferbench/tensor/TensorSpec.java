@@ -8,7 +8,7 @@ public record TensorSpec(String name, DType type, long[] shape) {
 
     /** Element types inferbench can create inputs of; OTHER is any other (strings, sequences, maps...). */
     public enum DType {
-        FLOAT32(4), FLOAT16(2), INT64(8), INT32(4), BOOL(1), UINT8(1), OTHER(0);
+        FLOAT32(4), FLOAT16(2), BFLOAT16(2), INT64(8), INT32(4), BOOL(1), UINT8(1), OTHER(0);
 
         private final int bytes;
 

@@ -71,15 +71,20 @@ public final class Variants {
             return target;
         }
         long start = System.nanoTime();
-        progress.printf(Locale.ROOT, "[inferbench] making the %s variant of %s -> %s ...%n", precision.id(), model, target);
         ModelProto fp32 = read(source, model);
         boolean decoder = Fp16Transform.isDecoder(fp32);
         if (decoder && precision == Precision.INT8) {
             throw new BenchException("model '" + model + "' is a decoder (it takes past_key_values), and int8 variants"
-                    + " are calibrated on single forward calls; expected precision fp32 or fp16 for a decoder");
+                    + " are calibrated on single forward calls; expected precision fp32, fp16 or int4 for a decoder");
         }
+        if (!decoder && precision == Precision.INT4) {
+            throw new BenchException("model '" + model + "' is no decoder (it takes no past_key_values), and int4"
+                    + " variants quantize a decoder's MatMul weights; expected precision fp32, fp16 or int8 for it");
+        }
+        progress.printf(Locale.ROOT, "[inferbench] making the %s variant of %s -> %s ...%n", precision.id(), model, target);
         ModelProto variant = switch (precision) {
             case FP16 -> decoder ? Fp16Transform.decoder(fp32) : Fp16Transform.apply(fp32);
+            case INT4 -> Int4Transform.decoder(fp32);
             case INT8 -> {
                 ModelProto folded = ConvFolding.apply(fp32);
                 var ranges = Calibration.ranges(fp32, QdqTransform.activations(folded), model, perSample, seed);
@@ -95,6 +100,14 @@ public final class Variants {
         progress.printf(Locale.ROOT, "[inferbench] made %s in %.2f s%n", target,
                 (System.nanoTime() - start) / 1e9);
         return target;
+    }
+
+    /**
+     * The int4 variant's weights dequantized back to float32 under plain MatMuls: what the variant's MatMulNBits nodes
+     * must compute (for tests of the packing).
+     */
+    public static ModelProto int4Simulated(ModelProto fp32) {
+        return Int4Transform.apply(fp32, true);
     }
 
     private static boolean isCurrent(Path target, String digest, long seed) throws BenchException {

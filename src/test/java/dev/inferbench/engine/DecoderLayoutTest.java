@@ -94,6 +94,21 @@ class DecoderLayoutTest {
     }
 
     @Test
+    void refusesBfloat16CachesAndLogitsSayingWhy() {
+        ModelSignature m = optimum(2, true);
+        List<TensorSpec> in = new ArrayList<>();
+        m.inputs().forEach(s -> in.add(s.type() == DType.FLOAT32 ? t(s.name(), DType.BFLOAT16, s.shape()) : s));
+        assertThatThrownBy(() -> DecoderLayout.of(new ModelSignature(in, m.outputs()), Map.of(), "bf16.onnx"))
+                .hasMessage("bf16.onnx has bfloat16 caches (past_key_values.0.key:bfloat16[-1, 3, -1, 64]): "
+                        + DecoderLayout.NO_BFLOAT16 + "; expected float32 or float16 caches and logits (export with"
+                        + " --dtype fp32 or fp16)");
+        List<TensorSpec> out = new ArrayList<>(m.outputs());
+        out.set(0, t("logits", DType.BFLOAT16, -1, -1, 1000));
+        assertThatThrownBy(() -> DecoderLayout.of(new ModelSignature(m.inputs(), out), Map.of(), "bf16.onnx"))
+                .hasMessageStartingWith("bf16.onnx has bfloat16 logits (logits:bfloat16[-1, -1, 1000]): ONNX Runtime's");
+    }
+
+    @Test
     void refusesUnknownNames() {
         assertThatThrownBy(() -> DecoderLayout.of(optimum(2, true, "token_type_ids"), Map.of(), "odd.onnx"))
                 .hasMessageStartingWith("odd.onnx does not have the decoder layout: unknown names [token_type_ids];"

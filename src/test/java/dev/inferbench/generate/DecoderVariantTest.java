@@ -14,15 +14,23 @@ import dev.inferbench.variant.Variants;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import ai.onnx.proto.OnnxMl.ModelProto;
+import ai.onnx.proto.OnnxMl.NodeProto;
+
 import java.io.OutputStream;
+import java.nio.file.Files;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The zoo decoder's float16 variant: float16 caches and logits, run by path, and its fidelity to fp32. */
+/**
+ * The zoo decoder's float16 variant (float16 caches and logits) and its int4 weight-only variant (MatMulNBits), each run
+ * by path, and their fidelity to fp32.
+ */
 class DecoderVariantTest {
     private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());
 
@@ -67,11 +75,64 @@ class DecoderVariantTest {
     }
 
     @Test
+    void theInt4VariantQuantizesEveryProjectionAndFollowsFp32() throws Exception {
+        Path source = tiny();
+        Path int4 = Variants.ensure("llama-tiny", source, Precision.INT4, Map.of(), 1, QUIET);
+        ModelProto model = ModelProto.parseFrom(Files.readAllBytes(int4));
+        Map<String, Long> ops = model.getGraph().getNodeList().stream()
+                .collect(Collectors.groupingBy(NodeProto::getOpType, Collectors.counting()));
+        // per layer q, k, v, o, gate, up, down, and the tied head: every MatMul over a weight; the attention's two
+        // MatMuls per layer (scores and context) read activations and stay
+        assertThat(ops.get("MatMulNBits")).isEqualTo(2 * 7 + 1);
+        assertThat(ops.get("MatMul")).isEqualTo(2 * 2);
+        long transposes = ModelProto.parseFrom(Files.readAllBytes(source)).getGraph().getNodeList().stream()
+                .filter(n -> n.getOpType().equals("Transpose")).count();
+        assertThat(ops.get("Transpose")).isEqualTo(transposes - 1); // the tied head's, of the embedding table
+        assertThat(model.getGraph().getInitializerList()).noneMatch(t -> t.getName().endsWith("proj.weight"));
+        assertThat(Files.size(int4)).isLessThan(Files.size(source) / 2);
+        DecoderLayout layout = DecoderLayout.of(int4);
+        assertThat(layout).isEqualTo(DecoderLayout.of(source)); // weight-only: float32 caches and logits, same sizes
+        GenerationSpec spec = new GenerationSpec(24, 32);
+        long[] prompt = spec.prompt(1, layout.vocab(), 11);
+        Path simulated = dir.resolve("llama-tiny.int4-simulated.onnx");
+        Files.write(simulated, Variants.int4Simulated(ModelProto.parseFrom(Files.readAllBytes(source))).toByteArray());
+        try (Decoder reference = EngineKind.ORT.openDecoder(source, Device.CPU, EngineSettings.threads(1));
+             Decoder dequantized = EngineKind.ORT.openDecoder(simulated, Device.CPU, EngineSettings.threads(1));
+             Decoder variant = EngineKind.ORT.openDecoder(int4, Device.CPU, EngineSettings.threads(1))) {
+            // MatMulNBits computes what plain MatMuls over the dequantized weights compute: the packing is read right
+            DecoderFidelity exact = DecoderFidelity.measure(dequantized, variant, prompt, spec.outputLen());
+            assertThat(exact.agreement()).isEqualTo(100);
+            assertThat(exact.maxAbsLogit()).isLessThan(1e-5);
+            DecoderFidelity f = DecoderFidelity.measure(reference, variant, prompt, spec.outputLen());
+            System.out.printf("llama-tiny int4 against fp32: %.1f %% of %d greedy tokens agree, max |delta logit| at"
+                    + " the prefill %.3g%n", f.agreement(), f.tokens(), f.maxAbsLogit());
+            // 4-bit weights move the seeded decoder's close-together logits (largest |logit| about 0.5) by about a
+            // tenth, far more than float16 does, and flip the nearer ties; a weight read wrongly gives noise instead
+            assertThat(f.maxAbsLogit()).isGreaterThan(0.01).isLessThan(0.3);
+            assertThat(f.agreement()).isGreaterThanOrEqualTo(50);
+            try (DecodeState state = variant.begin(1)) {
+                Generation cached = new Generation(state, 1, prompt, spec);
+                cached.request();
+                assertThat(cached.output()).isEqualTo(recomputed(variant, prompt, spec.outputLen()));
+            }
+        }
+    }
+
+    @Test
+    void aModelThatIsNoDecoderHasNoInt4Variant() throws Exception {
+        Path mlp = dir.resolve("mlp-tiny.onnx");
+        new ZooGenerator(7, QUIET).generate(Zoo.MLP_TINY.architecture(), mlp);
+        assertThatThrownBy(() -> Variants.ensure("mlp-tiny", mlp, Precision.INT4, Map.of(), 1, QUIET))
+                .hasMessage("model 'mlp-tiny' is no decoder (it takes no past_key_values), and int4 variants quantize"
+                        + " a decoder's MatMul weights; expected precision fp32, fp16 or int8 for it");
+    }
+
+    @Test
     void aDecoderHasNoInt8Variant() throws Exception {
         Path source = tiny();
         assertThatThrownBy(() -> Variants.ensure("llama-tiny", source, Precision.INT8, Map.of(), 1, QUIET))
                 .hasMessage("model 'llama-tiny' is a decoder (it takes past_key_values), and int8 variants are"
-                        + " calibrated on single forward calls; expected precision fp32 or fp16 for a decoder");
+                        + " calibrated on single forward calls; expected precision fp32, fp16 or int4 for a decoder");
     }
 
     /** Greedy tokens without the cache: the whole sequence again at every token. */

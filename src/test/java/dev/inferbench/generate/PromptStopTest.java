@@ -123,7 +123,7 @@ class PromptStopTest {
                     null);
             RequestLengths.Drawn drawn = lengths.draw(2, 3, 512, prompts);
             assertThat(drawn.prompt()).containsExactlyInAnyOrder(5, 2);
-            try (StaticBatcher batcher = new StaticBatcher(decoder, 2, prompts)) {
+            try (StaticBatcher batcher = new StaticBatcher(decoder, 2, TokenChoice.GREEDY, prompts)) {
                 batcher.use(drawn);
                 long[][] times = batcher.serve(new int[]{0, 1});
                 int ia = drawn.prompt()[0] == 5 ? 0 : 1;

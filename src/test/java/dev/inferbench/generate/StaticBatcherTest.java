@@ -67,6 +67,26 @@ class StaticBatcherTest {
     }
 
     @Test
+    void aSamplingBatcherDrawsItsTokensSeeded() throws Exception {
+        Sampling topK = Sampling.parse("top-k=40&temperature=2");
+        RequestLengths.Drawn drawn = pairs(new int[]{6, 16}, new int[]{9, 16}).draw(2, 21, 512);
+        long[][][] runs = new long[3][][];
+        try (Decoder decoder = EngineKind.ORT.openDecoder(tiny(), Device.CPU, EngineSettings.threads(1))) {
+            for (int run = 0; run < 3; run++) {
+                try (StaticBatcher batcher = run < 2 ? new StaticBatcher(decoder, 2, topK.sampler(5), null)
+                        : new StaticBatcher(decoder, 2)) {
+                    batcher.use(drawn);
+                    runs[run] = new long[][]{new long[16], new long[16]};
+                    batcher.serve(new int[]{0, 1}, runs[run]);
+                }
+            }
+        }
+        assertThat(runs[1]).isDeepEqualTo(runs[0]); // the same seed draws the same tokens
+        assertThat(Arrays.deepEquals(runs[0], runs[2])).isFalse(); // and they are not the greedy ones
+        assertThat(Arrays.stream(runs[0]).flatMapToLong(Arrays::stream)).allMatch(t -> t >= 0 && t < 512);
+    }
+
+    @Test
     void theCheckFailsADecoderWhosePaddingIsNotMasked() throws Exception {
         try (Decoder real = EngineKind.ORT.openDecoder(tiny(), Device.CPU, EngineSettings.threads(1));
              StaticBatcher batcher = new StaticBatcher(ignoringPadding(real), 2)) {

@@ -92,8 +92,8 @@ class BadInputIT {
 
     /**
      * llama-tiny as the zoo makes it, and two decoders that do not fit: {@code vocab.onnx} (metadata naming another
-     * vocabulary than its logits have) and {@code merged.onnx} (a use_cache_branch input of type float, where a merged
-     * decoder's is a bool).
+     * vocabulary than its logits have), {@code merged.onnx} (a use_cache_branch input of type float, where a merged
+     * decoder's is a bool) and {@code bf16.onnx} (its caches and logits declared bfloat16).
      */
     private static void decoders() throws IOException {
         OnnxMl.ModelProto llama = new OnnxExporter(20261121).export(Llama.tiny().build());
@@ -112,6 +112,19 @@ class BadInputIT {
                                 OnnxMl.TensorShapeProto.newBuilder().addDim(
                                         OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimValue(1))))));
         Files.write(cwd.resolve("merged.onnx"), merged.build().toByteArray());
+        OnnxMl.ModelProto.Builder bf16 = llama.toBuilder();
+        OnnxMl.GraphProto.Builder g = bf16.getGraphBuilder();
+        for (int i = 0; i < g.getInputCount(); i++) {
+            if (g.getInput(i).getName().startsWith("past_key_values.")) {
+                g.getInputBuilder(i).getTypeBuilder().getTensorTypeBuilder()
+                        .setElemType(OnnxMl.TensorProto.DataType.BFLOAT16.getNumber());
+            }
+        }
+        for (int i = 0; i < g.getOutputCount(); i++) {
+            g.getOutputBuilder(i).getTypeBuilder().getTensorTypeBuilder()
+                    .setElemType(OnnxMl.TensorProto.DataType.BFLOAT16.getNumber());
+        }
+        Files.write(cwd.resolve("bf16.onnx"), bf16.build().toByteArray());
     }
 
     /**

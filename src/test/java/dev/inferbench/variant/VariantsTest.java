@@ -5,6 +5,7 @@ import dev.inferbench.input.InputSpec;
 import dev.inferbench.tensor.Half;
 import ai.onnx.proto.OnnxMl.ModelProto;
 import dev.inferbench.BenchException;
+import dev.inferbench.engine.DecoderLayout;
 import dev.inferbench.engine.Device;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.engine.EngineSettings;
@@ -109,8 +110,15 @@ class VariantsTest {
 
     @Test
     void anUnknownPrecisionNamesTheChoices() {
+        assertThatThrownBy(() -> Precision.parse("fp8")).isInstanceOf(BenchException.class)
+                .hasMessage("unknown precision 'fp8'; expected one of: fp32, fp16, int8, int4");
+    }
+
+    @Test
+    void bf16IsRefusedSayingWhy() {
         assertThatThrownBy(() -> Precision.parse("bf16")).isInstanceOf(BenchException.class)
-                .hasMessage("unknown precision 'bf16'; expected one of: fp32, fp16, int8");
+                .hasMessage("precision 'bf16' is not offered: " + DecoderLayout.NO_BFLOAT16 + ", so a bf16 variant"
+                        + " would not run; expected one of: fp32, fp16, int8, int4");
     }
 
     @Test
