@@ -107,7 +107,8 @@ final class FrameSampler implements OrtProfiledRun.Window {
             Map<String, Long> collapsed = new LinkedHashMap<>();
             for (OperatorJoin.Sample s : r.samples()) {
                 groups.merge(FrameGroup.of(r.threads().get(s.tid()), s.frames()).label(), 1L, Long::sum);
-                collapsed.merge(String.join(";", s.frames()), 1L, Long::sum);
+                collapsed.merge(String.join(";", s.frames().stream().map(FrameSampler::library).toList()), 1L,
+                        Long::sum);
             }
             write(stacks, collapsed);
             int n = Math.max(calls, 1);
@@ -120,6 +121,15 @@ final class FrameSampler implements OrtProfiledRun.Window {
                 // a recording left behind costs disk only; the next pass overwrites it
             }
         }
+    }
+
+    /**
+     * A frame that names a library by its path ({@code /tmp/onnxruntime-java123/libonnxruntime.so}, where ORT
+     * extracted itself this time) by its file name only, so that the two sides' graphs name the same library alike.
+     */
+    static String library(String frame) {
+        int slash = frame.lastIndexOf('/');
+        return frame.startsWith("/") && slash >= 0 && frame.indexOf(".so", slash) > 0 ? frame.substring(slash + 1) : frame;
     }
 
     private static void write(Path file, Map<String, Long> stacks) throws BenchException {

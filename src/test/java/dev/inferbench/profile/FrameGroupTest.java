@@ -78,4 +78,12 @@ class FrameGroupTest {
         assertThat(FrameGroup.of("VM Periodic Task Thread", List.of("WatcherThread::run"))).isEqualTo(FrameGroup.OTHER);
         assertThat(FrameGroup.of("main", List.of())).isEqualTo(FrameGroup.OTHER);
     }
+
+    /** The two sides' ORT extracts itself to a new temporary folder each time: their graphs must name it alike. */
+    @Test
+    void aLibraryFrameIsNamedByItsFileInTheStacks() {
+        assertThat(FrameSampler.library("/tmp/onnxruntime-java689/libonnxruntime.so")).isEqualTo("libonnxruntime.so");
+        assertThat(FrameSampler.library("ai/onnxruntime/OrtSession.run_[j]")).isEqualTo("ai/onnxruntime/OrtSession.run_[j]");
+        assertThat(FrameSampler.library("__GI___libc_malloc")).isEqualTo("__GI___libc_malloc");
+    }
 }
