@@ -19,7 +19,8 @@
 # launcher runs one operator pass of its ort cells in its own JVM (ONNX Runtime's profiling on, never in a timed
 # fork), in the pair's order; `compare` sets the passes side by side pair by pair and prints, for each gated row that
 # reads slower, faster or could not tell, the operators that changed with their intervals (docs/statistics.md,
-# "Where"). Their cost is timed and printed at the end; --no-where leaves them out. Both sides must be builds that
+# "Where"), and the same passes' async-profiler cpu samples by frame group with the JVM's heap, GC and JIT time per
+# call. Their cost is timed and printed at the end; --no-where leaves them out. Both sides must be builds that
 # know the pass (paced protocol 4); an older side gets none, and the comparison says so.
 #
 # usage: tools/compare-commits.sh <base> <head> [JMH args...] [--precision P] [--budget 20m] [--forks N]

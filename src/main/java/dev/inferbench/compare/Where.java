@@ -28,8 +28,10 @@ import java.util.Set;
  * @param confidence of the family of rows (and of {@code call}'s interval)
  * @param call       the call as the passes timed it from Java; its change is what the rows' shares are of
  * @param rows       named rows first, largest change first, then the others, largest first
+ * @param frames     the same passes' cpu samples by frame group and the JVM's figures; null when a pass of either side
+ *                   has no samples
  */
-public record Where(int pairs, double confidence, Change call, List<Change> rows) {
+public record Where(int pairs, double confidence, Change call, List<Change> rows, WhereFrames frames) {
     /** The row of the call's time outside every operator. */
     public static final String OUTSIDE = "(outside the operators)";
 
@@ -100,7 +102,12 @@ public record Where(int pairs, double confidence, Change call, List<Change> rows
         rows.sort(Comparator.comparing((Change c) -> !c.named())
                 .thenComparing(c -> -Math.abs(c.change().estimate())).thenComparing(Change::name));
         Change call = new Change("call", "", mean(callB), mean(callH), callChange, 1);
-        return new Where(n, confidence, call, List.copyOf(rows));
+        return new Where(n, confidence, call, List.copyOf(rows), WhereFrames.of(base, head, total, confidence));
+    }
+
+    /** This table with its frame block replaced ({@link WhereFrames#withStacks}). */
+    public Where withFrames(WhereFrames f) {
+        return new Where(pairs, confidence, call, rows, f);
     }
 
     /** One pass's ms per call by operator, and the time outside them as {@link #OUTSIDE}. */

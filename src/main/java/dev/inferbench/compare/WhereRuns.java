@@ -2,6 +2,7 @@ package dev.inferbench.compare;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.profile.OperatorPass;
+import dev.inferbench.profile.PassFrames;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.stats.ForkMeans;
 
@@ -32,6 +33,8 @@ public final class WhereRuns {
     public static Map<CellKey, Where> of(Path baseRun, Path headRun, Comparer.Report report) throws BenchException {
         Map<Integer, List<OperatorPass.Profiled>> base = passes(baseRun);
         Map<Integer, List<OperatorPass.Profiled>> head = passes(headRun);
+        RunLayout baseDir = RunLayout.of(baseRun);
+        RunLayout headDir = RunLayout.of(headRun);
         Map<CellKey, Where> out = new LinkedHashMap<>();
         for (Comparison row : report.rows()) {
             if (!row.gated() || out.containsKey(row.cell())) {
@@ -39,19 +42,34 @@ public final class WhereRuns {
             }
             List<OperatorPass.Profiled> b = new ArrayList<>();
             List<OperatorPass.Profiled> h = new ArrayList<>();
+            List<Path> bs = new ArrayList<>();
+            List<Path> hs = new ArrayList<>();
             for (Map.Entry<Integer, List<OperatorPass.Profiled>> e : base.entrySet()) {
                 Optional<OperatorPass.Profiled> pb = find(e.getValue(), row.cell());
                 Optional<OperatorPass.Profiled> ph = find(head.getOrDefault(e.getKey(), List.of()), row.cell());
                 if (pb.isPresent() && ph.isPresent()) {
                     b.add(pb.get());
                     h.add(ph.get());
+                    stacks(baseDir, e.getKey(), pb.get()).ifPresent(bs::add);
+                    stacks(headDir, e.getKey(), ph.get()).ifPresent(hs::add);
                 }
             }
             if (b.size() >= MIN_PAIRS) {
-                out.put(row.cell(), Where.of(b, h, ForkMeans.DEFAULT_CONFIDENCE));
+                Where w = Where.of(b, h, ForkMeans.DEFAULT_CONFIDENCE);
+                out.put(row.cell(), w.frames() == null ? w : w.withFrames(w.frames().withStacks(bs, hs)));
             }
         }
         return out;
+    }
+
+    /** The collapsed stacks a pass wrote beside its file, where they are there; a name with a folder is refused. */
+    private static Optional<Path> stacks(RunLayout run, int pair, OperatorPass.Profiled p) {
+        String name = p.frames() == null ? null : p.frames().stacks();
+        if (name == null || !name.matches("[\\w.=,+-]{1,250}") || !name.endsWith(PassFrames.STACKS_SUFFIX)) {
+            return Optional.empty();
+        }
+        Path f = run.wherePass(pair).resolve(p.frames().stacks());
+        return Files.isRegularFile(f) ? Optional.of(f) : Optional.empty();
     }
 
     /** A pass of the cell: the same benchmark, and every param of the cell's key with the same value. */

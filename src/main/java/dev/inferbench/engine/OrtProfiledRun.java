@@ -23,10 +23,31 @@ public record OrtProfiledRun(long[] callNanos, Path profileJson) {
         List<HostTensor> of(ModelSignature signature) throws BenchException;
     }
 
+    /**
+     * What is switched on for the measured calls only, never the warm-up (a sampling profiler, the JVM's counters):
+     * {@code begin} just before the first measured call, {@code end} just after the last, before profiling ends.
+     */
+    public interface Window {
+        Window NONE = new Window() {
+            @Override
+            public void begin() {
+            }
+
+            @Override
+            public void end(int calls) {
+            }
+        };
+
+        void begin() throws BenchException;
+
+        /** @param calls the measured calls the window held */
+        void end(int calls) throws BenchException;
+    }
+
     /** Loads {@code model}, runs {@code warmup} then {@code calls} calls on one batch, ends profiling. */
     public static OrtProfiledRun run(Path model, Device device, EngineSettings settings, Batch batch, int warmup,
                                      int calls, Path profilePrefix) throws BenchException {
-        return run(model, device, settings, batch, warmup, calls, calls, 0, profilePrefix);
+        return run(model, device, settings, batch, warmup, calls, calls, 0, profilePrefix, Window.NONE);
     }
 
     /**
@@ -34,10 +55,12 @@ public record OrtProfiledRun(long[] callNanos, Path profileJson) {
      * calls or {@code maxCalls} ran: a fixed time per pass whatever the model's speed, and a profile whose size
      * (one event per kernel per call) stays bounded for a model of microseconds. The warm-up is timed the same way
      * ({@code warmup} calls, then more until {@code nanos / 2} or {@code maxCalls}): a JVM that has not run the
-     * engine's Java code yet runs it interpreted for its first thousands of calls.
+     * engine's Java code yet runs it interpreted for its first thousands of calls. {@code window} is open over the
+     * measured calls only.
      */
     public static OrtProfiledRun run(Path model, Device device, EngineSettings settings, Batch batch, int warmup,
-                                     int minCalls, int maxCalls, long nanos, Path profilePrefix) throws BenchException {
+                                     int minCalls, int maxCalls, long nanos, Path profilePrefix, Window window)
+            throws BenchException {
         try (OrtEngine engine = OrtEngine.open(model, device, settings, profilePrefix);
              PreparedInput input = engine.prepare(batch.of(engine.signature()))) {
             long warmed = System.nanoTime();
@@ -47,6 +70,7 @@ public record OrtProfiledRun(long[] callNanos, Path profileJson) {
             long[] calls = new long[maxCalls];
             long spent = 0;
             int n = 0;
+            window.begin();
             while (n < maxCalls && (n < minCalls || spent < nanos)) {
                 long t0 = System.nanoTime();
                 Outputs out = engine.run(input);
@@ -54,6 +78,7 @@ public record OrtProfiledRun(long[] callNanos, Path profileJson) {
                 out.close();
                 spent += calls[n++];
             }
+            window.end(n);
             return new OrtProfiledRun(Arrays.copyOf(calls, n), engine.endProfiling());
         }
     }

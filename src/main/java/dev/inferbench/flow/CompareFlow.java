@@ -11,7 +11,11 @@ import dev.inferbench.compare.SideEngines;
 import dev.inferbench.compare.StopAnswer;
 import dev.inferbench.compare.Threshold;
 import dev.inferbench.compare.Where;
+import dev.inferbench.compare.WhereFrames;
 import dev.inferbench.compare.WhereRuns;
+import dev.inferbench.profile.FlameGraphs;
+import dev.inferbench.profile.PassFrames;
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.report.CompareHtml;
 import dev.inferbench.report.CompareJson;
 import dev.inferbench.report.CompareTable;
@@ -24,12 +28,15 @@ import dev.inferbench.stats.StoppingRule;
 import dev.inferbench.stats.Verdict;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -46,6 +53,8 @@ import java.util.Set;
  * {@code stopStatus} it prints only the {@link StopAnswer} line, whose answer never depends on a verdict.
  */
 public final class CompareFlow {
+    /** The head run's folder (under {@code where/}) for the differential flame graphs of the passes. */
+    static final String FLAMES_DIFF = "flames-diff";
 
     /**
      * {@code compare} as the command line asked for it, every flag parsed.
@@ -123,7 +132,7 @@ public final class CompareFlow {
             return Ending.PASS;
         }
         List<Gate.Check> checks = Gate.check(thresholds, candidate);
-        Map<CellKey, Where> where = WhereRuns.of(runs.get(0), runs.get(1), report);
+        Map<CellKey, Where> where = flameDiffs(WhereRuns.of(runs.get(0), runs.get(1), report), runs.get(1), report);
         SideEngines engines = SideEngines.of(runs.get(0), runs.get(1));
         switch (format) {
             case "md" -> out.print(CompareTable.markdown(report));
@@ -136,7 +145,7 @@ public final class CompareFlow {
             }
             case "html" -> {
                 Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-                CompareHtml.write(report, runs.get(0).toString(), runs.get(1).toString(), w);
+                CompareHtml.write(report, runs.get(0).toString(), runs.get(1).toString(), where, w);
             }
             default -> out.print(CompareTable.text(report));
         }
@@ -189,6 +198,40 @@ public final class CompareFlow {
             return Ending.UNDECIDED;
         }
         return Ending.PASS;
+    }
+
+    /**
+     * Each where table with cpu samples on both sides gets the differential flame graph of its passes, drawn into the
+     * head run's {@code where/flames-diff/<cell-id>.html}; a graph that cannot be written is a line on stderr, and the
+     * table goes on without it.
+     */
+    private Map<CellKey, Where> flameDiffs(Map<CellKey, Where> where, Path headRun, Comparer.Report report) {
+        Map<CellKey, Where> out = new LinkedHashMap<>();
+        for (Map.Entry<CellKey, Where> e : where.entrySet()) {
+            Where w = e.getValue();
+            WhereFrames f = w.frames();
+            if (f == null || f.baseStacks().isEmpty() || f.headStacks().isEmpty()) {
+                out.put(e.getKey(), w);
+                continue;
+            }
+            String name = f.headStacks().get(0).getFileName().toString();
+            Path html = RunLayout.of(headRun).where().resolve(FLAMES_DIFF)
+                    .resolve(name.substring(0, name.length() - PassFrames.STACKS_SUFFIX.length()) + ".html");
+            String title = e.getKey().label(CompareTable.varying(report)) + ": cpu samples of " + f.headStacks().size()
+                    + " operator passes, head against base (red: hotter in head)";
+            try {
+                Files.createDirectories(html.getParent());
+                try (OutputStream o = Files.newOutputStream(html)) {
+                    FlameGraphs.diff(f.baseStacks(), f.headStacks(), title, o);
+                }
+                out.put(e.getKey(), w.withFrames(f.withFlameDiff(html)));
+            } catch (IOException | BenchException ex) {
+                err.println("inferbench: no differential flame graph for " + e.getKey().label(CompareTable.varying(report))
+                        + ": cannot write " + html + ": " + ex.getMessage());
+                out.put(e.getKey(), w);
+            }
+        }
+        return out;
     }
 
     /**

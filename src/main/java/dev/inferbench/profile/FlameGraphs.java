@@ -87,6 +87,35 @@ public final class FlameGraphs {
         }
     }
 
+    /**
+     * The differential graph of two sets of collapsed stacks, each set summed into one graph first (the passes of a
+     * comparison's two sides): {@code current}'s stacks coloured by how much hotter or colder than {@code base}.
+     */
+    public static void diff(List<Path> base, List<Path> current, String title, OutputStream out) throws BenchException {
+        try {
+            Arguments a = args(null, "html", title, false);
+            FlameGraph before = new FlameGraph(a);
+            before.parseCollapsed(new StringReader(concat(base)));
+            FlameGraph after = new FlameGraph(a);
+            after.parseCollapsed(new StringReader(concat(current)));
+            after.diff(before);
+            after.dump(out);
+        } catch (IOException | RuntimeException e) {
+            throw new BenchException("cannot diff " + base + " and " + current + ": " + e, e);
+        }
+    }
+
+    private static String concat(List<Path> collapsed) throws IOException {
+        StringBuilder all = new StringBuilder();
+        for (Path c : collapsed) {
+            all.append(Files.readString(c, StandardCharsets.UTF_8));
+            if (all.length() > 0 && all.charAt(all.length() - 1) != '\n') {
+                all.append('\n');
+            }
+        }
+        return all.toString();
+    }
+
     private static Arguments args(String event, String output, String title, boolean reverse) {
         List<String> a = new ArrayList<>(List.of("-o", output, "--title", title));
         if (event != null) {

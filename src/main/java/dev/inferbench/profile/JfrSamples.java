@@ -11,7 +11,9 @@ import one.jfr.event.EventCollector;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The cpu samples of an async-profiler recording one by one, each with its thread, its instant and its frames as
@@ -24,6 +26,11 @@ final class JfrSamples extends JfrConverter {
     private static final String[] SUFFIX = {"_[0]", "_[j]", "_[i]", "", "", "_[k]", "_[1]"};
 
     private final List<OperatorJoin.Sample> samples = new ArrayList<>();
+    private final Map<Long, String> threads = new HashMap<>();
+
+    /** The samples, and the name the recording gives each of their threads (OS threads too: GC, compiler). */
+    record Recording(List<OperatorJoin.Sample> samples, Map<Long, String> threads) {
+    }
 
     private JfrSamples(JfrReader jfr, String event) {
         super(jfr, new Arguments("--" + event));
@@ -31,10 +38,15 @@ final class JfrSamples extends JfrConverter {
 
     /** The samples of the recording's time event ({@code cpu}, {@code wall}...), in the order recorded. */
     static List<OperatorJoin.Sample> read(Path jfr, String event) throws BenchException {
+        return recording(jfr, event).samples();
+    }
+
+    /** As {@link #read}, with the threads' names. */
+    static Recording recording(Path jfr, String event) throws BenchException {
         try (JfrReader reader = new JfrReader(jfr.toString())) {
             JfrSamples s = new JfrSamples(reader, event);
             s.convert();
-            return s.samples;
+            return new Recording(s.samples, s.threads);
         } catch (IOException | RuntimeException e) {
             throw new BenchException("cannot read the samples of " + jfr + ": " + e, e);
         }
@@ -60,6 +72,12 @@ final class JfrSamples extends JfrConverter {
                 frames.add(getMethodName(trace.methods[i], type).replace(';', ':') + suffix);
             }
             long ns = jfr.eventTimeToNanos(e.time);
+            if (!threads.containsKey((long) e.tid)) {
+                String name = jfr.threads.get(e.tid);
+                if (name != null) {
+                    threads.put((long) e.tid, name);
+                }
+            }
             for (long n = Math.max(1, e.samples()); n > 0; n--) {
                 samples.add(new OperatorJoin.Sample(e.tid, ns, frames));
             }

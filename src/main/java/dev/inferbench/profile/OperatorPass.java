@@ -35,7 +35,10 @@ import java.util.stream.Stream;
  * Java code seldom, so it may not be compiled yet), then measures for about {@value #PASS_MS} ms (at least
  * {@value #MIN_CALLS} calls, at most {@value #MAX_CALLS}), and keeps, per cell, one small file: the Java-side time
  * of a call and its operators by layer and module ({@link LayerTimes}); ORT's own profile is read once
- * ({@link OrtProfile}) and dropped. {@code compare} sets the passes of two runs side by side pair by pair.
+ * ({@link OrtProfile}) and dropped. Over the same measured calls async-profiler samples every thread of the JVM
+ * ({@link FrameSampler}): the samples by frame group and the JVM's heap, GC and JIT counters go into the same file
+ * ({@link PassFrames}), the collapsed stacks beside it. {@code compare} sets the passes of two runs side by side
+ * pair by pair.
  *
  * <p>What a pass cannot see: it runs in the launcher's JVM, so a change that only the forks' JVM arguments make
  * ({@code -jvmArgsAppend}) is not in it; the side's build and the cell's parameters are.
@@ -60,8 +63,15 @@ public final class OperatorPass {
      * @param callMs    their mean time from Java (around the engine's run), ms
      * @param layers    ORT's nodes over the measured calls, by layer and module; {@code kernelMs} is the operators'
      *                  time per call, so {@code callMs - kernelMs} is the time outside the operators
+     * @param frames    the cpu samples by frame group and the JVM's counters over the same calls; null where the
+     *                  profiler could not run
      */
-    public record Profiled(String benchmark, Map<String, String> params, int calls, double callMs, LayerTimes layers) {
+    public record Profiled(String benchmark, Map<String, String> params, int calls, double callMs, LayerTimes layers,
+                           PassFrames frames) {
+        /** A pass without cpu samples (a build before them, or a machine where the profiler does not load). */
+        public Profiled(String benchmark, Map<String, String> params, int calls, double callMs, LayerTimes layers) {
+            this(benchmark, params, calls, callMs, layers, null);
+        }
     }
 
     private OperatorPass() {
@@ -84,10 +94,12 @@ public final class OperatorPass {
             }
             long t0 = System.nanoTime();
             try {
-                Profiled p = profile(cell, CellSpec.of(cell.params(), config), dir);
+                StringBuilder noSamples = new StringBuilder();
+                Profiled p = profile(cell, CellSpec.of(cell.params(), config), dir, noSamples);
                 out.printf(Locale.ROOT, "[inferbench] operator pass %s: %s, %d calls of %.4f ms (%.4f ms in operators),"
-                                + " %.2f s%n", dir.getFileName(), cell.id(), p.calls(), p.callMs(), p.layers().kernelMs(),
-                        (System.nanoTime() - t0) / 1e9);
+                                + " %s, %.2f s%n", dir.getFileName(), cell.id(), p.calls(), p.callMs(), p.layers().kernelMs(),
+                        p.frames() != null ? p.frames().samples() + " cpu samples (" + p.frames().engine() + ")"
+                                : "no cpu samples: " + noSamples, (System.nanoTime() - t0) / 1e9);
             } catch (BenchException e) {
                 out.println("[inferbench] operator pass " + dir.getFileName() + ": none for " + cell.id() + ": "
                         + e.getMessage());
@@ -95,15 +107,33 @@ public final class OperatorPass {
         }
     }
 
-    static Profiled profile(Cell cell, CellSpec spec, Path dir) throws BenchException {
+    /** @param noSamples where the pass says why it has no cpu samples, when it has none */
+    static Profiled profile(Cell cell, CellSpec spec, Path dir, StringBuilder noSamples) throws BenchException {
         Path file = Variants.file(spec.modelFile(), spec.precision());
         // ORT's own file, beside and not among the passes' files (ORT appends its time and .json to the name)
         Path raw = dir.resolve("ort").resolve(cell.id());
         try {
             Files.createDirectories(raw.getParent());
-            OrtProfiledRun run = OrtProfiledRun.run(file, spec.device(), spec.settings(),
-                    sig -> SyntheticInputs.forModel(spec.inputs(), sig.inputs()),
-                    WARMUP_CALLS, MIN_CALLS, MAX_CALLS, PASS_MS * 1_000_000L, raw);
+            FrameSampler sampler = sampler(raw.resolveSibling("frames.jfr"), noSamples);
+            OrtProfiledRun run;
+            try {
+                run = OrtProfiledRun.run(file, spec.device(), spec.settings(),
+                        sig -> SyntheticInputs.forModel(spec.inputs(), sig.inputs()),
+                        WARMUP_CALLS, MIN_CALLS, MAX_CALLS, PASS_MS * 1_000_000L, raw,
+                        sampler != null ? sampler : OrtProfiledRun.Window.NONE);
+            } finally {
+                if (sampler != null) {
+                    sampler.abort();
+                }
+            }
+            PassFrames frames = null;
+            if (sampler != null) {
+                try {
+                    frames = sampler.read(dir.resolve(cell.id() + PassFrames.STACKS_SUFFIX));
+                } catch (BenchException e) {
+                    noSamples.append(e.getMessage());
+                }
+            }
             OrtProfile session;
             try {
                 session = OrtProfile.read(run.profileJson());
@@ -113,12 +143,26 @@ public final class OperatorPass {
             int calls = run.callNanos().length;
             LayerTimes layers = LayerTimes.of(cell.label(), session, calls, OnnxSummary.read(file));
             double callMs = Arrays.stream(run.callNanos()).average().orElse(Double.NaN) / 1e6;
-            Profiled p = new Profiled(cell.benchmark(), cell.params(), calls, callMs, layers);
+            Profiled p = new Profiled(cell.benchmark(), cell.params(), calls, callMs, layers, frames);
             write(p, dir.resolve(cell.id() + SUFFIX));
             return p;
         } catch (IOException e) {
             throw new BenchException("cannot write the operator pass of " + cell.label() + " to " + dir + ": "
                     + e.getMessage() + "; expected a writable run folder", e);
+        }
+    }
+
+    /** The pass's cpu sampler, or null (with the reason in {@code why}) where async-profiler cannot run here. */
+    private static FrameSampler sampler(Path jfr, StringBuilder why) {
+        if (jfr.toString().contains(",")) {
+            why.append("the run folder's path holds a comma, which async-profiler's options cannot take");
+            return null;
+        }
+        try {
+            return FrameSampler.open(jfr);
+        } catch (BenchException e) {
+            why.append(e.getMessage());
+            return null;
         }
     }
 

@@ -1,12 +1,15 @@
 package dev.inferbench.report;
 
 import dev.inferbench.compare.Comparer;
+import dev.inferbench.compare.CellKey;
 import dev.inferbench.compare.Comparison;
+import dev.inferbench.compare.Where;
 
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The result of {@code compare} as one self-contained HTML page: the report's styles and script (sortable,
@@ -25,6 +28,15 @@ public final class CompareHtml {
 
     /** @param baseline and @param candidate how the page names the two runs (their folders or files) */
     public static void write(Comparer.Report report, String baseline, String candidate, Writer w) {
+        write(report, baseline, candidate, Map.of(), w);
+    }
+
+    /**
+     * As above, with the "where" table of each gated row that shows one ({@link WhereTable}) under the table, and a
+     * link to the differential flame graph of its passes where one was drawn.
+     */
+    public static void write(Comparer.Report report, String baseline, String candidate, Map<CellKey, Where> where,
+                             Writer w) {
         PrintWriter out = new PrintWriter(w);
         out.println("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>inferbench compare</title>");
         out.println("<style>\n" + HtmlReport.resource("report.css") + HtmlReport.resource("compare.css")
@@ -50,7 +62,21 @@ public final class CompareHtml {
         }
         out.println("</tbody></table>\n<ul>");
         CompareTable.footer(report, "", HtmlReport::escape).lines().forEach(l -> out.println("<li>" + l + "</li>"));
-        out.println("</ul>\n<script>\n" + HtmlReport.resource("report.js") + "</script>\n</body></html>");
+        out.println("</ul>");
+        for (Comparison r : report.rows()) {
+            Where wh = where.get(r.cell());
+            if (wh == null || !WhereTable.shown(r)) {
+                continue;
+            }
+            String label = r.cell().label(CompareTable.varying(report));
+            out.println("<h2>Where: " + HtmlReport.escape(label) + "</h2>");
+            out.println("<pre>" + HtmlReport.escape(WhereTable.text(label, wh)) + "</pre>");
+            if (wh.frames() != null && wh.frames().flameDiff() != null) {
+                out.println("<p><a href=\"" + HtmlReport.escape(wh.frames().flameDiff().toAbsolutePath().toUri().toString())
+                        + "\">differential flame graph of the passes</a> (head against base; red: hotter in head)</p>");
+            }
+        }
+        out.println("<script>\n" + HtmlReport.resource("report.js") + "</script>\n</body></html>");
         out.flush();
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.inferbench.compare.Comparison;
 import dev.inferbench.compare.Where;
+import dev.inferbench.compare.WhereFrames;
 import dev.inferbench.model.stats.LayerName;
 import dev.inferbench.stats.Interval;
 import dev.inferbench.stats.Verdict;
@@ -15,7 +16,9 @@ import java.util.Locale;
 /**
  * The "where" table of a gated row that reads slower, faster or could not tell: the operators whose change in ms per
  * call has an interval that excludes 0, largest first, with the module that holds most of it, both sides' times and
- * the share of the call's change each explains; every other operator summed in one line.
+ * the share of the call's change each explains; every other operator summed in one line. Under it, where the passes
+ * hold cpu samples, the same for the frame groups ({@link WhereFrames}: inferbench, the binding and JNI, ORT's
+ * kernels, GC and JIT threads, other) and the JVM's heap bytes, GC and JIT time per call, base, head and change.
  */
 public final class WhereTable {
     private WhereTable() {
@@ -54,7 +57,47 @@ public final class WhereTable {
             sb.append(String.format(Locale.ROOT, "  %d other rows: %+.4f ms together (%s), none with an interval that"
                     + " excludes 0%n", rest.size(), restMs, share(restMs / call.change().estimate())));
         }
+        if (w.frames() != null) {
+            frames(sb, w.frames(), call);
+        }
+        if (w.frames() != null && w.frames().flameDiff() != null) {
+            sb.append("  differential flame graph of the passes (head against base; red: hotter in head): ")
+                    .append(w.frames().flameDiff()).append(System.lineSeparator());
+        }
         return sb.toString();
+    }
+
+    /** The second block: the frame groups' time per call, then the JVM's figures. */
+    private static void frames(StringBuilder sb, WhereFrames f, Where.Change call) {
+        sb.append(String.format(Locale.ROOT, "  by frame group: async-profiler's cpu samples (%s) of the same passes, a"
+                + " group's time = its share of the samples x the pass's call time%n", f.engine()));
+        List<Where.Change> named = f.named();
+        if (!named.isEmpty()) {
+            List<List<String>> rows = new ArrayList<>();
+            rows.add(List.of("  frame group", "base ms", "head ms", "change ms", "of the call's change"));
+            for (Where.Change c : named) {
+                rows.add(List.of("  " + c.name(), ms(c.baseMs()), ms(c.headMs()), change(c.change()), share(c.share())));
+            }
+            sb.append(SummaryTable.layout(rows));
+        }
+        List<Where.Change> rest = f.unnamed();
+        double restMs = rest.stream().mapToDouble(c -> c.change().estimate()).sum();
+        if (named.isEmpty()) {
+            sb.append(String.format(Locale.ROOT, "  no frame group named: none has a change whose interval excludes 0"
+                    + " (%d groups, %+.4f ms together)%n", rest.size(), restMs));
+        } else if (!rest.isEmpty()) {
+            sb.append(String.format(Locale.ROOT, "  %d other groups (%s): %+.4f ms together (%s), none with an interval"
+                    + " that excludes 0%n", rest.size(), String.join(", ", rest.stream().map(Where.Change::name).toList()),
+                    restMs, share(restMs / call.change().estimate())));
+        }
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("  the JVM in the passes", "base", "head", "change"));
+        for (Where.Change c : f.jvm()) {
+            boolean bytes = c.name().equals(WhereFrames.BYTES);
+            rows.add(List.of("  " + c.name(), bytes ? whole(c.baseMs()) : ms(c.baseMs()),
+                    bytes ? whole(c.headMs()) : ms(c.headMs()), bytes ? wholeChange(c.change()) : change(c.change())));
+        }
+        sb.append(SummaryTable.layout(rows));
     }
 
     /** The where of a row as JSON: every row, named or not. */
@@ -69,6 +112,32 @@ public final class WhereTable {
             o.put("module", c.module());
             change(o, c);
             o.put("named", c.named());
+        }
+        WhereFrames f = w.frames();
+        if (f != null) {
+            ObjectNode fn = n.putObject("frames");
+            fn.put("engine", f.engine());
+            ArrayNode groups = fn.putArray("groups");
+            for (Where.Change c : f.groups()) {
+                ObjectNode o = groups.addObject();
+                o.put("group", c.name());
+                change(o, c);
+                o.put("named", c.named());
+            }
+            ObjectNode jvm = fn.putObject("jvm");
+            for (Where.Change c : f.jvm()) {
+                ObjectNode o = jvm.putObject(c.name());
+                number(o, "base", c.baseMs());
+                number(o, "head", c.headMs());
+                ObjectNode d = o.putObject("change");
+                number(d, "estimate", c.change().estimate());
+                number(d, "lower", c.change().lower());
+                number(d, "upper", c.change().upper());
+                d.put("confidence", c.change().confidence());
+            }
+            if (f.flameDiff() != null) {
+                fn.put("flameDiff", f.flameDiff().toString());
+            }
         }
     }
 
@@ -96,6 +165,17 @@ public final class WhereTable {
             return String.format(Locale.ROOT, "%+.4f", i.estimate());
         }
         return String.format(Locale.ROOT, "%+.4f [%+.4f, %+.4f]", i.estimate(), i.lower(), i.upper());
+    }
+
+    private static String whole(double v) {
+        return String.format(Locale.ROOT, "%.0f", v);
+    }
+
+    private static String wholeChange(Interval i) {
+        if (!i.known()) {
+            return String.format(Locale.ROOT, "%+.0f", i.estimate());
+        }
+        return String.format(Locale.ROOT, "%+.0f [%+.0f, %+.0f]", i.estimate(), i.lower(), i.upper());
     }
 
     private static String ms(double v) {
