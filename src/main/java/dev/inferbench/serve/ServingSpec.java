@@ -149,7 +149,7 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
         if (users > 0 && Double.isNaN(rate)) {
             throw new BenchException("rate=max and users=" + users + " do not go together: closed-loop users send"
                     + " each request when their last one ends, so there is no arrival rate to search; expected users=0"
-                    + " with rate=max, or a list of users (-p users=1,2,4,8) to find where the SLO breaks");
+                    + " for a rate search, or users without one (e.g. -p users=1,4,16)");
         }
         return new ServingSpec(rate, arrivals, slo, requests, idle, batchWait, stepSeconds(params), users);
     }
