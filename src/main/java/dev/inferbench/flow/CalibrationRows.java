@@ -180,8 +180,8 @@ final class CalibrationRows {
                 "kvBudgetMiB=" + 15.0 / 1024);
         rows.add(new Row(ttft + ", 2 users at batch 2, a KV budget of one request: one at a time", 55 + 20, "ms", 0.05,
                 true, true, budget, ttft));
-        rows.add(new Row(ServingProfiler.BATCH + ", same budget", 1, "requests/call", 0.02, true, true, budget,
-                ServingProfiler.BATCH));
+        rows.add(new Row(ServingProfiler.BATCH + ", 2 users at batch 2, same budget", 1, "requests/call", 0.02, true,
+                true, budget, ServingProfiler.BATCH));
     }
 
     private static Run closedLoop(String name, String... params) {

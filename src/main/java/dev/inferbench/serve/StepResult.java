@@ -63,8 +63,8 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
      * their own (each waited for a response), so the scheduled rate is NaN and the served rate is held against none.
      */
     StepResult sentBy(int[] users) {
-        return new StepResult(offeredPerSecond, Double.NaN, latenciesNs, waitsNs, delaysNs, dropped, queueMean, queueMax,
-                servingNs, calls, warmupServed, tokens, servedInWindow, users);
+        return new StepResult(offeredPerSecond, Double.NaN, latenciesNs, waitsNs, delaysNs, dropped, queueMean,
+                queueMax, servingNs, calls, warmupServed, tokens, servedInWindow, users);
     }
 
     /** Whether closed-loop users sent the requests, each its next when its last one ended. */
