@@ -5,6 +5,7 @@ import dev.inferbench.engine.Decoder;
 import dev.inferbench.engine.Device;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.engine.EngineSettings;
+import dev.inferbench.engine.TokenChoice;
 import dev.inferbench.model.Llama;
 import dev.inferbench.model.OnnxExporter;
 import org.junit.jupiter.api.Test;
