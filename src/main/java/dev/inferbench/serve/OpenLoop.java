@@ -61,10 +61,10 @@ public final class OpenLoop {
     /** When each request of a step is issued: a schedule fixed in advance, or closed-loop users ({@link Users}). */
     interface Source {
         /**
-         * Waits until request {@code i} is due and returns its intended start ({@code System.nanoTime()}); -1 when
-         * {@code stop} said to stop first.
+         * Issues the step's requests through {@code issuer} (on the scheduler thread, or, for closed-loop users, from
+         * {@link #ended}), and returns when all are issued or {@code stop} says to stop.
          */
-        long next(int i, long start, BooleanSupplier stop) throws InterruptedException;
+        void issue(Issuer issuer, BooleanSupplier stop) throws InterruptedException;
 
         /** Request {@code request} of the step ended at {@code nanos}. */
         void ended(int request, long nanos);
@@ -179,28 +179,10 @@ public final class OpenLoop {
                 }
             }
         });
-        long[] delays = new long[n - warmup];
-        long queued = 0;
-        int queueMax = 0;
         long cpuBefore = threadCpu();
         long start = System.nanoTime() + 1_000_000; // a millisecond to let the callers reach their queue
-        int issuedAll = 0;
-        for (int i = 0; i < n && !threads.failed(); i++) {
-            long due = source.next(i, start, threads::failed);
-            if (due < 0) {
-                break; // a caller failed while the users waited for their responses
-            }
-            arrivalsNs[i] = due - start;
-            issuedAll = i + 1;
-            long issued = System.nanoTime();
-            int waiting = queue.size();
-            queue.add(new long[]{i, due});
-            if (i >= warmup) {
-                delays[i - warmup] = Math.max(0, issued - due);
-                queued += waiting;
-                queueMax = Math.max(queueMax, waiting);
-            }
-        }
+        Issuer issuer = new Issuer(queue, start, warmup, arrivalsNs);
+        source.issue(issuer, threads::failed);
         for (int c = 0; c < callers.size(); c++) {
             queue.add(new long[]{END, 0});
         }
@@ -208,7 +190,7 @@ public final class OpenLoop {
         if (threads.failed()) {
             giveUp.set(true); // no drain: the step fails with the first call that did
         }
-        threads.joinUntil(start + arrivalsNs[Math.max(0, issuedAll - 1)] + drainNs);
+        threads.joinUntil(start + arrivalsNs[Math.max(0, issuer.issued() - 1)] + drainNs);
         giveUp.set(true);
         long stopped = System.nanoTime();
         queue.clear(); // the requests left are dropped; the callers still waiting need their end marker again
@@ -216,8 +198,8 @@ public final class OpenLoop {
             queue.add(new long[]{END, 0});
         }
         threads.join();
-        StepResult r = result(arrivalsNs, warmup, offeredPerSecond, start, stopped, ends, taken, tokenNanos, delays,
-                queued, queueMax, calls.get());
+        StepResult r = result(arrivalsNs, warmup, offeredPerSecond, start, stopped, ends, taken, tokenNanos,
+                issuer.delays(), issuer.queued(), issuer.queueMax(), calls.get());
         return source.scheduled() ? r : r.sentBy(source.users(warmup));
     }
 

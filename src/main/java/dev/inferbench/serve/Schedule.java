@@ -15,10 +15,12 @@ final class Schedule implements OpenLoop.Source {
     }
 
     @Override
-    public long next(int i, long start, BooleanSupplier stop) {
-        long due = start + arrivalsNs[i];
-        OpenLoop.waitUntil(due);
-        return due;
+    public void issue(Issuer issuer, BooleanSupplier stop) {
+        for (int i = 0; i < arrivalsNs.length && !stop.getAsBoolean(); i++) {
+            long due = issuer.start() + arrivalsNs[i];
+            OpenLoop.waitUntil(due);
+            issuer.issue(i, due);
+        }
     }
 
     @Override
