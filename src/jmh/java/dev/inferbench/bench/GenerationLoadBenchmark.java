@@ -5,6 +5,7 @@ import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.Decoder;
 import dev.inferbench.engine.DecoderLayout;
+import dev.inferbench.generate.CacheBudget;
 import dev.inferbench.generate.GenerationRecord;
 import dev.inferbench.generate.GenerationSpec;
 import dev.inferbench.generate.Prompts;
@@ -54,6 +55,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * request waited in the queue and for the batch before it. One measured step per fork: TTFT, TPOT and ITL percentiles,
  * request and token throughput, goodput at the SLO ({@code slo=ttft.p99<500ms&tpot.p99<50ms}) and the step's validity
  * ({@link ServingProfiler}); {@code rate=max} searches for the highest rate meeting the SLO ({@link RateSearch}).
+ * With {@code users=N} the same loop runs closed: N users, each sending its next request when its last one ended
+ * ({@link OpenLoop#closed}); {@code kvBudgetMiB} caps what the batches' caches hold together ({@link CacheBudget}).
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -135,6 +138,17 @@ public class GenerationLoadBenchmark extends ModelParams {
     @Param("10")
     public String stepSeconds;
 
+    /**
+     * Closed-loop users, each sending its next request when its last one ended (rate and stepSeconds are then not
+     * used); 0: requests arrive at the rate.
+     */
+    @Param("0")
+    public int users;
+
+    /** off, or the MiB the batches' KV caches may hold together: a request that would go over waits in the queue. */
+    @Param("off")
+    public String kvBudgetMiB;
+
 
     private Decoder decoder;
     private final List<StaticBatcher> batchers = new ArrayList<>();
@@ -159,7 +173,7 @@ public class GenerationLoadBenchmark extends ModelParams {
             requestLengths = RequestLengths.of(params(jmh));
             seed = config.seed("input");
             double wait = spec.batches() ? spec.batchWaitMs() : 0;
-            batching = new OpenLoop.Batching(cell.batchSize(), Math.round(wait * 1e6));
+            CacheBudget budget = CacheBudget.of(params(jmh), requestLengths);
             Sampling choice = Sampling.parse(params(jmh).getOrDefault(Sampling.PARAM, "greedy"));
             Path file = Variants.ensure(cell.modelName(), cell.modelFile(), cell.precision(), cell.model().inputs(),
                     Variants.calibrationSeed(cell.inputSeed()), System.out);
@@ -167,6 +181,9 @@ public class GenerationLoadBenchmark extends ModelParams {
             DecoderLayout layout = decoder.layout();
             requestLengths.check(layout, cell.modelName(), cell.modelFile());
             encoded = requestLengths.encode(cell.modelFile(), layout);
+            if (budget != null) {
+                budget.check(layout, cell.modelName(), encoded); // the cache of the file the fork runs
+            }
             vocab = layout.vocab();
             if (cell.batchSize() > 1) {
                 // padding only where a batch holds several requests; greedy, so alone and together can be compared
@@ -177,6 +194,9 @@ public class GenerationLoadBenchmark extends ModelParams {
             for (int c = 0; c < cell.callers(); c++) {
                 batchers.add(new StaticBatcher(decoder, cell.batchSize(), choice.sampler(seed + c), encoded));
             }
+            // every caller's batcher serves the same drawn requests: any one of them sizes a batch's cache
+            batching = new OpenLoop.Batching(cell.batchSize(), Math.round(wait * 1e6),
+                    budget == null ? null : budget.admission(layout, batchers.get(0)));
         }, this::tearDown);
     }
 
@@ -208,8 +228,10 @@ public class GenerationLoadBenchmark extends ModelParams {
             int n = warm + spec.requestsAt(perSecond);
             RequestLengths.Drawn drawn = requestLengths.draw(n, seed + stepNo[0], vocab, encoded);
             batchers.forEach(b -> b.use(drawn));
-            StepResult r = OpenLoop.serve(serves, batching, spec.arrivals().schedule(perSecond, n, seed + stepNo[0]++),
+            StepResult r = spec.closed() ? OpenLoop.closed(serves, batching, spec.users(), n, warm, DRAIN_NS)
+                    : OpenLoop.serve(serves, batching, spec.arrivals().schedule(perSecond, n, seed + stepNo[0]),
                     warm, perSecond, Math.max(DRAIN_NS, (long) (spec.requestsAt(perSecond) / perSecond * 1e9)));
+            stepNo[0]++;
             ServingProfiler.countCalls(r);
             promptsOfStep.put(r, Arrays.copyOfRange(drawn.prompt(), warm, n));
             return r;
@@ -226,13 +248,15 @@ public class GenerationLoadBenchmark extends ModelParams {
      * least one batch each), lengths drawn as the steps draw them.
      */
     private double closedLoopCapacity() throws Exception {
-        int perBatch = batching.maxRequests();
-        RequestLengths.Drawn drawn = requestLengths.draw(perBatch, seed - 1, vocab, encoded);
-        int[] ids = new int[perBatch];
-        for (int i = 0; i < perBatch; i++) {
-            ids[i] = i;
+        RequestLengths.Drawn drawn = requestLengths.draw(batching.maxRequests(), seed - 1, vocab, encoded);
+        int[] all = new int[batching.maxRequests()];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = i;
         }
         batchers.forEach(b -> b.use(drawn));
+        // full batches: as many as the cache budget admits, when the cell has one
+        int perBatch = batching.admission() == null ? all.length : batching.admission().fitting(all);
+        int[] ids = Arrays.copyOf(all, perBatch);
         long start = System.nanoTime();
         long end = start + (long) (WARMUP_SECONDS * 1e9);
         AtomicLong served = new AtomicLong();

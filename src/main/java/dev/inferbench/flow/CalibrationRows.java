@@ -112,6 +112,7 @@ final class CalibrationRows {
                 ServingProfiler.tokenLabel(Slo.Metric.TPOT, 50)));
         rows.add(new Row("serve.itl.p90 under load at 2 req/s", 5, "ms", 0.05, true, true, underLoad,
                 ServingProfiler.tokenLabel(Slo.Metric.ITL, 90)));
+        closedLoopRows(rows);
         summaryRows(rows);
         generationRows(rows, generation);
         generationTailRows(rows);
@@ -148,6 +149,46 @@ final class CalibrationRows {
                 new Run("slowdown", List.of("InferenceBenchmark", "-p", "model=mlp-tiny", "-p", "threads=1", "-p",
                         "batchSize=1", "--forks", "10", "-wi", "1", "-w", "1s", "-i", "2", "-r", "1s")), RATIO));
         return rows;
+    }
+
+    /**
+     * Closed-loop users ({@code users=N}) on the stub decoder of a 20 ms prefill and 5 ms tokens, 16 prompt and 8
+     * output tokens: a request holds the decoder 20 + 7 x 5 = 55 ms. One user sends each request as its last ends and
+     * finds the decoder idle: TTFT is the prefill, and the user gets 8 tokens in 55 ms. Two users at batch 1 on one
+     * caller: each request is sent as its user's last ends, which is when the other user's request begins, so it waits
+     * out that request's 55 ms: TTFT 55 + 20 = 75 ms, 8 tokens in 110 ms a user. At batch 2 (a 5 ms gathering wait)
+     * the two users' requests end together and share every batch, whose steps the stub costs as one: TTFT 20 ms
+     * again, 2 requests a batch. A KV-cache budget that holds one request (llama-tiny's 512 B a token x 24 tokens =
+     * 12 KiB; 15 KiB given) turns that batch of 2 back into one request at a time: 75 ms, 1 request a batch.
+     */
+    private static void closedLoopRows(List<Row> rows) {
+        String ttft = ServingProfiler.tokenLabel(Slo.Metric.TTFT, 50);
+        Run one = closedLoop("users-1", "-p", "users=1", "-p", "batchSize=1");
+        rows.add(new Row(ServingProfiler.TOKENS_PER_USER + ", 1 user, 55 ms requests of 8 tokens", 8 / 0.055,
+                "tokens/s", 0.05, true, true, one, ServingProfiler.TOKENS_PER_USER));
+        rows.add(new Row(ttft + ", 1 user: the prefill", 20, "ms", 0.05, true, true, one, ttft));
+        Run two = closedLoop("users-2", "-p", "users=2", "-p", "batchSize=1");
+        rows.add(new Row(ttft + ", 2 users at batch 1: the other's request, then the prefill", 55 + 20, "ms", 0.05,
+                true, true, two, ttft));
+        rows.add(new Row(ServingProfiler.TOKENS_PER_USER + ", 2 users at batch 1: 8 tokens in 110 ms", 8 / 0.110,
+                "tokens/s", 0.05, true, true, two, ServingProfiler.TOKENS_PER_USER));
+        Run batched = closedLoop("users-2-batch-2", "-p", "users=2", "-p", "batchSize=2", "-p", "batchWaitMs=5");
+        rows.add(new Row(ttft + ", 2 users at batch 2: one batch for both", 20, "ms", 0.05, true, true, batched, ttft));
+        rows.add(new Row(ServingProfiler.BATCH + ", 2 users at batch 2", 2, "requests/call", 0.02, true, true, batched,
+                ServingProfiler.BATCH));
+        Run budget = closedLoop("users-2-kv-1", "-p", "users=2", "-p", "batchSize=2", "-p", "batchWaitMs=5", "-p",
+                "kvBudgetMiB=" + 15.0 / 1024);
+        rows.add(new Row(ttft + ", 2 users at batch 2, a KV budget of one request: one at a time", 55 + 20, "ms", 0.05,
+                true, true, budget, ttft));
+        rows.add(new Row(ServingProfiler.BATCH + ", 2 users at batch 2, same budget", 1, "requests/call", 0.02, true,
+                true, budget, ServingProfiler.BATCH));
+    }
+
+    private static Run closedLoop(String name, String... params) {
+        List<String> args = new ArrayList<>(List.of("-p", "model=llama-tiny", "-p", "promptLen=16", "-p", "outputLen=8",
+                "-p", "threads=1", "-p", "requests=40"));
+        args.addAll(List.of(params));
+        return run(name, "GenerationLoadBenchmark", "prefill=20ms,token=5ms", args.toArray(String[]::new));
     }
 
     /**

@@ -145,6 +145,12 @@ public record RequestLengths(Dist prompt, Dist output, List<int[]> pairs, String
                 : pairs.stream().mapToInt(x -> x[0] + x[1]).max().orElseThrow();
     }
 
+    /** As {@link #longest()}, with a prompt file's prompts as encoded ({@code encoded}; null without a file). */
+    public int longest(Prompts encoded) {
+        return encoded == null ? longest()
+                : encoded.ids().stream().mapToInt(ids -> ids.length).max().orElse(0) + output.high();
+    }
+
     /** Every request fits the context the decoder declares (a file's pair by its line). */
     @Override
     public void check(DecoderLayout layout, String model, Path file) throws BenchException {

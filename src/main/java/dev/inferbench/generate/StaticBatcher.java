@@ -4,6 +4,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.engine.DecodeState;
 import dev.inferbench.engine.Decoder;
 import dev.inferbench.engine.TokenChoice;
+import dev.inferbench.serve.OpenLoop;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,7 +55,15 @@ public final class StaticBatcher implements AutoCloseable {
 
     /** Serves requests {@code ids} as one batch; each one's {@code System.nanoTime()} at each of its tokens. */
     public long[][] serve(int[] ids) throws BenchException {
-        return serve(ids, null);
+        return serve(ids, null, null);
+    }
+
+    /**
+     * As {@link #serve(int[])}, telling {@code done} as each request ends (its last token, or its end-of-sequence
+     * token), while the batch may run on for the others: the moment a closed-loop user sends its next request.
+     */
+    public long[][] serve(int[] ids, OpenLoop.Done done) throws BenchException {
+        return serve(ids, null, done);
     }
 
     /**
@@ -62,6 +71,21 @@ public final class StaticBatcher implements AutoCloseable {
      * tokens (for checks, outside timed steps).
      */
     public long[][] serve(int[] ids, long[][] tokens) throws BenchException {
+        return serve(ids, tokens, null);
+    }
+
+    /**
+     * The tokens a batch of requests {@code ids} of the current step holds in the cache, padding included: each
+     * sequence the longest prompt of the batch (the others left-padded to it) and the longest output.
+     */
+    public long cacheTokens(int[] ids) {
+        RequestLengths.Drawn r = requests;
+        int longestPrompt = Arrays.stream(ids).map(i -> r.prompt()[i]).max().orElse(0);
+        int longestOutput = Arrays.stream(ids).map(i -> r.output()[i]).max().orElse(0);
+        return (long) ids.length * (longestPrompt + longestOutput);
+    }
+
+    private long[][] serve(int[] ids, long[][] tokens, OpenLoop.Done done) throws BenchException {
         RequestLengths.Drawn r = requests;
         int k = ids.length;
         int longestPrompt = Arrays.stream(ids).map(i -> r.prompt()[i]).max().orElseThrow();
@@ -80,10 +104,10 @@ public final class StaticBatcher implements AutoCloseable {
         state.pad(pad);
         int[] produced = new int[k];
         state.step(prompt, longestPrompt, next);
-        boolean running = record(0, System.nanoTime(), next, times, tokens, produced);
+        boolean running = record(0, System.nanoTime(), next, times, tokens, produced, done);
         for (int t = 1; running && t < longestOutput; t++) {
             state.step(next, 1, next);
-            running = record(t, System.nanoTime(), next, times, tokens, produced);
+            running = record(t, System.nanoTime(), next, times, tokens, produced, done);
         }
         for (int s = 0; s < k; s++) {
             if (produced[s] < 0) { // stopped at its end-of-sequence token
@@ -95,9 +119,11 @@ public final class StaticBatcher implements AutoCloseable {
 
     /**
      * Step t's tokens for the requests still running; whether any still runs. {@code produced[s]} counts request s's
-     * tokens, negated once it stopped at an end-of-sequence token.
+     * tokens, negated once it stopped at an end-of-sequence token. {@code done}, when given, hears of each request
+     * that ends at this step.
      */
-    private boolean record(int t, long now, long[] next, long[][] times, long[][] tokens, int[] produced) {
+    private boolean record(int t, long now, long[] next, long[][] times, long[][] tokens, int[] produced,
+                           OpenLoop.Done done) {
         boolean running = false;
         for (int s = 0; s < times.length; s++) {
             if (produced[s] == t && t < times[s].length) { // neither stopped nor complete
@@ -107,7 +133,11 @@ public final class StaticBatcher implements AutoCloseable {
                 }
                 boolean stopped = stop != null && stop.stops(next[s]);
                 produced[s] = stopped ? -(t + 1) : t + 1;
-                running |= !stopped && t + 1 < times[s].length;
+                boolean goesOn = !stopped && t + 1 < times[s].length;
+                running |= goesOn;
+                if (!goesOn && done != null) {
+                    done.at(s, now);
+                }
             }
         }
         return running;

@@ -2,6 +2,7 @@ package dev.inferbench.prepare;
 
 import dev.inferbench.model.OnnxReader;
 import dev.inferbench.serve.ServingSpec;
+import dev.inferbench.generate.CacheBudget;
 import dev.inferbench.generate.FitsContext;
 import dev.inferbench.generate.GenerationSpec;
 import dev.inferbench.generate.RequestLengths;
@@ -64,8 +65,18 @@ public final class MatrixCheck {
                     Sampling.parse(c.params().getOrDefault(Sampling.PARAM, "greedy"));
                 }
                 if (generates) {
-                    generation.computeIfAbsent(spec.modelName(), m -> new ArrayList<>())
-                            .add(serves ? RequestLengths.of(c.params()) : GenerationSpec.of(c.params()));
+                    List<FitsContext> checks = generation.computeIfAbsent(spec.modelName(), m -> new ArrayList<>());
+                    if (serves) {
+                        RequestLengths lengths = RequestLengths.of(c.params());
+                        checks.add(lengths);
+                        CacheBudget budget = CacheBudget.of(c.params(), lengths);
+                        // the file as given: a variant's cache (float16) is its own, checked in the fork that runs it
+                        if (budget != null && spec.precision() == Precision.FP32) {
+                            checks.add(budget); // after the lengths: a length over the context is named first
+                        }
+                    } else {
+                        checks.add(GenerationSpec.of(c.params()));
+                    }
                 } else {
                     oneForward.computeIfAbsent(spec.modelName(), m -> new ArrayList<>()).add(spec);
                 }

@@ -69,7 +69,7 @@ public final class ServingTable {
         List<String> head = new ArrayList<>();
         keys.forEach(k -> head.add(HEADINGS.getOrDefault(k, k)));
         head.addAll(List.of("offered/s", "served/s", "req/call", "p50 ms", "p90 ms", "p95 ms", "p99 ms", "p99.9 ms",
-                "max ms", "TTFT p50", "TTFT p99", "TPOT p50", "TPOT p99", "ITL p99", "out tok/s", "wait ms", "queue max", "late %", "dropped %", "cpu/req ms", "cores", "valid", "SLO",
+                "max ms", "TTFT p50", "TTFT p99", "TPOT p50", "TPOT p99", "ITL p99", "out tok/s", "tok/s/user", "wait ms", "queue max", "late %", "dropped %", "cpu/req ms", "cores", "valid", "SLO",
                 "goodput/s", "forks"));
         rows.add(head);
         for (CellSummary c : cells) {
@@ -90,6 +90,7 @@ public final class ServingTable {
             row.add(fig(c, ServingProfiler.tokenLabel(Slo.Metric.TPOT, 99)));
             row.add(fig(c, ServingProfiler.tokenLabel(Slo.Metric.ITL, 99)));
             row.add(fig(c, ServingProfiler.TOKENS));
+            row.add(fig(c, ServingProfiler.TOKENS_PER_USER));
             row.add(fig(c, ServingProfiler.WAIT));
             row.add(fig(c, ServingProfiler.QUEUE_MAX));
             row.add(fig(c, ServingProfiler.LATE));

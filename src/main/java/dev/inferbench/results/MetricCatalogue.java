@@ -216,6 +216,8 @@ public final class MetricCatalogue {
                 .is("streamed responses: a percentile of the gaps between tokens");
         m("serve.tokens.output", "tokens/s", "tokens/s", HIGHER_IS_BETTER, ForkRule.MEAN)
                 .is("streamed responses: output tokens served per second");
+        m("serve.tokens.user", "tokens/s", "tokens/s", HIGHER_IS_BETTER, ForkRule.MEAN)
+                .is("streamed responses: output tokens per second per user, the mean over users");
     }
 
     private MetricCatalogue() {

@@ -9,10 +9,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * One step of open-loop load: requests arrive on a schedule fixed in advance (not when the previous one finished), wait
@@ -21,11 +21,12 @@ import java.util.concurrent.locks.LockSupport;
  * spins the rest, so arrivals land within microseconds on an idle machine; how late each one was issued is kept for the
  * step's validity ({@link Validity}), and the scheduler's own CPU time goes to {@link GeneratorCpu}, apart from the
  * serving side's. A step ends when every request is served, or when the drain limit after the last arrival has
- * passed: what is left is dropped.
+ * passed: what is left is dropped. The same loop runs closed-loop users ({@link #closed}): only the source of the
+ * arrivals differs, each request issued when its user's last one ended.
  */
 public final class OpenLoop {
     private static final long SPIN_NS = 100_000;
-    private static final long END = -1;
+    private static final long END = Gatherer.END;
 
     /** One caller's call: runs one request on that caller's own input. */
     @FunctionalInterface
@@ -42,11 +43,37 @@ public final class OpenLoop {
     /**
      * A caller's call for gathered requests, named by their index in the schedule (in arrival order), served together;
      * it returns each request's token times ({@code System.nanoTime()} as each of its tokens was known: a streamed
-     * response, whose end is its last token), or null when each request ends with the call.
+     * response, whose end is its last token), or null when each request ends with the call. A call whose requests end
+     * at different moments (a static batch whose shorter outputs are done first) tells {@code done} as each ends, so
+     * that a closed-loop user sends its next request then, not when the whole call returns.
      */
     @FunctionalInterface
     public interface Serve {
-        long[][] run(int[] requests) throws Exception;
+        long[][] run(int[] requests, Done done) throws Exception;
+    }
+
+    /** Request {@code k} of a call (its index in the call's requests) ended at {@code nanos}. */
+    @FunctionalInterface
+    public interface Done {
+        void at(int k, long nanos);
+    }
+
+    /** When each request of a step is issued: a schedule fixed in advance, or closed-loop users ({@link Users}). */
+    interface Source {
+        /**
+         * Issues the step's requests through {@code issuer} (on the scheduler thread, or, for closed-loop users, from
+         * {@link #ended}), and returns when all are issued or {@code stop} says to stop.
+         */
+        void issue(Issuer issuer, BooleanSupplier stop) throws InterruptedException;
+
+        /** Request {@code request} of the step ended at {@code nanos}. */
+        void ended(int request, long nanos);
+
+        /** Which user sent each measured request, in arrival order; empty when each request is its own user. */
+        int[] users(int warmup);
+
+        /** Whether the arrivals kept a rate of their own, against which the served rate is held. */
+        boolean scheduled();
     }
 
     /**
@@ -55,8 +82,10 @@ public final class OpenLoop {
      *
      * @param maxRequests the most requests one call serves (1: no batching)
      * @param waitNs      how long a caller holds its first request for more to arrive (0: only those already waiting)
+     * @param admission   what the calls under way may hold together (a KV-cache budget), or null: no limit but
+     *                    {@code maxRequests}
      */
-    public record Batching(int maxRequests, long waitNs) {
+    public record Batching(int maxRequests, long waitNs, Admission admission) {
         /** One request per call. */
         public static final Batching NONE = new Batching(1, 0);
 
@@ -65,6 +94,10 @@ public final class OpenLoop {
                 throw new IllegalArgumentException("batching needs maxRequests >= 1 and waitNs >= 0, got "
                         + maxRequests + ", " + waitNs);
             }
+        }
+
+        public Batching(int maxRequests, long waitNs) {
+            this(maxRequests, waitNs, null);
         }
     }
 
@@ -92,7 +125,7 @@ public final class OpenLoop {
      */
     public static StepResult run(List<BatchCall> callers, Batching batching, long[] arrivalsNs, int warmup,
                                  double offeredPerSecond, long drainNs) throws Exception {
-        List<Serve> serves = callers.stream().<Serve>map(c -> requests -> {
+        List<Serve> serves = callers.stream().<Serve>map(c -> (requests, done) -> {
             c.run(requests.length);
             return null;
         }).toList();
@@ -106,10 +139,28 @@ public final class OpenLoop {
      */
     public static StepResult serve(List<Serve> callers, Batching batching, long[] arrivalsNs, int warmup,
                                    double offeredPerSecond, long drainNs) throws Exception {
-        int n = arrivalsNs.length;
+        Source schedule = new Schedule(arrivalsNs);
+        return step(callers, batching, schedule, arrivalsNs.length, warmup, offeredPerSecond, drainNs);
+    }
+
+    /**
+     * Closed loop, through the same callers, queue and figures: {@code users} users each send their next request when
+     * their last one ended ({@link Users}), until {@code requests} were sent. Each request's latency and token times
+     * run from when its user sent it; the first {@code warmup} are left out of every figure, as in the open loop. The
+     * step offers no rate: its offered and scheduled rates are NaN, so the served rate is held against none
+     * ({@link Validity}).
+     */
+    public static StepResult closed(List<Serve> callers, Batching batching, int users, int requests, int warmup,
+                                    long drainNs) throws Exception {
+        return step(callers, batching, new Users(users, requests), requests, warmup, Double.NaN, drainNs);
+    }
+
+    private static StepResult step(List<Serve> callers, Batching batching, Source source, int n, int warmup,
+                                   double offeredPerSecond, long drainNs) throws Exception {
         if (warmup < 0 || warmup >= n) {
             throw new IllegalArgumentException("warm-up requests " + warmup + " of " + n + ": expected fewer than all");
         }
+        long[] arrivalsNs = new long[n]; // each request's intended start, ns after the step's start, once issued
         long[] ends = new long[n];
         long[] taken = new long[n]; // when a caller took each request from the queue
         long[][] tokenNanos = new long[n][];
@@ -118,65 +169,20 @@ public final class OpenLoop {
         AtomicBoolean giveUp = new AtomicBoolean();
         AtomicLong calls = new AtomicLong();
         CallerThreads threads = CallerThreads.start(callers, "inferbench-caller", (caller, call) -> {
-            List<long[]> held = new ArrayList<>(batching.maxRequests());
-            boolean last = false;
-            while (!last) {
-                held.clear();
-                long[] req = queue.take();
-                if (req[0] == END || giveUp.get()) {
-                    return;
-                }
-                held.add(req);
-                long until = System.nanoTime() + batching.waitNs();
-                while (held.size() < batching.maxRequests()) {
-                    long left = until - System.nanoTime();
-                    long[] more = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : queue.poll();
-                    if (more == null) {
-                        break;
-                    }
-                    if (more[0] == END) {
-                        last = true; // serve what was taken, then stop
-                        break;
-                    }
-                    held.add(more);
-                }
-                if (giveUp.get()) {
-                    return;
-                }
-                int[] ids = held.stream().mapToInt(r -> (int) r[0]).toArray();
-                ServingThreads.callStarts(); // outside the timed call; the rest of a caller's CPU is its wait
-                long begin = System.nanoTime();
-                long[][] tokens = call.run(ids);
-                long end = System.nanoTime();
-                ServingThreads.callEnds();
-                if (ids[ids.length - 1] >= warmup) {
-                    calls.incrementAndGet();
-                }
-                for (int k = 0; k < ids.length; k++) {
-                    taken[ids[k]] = begin;
-                    // written before the thread ends; read after join
-                    tokenNanos[ids[k]] = tokens == null ? null : tokens[k];
-                    ends[ids[k]] = tokens == null ? end : tokens[k][tokens[k].length - 1];
+            Gatherer gatherer = new Gatherer(queue, batching);
+            int[] ids;
+            while ((ids = gatherer.next(giveUp)) != null) {
+                try {
+                    serveOne(call, ids, warmup, source, calls, taken, tokenNanos, ends);
+                } finally {
+                    gatherer.release();
                 }
             }
         });
-        long[] delays = new long[n - warmup];
-        long queued = 0;
-        int queueMax = 0;
         long cpuBefore = threadCpu();
         long start = System.nanoTime() + 1_000_000; // a millisecond to let the callers reach their queue
-        for (int i = 0; i < n && !threads.failed(); i++) {
-            long due = start + arrivalsNs[i];
-            waitUntil(due);
-            long issued = System.nanoTime();
-            int waiting = queue.size();
-            queue.add(new long[]{i, due});
-            if (i >= warmup) {
-                delays[i - warmup] = Math.max(0, issued - due);
-                queued += waiting;
-                queueMax = Math.max(queueMax, waiting);
-            }
-        }
+        Issuer issuer = new Issuer(queue, start, warmup, arrivalsNs);
+        source.issue(issuer, threads::failed);
         for (int c = 0; c < callers.size(); c++) {
             queue.add(new long[]{END, 0});
         }
@@ -184,7 +190,7 @@ public final class OpenLoop {
         if (threads.failed()) {
             giveUp.set(true); // no drain: the step fails with the first call that did
         }
-        threads.joinUntil(start + arrivalsNs[n - 1] + drainNs);
+        threads.joinUntil(start + arrivalsNs[Math.max(0, issuer.issued() - 1)] + drainNs);
         giveUp.set(true);
         long stopped = System.nanoTime();
         queue.clear(); // the requests left are dropped; the callers still waiting need their end marker again
@@ -192,9 +198,37 @@ public final class OpenLoop {
             queue.add(new long[]{END, 0});
         }
         threads.join();
-        return result(arrivalsNs, warmup, offeredPerSecond, start, stopped, ends, taken, tokenNanos, delays, queued,
-                queueMax, calls.get());
+        StepResult r = result(arrivalsNs, warmup, offeredPerSecond, start, stopped, ends, taken, tokenNanos,
+                issuer.delays(), issuer.queued(), issuer.queueMax(), calls.get());
+        return source.scheduled() ? r : r.sentBy(source.users(warmup));
     }
+
+    /** One call of the gathered requests {@code ids}; what it served is kept for the step's figures. */
+    private static void serveOne(Serve call, int[] ids, int warmup, Source source, AtomicLong calls, long[] taken,
+                                 long[][] tokenNanos, long[] ends) throws Exception {
+        boolean[] told = new boolean[ids.length];
+        ServingThreads.callStarts(); // outside the timed call; the rest of a caller's CPU is its wait
+        long begin = System.nanoTime();
+        long[][] tokens = call.run(ids, (k, nanos) -> {
+            told[k] = true;
+            source.ended(ids[k], nanos);
+        });
+        long end = System.nanoTime();
+        ServingThreads.callEnds();
+        if (ids[ids.length - 1] >= warmup) {
+            calls.incrementAndGet();
+        }
+        for (int k = 0; k < ids.length; k++) {
+            taken[ids[k]] = begin;
+            // written before the thread ends; read after join
+            tokenNanos[ids[k]] = tokens == null ? null : tokens[k];
+            ends[ids[k]] = tokens == null ? end : tokens[k][tokens[k].length - 1];
+            if (!told[k]) {
+                source.ended(ids[k], ends[ids[k]]);
+            }
+        }
+    }
+
 
     private static StepResult result(long[] arrivalsNs, int warmup, double offeredPerSecond, long start, long stopped,
                                      long[] ends, long[] taken, long[][] tokenNanos, long[] delays, long queued,
@@ -260,7 +294,7 @@ public final class OpenLoop {
         return bean.isCurrentThreadCpuTimeSupported() ? Math.max(0, bean.getCurrentThreadCpuTime()) : 0;
     }
 
-    private static void waitUntil(long due) {
+    static void waitUntil(long due) {
         long left;
         while ((left = due - System.nanoTime()) > SPIN_NS) {
             LockSupport.parkNanos(left - SPIN_NS);

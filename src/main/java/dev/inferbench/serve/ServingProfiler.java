@@ -41,7 +41,9 @@ import java.util.Locale;
  *   <li>{@value #BATCH} (requests per call, mean) when the cell gathers requests into calls (dynamic batching);</li>
  *   <li>for streamed responses (generation under load): {@code serve.ttft.p50}, {@code .p90}, {@code .p99}, the same
  *       of {@code serve.tpot} and {@code serve.itl} (ms; {@link TokenTimes}, each only with 10 / (1 - p) values
- *       behind it: requests for TTFT and TPOT, gaps for ITL), and {@value #TOKENS} (output tokens/s served).</li>
+ *       behind it: requests for TTFT and TPOT, gaps for ITL), {@value #TOKENS} (output tokens/s served) and
+ *       {@value #TOKENS_PER_USER} (output tokens/s per user, the mean over users: {@link
+ *       StepResult#outputTokensPerSecondPerUser}).</li>
  * </ul>
  */
 public final class ServingProfiler implements InternalProfiler {
@@ -75,6 +77,8 @@ public final class ServingProfiler implements InternalProfiler {
     public static final String BATCH = "serve.batch";
     /** Output tokens per second served, for streamed responses (generation). */
     public static final String TOKENS = "serve.tokens.output";
+    /** Output tokens per second per user, the mean over users (closed-loop users, or each request in the open loop). */
+    public static final String TOKENS_PER_USER = "serve.tokens.user";
     /** The token figures of streamed responses, each as {@code serve.<metric>.p<p>} ({@link #tokenLabel}). */
     public static final List<Slo.Metric> TOKEN_METRICS = List.of(Slo.Metric.TTFT, Slo.Metric.TPOT, Slo.Metric.ITL);
     public static final double[] TOKEN_PERCENTILES = {50, 90, 99};
@@ -166,6 +170,7 @@ public final class ServingProfiler implements InternalProfiler {
                 }
             }
             add(out, TOKENS, s.outputTokensPerSecond(), "tokens/s");
+            add(out, TOKENS_PER_USER, s.outputTokensPerSecondPerUser(), "tokens/s");
         }
         return out;
     }

@@ -39,7 +39,8 @@ public final class ServingRecord {
             StepResult r = step.at(spec.rate());
             Validity v = Validity.of(r, spec.slo());
             if (!v.valid()) {
-                System.out.println("[inferbench] step at " + spec.rate() + " req/s INVALID: " + v.reason());
+                System.out.println("[inferbench] step " + (spec.closed() ? "of " + spec.users() + " users"
+                        : "at " + spec.rate() + " req/s") + " INVALID: " + v.reason());
             }
             record(r, spec.slo(), null);
             return r;

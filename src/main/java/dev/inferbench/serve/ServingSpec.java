@@ -22,9 +22,12 @@ import java.util.Map;
  * @param stepSeconds the shortest a measured step may be: at a rate whose {@code requests} arrive sooner, the step
  *                 takes more of them. A step of a quarter second is shorter than a GC cycle or one of the VM's slow
  *                 stretches, and two searches made of such steps disagreed by 2.5x
+ * @param users    when above 0, closed loop: this many users, each sending its next request when its last one ended
+ *                 ({@link OpenLoop#closed}); a step is then its warm-up and {@code requests} measured requests, and
+ *                 neither the rate nor {@code stepSeconds} is used
  */
 public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests, double idleMs, double batchWaitMs,
-                          double stepSeconds) {
+                          double stepSeconds, int users) {
     public static final String RATE = "rate";
     public static final String ARRIVALS = "arrivals";
     public static final String SLO = "slo";
@@ -33,6 +36,7 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
     public static final String IDLE_MS = "idleMs";
     public static final String BATCH_WAIT_MS = "batchWaitMs";
     public static final String STEP_SECONDS = "stepSeconds";
+    public static final String USERS = "users";
     /** The default of {@value #STEP_SECONDS}. */
     public static final double DEFAULT_STEP_SECONDS = 10;
     /** {@value}: no dynamic batching, the default of {@link #BATCH_WAIT_MS}. */
@@ -141,7 +145,35 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
                     + " go together: calls after idle have no queue to gather requests from; expected batchWaitMs=off"
                     + " with idleMs");
         }
-        return new ServingSpec(rate, arrivals, slo, requests, idle, batchWait, stepSeconds(params));
+        int users = users(params);
+        if (users > 0 && Double.isNaN(rate)) {
+            throw new BenchException("rate=max and users=" + users + " do not go together: closed-loop users send"
+                    + " each request when their last one ends, so there is no arrival rate to search; expected users=0"
+                    + " for a rate search, or users without one (e.g. -p users=1,4,16)");
+        }
+        return new ServingSpec(rate, arrivals, slo, requests, idle, batchWait, stepSeconds(params), users);
+    }
+
+    /** The cell's closed-loop users, 0 (the open loop) when the benchmark has no such parameter. */
+    static int users(Map<String, String> params) throws BenchException {
+        String text = params.getOrDefault(USERS, "0").strip();
+        int users;
+        try {
+            users = Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            users = -1;
+        }
+        if (users < 0) {
+            throw new BenchException("users '" + text + "' is not a whole number >= 0; expected closed-loop users,"
+                    + " e.g. -p users=1,4,16 (each sends its next request when its last one ends), or 0 for the open"
+                    + " loop at the rate");
+        }
+        return users;
+    }
+
+    /** Whether closed-loop users send the requests ({@link #users} above 0) instead of the arrival schedule. */
+    public boolean closed() {
+        return users > 0;
     }
 
     /** The cell's shortest measured step, in seconds (the default when the benchmark has no such parameter). */
@@ -180,6 +212,9 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
         }
         try {
             ServingSpec spec = of(params, params.containsKey("outputLen"));
+            if (spec.closed()) {
+                return Double.NaN; // its pace is the service's, unknown before it runs
+            }
             if (spec.idleMs() > 0) {
                 return spec.requests() * spec.idleMs() / 1e3;
             }
@@ -191,8 +226,14 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
         }
     }
 
-    /** Requests in a measured step at {@code perSecond}: {@code requests}, or more to last {@code stepSeconds}. */
+    /**
+     * Requests in a measured step at {@code perSecond}: {@code requests}, or more to last {@code stepSeconds}; in a
+     * closed loop, {@code requests}.
+     */
     public int requestsAt(double perSecond) {
+        if (closed()) {
+            return requests;
+        }
         double lasting = Math.ceil(perSecond * stepSeconds);
         return (int) Math.max(requests, Math.min(lasting, Integer.MAX_VALUE / 2));
     }
@@ -235,9 +276,14 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
     /**
      * Requests issued at the step's rate before its measured ones, to bring the callers (fresh threads) and the queue
      * to a steady state: a tenth of the measured requests ({@link #requestsAt}), or 0.2 s of arrivals if more, at most as many as measured.
+     * In a closed loop, a tenth of them or one per user if more (every user's first request starts at once, on an
+     * empty queue), at most as many as measured.
      */
     public int warmupRequests(double perSecond) {
         int measured = requestsAt(perSecond);
+        if (closed()) {
+            return (int) Math.min(measured, Math.max(users, Math.ceil(measured * WARMUP_SHARE)));
+        }
         double wanted = Math.max(measured * WARMUP_SHARE, perSecond * WARMUP_SECONDS);
         return (int) Math.min(measured, Math.ceil(wanted));
     }

@@ -5,7 +5,9 @@ import dev.inferbench.stats.Percentiles;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -37,13 +39,37 @@ import java.util.stream.Stream;
  * @param servedInWindow     measured requests served by the end of the window their arrivals span (the last
  *                           arrival plus one mean gap): what the served-rate check holds against the schedule, so that
  *                           the requests still in flight when arrivals stop are not counted as a shortfall
+ * @param users              closed-loop users: which user sent each measured request, in arrival order; empty when
+ *                           each request is its own user (the open loop)
  */
 public record StepResult(double offeredPerSecond, double scheduledPerSecond, long[] latenciesNs, long[] waitsNs,
                          long[] delaysNs, int dropped, double queueMean, int queueMax, long servingNs, long calls,
-                         long warmupServed, List<TokenTimes> tokens, int servedInWindow) {
+                         long warmupServed, List<TokenTimes> tokens, int servedInWindow, int[] users) {
 
     public StepResult {
         tokens = Collections.unmodifiableList(new ArrayList<>(tokens)); // nulls allowed: dropped
+    }
+
+    /** A step whose every request is its own user. */
+    public StepResult(double offeredPerSecond, double scheduledPerSecond, long[] latenciesNs, long[] waitsNs,
+                      long[] delaysNs, int dropped, double queueMean, int queueMax, long servingNs, long calls,
+                      long warmupServed, List<TokenTimes> tokens, int servedInWindow) {
+        this(offeredPerSecond, scheduledPerSecond, latenciesNs, waitsNs, delaysNs, dropped, queueMean, queueMax,
+                servingNs, calls, warmupServed, tokens, servedInWindow, new int[0]);
+    }
+
+    /**
+     * This step as closed-loop users ran it: {@code users[k]} sent measured request k. Its arrivals kept no rate of
+     * their own (each waited for a response), so the scheduled rate is NaN and the served rate is held against none.
+     */
+    StepResult sentBy(int[] users) {
+        return new StepResult(offeredPerSecond, Double.NaN, latenciesNs, waitsNs, delaysNs, dropped, queueMean,
+                queueMax, servingNs, calls, warmupServed, tokens, servedInWindow, users);
+    }
+
+    /** Whether closed-loop users sent the requests, each its next when its last one ended. */
+    public boolean closedLoop() {
+        return users.length > 0;
     }
 
     /**
@@ -93,6 +119,29 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
     public double outputTokensPerSecond() {
         long count = tokens.stream().filter(Objects::nonNull).mapToLong(TokenTimes::tokens).sum();
         return streamed() ? perSecond(count) : Double.NaN;
+    }
+
+    /**
+     * Output tokens per second per user, the mean over users: each user's output tokens over the time it waited for
+     * them, the sum of its served requests' latencies from sending to the last token. In a closed loop a user always
+     * has a request out, so that is its time in the step; in the open loop each request is its own user. The wait for
+     * a caller and the prefill are in it (it is not 1 / TPOT). NaN unstreamed.
+     */
+    public double outputTokensPerSecondPerUser() {
+        if (!streamed()) {
+            return Double.NaN;
+        }
+        Map<Integer, long[]> perUser = new HashMap<>(); // {tokens, ns}
+        for (int k = 0; k < tokens.size(); k++) {
+            TokenTimes t = tokens.get(k);
+            if (t != null) {
+                long[] sum = perUser.computeIfAbsent(users.length == 0 ? k : users[k], u -> new long[2]);
+                sum[0] += t.tokens();
+                sum[1] += t.endToEndNs();
+            }
+        }
+        return perUser.values().stream().filter(s -> s[1] > 0).mapToDouble(s -> s[0] / (s[1] / 1e9)).average()
+                .orElse(Double.NaN);
     }
 
     /** {@code count} over the step's serving time, per second. */
@@ -198,10 +247,23 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
         double scheduleSeconds = steps.stream().mapToDouble(s -> s.requests() / s.scheduledPerSecond).sum();
         List<TokenTimes> tokens = new ArrayList<>();
         steps.forEach(s -> tokens.addAll(s.tokens));
+        // each step's users are users of their own
+        int[] users = new int[0];
+        if (steps.stream().allMatch(StepResult::closedLoop)) {
+            users = new int[steps.stream().mapToInt(s -> s.users.length).sum()];
+            int at = 0;
+            int offset = 0;
+            for (StepResult s : steps) {
+                for (int u : s.users) {
+                    users[at++] = offset + u;
+                }
+                offset += Arrays.stream(s.users).max().orElse(-1) + 1;
+            }
+        }
         return new StepResult(steps.get(0).offeredPerSecond, requests / scheduleSeconds,
                 merged(steps, StepResult::latenciesNs), merged(steps, StepResult::waitsNs),
                 merged(steps, StepResult::delaysNs), dropped, requests == 0 ? 0 : queued / requests, queueMax, serving,
-                calls, warmup, tokens, inWindow);
+                calls, warmup, tokens, inWindow, users);
     }
 
     /**

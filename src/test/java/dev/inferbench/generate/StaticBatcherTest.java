@@ -54,6 +54,16 @@ class StaticBatcherTest {
             assertThat(Arrays.stream(times).mapToInt(t -> t.length)).containsExactly(9, 5, 12);
             assertThat(times[0][0]).isEqualTo(times[1][0]).isEqualTo(times[2][0]); // one prefill: one first token
             assertThat(times[1][4]).isLessThan(times[2][11]); // the shorter output is done earlier
+            // each request is told done at its own last token, while the batch runs on for the longest
+            long[] doneAt = new long[3];
+            long[][] told = batcher.serve(new int[]{0, 1, 2}, (k, nanos) -> doneAt[k] = nanos);
+            for (int s = 0; s < 3; s++) {
+                assertThat(doneAt[s]).isEqualTo(told[s][told[s].length - 1]);
+            }
+            assertThat(doneAt[1]).isLessThan(doneAt[2]);
+            // the cache a batch holds: each sequence the longest prompt (padding) and the longest output
+            assertThat(batcher.cacheTokens(new int[]{0, 1, 2})).isEqualTo(3 * (17 + 12));
+            assertThat(batcher.cacheTokens(new int[]{0})).isEqualTo(4 + 9);
             for (int s = 0; s < 3; s++) {
                 long[][] alone = {new long[together[s].length]};
                 batcher.serve(new int[]{s}, alone);

@@ -142,7 +142,7 @@ class TokenSloTest {
     void aStreamedStepKeepsEachTokensTimeFromTheIntendedStartQueueIncluded() throws Exception {
         // 20 requests at once (10,000 req/s); one caller serves one request at a time, 3 tokens 2 ms apart: the last
         // request's first token comes after the 19 before it, ~19 x 4 ms from its intended start, not 0 ms
-        OpenLoop.Serve threeTokens = ids -> {
+        OpenLoop.Serve threeTokens = (ids, done) -> {
             long[][] times = new long[ids.length][3];
             for (int t = 0; t < 3; t++) {
                 Thread.sleep(2);
@@ -170,7 +170,7 @@ class TokenSloTest {
     void aStaticBatchServesWhatIsWaitingTogetherAndEachRequestEndsAtItsOwnLastToken() throws Exception {
         // requests 0..5 due at once; a batch runs until its longest; request i has i + 1 tokens
         AtomicInteger batches = new AtomicInteger();
-        OpenLoop.Serve batch = ids -> {
+        OpenLoop.Serve batch = (ids, done) -> {
             batches.incrementAndGet();
             int longest = Arrays.stream(ids).max().orElseThrow() + 1;
             long[][] times = new long[ids.length][];
