@@ -44,10 +44,10 @@ public final class DeviceCheck {
         }
         int gpus = probe.cudaDevices();
         if (gpus == 0) {
-            return Optional.of("device '" + deviceName + "': no NVIDIA GPU on this machine");
+            return Optional.of("device '" + deviceName + "': no NVIDIA GPU found");
         }
         if (device.index() >= gpus) {
-            throw new BenchException("device '" + deviceName + "' does not exist; this machine has " + gpus
+            throw new BenchException("device '" + deviceName + "' does not exist; the host has " + gpus
                     + " GPU(s): expected cuda:0" + (gpus > 1 ? " to cuda:" + (gpus - 1) : ""));
         }
         if (!cudaBuild.test(engine)) {

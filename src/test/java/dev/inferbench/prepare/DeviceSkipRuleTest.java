@@ -57,9 +57,9 @@ class DeviceSkipRuleTest {
         DeviceSkipRule rule = new DeviceSkipRule(probeWithDeviceNodes(0), e -> true);
         for (String engine : new String[]{"ort", "djl-ort", "djl-pytorch"}) {
             assertThat(rule.skipReason(cell(engine, "cuda"), config()))
-                    .contains("device 'cuda': no NVIDIA GPU on this machine");
+                    .contains("device 'cuda': no NVIDIA GPU found");
             assertThat(rule.skipReason(cell(engine, "cuda:1"), config()))
-                    .contains("device 'cuda:1': no NVIDIA GPU on this machine");
+                    .contains("device 'cuda:1': no NVIDIA GPU found");
             assertThat(rule.skipReason(cell(engine, "cpu"), config())).isEmpty();
         }
     }
@@ -80,7 +80,7 @@ class DeviceSkipRuleTest {
         DeviceSkipRule rule = new DeviceSkipRule(probeWithDeviceNodes(2), e -> true);
         assertThatThrownBy(() -> rule.skipReason(cell("ort", "cuda:2"), config()))
                 .isInstanceOf(BenchException.class)
-                .hasMessage("device 'cuda:2' does not exist; this machine has 2 GPU(s): expected cuda:0 to cuda:1");
+                .hasMessage("device 'cuda:2' does not exist; the host has 2 GPU(s): expected cuda:0 to cuda:1");
         assertThatThrownBy(() -> rule.skipReason(cell("ort", "tpu"), config()))
                 .hasMessage("unknown device 'tpu'; expected one of: cpu, cuda, cuda:N");
     }
