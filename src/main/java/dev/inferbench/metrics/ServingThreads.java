@@ -41,6 +41,8 @@ public final class ServingThreads {
     private static final AtomicLong ENGINE_LEFT = new AtomicLong();
     /** The callers' CPU inside calls they marked, this iteration. */
     private static final AtomicLong INSIDE = new AtomicLong();
+    /** The callers' CPU spent as the load generator (awake for the next arrival), this iteration: not serving. */
+    private static final AtomicLong GENERATING = new AtomicLong();
     private static final ThreadLocal<long[]> CALL_START = ThreadLocal.withInitial(() -> new long[1]);
     private static final ThreadMXBean BEAN = ManagementFactory.getThreadMXBean();
 
@@ -82,6 +84,19 @@ public final class ServingThreads {
         if (start > 0) {
             INSIDE.addAndGet(Math.max(0, BEAN.getCurrentThreadCpuTime() - start));
         }
+    }
+
+    /**
+     * The current caller spent {@code cpuNanos} as the load generator (spinning for the next arrival, to issue it on
+     * time): that CPU is taken out of the callers' ({@link GeneratorCpu} counts it).
+     */
+    public static void generating(long cpuNanos) {
+        GENERATING.addAndGet(Math.max(0, cpuNanos));
+    }
+
+    /** The current thread's CPU time in ns (its own clock), 0 where the JVM does not measure it. */
+    public static long threadCpu() {
+        return BEAN.isCurrentThreadCpuTimeSupported() ? Math.max(0, BEAN.getCurrentThreadCpuTime()) : 0;
     }
 
     /** The process's thread ids now, empty without /proc: what {@link #adoptStartedSince} compares against. */
@@ -145,6 +160,7 @@ public final class ServingThreads {
         CALLERS_LEFT.set(0);
         ENGINE_LEFT.set(0);
         INSIDE.set(0);
+        GENERATING.set(0);
     }
 
     /** What the serving threads spent since {@link #reset}; null when no thread serves or none could be read. */
@@ -152,7 +168,7 @@ public final class ServingThreads {
         if (CALLERS.isEmpty() && ENGINE.isEmpty() && CALLERS_LEFT.get() == 0 && ENGINE_LEFT.get() == 0) {
             return null;
         }
-        long callers = CALLERS_LEFT.get() + since(CALLERS);
+        long callers = Math.max(0, CALLERS_LEFT.get() + since(CALLERS) - GENERATING.get());
         long engine = ENGINE_LEFT.get() + since(ENGINE);
         long inside = INSIDE.get();
         return new Cpu(callers, engine, inside > 0 ? inside : -1);

@@ -120,7 +120,7 @@ public final class MetricCatalogue {
         m("cpu.cores", "cores", "cores", UNKNOWN, ForkRule.MEAN).in(MetricGroup.CPU).heading("cores")
                 .is("CPU time over wall time: how many cores the cell kept busy");
         m("cpu.generator", "cores", "cores", UNKNOWN, ForkRule.MEAN).in(MetricGroup.CPU)
-                .is("serving cells: the arrival scheduler's own CPU time over wall time");
+                .is("serving cells: the load generator's CPU time (the scheduler, idle callers' spins) over wall time");
         m("cpu.call.serving", "ms/op", "ms/op", LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.CPU)
                 .is("the CPU time per call of the threads that serve calls only (callers, the engine's pools)");
         m("cpu.call.wait", "ms/op", "ms/op", LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.CPU)

@@ -3,8 +3,6 @@ package dev.inferbench.serve;
 import dev.inferbench.metrics.GeneratorCpu;
 import dev.inferbench.metrics.ServingThreads;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,7 +23,7 @@ import java.util.function.BooleanSupplier;
  * arrivals differs, each request issued when its user's last one ended.
  */
 public final class OpenLoop {
-    private static final long SPIN_NS = 100_000;
+    static final long SPIN_NS = 100_000;
     private static final long END = Gatherer.END;
 
     /** One caller's call: runs one request on that caller's own input. */
@@ -74,6 +72,36 @@ public final class OpenLoop {
 
         /** Whether the arrivals kept a rate of their own, against which the served rate is held. */
         boolean scheduled();
+
+        /** {@link #nextDue}: no request is due at a known time (a closed loop), or none is left to issue. */
+        long NONE = Long.MAX_VALUE;
+        /** {@link #nextDue}: the step has not started; the first request's time is not known yet. */
+        long NOT_YET = Long.MIN_VALUE;
+
+        /**
+         * When the next request not yet issued is due ({@code System.nanoTime()}), for an idle caller to be awake for
+         * it; {@link #NONE} or {@link #NOT_YET} where there is no such time.
+         */
+        default long nextDue() {
+            return NONE;
+        }
+
+        /**
+         * Issues the next request, from an idle caller awake for it, if it is still the one due at {@code due} and
+         * that time has come; whether this call issued it.
+         */
+        default boolean issueDue(long due) {
+            return false;
+        }
+
+        /** An idle caller is to be awake for the next request: whether it is the one (one caller at a time). */
+        default boolean watch() {
+            return false;
+        }
+
+        /** The caller awake for the next request no longer is. */
+        default void unwatch() {
+        }
     }
 
     /**
@@ -169,7 +197,7 @@ public final class OpenLoop {
         AtomicBoolean giveUp = new AtomicBoolean();
         AtomicLong calls = new AtomicLong();
         CallerThreads threads = CallerThreads.start(callers, "inferbench-caller", (caller, call) -> {
-            Gatherer gatherer = new Gatherer(queue, batching);
+            Gatherer gatherer = new Gatherer(queue, batching, source);
             int[] ids;
             while ((ids = gatherer.next(giveUp)) != null) {
                 try {
@@ -179,14 +207,14 @@ public final class OpenLoop {
                 }
             }
         });
-        long cpuBefore = threadCpu();
+        long cpuBefore = ServingThreads.threadCpu();
         long start = System.nanoTime() + 1_000_000; // a millisecond to let the callers reach their queue
         Issuer issuer = new Issuer(queue, start, warmup, arrivalsNs);
         source.issue(issuer, threads::failed);
         for (int c = 0; c < callers.size(); c++) {
             queue.add(new long[]{END, 0});
         }
-        GeneratorCpu.add(threadCpu() - cpuBefore);
+        GeneratorCpu.add(ServingThreads.threadCpu() - cpuBefore);
         if (threads.failed()) {
             giveUp.set(true); // no drain: the step fails with the first call that did
         }
@@ -286,12 +314,6 @@ public final class OpenLoop {
         return new StepResult(offeredPerSecond, scheduled, latencies, waits, delays, dropped,
                 m == 0 ? 0 : queued / (double) m, queueMax, servingEnd - (start + arrivalsNs[warmup]), calls,
                 warmupServed, tokens, inWindow);
-    }
-
-    /** This thread's CPU time in ns (the scheduler's own), 0 where the JVM does not measure it. */
-    private static long threadCpu() {
-        ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        return bean.isCurrentThreadCpuTimeSupported() ? Math.max(0, bean.getCurrentThreadCpuTime()) : 0;
     }
 
     static void waitUntil(long due) {

@@ -1,13 +1,26 @@
 package dev.inferbench.serve;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
  * The open loop's arrivals: each request at its time in a schedule fixed before the step ({@link Arrivals#schedule}),
- * whenever the others end. The scheduler sleeps to near each time and spins the rest ({@link OpenLoop#waitUntil}).
+ * whenever the others end. Whoever is awake at a request's time issues it: an idle caller awake for it
+ * ({@link Gatherer}), which then serves it at once, or else the scheduler, which sleeps to near each time and spins
+ * the rest ({@link OpenLoop#waitUntil}). While a caller is awake for the next request the scheduler leaves it the
+ * core: it sleeps past the request's time by {@value #BACKSTOP_NS} ns and issues the request only if the caller has
+ * not (a caller's spin and the scheduler's would otherwise share a core on a busy machine, each delaying the other).
  */
 final class Schedule implements OpenLoop.Source {
+    /** How long past a request's time the scheduler sleeps while a caller is awake for it. */
+    static final long BACKSTOP_NS = 200_000;
+
     private final long[] arrivalsNs;
+    private final AtomicBoolean watched = new AtomicBoolean();
+    private volatile Issuer issuer;
+    /** The next request to issue; every request is issued once, by whoever saw its time come first. */
+    private volatile int next; // written under this
 
     /** @param arrivalsNs intended starts, ns after the step's start, ascending */
     Schedule(long[] arrivalsNs) {
@@ -16,11 +29,77 @@ final class Schedule implements OpenLoop.Source {
 
     @Override
     public void issue(Issuer issuer, BooleanSupplier stop) {
-        for (int i = 0; i < arrivalsNs.length && !stop.getAsBoolean(); i++) {
+        begin(issuer);
+        int i;
+        while ((i = next) < arrivalsNs.length && !stop.getAsBoolean()) {
             long due = issuer.start() + arrivalsNs[i];
-            OpenLoop.waitUntil(due);
-            issuer.issue(i, due);
+            waitFor(due);
+            issueIfNext(i);
         }
+        synchronized (this) {
+            next = arrivalsNs.length; // none left for a caller to issue: the end markers come after the last request
+        }
+    }
+
+    /** The step has started: its requests' times are known from now on, to the callers too. */
+    void begin(Issuer issuer) {
+        this.issuer = issuer;
+    }
+
+    /** Sleeps to near {@code due} and spins the rest, unless a caller is awake for it. */
+    private void waitFor(long due) {
+        long left;
+        while ((left = due - System.nanoTime()) > OpenLoop.SPIN_NS) {
+            LockSupport.parkNanos(left - OpenLoop.SPIN_NS);
+        }
+        while ((left = due - System.nanoTime()) > 0) {
+            if (watched.get()) {
+                LockSupport.parkNanos(left + BACKSTOP_NS);
+                return;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private synchronized boolean issueIfNext(int i) {
+        if (next != i) {
+            return false;
+        }
+        issuer.issue(i, issuer.start() + arrivalsNs[i]);
+        next = i + 1;
+        return true;
+    }
+
+    @Override
+    public long nextDue() {
+        Issuer is = issuer;
+        int i = next;
+        if (i >= arrivalsNs.length) {
+            return OpenLoop.Source.NONE;
+        }
+        return is == null ? OpenLoop.Source.NOT_YET : is.start() + arrivalsNs[i];
+    }
+
+    @Override
+    public boolean issueDue(long due) {
+        Issuer is = issuer;
+        if (is == null || System.nanoTime() < due) {
+            return false;
+        }
+        synchronized (this) {
+            int i = next;
+            return i < arrivalsNs.length && is.start() + arrivalsNs[i] == due && issueIfNext(i);
+        }
+    }
+
+    @Override
+    public boolean watch() {
+        return watched.compareAndSet(false, true);
+    }
+
+    @Override
+    public void unwatch() {
+        watched.set(false);
     }
 
     @Override

@@ -117,6 +117,25 @@ class ServingThreadsTest {
         assertThat(cpu.callers() - cpu.inside()).isBetween(20 * MS - SLACK, 20 * MS + SLACK);
     }
 
+    /** A caller that spins for the next arrival does the load generator's work: that CPU is not the serving side's. */
+    @Test
+    void whatACallerSpendsAsTheGeneratorIsNotServing() throws Exception {
+        ServingThreads.reset();
+        run("caller", () -> {
+            ServingThreads.join();
+            long before = ServingThreads.threadCpu();
+            burn(40); // awake for the next arrival
+            ServingThreads.generating(ServingThreads.threadCpu() - before);
+            ServingThreads.callStarts();
+            burn(30);
+            ServingThreads.callEnds();
+            ServingThreads.leave();
+        }).join();
+        ServingThreads.Cpu cpu = ServingThreads.counted();
+        assertThat(cpu.callers()).isBetween(30 * MS - SLACK, 30 * MS + SLACK);
+        assertThat(cpu.callers() - cpu.inside()).isBetween(-SLACK, SLACK);
+    }
+
     /**
      * A native pool thread carries the name of the thread that started it; a Java thread is named after itself, and
      * the JVM names its compiler and GC threads. The loader's namesake started during the load is the engine's; the

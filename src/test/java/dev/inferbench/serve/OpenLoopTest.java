@@ -2,10 +2,14 @@ package dev.inferbench.serve;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * What the open loop must do whatever the machine's speed: serve every request once, count from the intended start
@@ -26,6 +30,32 @@ class OpenLoopTest {
         assertThat(r.completed()).isEqualTo(200);
         assertThat(r.latenciesNs()).isSorted();
         assertThat(r.latenciesNs()[0]).isPositive();
+    }
+
+    /**
+     * A caller that finds the queue empty is awake for the next request and issues it itself when its time comes, so
+     * that a request finding a caller idle does not wait for a parked thread to be woken: here the scheduler has begun
+     * its step but issues nothing, and the caller still gets each request, in order, not before its time.
+     */
+    @Test
+    void anIdleCallerIssuesTheNextRequestAtItsTimeWhenTheSchedulerDoesNot() {
+        Schedule schedule = new Schedule(new long[]{0, 3_000_000});
+        LinkedBlockingQueue<long[]> queue = new LinkedBlockingQueue<>();
+        long[] intended = new long[2];
+        Issuer issuer = new Issuer(queue, System.nanoTime() + 5_000_000, 0, intended);
+        schedule.begin(issuer);
+        Gatherer caller = new Gatherer(queue, OpenLoop.Batching.NONE, schedule);
+        AtomicBoolean giveUp = new AtomicBoolean();
+        int[] first = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> caller.next(giveUp));
+        long firstAt = System.nanoTime();
+        int[] second = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> caller.next(giveUp));
+        long secondAt = System.nanoTime();
+        assertThat(first).containsExactly(0);
+        assertThat(second).containsExactly(1);
+        assertThat(firstAt).isGreaterThanOrEqualTo(issuer.start());
+        assertThat(secondAt).isGreaterThanOrEqualTo(issuer.start() + 3_000_000);
+        assertThat(issuer.issued()).isEqualTo(2);
+        assertThat(schedule.nextDue()).isEqualTo(OpenLoop.Source.NONE);
     }
 
     @Test
