@@ -93,7 +93,7 @@ async function main() {
       const logits = out.logits.data;
       const base = (n - 1) * vocab;
       let best = 0;
-      if (cacheType === 'float16' || out.logits.type === 'float16') {
+      if (out.logits.type === 'float16') {
         let bestValue = halfToFloat(logits[base]);
         for (let v = 1; v < vocab; v++) {
           const x = halfToFloat(logits[base + v]);
