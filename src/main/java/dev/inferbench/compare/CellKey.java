@@ -1,5 +1,7 @@
 package dev.inferbench.compare;
 
+import dev.inferbench.results.SettingParams;
+
 import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
@@ -33,7 +35,7 @@ public record CellKey(String benchmark, String mode, Map<String, String> params)
     /** The label with only the params named (those that tell the cells of a table apart). */
     public String label(Collection<String> shown) {
         String method = benchmark.substring(benchmark.lastIndexOf('.') + 1) + (mode.isEmpty() ? "" : " [" + mode + "]");
-        String p = params.entrySet().stream().filter(e -> shown.contains(e.getKey()))
+        String p = SettingParams.of(params).entrySet().stream().filter(e -> shown.contains(e.getKey()))
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
         return p.isEmpty() ? method : method + " " + p;
     }

@@ -159,7 +159,7 @@ public final class CompareTable {
         report.rows().forEach(r -> keys.add(r.cell()));
         keys.addAll(report.onlyBaseline());
         keys.addAll(report.onlyCandidate());
-        return keys.stream().map(CellKey::params).toList();
+        return keys.stream().map(k -> ConstantParams.shown(k.params())).toList();
     }
 
     /**

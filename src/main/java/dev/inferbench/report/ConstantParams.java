@@ -1,5 +1,7 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.SettingParams;
+
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +11,9 @@ import java.util.TreeMap;
 /**
  * The params that every cell of a table has with one value: said once in a line above the table ("every cell:
  * engine=ort, threads=0") instead of filling a column with the same text in every row. One rule for the terminal
- * summary, the serving table and the Markdown and HTML reports.
+ * summary, the serving table and the Markdown and HTML reports. A param that had no effect in a cell ({@link #shown})
+ * is neither in that line nor in a column of that cell: its value (often a default JMH still records) was no setting
+ * of the cell.
  */
 final class ConstantParams {
     private ConstantParams() {
@@ -31,6 +35,11 @@ final class ConstantParams {
             }
         }
         return constant;
+    }
+
+    /** A cell's params without those that had no effect in it ({@link SettingParams}). */
+    static Map<String, String> shown(Map<String, String> params) {
+        return SettingParams.of(params);
     }
 
     /** {@code prefix: k=v, k=v}, or empty when nothing is constant. */

@@ -63,7 +63,10 @@ final class GenerationPlots {
         byModel(cells.stream().map(c -> new Labelled("", c)).toList()).forEach((model, own) -> {
             Set<String> prompts = values(own, GenerationSpec.PROMPT_LEN);
             Set<String> batches = values(own, CellSpec.BATCH_SIZE);
-            if (prompts.size() < 2) {
+            if (prompts.isEmpty()) {
+                lines.add("plot of TTFT vs prompt length for " + model + " not drawn: its cells ran a prompt file,"
+                        + " whose prompts give the lengths (gen.prompt.* in the report)");
+            } else if (prompts.size() < 2) {
                 lines.add("plot of TTFT vs prompt length for " + model + " not drawn: every cell has promptLen "
                         + String.join(",", prompts) + shorter(prompts));
             }
@@ -100,10 +103,16 @@ final class GenerationPlots {
         return out;
     }
 
+    /** The cell's params that were its settings: a prompt file's cell has no promptLen ({@link ConstantParams#shown}). */
+    private static Map<String, String> settings(Labelled l) {
+        return ConstantParams.shown(l.cell().params());
+    }
+
+    /** The values of {@code param} among the cells that have it as a setting. */
     private static Set<String> values(List<Labelled> cells, String param) {
         Set<String> out = new TreeSet<>((a, b) -> Double.compare(number(a), number(b)) != 0
                 ? Double.compare(number(a), number(b)) : a.compareTo(b));
-        cells.forEach(l -> out.add(l.cell().params().getOrDefault(param, "?")));
+        cells.stream().map(l -> settings(l).get(param)).filter(v -> v != null).forEach(out::add);
         return out;
     }
 
@@ -116,7 +125,7 @@ final class GenerationPlots {
         varying.remove(xParam);
         Map<String, TreeMap<Double, Double>> lines = new LinkedHashMap<>();
         for (Labelled l : cells) {
-            double x = number(l.cell().params().get(xParam));
+            double x = number(settings(l).get(xParam));
             double y = l.cell().extras().getOrDefault(metric, Double.NaN);
             if (!Double.isNaN(x) && !Double.isNaN(y)) {
                 lines.computeIfAbsent(label(l, varying, multiRun), k -> new TreeMap<>()).put(x, y);
@@ -131,9 +140,9 @@ final class GenerationPlots {
     /** The params whose value differs between the model's generation cells. */
     private static Set<String> varying(List<Labelled> cells) {
         Set<String> out = new LinkedHashSet<>();
-        Map<String, String> first = cells.get(0).cell().params();
+        Map<String, String> first = settings(cells.get(0));
         for (Labelled l : cells) {
-            l.cell().params().forEach((k, v) -> {
+            settings(l).forEach((k, v) -> {
                 if (!v.equals(first.get(k))) {
                     out.add(k);
                 }
@@ -144,7 +153,7 @@ final class GenerationPlots {
 
     /** "ort, batch 4", "djl-ort, prompt 64": the settings that tell the model's lines apart; the engine if none. */
     private static String label(Labelled l, Set<String> varying, boolean multiRun) {
-        Map<String, String> params = l.cell().params();
+        Map<String, String> params = settings(l);
         List<String> keys = new ArrayList<>(ORDER);
         params.keySet().stream().filter(k -> !ORDER.contains(k)).forEach(keys::add);
         List<String> parts = new ArrayList<>();

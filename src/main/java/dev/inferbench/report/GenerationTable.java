@@ -53,10 +53,13 @@ public final class GenerationTable {
         if (cells.isEmpty()) {
             return TableSection.empty(TITLE);
         }
-        Set<String> keys = new LinkedHashSet<>(FIRST);
-        cells.forEach(c -> keys.addAll(c.params().keySet()));
-        Map<String, String> constant = ConstantParams.split(cells.stream().map(CellSummary::params).toList(), keys,
-                Set.copyOf(FIRST));
+        Set<String> present = new LinkedHashSet<>();
+        cells.forEach(c -> present.addAll(ConstantParams.shown(c.params()).keySet()));
+        // FIRST's order, but only those some cell has: a prompt file's cells have no promptLen
+        Set<String> keys = new LinkedHashSet<>(FIRST.stream().filter(present::contains).toList());
+        keys.addAll(present);
+        Map<String, String> constant = ConstantParams.split(cells.stream().map(c -> ConstantParams.shown(c.params()))
+                .toList(), keys, Set.copyOf(FIRST));
         List<String> head = new ArrayList<>();
         keys.forEach(k -> head.add(k.equals(CellSpec.BATCH_SIZE) ? "batch" : k));
         head.addAll(List.of("TTFT ms", "TTFT p99", "TPOT ms", "TPOT p99", "ITL p50", "p90", "p99", "e2e ms", "out tok/s",
@@ -66,7 +69,8 @@ public final class GenerationTable {
         rows.add(head);
         for (CellSummary c : cells) {
             List<String> row = new ArrayList<>();
-            keys.forEach(k -> row.add(c.params().getOrDefault(k, "")));
+            Map<String, String> shown = ConstantParams.shown(c.params());
+            keys.forEach(k -> row.add(shown.getOrDefault(k, "")));
             row.add(withInterval(c, GenerationFigures.TTFT));
             row.add(SummaryTable.num(fig(c, GenerationFigures.percentile(GenerationFigures.TTFT, 99))));
             row.add(withInterval(c, GenerationFigures.TPOT));

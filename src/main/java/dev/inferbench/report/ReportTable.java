@@ -54,18 +54,20 @@ final class ReportTable {
         this.rows = List.copyOf(rows);
         unit = Units.choose(rows);
         Set<String> names = new LinkedHashSet<>();
-        rows.forEach(r -> names.addAll(r.params().keySet()));
+        rows.forEach(r -> names.addAll(ConstantParams.shown(r.params()).keySet()));
         Set<String> ordered = new LinkedHashSet<>(PREFERRED.stream().filter(names::contains).toList());
         ordered.addAll(names);
         if (!SeqLenShown.of(rows.stream().map(r -> r.extra().keySet()).toList())) {
             ordered.remove(CellSpec.SEQ_LEN);
         }
-        constants = ConstantParams.split(rows.stream().map(ReportRow::params).toList(), ordered, Set.of());
+        constants = ConstantParams.split(rows.stream().map(r -> ConstantParams.shown(r.params())).toList(), ordered,
+                Set.of());
         params = List.copyOf(ordered);
         if (multiRun) {
             columns.add(new Column("run", null, r -> text(r.run())));
         }
-        params.forEach(p -> columns.add(new Column(p, null, r -> text(r.params().getOrDefault(p, "")))));
+        params.forEach(p -> columns.add(new Column(p, null,
+                r -> text(ConstantParams.shown(r.params()).getOrDefault(p, "")))));
         List<Column> metrics = new ArrayList<>();
         // the calls' figures where some row has a percentile: min, the percentiles, max, then the mean, then sd
         List<String> calls = rows.stream().anyMatch(r -> r.calls().entrySet().stream()

@@ -57,13 +57,13 @@ public final class ServingTable {
             return TableSection.empty(TITLE);
         }
         Set<String> keys = new LinkedHashSet<>(FIRST);
-        cells.forEach(c -> keys.addAll(c.params().keySet()));
+        cells.forEach(c -> keys.addAll(ConstantParams.shown(c.params()).keySet()));
         keys.remove(ServingSpec.RATE);
         if (!SummaryTable.sequenceModels(cells)) {
             keys.remove(CellSpec.SEQ_LEN); // no model here takes a sequence length
         }
-        Map<String, String> constant = ConstantParams.split(cells.stream().map(CellSummary::params).toList(), keys,
-                Set.copyOf(FIRST));
+        Map<String, String> constant = ConstantParams.split(cells.stream().map(c -> ConstantParams.shown(c.params()))
+                .toList(), keys, Set.copyOf(FIRST));
         cells.sort(Comparator.comparing((CellSummary c) -> ServingCells.setting(c, keys)).thenComparingDouble(ServingCells::offered));
         List<List<String>> rows = new ArrayList<>();
         List<String> head = new ArrayList<>();
@@ -74,7 +74,8 @@ public final class ServingTable {
         rows.add(head);
         for (CellSummary c : cells) {
             List<String> row = new ArrayList<>();
-            keys.forEach(k -> row.add(c.params().getOrDefault(k, "")));
+            Map<String, String> shown = ConstantParams.shown(c.params());
+            keys.forEach(k -> row.add(shown.getOrDefault(k, "")));
             boolean search = ServingCells.isSearch(c);
             row.add(search ? "max: " + sustainable(c) : SummaryTable.num(ServingCells.offered(c)));
             row.add(fig(c, ServingProfiler.RATE));

@@ -64,12 +64,12 @@ public final class SummaryTable {
         }
         Set<String> paramKeys = new LinkedHashSet<>();
         PARAM_ORDER.stream().filter(k -> cells.stream().anyMatch(c -> c.params().containsKey(k))).forEach(paramKeys::add);
-        cells.forEach(c -> paramKeys.addAll(c.params().keySet()));
+        cells.forEach(c -> paramKeys.addAll(ConstantParams.shown(c.params()).keySet()));
         if (!sequenceModels(cells)) {
             paramKeys.remove(CellSpec.SEQ_LEN); // every model's inputs are without a sequence: seqLen changed nothing
         }
-        Map<String, String> constant = ConstantParams.split(cells.stream().map(CellSummary::params).toList(),
-                paramKeys, ALWAYS);
+        Map<String, String> constant = ConstantParams.split(cells.stream().map(c -> ConstantParams.shown(c.params()))
+                .toList(), paramKeys, ALWAYS);
         cells.sort(Comparator.comparing(CellSummary::benchmark).thenComparing((a, b) -> {
             for (String k : paramKeys) {
                 int c = compareValues(a.params().getOrDefault(k, ""), b.params().getOrDefault(k, ""));
@@ -125,7 +125,8 @@ public final class SummaryTable {
             if (manyBenchmarks) {
                 row.add(c.benchmark());
             }
-            paramKeys.forEach(k -> row.add(c.params().getOrDefault(k, "")));
+            Map<String, String> shown = ConstantParams.shown(c.params());
+            paramKeys.forEach(k -> row.add(shown.getOrDefault(k, "")));
             DisplayUnit u = units.get(groupOf(c));
             if (calls) {
                 row.add(time(c.extras().getOrDefault(CellSummary.MIN, Double.NaN), u));

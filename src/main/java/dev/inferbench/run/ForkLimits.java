@@ -25,9 +25,13 @@ record ForkLimits(Plan.Settings plan, Duration override) {
 
     /**
      * What a fork of {@code cell} measures, in s: JMH's iterations, or for a serving cell its steps (each at least
-     * its stepSeconds, a search several of them).
+     * its stepSeconds, a search several of them); NaN for closed-loop users, whose requests take what the service
+     * takes (JMH's iteration settings do not time their step).
      */
     double measuredSeconds(Cell cell) {
+        if (ServingSpec.closedLoop(cell.params())) {
+            return Double.NaN;
+        }
         double serving = ServingSpec.expectedSeconds(cell.params());
         return Double.isNaN(serving) ? iterationSeconds() : serving;
     }

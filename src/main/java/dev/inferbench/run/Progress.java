@@ -32,6 +32,7 @@ final class Progress implements AutoCloseable {
     private double measuredSeconds;
     private int measuredForks;
 
+    /** @param iterationSeconds what a fork measures, in s; NaN when that is unknown before one has run */
     Progress(PrintStream out, double iterationSeconds, boolean inPlace) {
         this.out = out;
         this.inPlace = inPlace;
@@ -56,7 +57,7 @@ final class Progress implements AutoCloseable {
     private synchronized void redraw() {
         if (inPlace && status != null) {
             double elapsed = (System.nanoTime() - start) / 1e9;
-            double etaNow = Math.max(0, remainingAtStart - (elapsed - forkStartedAt));
+            double etaNow = Math.max(0, remainingAtStart - (elapsed - forkStartedAt)); // NaN stays NaN: unknown
             out.print("\r\033[K" + status + "; elapsed " + clock(elapsed) + ", ETA " + clock(etaNow));
             out.flush();
         }
@@ -75,7 +76,11 @@ final class Progress implements AutoCloseable {
         status = null;
     }
 
-    void plan(int cells, int forksPerCell, int remaining, int landed, int skipped, String folder) {
+    /**
+     * @param unknown of the {@code remaining} forks, those whose time is not known before one has run (closed-loop
+     *                users, whose pace is the service's): left out of the estimate, and said so
+     */
+    void plan(int cells, int forksPerCell, int remaining, int unknown, int landed, int skipped, String folder) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
                 "[inferbench] plan: %d cell%s x %d fork%s", cells, cells == 1 ? "" : "s", forksPerCell,
                 forksPerCell == 1 ? "" : "s"));
@@ -85,8 +90,18 @@ final class Progress implements AutoCloseable {
         if (skipped > 0) {
             sb.append(String.format(Locale.ROOT, ", %d cell%s skipped", skipped, skipped == 1 ? "" : "s"));
         }
-        sb.append(String.format(Locale.ROOT, "; %d fork%s to run, about %s; results in %s", remaining,
-                remaining == 1 ? "" : "s", clock(remaining * forkSeconds()), folder));
+        sb.append(String.format(Locale.ROOT, "; %d fork%s to run, ", remaining, remaining == 1 ? "" : "s"));
+        if (unknown == 0 || remaining == 0) {
+            sb.append("about ").append(clock(remaining * forkSeconds()));
+        } else if (unknown < remaining) {
+            sb.append(String.format(Locale.ROOT, "about %s for %d of them, and %d fork%s of closed-loop users whose"
+                    + " time is not known until one has run", clock((remaining - unknown) * forkSeconds()),
+                    remaining - unknown, unknown, unknown == 1 ? "" : "s"));
+        } else {
+            sb.append("time not known until one has run (closed-loop users: their requests take what the service"
+                    + " takes)");
+        }
+        sb.append("; results in ").append(folder);
         println(sb.toString());
     }
 
@@ -133,7 +148,11 @@ final class Progress implements AutoCloseable {
         return Duration.ofNanos(System.nanoTime() - start);
     }
 
+    /** {@code 1m05s}, or "unknown" for NaN (no fork measured yet, and none planned). */
     static String clock(double seconds) {
+        if (Double.isNaN(seconds)) {
+            return "unknown";
+        }
         long s = Math.round(seconds);
         return s >= 3600 ? String.format(Locale.ROOT, "%dh%02dm", s / 3600, s / 60 % 60)
                 : String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);

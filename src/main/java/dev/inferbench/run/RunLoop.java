@@ -82,7 +82,9 @@ public final class RunLoop {
         }
         boolean inPlace = System.console() != null && console == System.out && !out.showsJmh();
         ForkLimits time = forkLimits();
-        double perFork = cells.stream().mapToDouble(time::measuredSeconds).average().orElse(time.iterationSeconds());
+        // closed-loop cells have no planned time (NaN): the plan says so rather than guess from JMH's iterations
+        double perFork = cells.stream().mapToDouble(time::measuredSeconds).filter(s -> !Double.isNaN(s)).average()
+                .orElse(cells.isEmpty() ? time.iterationSeconds() : Double.NaN);
         try (Progress progress = new Progress(console, perFork, inPlace)) {
             return run(cells, landed, progress);
         }
@@ -92,9 +94,16 @@ public final class RunLoop {
             throws BenchException, IOException, RunStoppedException {
         int already = landed.values().stream().mapToInt(Set::size).sum();
         VaryingParams varying = VaryingParams.of(cells.stream().map(Cell::params).toList());
-        int remaining = (int) cells.stream().mapToLong(c -> plan.forks() - landed.get(c).stream()
-                .filter(f -> f <= plan.forks()).count()).sum();
-        progress.plan(cells.size(), plan.forks(), remaining, already, plan.skipped().size(), store.dir().toString());
+        ForkLimits time = forkLimits();
+        int remaining = 0;
+        int unknown = 0;
+        for (Cell c : cells) {
+            int left = (int) (plan.forks() - landed.get(c).stream().filter(f -> f <= plan.forks()).count());
+            remaining += left;
+            unknown += Double.isNaN(time.measuredSeconds(c)) ? left : 0;
+        }
+        progress.plan(cells.size(), plan.forks(), remaining, unknown, already, plan.skipped().size(),
+                store.dir().toString());
         for (Plan.Skipped s : plan.skipped()) {
             progress.println("[inferbench] skipped " + s.cell().label() + ": " + s.reason());
         }

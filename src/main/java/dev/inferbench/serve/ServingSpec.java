@@ -201,6 +201,21 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
         return seconds(params, TYPICAL_SEARCH_STEPS);
     }
 
+    /**
+     * Whether closed-loop users send this serving cell's requests: then its pace is the service's, and how long a fork
+     * takes is not known before one has run.
+     */
+    public static boolean closedLoop(Map<String, String> params) {
+        if (!isServingCell(params)) {
+            return false;
+        }
+        try {
+            return of(params, params.containsKey("outputLen")).closed();
+        } catch (BenchException e) {
+            return false; // refused before any fork
+        }
+    }
+
     /** The longest a fork of this serving cell may measure, in s: a search that tries every rate it may, repeated. */
     public static double longestSeconds(Map<String, String> params) {
         return seconds(params, RateSearch.MAX_TRIES * RateSearch.MAX_REPEATS);

@@ -70,6 +70,36 @@ class GenerationTableTest {
         matchesGolden(md.toString(), "generation.md");
     }
 
+    /** A cell of {@code cell}'s with other params: a prompt file, a users count. */
+    private static CellSummary with(CellSummary c, Map<String, String> more) {
+        Map<String, String> params = new LinkedHashMap<>(c.params());
+        params.putAll(more);
+        return new CellSummary(c.benchmark(), params, c.unit(), c.p50(), c.p99(), c.mean(), c.samplesPerSecond(),
+                c.extras());
+    }
+
+    @Test
+    void aPromptFileCellClaimsNoPromptLenWhichItDidNotUse() {
+        // JMH records promptLen's default, 128, in a cell run with a prompt file, whose prompts gave the lengths
+        List<CellSummary> prompted = List.of(with(cell("1", "128", 153.1, 14.5, 13.2, 14.0, 3),
+                Map.of("prompts", "prompts.jsonl")), with(cell("4", "128", 353.1, 18.5, 17.2, 18.0, 3),
+                Map.of("prompts", "prompts.jsonl")));
+        String summary = SummaryTable.render(prompted);
+        assertThat(summary).contains("every cell: ").contains("prompts=prompts.jsonl").doesNotContain("promptLen")
+                .contains("every generation cell: ");
+        StringWriter md = new StringWriter();
+        try (PrintWriter out = new PrintWriter(md)) {
+            GenerationTable.table(prompted).markdown(out);
+        }
+        assertThat(md.toString()).contains("prompts=prompts.jsonl").doesNotContain("promptLen");
+
+        // beside a cell of seeded prompts the column stays, empty for the prompt file's cell
+        String mixed = GenerationTable.render(List.of(prompted.get(0), cell("1", "128", 150.0, 14.0, 13.0, 14.0, 3)));
+        assertThat(mixed).contains("promptLen");
+        String fileRow = mixed.lines().filter(l -> l.contains("prompts.jsonl")).findFirst().orElseThrow();
+        assertThat(fileRow).doesNotContain("128");
+    }
+
     /** As ComparerTest's: {@code -Dgolden.update=true} writes the actual output over the golden file (review the diff). */
     private static void matchesGolden(String actual, String name) throws java.io.IOException {
         java.nio.file.Path file = java.nio.file.Path.of("src/test/resources/golden", name);
