@@ -119,6 +119,28 @@ class CompareCommitsScriptTest {
         }
     }
 
+    /** Where each pair's time went: one line per pair whose phases add up to no more than the pair's wall time. */
+    @Test
+    void eachPairsTimeIsSplitIntoItsPhases() throws Exception {
+        Ended e = run(Map.of("FAKE_BASE_PROTOCOL", "4", "FAKE_HEAD_PROTOCOL", "4", "FAKE_STOP", "continue: x"), ".", ".",
+                "--precision", "2%", "--forks", "9", "--out", out());
+        assertThat(e.code()).as(e.err()).isZero();
+        List<String> lines = read(out() + "/pair-time.tsv").lines().toList();
+        assertThat(lines).hasSize(10).first()
+                .isEqualTo("pair\tpasses_ms\tforks_ms\tcanary_ms\twrite_ms\tstop_ms\trest_ms\tpair_ms");
+        for (int i = 1; i < lines.size(); i++) {
+            double[] f = java.util.Arrays.stream(lines.get(i).split("\t")).mapToDouble(Double::parseDouble).toArray();
+            assertThat(f).hasSize(8);
+            assertThat(f[0]).isEqualTo(i);
+            assertThat(f[1]).as("an operator pass before each pair").isPositive();
+            assertThat(f[2]).as("two forks").isPositive();
+            assertThat(f[3]).as("the canary").isPositive();
+            assertThat(f[6]).as("the rest").isGreaterThanOrEqualTo(0);
+            assertThat(f[1] + f[2] + f[3] + f[4] + f[5] + f[6]).isCloseTo(f[7], org.assertj.core.data.Offset.offset(0.01));
+        }
+        assertThat(lines.get(9).split("\t")[5]).as("the stop question at the last pair").isNotEqualTo("0.000");
+    }
+
     @Test
     void aHeadForkThatFailsMidComparisonEndsFourInOneLine() throws Exception {
         Ended e = run(Map.of("FAKE_HEAD_CRASH", "3"), ".", ".", "--forks", "6", "--out", out());
