@@ -437,7 +437,7 @@ printf 'seed %s\n' "$seed" >"$out/pair-order.txt"
 printf 'pair\tside\tstart_us\tend_us\tothers_cores\tcanary_before_ms\tcanary_after_ms\n' >"$out/machine.tsv"
 canary
 printf 'pair\tpasses_ms\tforks_ms\tcanary_ms\twrite_ms\tstop_ms\trest_ms\tpair_ms\n' >"$out/pair-time.tsv"
-pairs=0 last=0
+pairs=0 last=0 next_look=$pilot # no stop can come before the pilot's last pair
 while :; do
   t0=$(date +%s) u0=${EPOCHREALTIME//[!0-9]/} u_pass=0 u_write=0 u_stop=0
   before_base=$(landed base) before_head=$(landed head)
@@ -474,7 +474,9 @@ while :; do
   placed=$([[ -n $duet ]] && echo " (base on CPUs $(side_cpus base $pairs), head on $(side_cpus head $pairs))" || true)
   echo "[compare-commits] pair $pairs done (${last}s)$placed; base $(landed base) forks, head $(landed head) forks; elapsed ${elapsed}s"
   answer=""
-  if [[ -n $precision ]]; then
+  # the stop question only where its answer can be stop: from the pilot's last pair, then from the pair its last
+  # answer named ("no stop before pair K"; every pair when it names none)
+  if [[ -n $precision ]] && (( pairs >= next_look )); then
     u1=${EPOCHREALTIME//[!0-9]/}
     write_results
     u_write=$(( ${EPOCHREALTIME//[!0-9]/} - u1 ))
@@ -482,6 +484,8 @@ while :; do
       || fail "compare could not answer whether to stop: $(head -1 "$out/stop-status.err")"
     echo "[compare-commits] $answer"
     u_stop=$(( ${EPOCHREALTIME//[!0-9]/} - u1 - u_write ))
+    next_look=$(( pairs + 1 ))
+    [[ $answer =~ no\ stop\ before\ pair\ ([0-9]+)$ ]] && (( BASH_REMATCH[1] > next_look )) && next_look=${BASH_REMATCH[1]}
   fi
   pair_time $pairs
   [[ $answer == stop:* ]] && break
