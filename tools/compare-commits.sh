@@ -12,6 +12,8 @@
 # the two launchers' process trees), and between pairs it times a fixed loop of its own (the same shell, the same
 # instructions for both sides); one line per fork in OUT/machine.tsv, which `compare` reads to leave disturbed pairs
 # out (docs/statistics.md, "Disturbed pairs are left out").
+# Where each pair's wall time went (operator passes, the two forks, the canary, the launchers writing their results
+# and the stop question, the rest) is one line per pair in OUT/pair-time.tsv: what a comparison's pairs cost.
 # Each pair runs base then head or head then base by a seeded coin (--seed N, default from the clock), recorded in
 # OUT/pair-order.txt, so that an order effect (the second fork finding warmer caches, a drift within the pair) is
 # noise the interval sees instead of a bias in every pair.
@@ -400,6 +402,12 @@ record_pair() { # pair sides...: one line per fork of the pair, with the canary 
       "$(ms "${canary_us[p - 1]}")" "$(ms "${canary_us[p]}")" >>"$out/machine.tsv"
   done
 }
+pair_time() { # pair: where its wall time went, one line in OUT/pair-time.tsv (the rest: the script's bookkeeping)
+  local all=$(( ${EPOCHREALTIME//[!0-9]/} - u0 ))
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$(ms "$u_pass")" "$(ms "$u_forks")" "$(ms "$u_canary")" \
+    "$(ms "$u_write")" "$(ms "$u_stop")" "$(ms $(( all - u_pass - u_forks - u_canary - u_write - u_stop )))" "$(ms "$all")" \
+    >>"$out/pair-time.tsv"
+}
 ms() { printf '%d.%03d' $(( $1 / 1000 )) $(( $1 % 1000 )); }
 landed() { { find "$out/$1/forks" -name 'fork-*.json' ! -name '*.time.json' ! -name '*.record.json' 2>/dev/null || true; } | wc -l; }
 compare() { java "${java_opts[@]}" -jar "$compare_jar" compare "$out/base" "$out/head" --min-effect "$min_effect" "$@"; }
@@ -428,11 +436,13 @@ RANDOM=$seed
 printf 'seed %s\n' "$seed" >"$out/pair-order.txt"
 printf 'pair\tside\tstart_us\tend_us\tothers_cores\tcanary_before_ms\tcanary_after_ms\n' >"$out/machine.tsv"
 canary
-pairs=0 last=0
+printf 'pair\tpasses_ms\tforks_ms\tcanary_ms\twrite_ms\tstop_ms\trest_ms\tpair_ms\n' >"$out/pair-time.tsv"
+pairs=0 last=0 next_look=$pilot # no stop can come before the pilot's last pair
 while :; do
-  t0=$(date +%s)
+  t0=$(date +%s) u0=${EPOCHREALTIME//[!0-9]/} u_pass=0 u_write=0 u_stop=0
   before_base=$(landed base) before_head=$(landed head)
   if [[ -n $duet ]]; then
+    u1=${EPOCHREALTIME//[!0-9]/}
     duet_pair $((pairs + 1))
   else
     # not in a $( ): a draw in a subshell would leave this shell's RANDOM where it was
@@ -440,14 +450,20 @@ while :; do
     second=$([[ $first == base ]] && echo head || echo base)
     # only while both sides have forks to run: a launcher past its last fork is writing its summary, not waiting
     if [[ -n $where ]] && (( pairs % where_every == 0 && $(landed base) < forks && $(landed head) < forks )); then
+      u1=${EPOCHREALTIME//[!0-9]/}
       operator_pass "$first" $((pairs + 1)); operator_pass "$second" $((pairs + 1))
+      u_pass=$(( ${EPOCHREALTIME//[!0-9]/} - u1 ))
     fi
+    u1=${EPOCHREALTIME//[!0-9]/}
     step "$first" || true
     step "$second" || true
   fi
+  u_forks=$(( ${EPOCHREALTIME//[!0-9]/} - u1 ))
   check_side base "$before_base"; check_side head "$before_head"
   [[ $(landed head) -gt $before_head || $(landed base) -gt $before_base ]] || break # nothing more to run in the plan
+  u1=${EPOCHREALTIME//[!0-9]/}
   canary
+  u_canary=$(( ${EPOCHREALTIME//[!0-9]/} - u1 ))
   forked=()
   if [[ $(landed base) -gt $before_base ]]; then forked+=(base); fi
   if [[ $(landed head) -gt $before_head ]]; then forked+=(head); fi
@@ -457,13 +473,22 @@ while :; do
   elapsed=$(( $(date +%s) - start ))
   placed=$([[ -n $duet ]] && echo " (base on CPUs $(side_cpus base $pairs), head on $(side_cpus head $pairs))" || true)
   echo "[compare-commits] pair $pairs done (${last}s)$placed; base $(landed base) forks, head $(landed head) forks; elapsed ${elapsed}s"
-  if [[ -n $precision ]]; then
+  answer=""
+  # the stop question only where its answer can be stop: from the pilot's last pair, then from the pair its last
+  # answer named ("no stop before pair K"; every pair when it names none)
+  if [[ -n $precision ]] && (( pairs >= next_look )); then
+    u1=${EPOCHREALTIME//[!0-9]/}
     write_results
+    u_write=$(( ${EPOCHREALTIME//[!0-9]/} - u1 ))
     answer=$(compare --precision "$precision" --pilot "$pilot" --max-pairs "$forks" --stop-status 2>"$out/stop-status.err") \
       || fail "compare could not answer whether to stop: $(head -1 "$out/stop-status.err")"
     echo "[compare-commits] $answer"
-    [[ $answer == stop:* ]] && break
+    u_stop=$(( ${EPOCHREALTIME//[!0-9]/} - u1 - u_write ))
+    next_look=$(( pairs + 1 ))
+    [[ $answer =~ no\ stop\ before\ pair\ ([0-9]+)$ ]] && (( BASH_REMATCH[1] > next_look )) && next_look=${BASH_REMATCH[1]}
   fi
+  pair_time $pairs
+  [[ $answer == stop:* ]] && break
   if [[ $budget_s -gt 0 && $(( elapsed + last )) -gt $budget_s ]]; then
     echo "[compare-commits] budget $budget spent"; break
   fi

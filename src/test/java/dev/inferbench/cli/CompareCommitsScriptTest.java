@@ -119,6 +119,28 @@ class CompareCommitsScriptTest {
         }
     }
 
+    /** Where each pair's time went: one line per pair whose phases add up to no more than the pair's wall time. */
+    @Test
+    void eachPairsTimeIsSplitIntoItsPhases() throws Exception {
+        Ended e = run(Map.of("FAKE_BASE_PROTOCOL", "4", "FAKE_HEAD_PROTOCOL", "4", "FAKE_STOP", "continue: x"), ".", ".",
+                "--precision", "2%", "--forks", "9", "--out", out());
+        assertThat(e.code()).as(e.err()).isZero();
+        List<String> lines = read(out() + "/pair-time.tsv").lines().toList();
+        assertThat(lines).hasSize(10).first()
+                .isEqualTo("pair\tpasses_ms\tforks_ms\tcanary_ms\twrite_ms\tstop_ms\trest_ms\tpair_ms");
+        for (int i = 1; i < lines.size(); i++) {
+            double[] f = java.util.Arrays.stream(lines.get(i).split("\t")).mapToDouble(Double::parseDouble).toArray();
+            assertThat(f).hasSize(8);
+            assertThat(f[0]).isEqualTo(i);
+            assertThat(f[1]).as("an operator pass before each pair").isPositive();
+            assertThat(f[2]).as("two forks").isPositive();
+            assertThat(f[3]).as("the canary").isPositive();
+            assertThat(f[6]).as("the rest").isGreaterThanOrEqualTo(0);
+            assertThat(f[1] + f[2] + f[3] + f[4] + f[5] + f[6]).isCloseTo(f[7], org.assertj.core.data.Offset.offset(0.01));
+        }
+        assertThat(lines.get(9).split("\t")[5]).as("the stop question at the last pair").isNotEqualTo("0.000");
+    }
+
     @Test
     void aHeadForkThatFailsMidComparisonEndsFourInOneLine() throws Exception {
         Ended e = run(Map.of("FAKE_HEAD_CRASH", "3"), ".", ".", "--forks", "6", "--out", out());
@@ -160,17 +182,39 @@ class CompareCommitsScriptTest {
         assertThat(killed.err().lines()).containsExactly("compare-commits: compare ended with exit 137; expected 0 to 4");
     }
 
+    /**
+     * compare is asked only where its answer can be stop: not before the pilot's last pair (8), then every pair while
+     * the answer names no pair before which no stop can come.
+     */
     @Test
     void theStopIsCompareAnsweringAStopQuestionWithThePilot() throws Exception {
         Ended e = run(Map.of("FAKE_STOP", "continue: pilot"), ".", ".", "--precision", "2%", "--forks", "12",
                 "--fail-on-regression", "--out", out());
         assertThat(e.code()).as(e.err()).isZero();
-        assertThat(read(log + ".stop").lines()).hasSize(12)
+        assertThat(read(log + ".stop").lines()).as("asked after pairs 8 to 12").hasSize(5)
                 .allMatch(l -> l.contains("--precision 2% --pilot 8 --max-pairs 12 --stop-status"));
         assertThat(read(log + ".compare")).contains("--fail-on-regression --precision 2% --pilot 8");
         run(Map.of("FAKE_STOP", "stop: enough"), ".", ".", "--precision", "2%", "--forks", "12", "--out", out() + "2");
         assertThat(read(out() + "2/head.input").lines().filter(l -> l.equals("go"))).as("stopped at the first stop")
-                .hasSize(1);
+                .hasSize(8);
+    }
+
+    /** "no stop before pair K": the next question comes after pair K, not before. */
+    @Test
+    void theStopQuestionWaitsForThePairItsAnswerNamed() throws Exception {
+        Ended e = run(Map.of("FAKE_STOP", "continue: 8 of the 11 pairs its pilot asked for (c time); no stop before pair 11"),
+                ".", ".", "--precision", "2%", "--forks", "13", "--out", out());
+        assertThat(e.code()).as(e.err()).isZero();
+        assertThat(read(log + ".stop").lines()).as("asked after pairs 8, 11, 12 and 13").hasSize(4);
+        List<String> stopMs = read(out() + "/pair-time.tsv").lines().skip(1).map(l -> l.split("\t")[5]).toList();
+        assertThat(stopMs).hasSize(13);
+        for (int pair = 1; pair <= 13; pair++) {
+            boolean asked = pair == 8 || pair >= 11;
+            assertThat(stopMs.get(pair - 1).equals("0.000")).as("pair %d asked: %s", pair, asked).isEqualTo(!asked);
+        }
+        assertThat(read(out() + "/head.input").lines().filter(l -> l.equals("write-result")))
+                .as("the launchers write their results only for a question (not after the last fork: it ended)")
+                .hasSize(3);
     }
 
     @Test

@@ -18,8 +18,9 @@ import java.util.SplittableRandom;
 /**
  * tools/compare-commits.sh --precision 2% --fail-on-regression, simulated on the path it really takes: fork means of
  * a {@link NoisyMachine} become two sides' cells with the wall-clock stamps of interleaved forks (in the pair order
- * the script's coin chose), {@link Comparer} pairs them by those stamps as compare does, a look after every pair asks
- * the stopping question, and the compare at the end gives the gate's verdict.
+ * the script's coin chose), {@link Comparer} pairs them by those stamps as compare does, the stopping question is asked
+ * after the pilot's last pair and then from the pair each answer named ({@link StopAnswer#nextLook}), and the compare
+ * at the end gives the gate's verdict.
  *
  * @param rule       which stopping rule the looks use
  * @param maxPairs   the most pairs (--forks, 60 with --precision)
@@ -46,11 +47,17 @@ record AdaptiveGate(Rule rule, int maxPairs, double orderShift, boolean randomOr
         return new AdaptiveGate(Rule.TWO_STAGE, 60, 0, true);
     }
 
-    /** One comparison: the gate's verdict at the end and the pairs it ran. */
-    record Outcome(Verdict gate, int pairs) {
+    /** One comparison: the gate's verdict at the end, the pairs it ran and how often it asked whether to stop. */
+    record Outcome(Verdict gate, int pairs, int looks) {
     }
 
+    /** One comparison as the script runs it: the stop question only from the pair its last answer named. */
     Outcome run(NoisyMachine machine, double slowdown, SplittableRandom rng) throws BenchException {
+        return run(machine, slowdown, rng, false);
+    }
+
+    /** @param everyPair ask after every pair from the pilot's last, whatever the last answer said */
+    Outcome run(NoisyMachine machine, double slowdown, SplittableRandom rng, boolean everyPair) throws BenchException {
         double[][][] ab = machine.pairs(maxPairs, slowdown, rng);
         boolean[] headFirst = new boolean[maxPairs];
         for (int i = 0; i < maxPairs; i++) {
@@ -61,12 +68,23 @@ record AdaptiveGate(Rule rule, int maxPairs, double orderShift, boolean randomOr
         }
         int pilot = rule == Rule.TWO_STAGE ? PILOT : Integer.MAX_VALUE;
         int k = StoppingRule.MIN_FORKS;
-        while (k < maxPairs && !stops(report(ab, headFirst, k, pilot))) {
+        int next = k;
+        int looks = 0;
+        while (k < maxPairs) {
+            if (everyPair || k >= next) {
+                Comparer.Report r = report(ab, headFirst, k, pilot);
+                looks++;
+                if (stops(r)) {
+                    break;
+                }
+                next = rule == Rule.TWO_STAGE ? Math.max(k + 1, StopAnswer.of(r, PRECISION, PILOT, maxPairs).nextLook())
+                        : k + 1;
+            }
             k++;
         }
         Comparer.Report end = report(ab, headFirst, k, pilot);
         Comparison row = end.rows().get(0);
-        return new Outcome(row.gateVerdict(), k);
+        return new Outcome(row.gateVerdict(), k, looks);
     }
 
     private boolean stops(Comparer.Report r) {

@@ -3,12 +3,14 @@ package dev.inferbench.stats;
 import dev.inferbench.BenchException;
 import org.junit.jupiter.api.Test;
 
+import java.util.SplittableRandom;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The adaptive A/B gate as tools/compare-commits.sh runs it ({@link AdaptiveGate}: interleaved, paired by the forks'
- * stamps, a look after every pair, the compare at the end), at the README's CI settings: --precision 2%, 99 %
- * intervals, minimum effect 3 %, 8 to 60 pairs. Each A/A bound is the nominal rate (0.5 % slower) plus three binomial
+ * stamps, the stop question from the pilot's last pair, the compare at the end), at the README's CI settings:
+ * --precision 2%, 99 % intervals, minimum effect 3 %, 8 to 60 pairs. Each A/A bound is the nominal rate (0.5 % slower) plus three binomial
  * standard errors of the trials run, so a rule whose true rate is above nominal fails here instead of passing by its
  * seed: the rule before the two-stage design (stop when compare's last line read "settled") failed this test at
  * 1.3-1.8 % (docs/evidence/adaptive-gate.md).
@@ -53,6 +55,32 @@ class AdaptiveGateTest {
         double baseFirst = new AdaptiveGate(AdaptiveGate.Rule.TWO_STAGE, 60, -0.02, false).failRate(m, 0, trials, 26)[0];
         assertThat(baseFirst).as("base always first").isGreaterThan(0.2);
         assertThat(coin).as("order by a coin").isLessThanOrEqualTo(bound(trials));
+    }
+
+    /**
+     * The script skips the looks whose answer cannot be stop ("no stop before pair K"): on the same forks, it stops
+     * at the same pair with the same verdict as asking after every pair, with fewer questions.
+     */
+    @Test
+    void theLooksTheScriptSkipsNeverMoveWhereAComparisonStops() throws BenchException {
+        AdaptiveGate gate = AdaptiveGate.asShipped();
+        int looks = 0;
+        int everyPairLooks = 0;
+        for (NoisyMachine m : new NoisyMachine[]{NoisyMachine.gaussianPairs(0.03), NoisyMachine.BURSTS.withPairSd(0.03)}) {
+            for (double slowdown : new double[]{0, 0.05}) {
+                SplittableRandom a = new SplittableRandom(29);
+                SplittableRandom b = new SplittableRandom(29);
+                for (int t = 0; t < 100; t++) {
+                    AdaptiveGate.Outcome skipping = gate.run(m, slowdown, a, false);
+                    AdaptiveGate.Outcome every = gate.run(m, slowdown, b, true);
+                    assertThat(skipping.pairs()).as("trial %d: pairs", t).isEqualTo(every.pairs());
+                    assertThat(skipping.gate()).as("trial %d: verdict", t).isEqualTo(every.gate());
+                    looks += skipping.looks();
+                    everyPairLooks += every.looks();
+                }
+            }
+        }
+        assertThat(looks).as("questions asked").isLessThan(everyPairLooks / 3);
     }
 
     @Test
