@@ -5,7 +5,9 @@
 # twice the budget and, still undecided, skips the commit (git bisect skip); 2 or 4 (bad input, a failure) ends the
 # bisect with one line. GOOD is first compared against BAD itself, so a range whose end is not shown slower is not
 # bisected at all. The bisect runs in a worktree of its own: the checkout it is started from is left as it is.
-# At the end it prints the first bad commit with its comparison's gated rows (ratio and interval against GOOD).
+# At the end it prints the first bad commit with its comparison's gated rows (ratio and interval against GOOD) and its
+# "where" tables (the operators and frame groups that changed, docs/statistics.md, "Where").
+# Each step's `compare` is this checkout's: build it first (mvn -q package -DskipTests).
 #
 # usage: tools/bisect-perf.sh <good> <bad> [cell and JMH args...] [--budget 10m] [--out DIR] [--offline]
 #   --budget B   each step's budget (compare-commits --budget; default 10m); a step that could not tell reruns at 2B.
@@ -33,6 +35,9 @@ seconds() { # 90s, 20m, 1h -> seconds
 }
 gated_rows() { # a comparison's output: its table's header and the rows the gate judged
   grep -E "^cell |(FAIL|pass|can't tell)[[:space:]]*$" "$1" || true
+}
+where_tables() { # a comparison's output: each "where:" line and the indented lines under it
+  awk '/^where: /{on=1; print; next} on && /^  /{print; next} {on=0}' "$1"
 }
 
 # One step of `git bisect run`, in the bisect's worktree: its exit code is git bisect's (0 good, 1 bad, 125 skip,
@@ -95,6 +100,9 @@ git merge-base --is-ancestor "$good_sha" "$bad_sha" && [[ $good_sha != "$bad_sha
   || die "good ${good_sha:0:7} is not an ancestor of bad ${bad_sha:0:7}; expected an older commit first"
 oracle=${INFERBENCH_COMPARE_COMMITS:-$repo/tools/compare-commits.sh}
 [[ -x $oracle ]] || die "the oracle $oracle is not an executable file"
+# compare-commits runs `compare` from the checkout it is called in: missing, every step would end with exit 2
+[[ -n ${INFERBENCH_COMPARE_COMMITS:-} || -f $repo/target/benchmarks.jar ]] \
+  || die "$repo/target/benchmarks.jar is missing: each step's compare runs this checkout's; build it first: mvn -q package -DskipTests"
 commits=$(git rev-list --count "$good_sha..$bad_sha")
 out=${out:-results/bisect-${good_sha:0:7}-${bad_sha:0:7}-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"; out=$(cd "$out" && pwd)
@@ -141,5 +149,6 @@ if [[ -z $first ]]; then
 fi
 last=$(awk -v s="$first" '$1 == s && ($3 == 1) { l = $2 } END { print l }' "$state/steps")
 echo "[bisect-perf] first bad commit: $(git log -1 --format='%h %s' "$first") ($n comparisons for $commits commits)"
-[[ -z $last ]] || { gated_rows "$out/$last.log"; echo "[bisect-perf] its comparison against good: $out/$last"; }
+[[ -z $last ]] || { gated_rows "$out/$last.log"; where_tables "$out/$last.log"
+  echo "[bisect-perf] its comparison against good: $out/$last"; }
 exit 0

@@ -101,7 +101,12 @@ class BisectPerfScriptTest {
             String first = sha(repo, "HEAD~" + (N - planted));
             assertThat(e.out()).as("planted at c" + planted)
                     .contains("[bisect-perf] first bad commit: " + first.substring(0, 7) + " c" + planted + " (")
-                    .contains("1.200 [1.150, 1.250]  slower  FAIL");
+                    .contains("1.200 [1.150, 1.250]  slower  FAIL")
+                    .contains("\nwhere: infer, 10 pairs of operator passes (95 % intervals for the table as a whole)\n"
+                            + "  a call in the passes: 0.10 ms -> 0.12 ms, change +0.0200 [+0.0150, +0.0250]\n"
+                            + "  (outside the operators)  0.0100  0.0300  +0.0200 [+0.0150, +0.0250]  100 %\n"
+                            + "[bisect-perf] its comparison against good: ")
+                    .doesNotContain("inferbench: regression");
             List<String> calls = calls();
             assertThat(calls).as("planted at c" + planted).hasSizeLessThanOrEqualTo(bound);
             for (int i = 0; i < calls.size(); i++) {
@@ -151,6 +156,23 @@ class BisectPerfScriptTest {
         Ended input = bisect(bad);
         assertThat(input.code()).isEqualTo(2);
         assertThat(input.err().lines()).singleElement().asString().contains("ended with exit 2");
+    }
+
+    /** With the real compare-commits as the oracle, a checkout without its jar is refused before anything is built. */
+    @Test
+    void aCheckoutWithoutItsJarIsRefusedBeforeAnyBuild() throws Exception {
+        Path repo = scratch(6, Map.of());
+        Files.copy(FAKES.resolve("compare-commits"), repo.resolve("tools/compare-commits.sh"));
+        assertThat(repo.resolve("tools/compare-commits.sh").toFile().setExecutable(true)).isTrue();
+        List<String> cmd = List.of("env", "-u", "INFERBENCH_COMPARE_COMMITS", "bash", "tools/bisect-perf.sh", "HEAD~" + N,
+                "HEAD", "-p", "model=mlp-tiny", "--budget", "1m", "--out", tmp.resolve("out").toString());
+        Ended e = exec(repo, cmd);
+
+        assertThat(e.code()).isEqualTo(2);
+        assertThat(e.err().lines()).containsExactly("bisect-perf: " + repo.toRealPath() + "/target/benchmarks.jar is"
+                + " missing: each step's compare runs this checkout's; build it first: mvn -q package -DskipTests");
+        assertThat(calls()).isEmpty();
+        assertThat(tmp.resolve("out/build-good.log")).doesNotExist();
     }
 
     @Test
