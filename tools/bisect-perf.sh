@@ -9,10 +9,14 @@
 # "where" tables (the operators and frame groups that changed, docs/statistics.md, "Where").
 # Each step's `compare` is this checkout's: build it first (mvn -q package -DskipTests).
 #
-# usage: tools/bisect-perf.sh <good> <bad> [cell and JMH args...] [--budget 10m] [--out DIR] [--offline]
+# usage: tools/bisect-perf.sh <good> <bad> [cell and JMH args...] [--budget 10m] [--min-effect E] [--out DIR] [--offline]
 #   --budget B   each step's budget (compare-commits --budget; default 10m); a step that could not tell reruns at 2B.
 #                Unless the arguments give --precision or --forks, each step runs with --precision 2% (the README's
 #                CI settings), so that the budget is what a longer step buys more pairs with
+#   --min-effect E  the slowdown a step must show to mark a commit bad (passed on to compare-commits). By default the
+#                first comparison (BAD against GOOD) runs at compare-commits' 3 % and every later step at half the
+#                slowdown that comparison measured (3 % to 50 %): a step asks whether the commit holds the regression,
+#                so a commit without it reads "same" (good) at the noise a short budget leaves, not only within 3 %
 #   --out DIR    where each step's comparison goes (DIR/step-N, DIR/step-N-again); default results/bisect-<good>-<bad>-<time>
 #   --offline    build with mvn -o (passed on to compare-commits)
 #   e.g. tools/bisect-perf.sh v1.2 HEAD -p model=mlp-tiny -p batchSize=1 -p threads=1 --budget 5m
@@ -78,7 +82,7 @@ fi
 
 [[ $# -ge 2 ]] || die "expected: tools/bisect-perf.sh <good> <bad> [cell and JMH args] [--budget 10m] [--out DIR]"
 good=$1 bad=$2; shift 2
-budget=10m out="" offline="" args=() paced=""
+budget=10m out="" offline="" args=() paced="" min_effect=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --budget) budget=${2:?--budget needs a value, e.g. 10m}; shift 2 ;;
@@ -86,6 +90,7 @@ while [[ $# -gt 0 ]]; do
     --offline) offline=-o; args+=(--offline); shift ;;
     --fail-on-regression) shift ;; # every step fails on a regression: that is the oracle's answer
     --precision|--forks) paced=1; args+=("$1" "${2:?$1 needs a value}"); shift 2 ;;
+    --min-effect) min_effect=${2:?--min-effect needs a value, e.g. 10%}; args+=("$1" "$2"); shift 2 ;;
     *) args+=("$1"); shift ;;
   esac
 done
@@ -137,6 +142,15 @@ case $rc in
   1) ;;
   *) fail "the first step (bad ${bad_sha:0:7} against good) ended with exit $rc; see $out" ;;
 esac
+if [[ -z $min_effect ]]; then
+  # the slowdown the first comparison measured: the ratio of its first gated FAIL row (e.g. "1.395 [1.046, 1.862]")
+  ratio=$(gated_rows "$out/step-1.log" | grep -E 'FAIL[[:space:]]*$' | head -1 | grep -oE '[0-9]+\.[0-9]+ \[' | head -1 \
+    | cut -d' ' -f1 || true)
+  [[ -n $ratio ]] || fail "cannot read the slowdown from the first comparison's gated row; see $out/step-1.log"
+  min_effect=$(awk -v r="$ratio" 'BEGIN { e = (r - 1) * 50; if (e < 3) e = 3; if (e > 50) e = 50; printf "%.1f%%", e }')
+  printf '%s\n' --min-effect "$min_effect" >>"$state/args"
+  echo "[bisect-perf] bad is $(awk -v r="$ratio" 'BEGIN { printf "%+.1f%%", (r - 1) * 100 }') against good; each further step asks for a slowdown of at least $min_effect (half of it; --min-effect sets it)"
+fi
 (cd "$state/bisect" && git bisect start --no-checkout "$bad_sha" "$good_sha" >/dev/null \
   && git bisect run bash "$self" --as-step) >"$out/bisect.log" 2>&1 || true
 if [[ -f $state/abort ]]; then read -r code line <"$state/abort"; echo "bisect-perf: $line" >&2; exit "$code"; fi

@@ -109,10 +109,13 @@ class BisectPerfScriptTest {
                     .doesNotContain("inferbench: regression");
             List<String> calls = calls();
             assertThat(calls).as("planted at c" + planted).hasSizeLessThanOrEqualTo(bound);
+            // the first comparison at compare-commits' own minimum effect, the later ones at half the +20 % it measured
             for (int i = 0; i < calls.size(); i++) {
-                assertThat(calls.get(i)).endsWith("-p model=mlp-tiny --precision 2% --budget 60s --fail-on-regression"
-                        + " --out " + tmp.resolve("out") + "/step-" + (i + 1));
+                assertThat(calls.get(i)).endsWith("-p model=mlp-tiny --precision 2%" + (i == 0 ? "" : " --min-effect 10.0%")
+                        + " --budget 60s --fail-on-regression --out " + tmp.resolve("out") + "/step-" + (i + 1));
             }
+            assertThat(e.out()).contains("[bisect-perf] bad is +20.0% against good; each further step asks for a slowdown"
+                    + " of at least 10.0% (half of it; --min-effect sets it)");
             assertThat(sha(repo, "HEAD")).isEqualTo(sha(repo, "master"));
             assertThat(exec(repo, List.of("git", "status", "--porcelain")).out()).isEqualTo(status);
             assertThat(exec(repo, List.of("git", "worktree", "list")).out().lines()).hasSize(1);
@@ -156,6 +159,16 @@ class BisectPerfScriptTest {
         Ended input = bisect(bad);
         assertThat(input.code()).isEqualTo(2);
         assertThat(input.err().lines()).singleElement().asString().contains("ended with exit 2");
+    }
+
+    @Test
+    void aMinimumEffectGivenIsEveryStepsOwn() throws Exception {
+        Path repo = scratch(3, Map.of());
+        Ended e = bisect(repo, "--min-effect", "5%");
+        assertThat(e.code()).as(e.err()).isZero();
+        assertThat(calls()).hasSizeGreaterThan(1).allSatisfy(c -> assertThat(c).contains(" --min-effect 5% --precision 2%")
+                .doesNotContain("10.0%"));
+        assertThat(e.out()).doesNotContain("each further step asks");
     }
 
     /** With the real compare-commits as the oracle, a checkout without its jar is refused before anything is built. */
