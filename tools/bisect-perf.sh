@@ -5,12 +5,18 @@
 # twice the budget and, still undecided, skips the commit (git bisect skip); 2 or 4 (bad input, a failure) ends the
 # bisect with one line. GOOD is first compared against BAD itself, so a range whose end is not shown slower is not
 # bisected at all. The bisect runs in a worktree of its own: the checkout it is started from is left as it is.
-# At the end it prints the first bad commit with its comparison's gated rows (ratio and interval against GOOD).
+# At the end it prints the first bad commit with its comparison's gated rows (ratio and interval against GOOD) and its
+# "where" tables (the operators and frame groups that changed, docs/statistics.md, "Where").
+# Each step's `compare` is this checkout's: build it first (mvn -q package -DskipTests).
 #
-# usage: tools/bisect-perf.sh <good> <bad> [cell and JMH args...] [--budget 10m] [--out DIR] [--offline]
+# usage: tools/bisect-perf.sh <good> <bad> [cell and JMH args...] [--budget 10m] [--min-effect E] [--out DIR] [--offline]
 #   --budget B   each step's budget (compare-commits --budget; default 10m); a step that could not tell reruns at 2B.
 #                Unless the arguments give --precision or --forks, each step runs with --precision 2% (the README's
 #                CI settings), so that the budget is what a longer step buys more pairs with
+#   --min-effect E  the slowdown a step must show to mark a commit bad (passed on to compare-commits). By default the
+#                first comparison (BAD against GOOD) runs at compare-commits' 3 % and every later step at half the
+#                slowdown that comparison measured (3 % to 50 %): a step asks whether the commit holds the regression,
+#                so a commit without it reads "same" (good) at the noise a short budget leaves, not only within 3 %
 #   --out DIR    where each step's comparison goes (DIR/step-N, DIR/step-N-again); default results/bisect-<good>-<bad>-<time>
 #   --offline    build with mvn -o (passed on to compare-commits)
 #   e.g. tools/bisect-perf.sh v1.2 HEAD -p model=mlp-tiny -p batchSize=1 -p threads=1 --budget 5m
@@ -33,6 +39,9 @@ seconds() { # 90s, 20m, 1h -> seconds
 }
 gated_rows() { # a comparison's output: its table's header and the rows the gate judged
   grep -E "^cell |(FAIL|pass|can't tell)[[:space:]]*$" "$1" || true
+}
+where_tables() { # a comparison's output: each "where:" line and the indented lines under it
+  awk '/^where: /{on=1; print; next} on && /^  /{print; next} {on=0}' "$1"
 }
 
 # One step of `git bisect run`, in the bisect's worktree: its exit code is git bisect's (0 good, 1 bad, 125 skip,
@@ -73,7 +82,7 @@ fi
 
 [[ $# -ge 2 ]] || die "expected: tools/bisect-perf.sh <good> <bad> [cell and JMH args] [--budget 10m] [--out DIR]"
 good=$1 bad=$2; shift 2
-budget=10m out="" offline="" args=() paced=""
+budget=10m out="" offline="" args=() paced="" min_effect=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --budget) budget=${2:?--budget needs a value, e.g. 10m}; shift 2 ;;
@@ -81,6 +90,7 @@ while [[ $# -gt 0 ]]; do
     --offline) offline=-o; args+=(--offline); shift ;;
     --fail-on-regression) shift ;; # every step fails on a regression: that is the oracle's answer
     --precision|--forks) paced=1; args+=("$1" "${2:?$1 needs a value}"); shift 2 ;;
+    --min-effect) min_effect=${2:?--min-effect needs a value, e.g. 10%}; args+=("$1" "$2"); shift 2 ;;
     *) args+=("$1"); shift ;;
   esac
 done
@@ -95,6 +105,9 @@ git merge-base --is-ancestor "$good_sha" "$bad_sha" && [[ $good_sha != "$bad_sha
   || die "good ${good_sha:0:7} is not an ancestor of bad ${bad_sha:0:7}; expected an older commit first"
 oracle=${INFERBENCH_COMPARE_COMMITS:-$repo/tools/compare-commits.sh}
 [[ -x $oracle ]] || die "the oracle $oracle is not an executable file"
+# compare-commits runs `compare` from the checkout it is called in: missing, every step would end with exit 2
+[[ -n ${INFERBENCH_COMPARE_COMMITS:-} || -f $repo/target/benchmarks.jar ]] \
+  || die "$repo/target/benchmarks.jar is missing: each step's compare runs this checkout's; build it first: mvn -q package -DskipTests"
 commits=$(git rev-list --count "$good_sha..$bad_sha")
 out=${out:-results/bisect-${good_sha:0:7}-${bad_sha:0:7}-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"; out=$(cd "$out" && pwd)
@@ -129,6 +142,15 @@ case $rc in
   1) ;;
   *) fail "the first step (bad ${bad_sha:0:7} against good) ended with exit $rc; see $out" ;;
 esac
+if [[ -z $min_effect ]]; then
+  # the slowdown the first comparison measured: the ratio of its first gated FAIL row (e.g. "1.395 [1.046, 1.862]")
+  ratio=$(gated_rows "$out/step-1.log" | grep -E 'FAIL[[:space:]]*$' | head -1 | grep -oE '[0-9]+\.[0-9]+ \[' | head -1 \
+    | cut -d' ' -f1 || true)
+  [[ -n $ratio ]] || fail "cannot read the slowdown from the first comparison's gated row; see $out/step-1.log"
+  min_effect=$(awk -v r="$ratio" 'BEGIN { e = (r - 1) * 50; if (e < 3) e = 3; if (e > 50) e = 50; printf "%.1f%%", e }')
+  printf '%s\n' --min-effect "$min_effect" >>"$state/args"
+  echo "[bisect-perf] bad is $(awk -v r="$ratio" 'BEGIN { printf "%+.1f%%", (r - 1) * 100 }') against good; each further step asks for a slowdown of at least $min_effect (half of it; --min-effect sets it)"
+fi
 (cd "$state/bisect" && git bisect start --no-checkout "$bad_sha" "$good_sha" >/dev/null \
   && git bisect run bash "$self" --as-step) >"$out/bisect.log" 2>&1 || true
 if [[ -f $state/abort ]]; then read -r code line <"$state/abort"; echo "bisect-perf: $line" >&2; exit "$code"; fi
@@ -141,5 +163,6 @@ if [[ -z $first ]]; then
 fi
 last=$(awk -v s="$first" '$1 == s && ($3 == 1) { l = $2 } END { print l }' "$state/steps")
 echo "[bisect-perf] first bad commit: $(git log -1 --format='%h %s' "$first") ($n comparisons for $commits commits)"
-[[ -z $last ]] || { gated_rows "$out/$last.log"; echo "[bisect-perf] its comparison against good: $out/$last"; }
+[[ -z $last ]] || { gated_rows "$out/$last.log"; where_tables "$out/$last.log"
+  echo "[bisect-perf] its comparison against good: $out/$last"; }
 exit 0

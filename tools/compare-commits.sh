@@ -177,6 +177,7 @@ fi
 sha_of() { if [[ $1 == . ]]; then echo "worktree"; elif [[ $1 == /* && -f $1/target/benchmarks.jar ]]; then echo "built"
   else git rev-parse --verify --quiet "$1^{commit}" \
     || die "unknown commit '$1'; expected a branch, tag, sha, . (this checkout) or a checkout with target/benchmarks.jar"; fi; }
+short() { [[ $1 == worktree || $1 == built ]] && echo "$1" || echo "${1:0:7}"; } # a sha's 7, never "worktre"
 base_sha=$(sha_of "$base") || exit 2
 head_sha=$(sha_of "$head") || exit 2
 for side in base head; do
@@ -187,7 +188,7 @@ done
 java_opts=(${INFERBENCH_JAVA_OPTS:-})
 compare_jar=$repo/target/benchmarks.jar
 [[ -f $compare_jar ]] || die "$compare_jar is missing; build this checkout first: mvn -q package -DskipTests"
-out=${out:-results/compare-${base_sha:0:7}-${head_sha:0:7}-$(date +%Y%m%d-%H%M%S)}
+out=${out:-results/compare-$(short "$base_sha")-$(short "$head_sha")-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 
 trees=$(mktemp -d)
@@ -497,7 +498,7 @@ finish
 [[ -z $duet || ! -d $duet_dir ]] || keep_pair "$pairs"
 [[ $(landed base) -gt 0 && $(landed head) -gt 0 ]] || die "no fork landed; see $out/base.log and $out/head.log"
 total=$(( $(date +%s) - start ))
-echo "[compare-commits] $base (${base_sha:0:7}) vs $head (${head_sha:0:7}), ${total}s; runs in $out"
+echo "[compare-commits] $base ($(short "$base_sha")) vs $head ($(short "$head_sha")), ${total}s; runs in $out"
 if [[ -n $where ]]; then
   printf '[compare-commits] operator passes: %d in %s s, %d.%d %% of the comparison'"'"'s %d s (each in %s/where.tsv; --no-where leaves them out)\n' \
     "$(( $(wc -l <"$out/where.tsv") - 1 ))" "$(ms "$pass_ms")" $(( pass_ms / 10 / (total > 0 ? total : 1) )) \

@@ -16,7 +16,8 @@ import java.util.Locale;
 /**
  * The "where" table of a gated row that reads slower, faster or could not tell: the operators whose change in ms per
  * call has an interval that excludes 0, largest first, with the module that holds most of it, both sides' times and
- * the share of the call's change each explains; every other operator summed in one line. Under it, where the passes
+ * the share of the call's change each explains, then what the named rows explain together with its interval (the
+ * call's change is uncertain too); every other operator summed in one line. Under it, where the passes
  * hold cpu samples, the same for the frame groups ({@link WhereFrames}: inferbench, the binding and JNI, ORT's
  * kernels, GC and JIT threads, other) and the JVM's heap bytes, GC and JIT time per call, base, head and change.
  */
@@ -46,6 +47,7 @@ public final class WhereTable {
                         share(c.share())));
             }
             sb.append(SummaryTable.layout(rows));
+            sb.append(together(named, w.namedShare(), w.confidence()));
         }
         List<Where.Change> rest = w.unnamed();
         double restMs = rest.stream().mapToDouble(c -> c.change().estimate()).sum();
@@ -65,6 +67,22 @@ public final class WhereTable {
                     .append(w.frames().flameDiff()).append(System.lineSeparator());
         }
         return sb.toString();
+    }
+
+    /** One line: the named rows' summed change and the share of the call's change it explains, with its interval. */
+    private static String together(List<Where.Change> named, Interval share, double confidence) {
+        double ms = named.stream().mapToDouble(c -> c.change().estimate()).sum();
+        String what = named.size() == 1 ? "the named row" : "the " + named.size() + " named rows together";
+        if (share == null) {
+            return "";
+        }
+        if (!share.known()) {
+            return String.format(Locale.ROOT, "  %s: %+.4f ms, %s of the call's change, its interval unbounded: the"
+                    + " call's change holds 0 at %s %%%n", what, ms, share(share.estimate()), percent(confidence));
+        }
+        return String.format(Locale.ROOT, "  %s: %+.4f ms, %s [%s, %s] of the call's change (%s %% interval,"
+                        + " Fieller's: the call's change is uncertain too)%n", what, ms, share(share.estimate()),
+                share(share.lower()), share(share.upper()), percent(confidence));
     }
 
     /** The second block: the frame groups' time per call, then the JVM's figures. */
@@ -105,6 +123,13 @@ public final class WhereTable {
         n.put("pairs", w.pairs());
         n.put("confidence", w.confidence());
         change(n.putObject("call"), w.call());
+        if (w.namedShare() != null) {
+            ObjectNode s = n.putObject("namedShare");
+            number(s, "estimate", w.namedShare().estimate());
+            number(s, "lower", w.namedShare().lower());
+            number(s, "upper", w.namedShare().upper());
+            s.put("confidence", w.namedShare().confidence());
+        }
         ArrayNode rows = n.putArray("operators");
         for (Where.Change c : w.rows()) {
             ObjectNode o = rows.addObject();

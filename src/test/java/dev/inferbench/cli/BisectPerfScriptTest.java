@@ -101,13 +101,21 @@ class BisectPerfScriptTest {
             String first = sha(repo, "HEAD~" + (N - planted));
             assertThat(e.out()).as("planted at c" + planted)
                     .contains("[bisect-perf] first bad commit: " + first.substring(0, 7) + " c" + planted + " (")
-                    .contains("1.200 [1.150, 1.250]  slower  FAIL");
+                    .contains("1.200 [1.150, 1.250]  slower  FAIL")
+                    .contains("\nwhere: infer, 10 pairs of operator passes (95 % intervals for the table as a whole)\n"
+                            + "  a call in the passes: 0.10 ms -> 0.12 ms, change +0.0200 [+0.0150, +0.0250]\n"
+                            + "  (outside the operators)  0.0100  0.0300  +0.0200 [+0.0150, +0.0250]  100 %\n"
+                            + "[bisect-perf] its comparison against good: ")
+                    .doesNotContain("inferbench: regression");
             List<String> calls = calls();
             assertThat(calls).as("planted at c" + planted).hasSizeLessThanOrEqualTo(bound);
+            // the first comparison at compare-commits' own minimum effect, the later ones at half the +20 % it measured
             for (int i = 0; i < calls.size(); i++) {
-                assertThat(calls.get(i)).endsWith("-p model=mlp-tiny --precision 2% --budget 60s --fail-on-regression"
-                        + " --out " + tmp.resolve("out") + "/step-" + (i + 1));
+                assertThat(calls.get(i)).endsWith("-p model=mlp-tiny --precision 2%" + (i == 0 ? "" : " --min-effect 10.0%")
+                        + " --budget 60s --fail-on-regression --out " + tmp.resolve("out") + "/step-" + (i + 1));
             }
+            assertThat(e.out()).contains("[bisect-perf] bad is +20.0% against good; each further step asks for a slowdown"
+                    + " of at least 10.0% (half of it; --min-effect sets it)");
             assertThat(sha(repo, "HEAD")).isEqualTo(sha(repo, "master"));
             assertThat(exec(repo, List.of("git", "status", "--porcelain")).out()).isEqualTo(status);
             assertThat(exec(repo, List.of("git", "worktree", "list")).out().lines()).hasSize(1);
@@ -151,6 +159,33 @@ class BisectPerfScriptTest {
         Ended input = bisect(bad);
         assertThat(input.code()).isEqualTo(2);
         assertThat(input.err().lines()).singleElement().asString().contains("ended with exit 2");
+    }
+
+    @Test
+    void aMinimumEffectGivenIsEveryStepsOwn() throws Exception {
+        Path repo = scratch(3, Map.of());
+        Ended e = bisect(repo, "--min-effect", "5%");
+        assertThat(e.code()).as(e.err()).isZero();
+        assertThat(calls()).hasSizeGreaterThan(1).allSatisfy(c -> assertThat(c).contains(" --min-effect 5% --precision 2%")
+                .doesNotContain("10.0%"));
+        assertThat(e.out()).doesNotContain("each further step asks");
+    }
+
+    /** With the real compare-commits as the oracle, a checkout without its jar is refused before anything is built. */
+    @Test
+    void aCheckoutWithoutItsJarIsRefusedBeforeAnyBuild() throws Exception {
+        Path repo = scratch(6, Map.of());
+        Files.copy(FAKES.resolve("compare-commits"), repo.resolve("tools/compare-commits.sh"));
+        assertThat(repo.resolve("tools/compare-commits.sh").toFile().setExecutable(true)).isTrue();
+        List<String> cmd = List.of("env", "-u", "INFERBENCH_COMPARE_COMMITS", "bash", "tools/bisect-perf.sh", "HEAD~" + N,
+                "HEAD", "-p", "model=mlp-tiny", "--budget", "1m", "--out", tmp.resolve("out").toString());
+        Ended e = exec(repo, cmd);
+
+        assertThat(e.code()).isEqualTo(2);
+        assertThat(e.err().lines()).containsExactly("bisect-perf: " + repo.toRealPath() + "/target/benchmarks.jar is"
+                + " missing: each step's compare runs this checkout's; build it first: mvn -q package -DskipTests");
+        assertThat(calls()).isEmpty();
+        assertThat(tmp.resolve("out/build-good.log")).doesNotExist();
     }
 
     @Test

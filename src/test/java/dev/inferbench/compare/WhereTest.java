@@ -72,6 +72,60 @@ class WhereTest {
         assertThat(w.unnamed()).extracting(Where.Change::name)
                 .containsExactlyInAnyOrder("Relu", "MaxPool", "Gemm", Where.OUTSIDE);
         assertThat(w.call().change().contains(0.12)).isTrue();
+        // what the one named row explains, with Fieller's interval over the same pairs: the true share, 1, is in it
+        assertThat(w.namedShare().estimate()).isCloseTo(conv.share(), within(1e-12));
+        assertThat(w.namedShare().known()).isTrue();
+        assertThat(w.namedShare().contains(1.0)).isTrue();
+        assertThat(w.namedShare().confidence()).isEqualTo(CONFIDENCE);
+    }
+
+    /**
+     * The planted operator explains all of the call's change (the other rows hold noise only), yet its point share
+     * wanders with the call's noise from table to table; the named rows' interval holds the truth at its confidence.
+     */
+    @Test
+    void theNamedShareIntervalHoldsThePlantedShareAtItsConfidence() {
+        Random rnd = new Random(71);
+        int trials = 1000;
+        int held = 0;
+        int tables = 0;
+        for (int trial = 0; trial < trials; trial++) {
+            List<OperatorPass.Profiled> base = new ArrayList<>();
+            List<OperatorPass.Profiled> head = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                double drift = 1 + 0.05 * rnd.nextGaussian();
+                base.add(pass(rnd, drift, Map.of(), 0));
+                head.add(pass(rnd, drift, Map.of("layer3.0/Conv", 0.09), 0));
+            }
+            Where w = Where.of(base, head, CONFIDENCE);
+            if (!w.named().stream().map(Where.Change::name).toList().equals(List.of("Conv"))) {
+                continue; // another row named by chance: its share is then not the planted one's
+            }
+            tables++;
+            // the expected change is 0.09 x the mean drift, as is the call's: the true share is 1
+            if (!w.namedShare().known() || w.namedShare().contains(1.0)) {
+                held++;
+            }
+        }
+        assertThat(tables).isGreaterThan(900);
+        // binomial sd at 95 % of 900 is 0.73 %: 92.5 % and 97.5 % are over three of them away
+        assertThat(held / (double) tables).isBetween(0.925, 0.975);
+    }
+
+    @Test
+    void aTableThatNamesNothingHasNoNamedShare() {
+        Random rnd = new Random(8);
+        List<OperatorPass.Profiled> base = new ArrayList<>();
+        List<OperatorPass.Profiled> head = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            double drift = 1 + 0.05 * rnd.nextGaussian();
+            base.add(pass(rnd, drift, Map.of(), 0));
+            head.add(pass(rnd, drift, Map.of(), 0));
+        }
+        Where w = Where.of(base, head, CONFIDENCE);
+
+        assertThat(w.named()).isEmpty();
+        assertThat(w.namedShare()).isNull();
     }
 
     @Test

@@ -26,7 +26,7 @@ class WhereTableTest {
         Where.Change call = change("call", 0.1000, 0.1400, 0.0300, 0.0500, 1);
         Where.Change outside = new Where.Change(Where.OUTSIDE, "", 0.0300, 0.0700,
                 new Interval(0.04, 0.03, 0.05, 0.99, 10), 1.0);
-        return new Where(10, 0.95, call, List.of(outside), frames);
+        return new Where(10, 0.95, call, List.of(outside), new Interval(1.0, 0.7, 1.4, 0.95, 10), frames);
     }
 
     private static WhereFrames frames(Path diff) {
@@ -73,6 +73,28 @@ class WhereTableTest {
     }
 
     @Test
+    void theNamedRowsShareComesWithItsIntervalUnderThem() {
+        List<String> lines = WhereTable.text("infer", where(null)).lines().toList();
+
+        assertThat(lines.get(2).split("\\s{2,}")).containsExactly("", "operator", "module", "base ms", "head ms",
+                "change ms", "of the call's change");
+        assertThat(lines.get(3).split("\\s{2,}"))
+                .containsExactly("", Where.OUTSIDE, "0.0300", "0.0700", "+0.0400 [+0.0300, +0.0500]", "100 %");
+        assertThat(lines.get(4)).isEqualTo("  the named row: +0.0400 ms, 100 % [70 %, 140 %] of the call's change"
+                + " (95 % interval, Fieller's: the call's change is uncertain too)");
+    }
+
+    @Test
+    void aShareWhoseIntervalIsUnboundedSaysWhy() {
+        Where w = where(null);
+        Where unbounded = new Where(w.pairs(), w.confidence(), w.call(), w.rows(),
+                new Interval(1.0, Double.NaN, Double.NaN, 0.95, 10), null);
+
+        assertThat(WhereTable.text("infer", unbounded)).contains("  the named row: +0.0400 ms, 100 % of the call's"
+                + " change, its interval unbounded: the call's change holds 0 at 95 %");
+    }
+
+    @Test
     void aBlockThatNamesNothingSaysSoInOneLine() {
         List<Where.Change> flat = List.of(
                 change("ORT kernels", 0.08, 0.081, -0.001, 0.003, 0.5),
@@ -95,6 +117,9 @@ class WhereTableTest {
         ObjectNode n = new ObjectMapper().createObjectNode();
         WhereTable.json(n, where(frames(Path.of("d.html"))));
 
+        assertThat(n.at("/namedShare/estimate").asDouble()).isEqualTo(1.0);
+        assertThat(n.at("/namedShare/lower").asDouble()).isEqualTo(0.7);
+        assertThat(n.at("/namedShare/upper").asDouble()).isEqualTo(1.4);
         assertThat(n.at("/frames/engine").asText()).isEqualTo("perf_events");
         assertThat(n.at("/frames/groups")).hasSize(6);
         assertThat(n.at("/frames/groups/0/group").asText()).isEqualTo("binding + JNI");
