@@ -40,13 +40,9 @@ class WhereTest {
     void aPlantedOperatorIsNamedFirstWithThePairedInterval() {
         Random rnd = new Random(11);
         int n = 12;
-        List<OperatorPass.Profiled> base = new ArrayList<>();
-        List<OperatorPass.Profiled> head = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            double drift = 1 + 0.05 * rnd.nextGaussian(); // the machine's speed during this pair, both sides alike
-            base.add(pass(rnd, drift, Map.of(), 0));
-            head.add(pass(rnd, drift, Map.of("layer2.0/Conv", 0.12), 0));
-        }
+        Sides sides = Sides.of(rnd, n, Map.of("layer2.0/Conv", 0.12), 0);
+        List<OperatorPass.Profiled> base = sides.base();
+        List<OperatorPass.Profiled> head = sides.head();
         Where w = Where.of(base, head, CONFIDENCE);
 
         assertThat(w.pairs()).isEqualTo(n);
@@ -90,14 +86,8 @@ class WhereTest {
         int held = 0;
         int tables = 0;
         for (int trial = 0; trial < trials; trial++) {
-            List<OperatorPass.Profiled> base = new ArrayList<>();
-            List<OperatorPass.Profiled> head = new ArrayList<>();
-            for (int i = 0; i < 10; i++) {
-                double drift = 1 + 0.05 * rnd.nextGaussian();
-                base.add(pass(rnd, drift, Map.of(), 0));
-                head.add(pass(rnd, drift, Map.of("layer3.0/Conv", 0.09), 0));
-            }
-            Where w = Where.of(base, head, CONFIDENCE);
+            Sides sides = Sides.of(rnd, 10, Map.of("layer3.0/Conv", 0.09), 0);
+            Where w = Where.of(sides.base(), sides.head(), CONFIDENCE);
             if (!w.named().stream().map(Where.Change::name).toList().equals(List.of("Conv"))) {
                 continue; // another row named by chance: its share is then not the planted one's
             }
@@ -115,14 +105,8 @@ class WhereTest {
     @Test
     void aTableThatNamesNothingHasNoNamedShare() {
         Random rnd = new Random(8);
-        List<OperatorPass.Profiled> base = new ArrayList<>();
-        List<OperatorPass.Profiled> head = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            double drift = 1 + 0.05 * rnd.nextGaussian();
-            base.add(pass(rnd, drift, Map.of(), 0));
-            head.add(pass(rnd, drift, Map.of(), 0));
-        }
-        Where w = Where.of(base, head, CONFIDENCE);
+        Sides sides = Sides.of(rnd, 10, Map.of(), 0);
+        Where w = Where.of(sides.base(), sides.head(), CONFIDENCE);
 
         assertThat(w.named()).isEmpty();
         assertThat(w.namedShare()).isNull();
@@ -131,14 +115,8 @@ class WhereTest {
     @Test
     void anOperatorOnlyOneSideRunsCountsZeroOnTheOther() {
         Random rnd = new Random(3);
-        List<OperatorPass.Profiled> base = new ArrayList<>();
-        List<OperatorPass.Profiled> head = new ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-            double drift = 1 + 0.05 * rnd.nextGaussian();
-            base.add(pass(rnd, drift, Map.of(), 0));
-            head.add(pass(rnd, drift, Map.of("layer3.0/Conv", 0.3), 0)); // a node the base does not have
-        }
-        Where w = Where.of(base, head, CONFIDENCE);
+        Sides sides = Sides.of(rnd, 8, Map.of("layer3.0/Conv", 0.3), 0); // a node the base does not have
+        Where w = Where.of(sides.base(), sides.head(), CONFIDENCE);
 
         assertThat(w.named()).extracting(Where.Change::name).first().isEqualTo("Conv");
         assertThat(w.named().get(0).module()).isEqualTo("layer3.0");
@@ -148,14 +126,8 @@ class WhereTest {
     @Test
     void aChangeOutsideTheOperatorsIsNamedAsSuch() {
         Random rnd = new Random(5);
-        List<OperatorPass.Profiled> base = new ArrayList<>();
-        List<OperatorPass.Profiled> head = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            double drift = 1 + 0.05 * rnd.nextGaussian();
-            base.add(pass(rnd, drift, Map.of(), 0));
-            head.add(pass(rnd, drift, Map.of(), 0.15)); // a copy of the input in Java before each call
-        }
-        Where w = Where.of(base, head, CONFIDENCE);
+        Sides sides = Sides.of(rnd, 10, Map.of(), 0.15); // a copy of the input in Java before each call
+        Where w = Where.of(sides.base(), sides.head(), CONFIDENCE);
 
         assertThat(w.named()).extracting(Where.Change::name).containsExactly(Where.OUTSIDE);
         assertThat(w.named().get(0).module()).isEmpty();
@@ -172,19 +144,30 @@ class WhereTest {
         int trials = 2000;
         int namedAny = 0;
         for (int trial = 0; trial < trials; trial++) {
-            List<OperatorPass.Profiled> base = new ArrayList<>();
-            List<OperatorPass.Profiled> head = new ArrayList<>();
-            for (int i = 0; i < 10; i++) {
-                double drift = 1 + 0.05 * rnd.nextGaussian();
-                base.add(pass(rnd, drift, Map.of(), 0));
-                head.add(pass(rnd, drift, Map.of(), 0));
-            }
-            if (!Where.of(base, head, CONFIDENCE).named().isEmpty()) {
+            Sides sides = Sides.of(rnd, 10, Map.of(), 0);
+            if (!Where.of(sides.base(), sides.head(), CONFIDENCE).named().isEmpty()) {
                 namedAny++;
             }
         }
         // binomial sd at 5 % of 2000 is about 1 %: 7 % is two of them above; 23 % would fail
         assertThat(namedAny / (double) trials).isLessThan(0.07);
+    }
+
+    /**
+     * {@code n} pairs of passes, both sides of a pair at the same drift (the machine's speed during that pair), the
+     * head with {@code extra} ms in the named nodes and {@code outsideExtra} ms outside the operators.
+     */
+    private record Sides(List<OperatorPass.Profiled> base, List<OperatorPass.Profiled> head) {
+        static Sides of(Random rnd, int n, Map<String, Double> extra, double outsideExtra) {
+            List<OperatorPass.Profiled> base = new ArrayList<>();
+            List<OperatorPass.Profiled> head = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                double drift = 1 + 0.05 * rnd.nextGaussian();
+                base.add(pass(rnd, drift, Map.of(), 0));
+                head.add(pass(rnd, drift, extra, outsideExtra));
+            }
+            return new Sides(base, head);
+        }
     }
 
     /** One side's pass: each node at its true time times the pair's drift plus its noise, plus any planted extra. */
