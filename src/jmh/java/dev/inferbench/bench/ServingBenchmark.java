@@ -41,8 +41,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * the model or not). One measured step per fork: its latency percentiles from each request's intended start, the rate
  * achieved, the queue, late and dropped requests ({@link ServingProfiler}). {@code -p rate=max} with an SLO searches,
  * in each fork, for the highest rate whose steps are shown to meet it ({@link RateSearch}). The warmup iteration
- * serves the callers back to back for {@value #WARMUP_SECONDS} s: it warms the JIT and the engine and measures the
- * capacity the search starts from; each step then begins with warm-up requests at its own rate, left out of its
+ * serves the callers back to back for {@value #WARMUP_SECONDS} s (it warms the JIT and the engine and measures the
+ * capacity the search starts from), then for as long again through the open loop at half that capacity, its figures
+ * discarded ({@link #rehearse}); each step then begins with warm-up requests at its own rate, left out of its
  * figures ({@link ServingSpec#warmupRequests}). A step whose generator fell behind its schedule, or whose callers fell
  * behind the rate, is INVALID ({@link Validity}): it says so in one line, and never meets the SLO.
  *
@@ -56,6 +57,10 @@ import java.util.concurrent.atomic.AtomicLong;
 @State(Scope.Benchmark)
 public class ServingBenchmark extends CallerParams {
     static final double WARMUP_SECONDS = 2;
+    /** The open-loop warm-up's load: this share of the capacity the back-to-back warm-up measured. */
+    static final double REHEARSAL_LOAD = 0.5;
+    /** The most requests the open-loop warm-up issues (a fast engine's {@value #WARMUP_SECONDS} s would be millions). */
+    static final int REHEARSAL_MAX_REQUESTS = 20_000;
     /** How long unserved requests are still waited for after the last arrival, at least. */
     private static final long DRAIN_NS = TimeUnit.SECONDS.toNanos(5);
 
@@ -153,6 +158,7 @@ public class ServingBenchmark extends CallerParams {
         if (warmup || Double.isNaN(capacity)) {
             capacity = closedLoopCapacity();
             if (warmup) {
+                rehearse();
                 return;
             }
         }
@@ -172,6 +178,22 @@ public class ServingBenchmark extends CallerParams {
         } else {
             ServingRecord.measure(step, spec, capacity);
         }
+    }
+
+    /**
+     * The open-loop warm-up: {@value #WARMUP_SECONDS} s of requests at {@value #REHEARSAL_LOAD} of the capacity (at
+     * most {@value #REHEARSAL_MAX_REQUESTS}), through the same loop as the measured step and its figures discarded. The
+     * back-to-back warm-up runs the engine hot but not the path from a request's time to its call (the caller awake
+     * for it, the queue, the hand-off); cold, that path took 0.15 ms at the median in a first step of a few hundred
+     * requests against 0.06 ms after one such warm-up (docs/evidence/calibration.md).
+     */
+    private void rehearse() throws Exception {
+        if (spec.idleMs() > 0 || !(capacity > 0)) {
+            return; // calls after idle have no loop to warm; a capacity of nothing has no rate to warm at
+        }
+        double perSecond = Math.min(capacity * REHEARSAL_LOAD, ServingSpec.SCHEDULABLE);
+        int n = (int) Math.max(2, Math.min(REHEARSAL_MAX_REQUESTS, Math.ceil(perSecond * WARMUP_SECONDS)));
+        OpenLoop.run(batchCalls, batching, spec.arrivals().schedule(perSecond, n, ~seed), 0, perSecond, DRAIN_NS);
     }
 
     /**

@@ -174,7 +174,9 @@ public final class Calibration {
         String err = Double.isNaN(error) ? "n/a" : r.relative() && r.planted() != 0
                 ? String.format(Locale.ROOT, "%+.1f %%", 100 * error / r.planted()) : num(error) + " " + r.unit();
         String allowed = r.relative() ? String.format(Locale.ROOT, "± %.0f %%", 100 * r.tolerance())
-                : "± " + num(r.tolerance()) + " " + r.unit();
+                + (r.floor() > 0 ? " or " + java.math.BigDecimal.valueOf(r.floor()).stripTrailingZeros().toPlainString()
+                + " " + r.unit() : "") : "± " + num(r.tolerance()) + " "
+                + r.unit();
         return "| " + r.figure() + " | " + num(r.planted()) + " " + r.unit() + " | "
                 + (Double.isNaN(o.reading()) ? "no reading" : num(o.reading()) + " " + r.unit()) + " | " + err + " | "
                 + allowed + " | " + (o.holds() ? "holds" : "FAILS") + " |";

@@ -1,6 +1,9 @@
 package dev.inferbench.serve;
 
 import dev.inferbench.stats.PercentileBound;
+import dev.inferbench.stats.Percentiles;
+
+import java.util.Arrays;
 
 /**
  * The M/D/1 queue: Poisson arrivals at rate λ, one server, a fixed service time D. What a stub service of known
@@ -110,5 +113,38 @@ public final class QueueModel {
     public static double meanWait(double lambda, double d) {
         double rho = lambda * d;
         return rho >= 1 ? Double.POSITIVE_INFINITY : rho * d / (2 * (1 - rho));
+    }
+
+    /**
+     * What one server of exactly {@code serviceNs} a request, with no cost of its own, makes of these very arrivals:
+     * each request starts when it arrives or when the one before it ends (Lindley's recursion), and the first
+     * {@code warmup} are left out as the open loop leaves them. The formulas above are this queue's limit over endless
+     * arrivals; one step's thousand or so Poisson arrivals are one draw, whose p90 lies several percent from the
+     * limit's (from -3.6 % to +12.5 % over seeds 0 to 5 at 100 req/s and 4 ms), so a planted truth for a seeded step
+     * is this, not the limit.
+     */
+    public static Served oneServer(long[] arrivalsNs, int warmup, long serviceNs) {
+        int m = arrivalsNs.length - warmup;
+        long[] latencies = new long[m];
+        double waits = 0;
+        long free = Long.MIN_VALUE;
+        for (int i = 0; i < arrivalsNs.length; i++) {
+            long start = Math.max(arrivalsNs[i], free);
+            free = start + serviceNs;
+            if (i >= warmup) {
+                latencies[i - warmup] = free - arrivalsNs[i];
+                waits += start - arrivalsNs[i];
+            }
+        }
+        Arrays.sort(latencies);
+        return new Served(latencies, m == 0 ? Double.NaN : waits / m / 1e6);
+    }
+
+    /** The measured requests of {@link #oneServer}: their latencies (ns, sorted) and mean wait (ms). */
+    public record Served(long[] sortedLatenciesNs, double meanWaitMs) {
+        /** Nearest-rank percentile of the latencies, ms, as a step's figure reads it. */
+        public double percentileMs(double p) {
+            return sortedLatenciesNs[Percentiles.rank(sortedLatenciesNs.length, p) - 1] / 1e6;
+        }
     }
 }

@@ -74,6 +74,38 @@ class QueueModelTest {
         assertThat(QueueModel.shownKneeRate(90, 20e-3, 4e-3, 100, 1000, 0.95)).isBetween(shown, knee);
     }
 
+    @Test
+    void oneServerServesTheArrivalsItIsGivenInOrder() {
+        // 2 ms a request: the first (warm-up) ends at 2, the next waits 1 and ends at 4, the third waits 2.5 and ends
+        // at 6; the fourth finds the server idle
+        long ms = 1_000_000;
+        QueueModel.Served s = QueueModel.oneServer(new long[] {0, ms, 3 * ms / 2, 10 * ms}, 1, 2 * ms);
+        assertThat(s.sortedLatenciesNs()).containsExactly(2 * ms, 3 * ms, 9 * ms / 2);
+        assertThat(s.meanWaitMs()).isCloseTo(3.5 / 3, offset(1e-12));
+        assertThat(s.percentileMs(50)).isEqualTo(3.0);
+        assertThat(s.percentileMs(100)).isEqualTo(4.5);
+    }
+
+    /** Over many arrivals one draw's queue tends to the formula's limit; over a step's thousand it need not. */
+    @Test
+    void oneServerOnManyArrivalsIsTheFormulasQueue() {
+        double d = 4e-3;
+        QueueModel.Served many = QueueModel.oneServer(Arrivals.POISSON.schedule(100, 400_000, 3), 0, 4_000_000);
+        for (double p : new double[] {50, 90, 99}) {
+            double limit = 1e3 * QueueModel.latencyPercentile(p, 100, d);
+            assertThat(many.percentileMs(p)).as("p%s", p).isCloseTo(limit, offset(0.02 * limit));
+        }
+        assertThat(many.meanWaitMs()).isCloseTo(1e3 * QueueModel.meanWait(100, d), offset(0.03));
+        double[] p90s = new double[6];
+        for (int seed = 0; seed < p90s.length; seed++) {
+            p90s[seed] = QueueModel.oneServer(Arrivals.POISSON.schedule(100, 1320, seed), 120, 4_000_000)
+                    .percentileMs(90);
+        }
+        // the draws of a 1,200-request step at 100 req/s spread over more than 10 % of the limit's 8.17 ms
+        assertThat(Arrays.stream(p90s).max().orElseThrow() - Arrays.stream(p90s).min().orElseThrow())
+                .isGreaterThan(0.1 * 1e3 * QueueModel.latencyPercentile(90, 100, d));
+    }
+
     /** Waits of {@code n} requests in a FIFO single-server queue with Poisson arrivals and service time d. */
     private static double[] simulate(double lambda, double d, int n, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
