@@ -5,6 +5,7 @@ import dev.inferbench.config.BenchConfig;
 import dev.inferbench.flow.CalibrationRows.Row;
 import dev.inferbench.flow.CalibrationRows.Run;
 import dev.inferbench.metrics.CpuProfiler;
+import dev.inferbench.serve.HeldArrivals;
 import dev.inferbench.serve.QueueModel;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.serve.ServingSpec;
@@ -13,6 +14,7 @@ import dev.inferbench.serve.Slo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import static dev.inferbench.flow.CalibrationRows.run;
 import static dev.inferbench.flow.CalibrationRows.serving;
@@ -77,7 +79,7 @@ final class ServingCalibrationRows {
      * 57.5 % are dropped. And dynamic batching: arrivals 1 ms apart, 2 ms calls, up to 4 requests a call held for up
      * to 10 ms: two requests arrive during each call and two more within the wait, so every call serves 4.
      */
-    static void knownSchedules(List<Row> rows) {
+    static void knownSchedules(List<Row> rows) throws BenchException {
         Run stall = serving("stall", "call=4ms,tail=90ms/200", "-p", "arrivals=constant", "-p", "rate=50", "-p",
                 "stepSeconds=12", "-p", "slo=p90<20ms");
         rows.add(new Row(ServingProfiler.percentileLabel(95) + ", 50 req/s evenly, 4 ms calls, every 200th 90 ms", 4,
@@ -91,6 +93,7 @@ final class ServingCalibrationRows {
                 "req/s", 0.02, true, false, stall, ServingProfiler.GOODPUT));
         rows.add(new Row(ServingProfiler.DROPPED + ", same schedule (nothing is left at the step's end)", 0, "%", 0,
                 false, false, stall, ServingProfiler.DROPPED));
+        lateArrivals(rows);
         Run overload = serving("overload", "call=10ms", "-p", "arrivals=constant", "-p", "rate=400", "-p",
                 "requests=2000", "-p", "stepSeconds=0");
         rows.add(new Row(ServingProfiler.DROPPED + ", 400 req/s at a 100 req/s capacity, 2,000 requests, 5 s drain",
@@ -99,6 +102,26 @@ final class ServingCalibrationRows {
                 "arrivals=constant", "-p", "rate=1000", "-p", "stepSeconds=5");
         rows.add(new Row(ServingProfiler.BATCH + " (requests per call), 1,000 req/s evenly, batch 4, 10 ms wait, 2 ms"
                 + " calls", 4, "requests/call", 0.02, true, false, batching, ServingProfiler.BATCH));
+    }
+
+    /**
+     * The load generator's lateness, planted: arrivals exactly 20 ms apart (50 req/s, 600 measured requests after 60
+     * of warm-up), 4 ms calls, and every 200th request issued 3 ms after its time ({@link HeldArrivals}); without an
+     * SLO an arrival is late past 1 ms, so the measured requests held (199, 399 and 599 of the step) and no others read
+     * late: 0.5 %, within the 1 % a valid step may have.
+     */
+    private static void lateArrivals(List<Row> rows) throws BenchException {
+        String held = "3ms/200";
+        ServingSpec spec = ServingSpec.of(Map.of("arrivals", "constant", "rate", "50", "requests", "600",
+                "stepSeconds", "0"));
+        int warm = spec.warmupRequests(50);
+        int measured = spec.requestsAt(50);
+        HeldArrivals plant = HeldArrivals.parse(held);
+        long late = IntStream.range(warm, warm + measured).filter(i -> plant.of(i) > 0).count();
+        Run run = serving("held", "call=4ms -D" + HeldArrivals.PROPERTY + "=" + held, "-p", "arrivals=constant", "-p",
+                "rate=50", "-p", "requests=600", "-p", "stepSeconds=0");
+        rows.add(new Row(ServingProfiler.LATE + ", 50 req/s evenly, 4 ms calls, every 200th issued 3 ms late (1 ms"
+                + " bound)", 100.0 * late / measured, "%", 100.0 / measured, false, false, run, ServingProfiler.LATE));
     }
 
     /**

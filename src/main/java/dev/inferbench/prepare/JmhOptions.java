@@ -6,6 +6,7 @@ import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.ModelStatsProfiler;
 import dev.inferbench.metrics.QualityProfiler;
 import dev.inferbench.engine.Plant;
+import dev.inferbench.serve.HeldArrivals;
 import dev.inferbench.metrics.CallBytesProfiler;
 import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.metrics.IoProfiler;
@@ -103,12 +104,18 @@ public final class JmhOptions {
         return b;
     }
 
-    /** The stub engine's plant ({@code -Dinferbench.stub=...} among the forks' JVM arguments), read once before any fork. */
+    /**
+     * The stub engine's plant ({@code -Dinferbench.stub=...} among the forks' JVM arguments) and the load generator's
+     * ({@code -Dinferbench.heldArrivals=...}), read once before any fork.
+     */
     private static void checkPlant(CommandLineOptions cmd) throws BenchException {
         String flag = "-D" + Plant.PROPERTY + "=";
+        String held = "-D" + HeldArrivals.PROPERTY + "=";
         for (String a : jvmArgs(cmd)) {
             if (a.startsWith(flag)) {
                 Plant.parse(a.substring(flag.length()));
+            } else if (a.startsWith(held)) {
+                HeldArrivals.parse(a.substring(held.length()));
             }
         }
     }

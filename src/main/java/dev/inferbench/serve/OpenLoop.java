@@ -79,8 +79,9 @@ public final class OpenLoop {
         long NOT_YET = Long.MIN_VALUE;
 
         /**
-         * When the next request not yet issued is due ({@code System.nanoTime()}), for an idle caller to be awake for
-         * it; {@link #NONE} or {@link #NOT_YET} where there is no such time.
+         * When the next request not yet issued is to be issued ({@code System.nanoTime()}: its time, or later where a
+         * calibration holds it, {@link HeldArrivals}), for an idle caller to be awake for it; {@link #NONE} or
+         * {@link #NOT_YET} where there is no such time.
          */
         default long nextDue() {
             return NONE;
@@ -167,7 +168,13 @@ public final class OpenLoop {
      */
     public static StepResult serve(List<Serve> callers, Batching batching, long[] arrivalsNs, int warmup,
                                    double offeredPerSecond, long drainNs) throws Exception {
-        Source schedule = new Schedule(arrivalsNs);
+        return serve(callers, batching, arrivalsNs, warmup, offeredPerSecond, drainNs, HeldArrivals.ofProperty());
+    }
+
+    /** As {@link #serve(List, Batching, long[], int, double, long)}, the requests {@code held} says issued late. */
+    static StepResult serve(List<Serve> callers, Batching batching, long[] arrivalsNs, int warmup,
+                            double offeredPerSecond, long drainNs, HeldArrivals held) throws Exception {
+        Source schedule = new Schedule(arrivalsNs, held);
         return step(callers, batching, schedule, arrivalsNs.length, warmup, offeredPerSecond, drainNs);
     }
 

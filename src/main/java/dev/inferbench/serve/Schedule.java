@@ -17,6 +17,7 @@ final class Schedule implements OpenLoop.Source {
     static final long BACKSTOP_NS = 200_000;
 
     private final long[] arrivalsNs;
+    private final HeldArrivals held;
     private final AtomicBoolean watched = new AtomicBoolean();
     private volatile Issuer issuer;
     /** The next request to issue; every request is issued once, by whoever saw its time come first. */
@@ -24,7 +25,13 @@ final class Schedule implements OpenLoop.Source {
 
     /** @param arrivalsNs intended starts, ns after the step's start, ascending */
     Schedule(long[] arrivalsNs) {
+        this(arrivalsNs, HeldArrivals.NONE);
+    }
+
+    /** @param held requests issued late on purpose (a calibration's planted lateness), their latency still from their time */
+    Schedule(long[] arrivalsNs, HeldArrivals held) {
         this.arrivalsNs = arrivalsNs;
+        this.held = held;
     }
 
     @Override
@@ -32,8 +39,7 @@ final class Schedule implements OpenLoop.Source {
         begin(issuer);
         int i;
         while ((i = next) < arrivalsNs.length && !stop.getAsBoolean()) {
-            long due = issuer.start() + arrivalsNs[i];
-            waitFor(due);
+            waitFor(issueAt(issuer, i));
             issueIfNext(i);
         }
         synchronized (this) {
@@ -61,6 +67,11 @@ final class Schedule implements OpenLoop.Source {
         }
     }
 
+    /** When request {@code i} is to be issued: its time, or later where it is held. */
+    private long issueAt(Issuer is, int i) {
+        return is.start() + arrivalsNs[i] + held.of(i);
+    }
+
     private synchronized boolean issueIfNext(int i) {
         if (next != i) {
             return false;
@@ -77,7 +88,7 @@ final class Schedule implements OpenLoop.Source {
         if (i >= arrivalsNs.length) {
             return OpenLoop.Source.NONE;
         }
-        return is == null ? OpenLoop.Source.NOT_YET : is.start() + arrivalsNs[i];
+        return is == null ? OpenLoop.Source.NOT_YET : issueAt(is, i);
     }
 
     @Override
@@ -88,7 +99,7 @@ final class Schedule implements OpenLoop.Source {
         }
         synchronized (this) {
             int i = next;
-            return i < arrivalsNs.length && is.start() + arrivalsNs[i] == due && issueIfNext(i);
+            return i < arrivalsNs.length && issueAt(is, i) == due && issueIfNext(i);
         }
     }
 

@@ -52,6 +52,11 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
     /** Each step's warm-up: at least this share of its measured requests, and at least this long, before them. */
     static final double WARMUP_SHARE = 0.1;
     static final double WARMUP_SECONDS = 0.2;
+    /**
+     * What a serving fork spends before its first step, s: 2 s of calls back to back (the capacity) and, in
+     * ServingBenchmark, 2 s through the open loop at half of it; counted in the plan's estimate.
+     */
+    static final double FORK_WARMUP_SECONDS = 4;
     /** Requests per step when neither {@code requests} nor an SLO says: enough for a p99. */
     static final int DEFAULT_REQUESTS = 1000;
     /** Steps a rate search typically runs: halving down, bisecting up to its resolution, the knee again. */
@@ -193,8 +198,8 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
     }
 
     /**
-     * About how long a fork of this serving cell measures, in s, for the plan's ETA: one step at its rate (with its
-     * warm-up), or for a search the steps a typical search takes ({@value #TYPICAL_SEARCH_STEPS}); NaN when the
+     * About how long a fork of this serving cell measures, in s, for the plan's ETA: its warm-up
+     * ({@value #FORK_WARMUP_SECONDS} s) and one step at its rate (with the step's warm-up), or for a search the steps a typical search takes ({@value #TYPICAL_SEARCH_STEPS}); NaN when the
      * parameters are not a serving cell's or a search's rates cannot be known (no SLO).
      */
     public static double expectedSeconds(Map<String, String> params) {
@@ -235,7 +240,7 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
             }
             double perStep = (1 + WARMUP_SHARE) * (spec.searchesRate() ? spec.stepSeconds
                     : spec.requestsAt(spec.rate) / spec.rate);
-            return spec.searchesRate() ? searchSteps * Math.max(perStep, 1) : perStep;
+            return FORK_WARMUP_SECONDS + (spec.searchesRate() ? searchSteps * Math.max(perStep, 1) : perStep);
         } catch (BenchException e) {
             return Double.NaN; // refused before any fork
         }

@@ -100,6 +100,36 @@ class OpenLoopTest {
         assertThat(loose.judge(r)).isEqualTo(Slo.Verdict.INVALID);
     }
 
+    /**
+     * A planted lateness goes through the real measuring path: every 5th of 20 requests (10 ms apart, 1 ms calls) is
+     * issued 3 ms after its time, whoever issues it, and reads as late from its time. Without the plant none is.
+     */
+    @Test
+    void heldArrivalsAreIssuedLateAndCountedLate() throws Exception {
+        List<OpenLoop.Serve> call = List.of((ids, done) -> {
+            Thread.sleep(1);
+            return null;
+        });
+        long[] schedule = Arrivals.CONSTANT.schedule(100, 25, 1);
+        StepResult held = OpenLoop.serve(call, OpenLoop.Batching.NONE, schedule.clone(), 5, 100, 5_000_000_000L,
+                new HeldArrivals(3_000_000, 5));
+        assertThat(held.late(2_000_000)).as("requests 10, 15, 20, 25 of 25 (the first 5 are the warm-up)").isEqualTo(4);
+        assertThat(held.delaysNs()[16]).isGreaterThanOrEqualTo(3_000_000); // sorted: the four largest
+        assertThat(held.percentileMs(100)).isGreaterThanOrEqualTo(4); // 3 ms late, then the call: charged from its time
+        StepResult onTime = OpenLoop.serve(call, OpenLoop.Batching.NONE, schedule.clone(), 5, 100, 5_000_000_000L,
+                HeldArrivals.NONE);
+        assertThat(onTime.late(2_000_000)).isZero();
+    }
+
+    @Test
+    void heldArrivalsAreReadFromTheirProperty() throws Exception {
+        assertThat(HeldArrivals.parse("3ms/200")).isEqualTo(new HeldArrivals(3_000_000, 200));
+        assertThat(HeldArrivals.parse("3ms/200").of(199)).isEqualTo(3_000_000);
+        assertThat(HeldArrivals.parse("3ms/200").of(200)).isZero();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> HeldArrivals.parse("3ms"))
+                .hasMessageContaining("expected a delay and every how many requests, e.g. 3ms/200");
+    }
+
     @Test
     void warmUpRequestsAreServedButLeftOutOfTheFigures() throws Exception {
         // the first 5 calls take 100 ms (a cold engine): a 500 ms backlog, which 100 warm-up arrivals at 100 req/s
