@@ -7,8 +7,9 @@ import java.util.Locale;
 /**
  * The highest arrival rate whose steps are shown to meet an SLO, found the way a load tester would by hand: from the
  * callers' closed-loop capacity (the most they serve back to back, no higher than the generator's top rate), halve
- * the rate until a step meets the SLO, then bisect between the highest rate met and the lowest not met, until the two
- * are within {@value #RESOLUTION} of each other or {@value #MAX_RATES} rates were tried.
+ * the rate until a step meets the SLO (or, when the capacity meets it, raise it {@value #ABOVE} x at a time until a
+ * step does not), then bisect between the highest rate met and the lowest not met, until the two are within
+ * {@value #RESOLUTION} of each other or {@value #MAX_RATES} rates were tried.
  *
  * <p>Four rules keep it sound. A step meets the SLO only when it is valid (the generator kept the schedule and the
  * callers the rate: {@link Validity}) and its percentile is met with confidence ({@link Slo#judge}); a step that
@@ -32,7 +33,7 @@ public final class RateSearch {
     static final int MAX_TRIES = MAX_RATES + 4;
     /** Below this share of the capacity the search stops halving: the SLO cannot be met at any useful rate. */
     static final double FLOOR = 1.0 / 64;
-    /** When the capacity meets the SLO, the search tries this much above it (up to the top) before calling it done. */
+    /** When the capacity meets the SLO, the search steps up by this factor (up to the top) until a rate does not. */
     static final double ABOVE = 1.25;
 
     /** One step at one rate. */
@@ -139,16 +140,22 @@ public final class RateSearch {
         if (best == null) {
             return new Found(0, hi, false, tried.get(tried.size() - 1).pooled(), tried);
         }
-        if (Double.isNaN(hi)) { // the start met it: one step above, up to the top, bounds the search from above
-            double upper = Math.min(start * ABOVE, topPerSecond);
-            if (upper <= start * (1 + RESOLUTION)) {
-                return new Found(start, Double.NaN, true, best, tried);
+        if (Double.isNaN(hi)) {
+            // the start met it: step up {@value #ABOVE} x at a time, up to the top, until a rate fails and bounds the
+            // search from above (a capacity read early in the fork can be well under what the service then serves)
+            while (true) {
+                double upper = Math.min(lo * ABOVE, topPerSecond);
+                if (upper <= lo * (1 + RESOLUTION) || tried.size() >= MAX_RATES) {
+                    return new Found(lo, Double.NaN, true, best, tried);
+                }
+                Tried t = tryRate(step, slo, upper, tried);
+                if (!t.met()) {
+                    hi = upper;
+                    break;
+                }
+                lo = upper;
+                best = t.pooled();
             }
-            Tried t = tryRate(step, slo, upper, tried);
-            if (t.met()) {
-                return new Found(upper, Double.NaN, true, t.pooled(), tried);
-            }
-            hi = upper;
         }
         while (tried.size() < MAX_RATES && (hi - lo) / hi > RESOLUTION) {
             rate = (lo + hi) / 2;

@@ -45,8 +45,11 @@ class RateSearchTest {
 
     @Test
     void aPassingTopRateIsACeilingNotAKnee() throws Exception {
-        RateSearch.Found f = RateSearch.find(service(1000), P90_10MS, 80, 1e6);
-        assertThat(f.sustainable()).isEqualTo(100); // 1.25 x the capacity met it too: the search can say no more
+        // from a capacity of 80, 1.25 x at a time: every rate the search may try meets it, so it can say no more
+        RateSearch.Found f = RateSearch.find(service(1e9), P90_10MS, 80, 1e6);
+        assertThat(f.tried()).hasSize(RateSearch.MAX_RATES);
+        assertThat(f.sustainable()).isCloseTo(80 * Math.pow(RateSearch.ABOVE, RateSearch.MAX_RATES - 1),
+                org.assertj.core.data.Offset.offset(1e-6));
         assertThat(f.ceiling()).isTrue();
         assertThat(f.failing()).isNaN();
         // the generator's top bounds the search: a capacity above it starts there, and passing there is a ceiling
@@ -54,6 +57,20 @@ class RateSearchTest {
         assertThat(capped.sustainable()).isEqualTo(20_000);
         assertThat(capped.ceiling()).isTrue();
         assertThat(capped.tried()).extracting(RateSearch.Tried::rate).allMatch(r -> r <= 20_000);
+    }
+
+    /**
+     * The capacity a fork reads in its warm-up can be well under what its service serves later (a search on the zoo's
+     * resnet-tiny read 1,881 req/s there and met 2,351): the search climbs past it to the knee instead of reporting
+     * the first rate above it as a ceiling.
+     */
+    @Test
+    void aCapacityBelowTheKneeClimbsToIt() throws Exception {
+        RateSearch.Found f = RateSearch.find(service(130), P90_10MS, 80, 1e6);
+        assertThat(f.trail()).startsWith("80/s met, 100/s met, 125/s met, 156/s missed");
+        assertThat(f.ceiling()).isFalse();
+        assertThat(f.sustainable()).isLessThanOrEqualTo(130).isGreaterThan(130 * (1 - 2 * RateSearch.RESOLUTION));
+        assertThat(f.failing()).isGreaterThan(130);
     }
 
     @Test
