@@ -42,6 +42,19 @@ class JmhOptionsTest {
         assertThat(o.getResult().hasValue()).isFalse();
     }
 
+    /** A planted lateness the forks could not read is refused before any fork, in one line; a good one passes. */
+    @Test
+    void aHeldArrivalsPlantIsCheckedBeforeAnyFork() throws Exception {
+        BenchConfig config = BenchConfig.parse(CONFIG);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> JmhOptions.options(new CommandLineOptions(
+                "-jvmArgsAppend", "-Dinferbench.stub=call=4ms -Dinferbench.heldArrivals=3ms"), config))
+                .isInstanceOf(dev.inferbench.BenchException.class)
+                .hasMessage("-Dinferbench.heldArrivals=3ms: expected a delay and every how many requests, e.g."
+                        + " 3ms/200 (every 200th request issued 3 ms after its time)");
+        assertThat(JmhOptions.options(new CommandLineOptions("-jvmArgsAppend",
+                "-Dinferbench.stub=call=4ms -Dinferbench.heldArrivals=3ms/200"), config).build()).isNotNull();
+    }
+
     @Test
     void userRegexReplacesTheDefaultOne() throws Exception {
         Options o = JmhOptions.options(new CommandLineOptions("Cold"), BenchConfig.parse(CONFIG)).build();
