@@ -118,7 +118,8 @@ public record Plant(long callNanos, long cpuNanos, int allocBytes, long prefillN
         return (int) v;
     }
 
-    private static long nanos(double v, String unit) {
+    /** A planted duration, ns: {@code v} in {@code unit} (s, ms, else µs), as every plant's keys give it. */
+    public static long nanos(double v, String unit) {
         double scale = switch (unit) {
             case "s" -> 1e9;
             case "ms" -> 1e6;

@@ -1,6 +1,7 @@
 package dev.inferbench.serve;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.engine.Plant;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,12 +32,7 @@ public record HeldArrivals(long heldNs, int every) {
             throw new BenchException("-D" + PROPERTY + "=" + text + ": expected a delay and every how many requests,"
                     + " e.g. 3ms/200 (every 200th request issued 3 ms after its time)");
         }
-        double scale = switch (m.group(2)) {
-            case "s" -> 1e9;
-            case "ms" -> 1e6;
-            default -> 1e3;
-        };
-        return new HeldArrivals(Math.round(Double.parseDouble(m.group(1)) * scale), Integer.parseInt(m.group(3)));
+        return new HeldArrivals(Plant.nanos(Double.parseDouble(m.group(1)), m.group(2)), Integer.parseInt(m.group(3)));
     }
 
     /** How long after its time request {@code i} (from 0) is issued. */
