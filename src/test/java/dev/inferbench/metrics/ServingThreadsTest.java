@@ -50,6 +50,20 @@ class ServingThreadsTest {
         sink = x;
     }
 
+    /** A caller that does {@code before} and then one call burning 30 ms: what the callers' figures count of it. */
+    private static ServingThreads.Cpu oneCallOf30ms(Runnable before) throws InterruptedException {
+        ServingThreads.reset();
+        run("caller", () -> {
+            ServingThreads.join();
+            before.run();
+            ServingThreads.callStarts();
+            burn(30);
+            ServingThreads.callEnds();
+            ServingThreads.leave();
+        }).join();
+        return ServingThreads.counted();
+    }
+
     private static Thread run(String name, Runnable r) {
         Thread t = new Thread(r, name);
         t.start();
@@ -103,16 +117,7 @@ class ServingThreadsTest {
 
     @Test
     void theCallersCpuOutsideTheirCallsIsTheirWait() throws Exception {
-        ServingThreads.reset();
-        run("caller", () -> {
-            ServingThreads.join();
-            burn(20); // taking a request, waking up
-            ServingThreads.callStarts();
-            burn(30);
-            ServingThreads.callEnds();
-            ServingThreads.leave();
-        }).join();
-        ServingThreads.Cpu cpu = ServingThreads.counted();
+        ServingThreads.Cpu cpu = oneCallOf30ms(() -> burn(20)); // taking a request, waking up
         assertThat(cpu.inside()).isBetween(30 * MS - SLACK / 4, 30 * MS + SLACK / 4);
         assertThat(cpu.callers() - cpu.inside()).isBetween(20 * MS - SLACK, 20 * MS + SLACK);
     }
@@ -120,18 +125,11 @@ class ServingThreadsTest {
     /** A caller that spins for the next arrival does the load generator's work: that CPU is not the serving side's. */
     @Test
     void whatACallerSpendsAsTheGeneratorIsNotServing() throws Exception {
-        ServingThreads.reset();
-        run("caller", () -> {
-            ServingThreads.join();
+        ServingThreads.Cpu cpu = oneCallOf30ms(() -> {
             long before = ServingThreads.threadCpu();
             burn(40); // awake for the next arrival
             ServingThreads.generating(ServingThreads.threadCpu() - before);
-            ServingThreads.callStarts();
-            burn(30);
-            ServingThreads.callEnds();
-            ServingThreads.leave();
-        }).join();
-        ServingThreads.Cpu cpu = ServingThreads.counted();
+        });
         assertThat(cpu.callers()).isBetween(30 * MS - SLACK, 30 * MS + SLACK);
         assertThat(cpu.callers() - cpu.inside()).isBetween(-SLACK, SLACK);
     }
