@@ -17,7 +17,7 @@
 # Each pair runs base then head or head then base by a seeded coin (--seed N, default from the clock), recorded in
 # OUT/pair-order.txt, so that an order effect (the second fork finding warmer caches, a drift within the pair) is
 # noise the interval sees instead of a bias in every pair.
-# Where, by operator: before each pair's forks (or every K-th pair, --where-every K; not with --duet) each side's
+# Where, by operator: before each pair's forks (or every K-th pair, --where-every K; not with --duet or --turns) each side's
 # launcher runs one operator pass of its ort cells in its own JVM (ONNX Runtime's profiling on, never in a timed
 # fork), in the pair's order; `compare` sets the passes side by side pair by pair and prints, for each gated row that
 # reads slower, faster or could not tell, the operators that changed with their intervals (docs/statistics.md,
@@ -27,7 +27,7 @@
 #
 # usage: tools/compare-commits.sh <base> <head> [JMH args...] [--precision P] [--budget 20m] [--forks N]
 #                                 [--min-effect 3%] [--fail-on-regression] [--out DIR] [--head-args "ARGS"]
-#                                 [--pin [CPUS]] [--duet] [--seed N] [--offline] [--no-where] [--where-every K]
+#                                 [--pin [CPUS]] [--duet | --turns] [--seed N] [--offline] [--no-where] [--where-every K]
 #                                 [--base-build "MVN ARGS"] [--head-build "MVN ARGS"]
 #   --forks N       forks per side without --precision (default 10); the most per side with it (default 60)
 #   --out DIR       where the two run folders go (default results/compare-<base>-<head>-<time>)
@@ -43,6 +43,11 @@
 #                   threads=0 becomes the half's CPU count; a cell with more threads than that is refused.
 #                   See docs/duet.md. e.g.
 #                   tools/compare-commits.sh . . --duet -p model=mlp-tiny -p batchSize=1 -p threads=1 --forks 10
+#   --turns         base's and head's forks of a pair run at the same time but take turns: each iteration (warm-up and
+#                   measured) is a round in which one side runs while the other sleeps, the lead alternating A B B A,
+#                   so the two sides' iterations are a second apart instead of a fork apart (DuetBarrier, files in
+#                   OUT/duet). Each side has all the CPUs (or --pin's) in its turn. For inference cells: a serving
+#                   fork's warm-up (its trial set-up) still runs beside the other side's. See docs/duet.md
 #   --seed N        the seed of the pair-order coin (recorded in OUT/pair-order.txt)
 #   --no-where      no operator passes (compare then prints no "where" tables)
 #   --where-every K an operator pass before every K-th pair only (default 1: every pair)
@@ -72,7 +77,7 @@ on_error() { local rc=$?; [[ $BASH_SUBSHELL -eq 0 ]] || exit 4
 trap on_error ERR
 [[ $# -ge 2 ]] || die "expected: tools/compare-commits.sh <base> <head> [JMH args] [--precision P] [--budget 20m]"
 base=$1 head=$2; shift 2
-precision="" budget="" forks="" min_effect="3%" fail_flag="" out="" jmh=() head_args= pin="" duet="" seed="" offline=""
+precision="" budget="" forks="" min_effect="3%" fail_flag="" out="" jmh=() head_args= pin="" duet="" turns="" seed="" offline=""
 where=1 where_every=1 base_build="" head_build=""
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -89,6 +94,7 @@ while [[ $# -gt 0 ]]; do
     --head-build) head_build=${2?--head-build needs Maven arguments, e.g. -Donnxruntime.version=1.29.0}; shift 2 ;;
     --pin) if [[ ${2:-} =~ ^[0-9] ]]; then pin=$2; shift 2; else pin=0; shift; fi ;;
     --duet) duet=1; shift ;;
+    --turns) turns=1; shift ;;
     --no-where) where=""; shift ;;
     --where-every) where_every=${2:?--where-every needs a number}; shift 2 ;;
     *) jmh+=("$1"); shift ;;
@@ -112,6 +118,9 @@ for side in base head; do # a side's build arguments are Maven options (-Dname=v
     prev=$word
   done
 done
+[[ -z $duet || -z $turns ]] || die "--duet and --turns are two ways to run a pair; give one"
+# the operator passes run between a pair's forks; a duet's or turns' forks run at once, with no between
+[[ -z $duet$turns ]] || where=""
 pilot=8 # compare's --pilot: pairs whose spread fixes how many pairs run (StoppingRule.PILOT_PAIRS)
 
 # a side given as a folder that holds a built target/benchmarks.jar (another checkout) is used as it is
@@ -153,7 +162,7 @@ if [[ -n $pin || -n $duet ]]; then
   fi
   # threads=0 is the engine's default, all cores: ORT does not reliably size its pool by the affinity mask, so the
   # cell is given the CPUs it has; more threads than CPUs would measure the sides' threads queueing for one core
-  where=$([[ -n $duet ]] && echo "half of the duet's CPUs ($half_a | $half_b)" || echo "the pinned CPUs ($(joined "${pin_cpus[@]}"))")
+  cpus_named=$([[ -n $duet ]] && echo "half of the duet's CPUs ($half_a | $half_b)" || echo "the pinned CPUs ($(joined "${pin_cpus[@]}"))")
   threads="" rest=()
   for ((i = 0; i < ${#jmh[@]}; i++)); do
     if [[ ${jmh[i]} == -p && ${jmh[i+1]:-} == threads=* ]]; then threads=${jmh[i+1]#threads=}; i=$((i + 1))
@@ -168,7 +177,7 @@ if [[ -n $pin || -n $duet ]]; then
   for t in ${threads//,/ }; do
     [[ $t =~ ^[0-9]+$ ]] || die "threads '$t' is not a whole number"
     [[ $t -eq 0 ]] && t=$per_side
-    [[ $t -le $per_side ]] || die "threads=$t does not fit $where: $per_side CPU(s) a side; use -p threads=$per_side or fewer"
+    [[ $t -le $per_side ]] || die "threads=$t does not fit $cpus_named: $per_side CPU(s) a side; use -p threads=$per_side or fewer"
     [[ " ${fitted[*]} " == *" $t "* ]] || fitted+=("$t")
   done
   [[ ${#fitted[@]} -gt 0 ]] || fitted=("$per_side")
@@ -249,10 +258,10 @@ launch() { # side: plans the run and waits, ready for its first fork
   # the fork JVMs a launcher starts inherit its CPUs; --duet moves the launcher to its half before each pair
   [[ ${#pin_cpus[@]} -gt 0 ]] && pinned=(taskset -c "$(side_cpus "$side" 1)")
   local opts=("${java_opts[@]}")
-  if [[ -n $duet ]]; then
-    extra+=(-jvmArgsAppend "-D${duet_property}=$duet_dir:$side")
-    # JMH's machine-wide lock exists so that two runs never measure at once, which is what a duet does on purpose;
-    # one side still takes it, so a third run on the machine waits for the duet
+  if [[ -n $duet || -n $turns ]]; then
+    extra+=(-jvmArgsAppend "-D${duet_property}=$duet_dir:$side${turns:+:turns}")
+    # JMH's machine-wide lock exists so that two runs never measure at once, which is what a duet does on purpose
+    # (and two forks alive at once in turns); one side still takes it, so a third run on the machine waits for them
     opts+=(-Djmh.ignoreLock=true)
   fi
   mkfifo "$trees/$side.go" "$trees/$side.out"
@@ -340,15 +349,17 @@ keep_pair() { # pair: files the barrier's folder as that pair's record, or drops
     mv "$duet_dir" "$out/duet/pair-$1"
   else rm -rf "$duet_dir"; fi
 }
-duet_pair() { # pair: both sides' forks at once, each on its half, then waits for both
+duet_pair() { # pair first: both sides' forks at once (a duet each on its half), then waits for both
   local p=$1 side sent=()
   [[ ! -d $duet_dir ]] || keep_pair $((p - 1))
   mkdir -p "$duet_dir"
-  # the side that warms up first waits the other's turn before measuring: alternate it, as the halves alternate
-  printf 'first=%s\ncpus=%s\n' "$( (( p % 2 == 1 )) && echo base || echo head)" "$half_a,$half_b" >"$duet_dir/warmup"
+  # a duet: the side that warms up first waits the other's turn before measuring, so it alternates as the halves do;
+  # in turns: the side that leads the odd rounds (the coin's pick)
+  if [[ -n $turns ]]; then printf 'first=%s\n' "$2" >"$duet_dir/warmup"
+  else printf 'first=%s\ncpus=%s\n' "$( (( p % 2 == 1 )) && echo base || echo head)" "$half_a,$half_b" >"$duet_dir/warmup"; fi
   for side in base head; do
     [[ -z ${ended[$side]:-} ]] || continue
-    taskset -a -p -c "$(side_cpus "$side" "$p")" "${pid[$side]}" >/dev/null 2>&1 || true
+    [[ -z $duet ]] || taskset -a -p -c "$(side_cpus "$side" "$p")" "${pid[$side]}" >/dev/null 2>&1 || true
     fork_began "$side"
     go "$side" && sent+=("$side")
   done
@@ -413,9 +424,13 @@ ms() { printf '%d.%03d' $(( $1 / 1000 )) $(( $1 % 1000 )); }
 landed() { { find "$out/$1/forks" -name 'fork-*.json' ! -name '*.time.json' ! -name '*.record.json' 2>/dev/null || true; } | wc -l; }
 compare() { java "${java_opts[@]}" -jar "$compare_jar" compare "$out/base" "$out/head" --min-effect "$min_effect" "$@"; }
 
+if [[ -n $duet || -n $turns ]]; then
+  [[ $out != *[[:space:]]* ]] || die "--${duet:+duet}${turns:+turns} needs an --out folder without spaces (JMH splits -jvmArgsAppend at them): '$out'"
+fi
 if [[ -n $duet ]]; then
-  [[ $out != *[[:space:]]* ]] || die "--duet needs an --out folder without spaces (JMH splits -jvmArgsAppend at them): '$out'"
   echo "[compare-commits] duet: each side on its half of CPUs $half_a | $half_b, swapped every pair; -p ${jmh[*]: -1}"
+elif [[ -n $turns ]]; then
+  echo "[compare-commits] turns: both sides' forks of a pair at once, one iteration at a time each, the lead A B B A${pin_cpus:+ on CPUs $(joined "${pin_cpus[@]}")}"
 elif [[ ${#pin_cpus[@]} -gt 0 ]]; then
   echo "[compare-commits] pinned: every fork of both sides on CPUs $(joined "${pin_cpus[@]}"); -p ${jmh[*]: -1}"
 fi
@@ -442,13 +457,13 @@ pairs=0 last=0 next_look=$pilot # no stop can come before the pilot's last pair
 while :; do
   t0=$(date +%s) u0=${EPOCHREALTIME//[!0-9]/} u_pass=0 u_write=0 u_stop=0
   before_base=$(landed base) before_head=$(landed head)
-  if [[ -n $duet ]]; then
+  # not in a $( ): a draw in a subshell would leave this shell's RANDOM where it was
+  first=head; (( RANDOM % 2 == 0 )) && first=base
+  second=$([[ $first == base ]] && echo head || echo base)
+  if [[ -n $duet || -n $turns ]]; then
     u1=${EPOCHREALTIME//[!0-9]/}
-    duet_pair $((pairs + 1))
+    duet_pair $((pairs + 1)) "$first"
   else
-    # not in a $( ): a draw in a subshell would leave this shell's RANDOM where it was
-    first=head; (( RANDOM % 2 == 0 )) && first=base
-    second=$([[ $first == base ]] && echo head || echo base)
     # only while both sides have forks to run: a launcher past its last fork is writing its summary, not waiting
     if [[ -n $where ]] && (( pairs % where_every == 0 && $(landed base) < forks && $(landed head) < forks )); then
       u1=${EPOCHREALTIME//[!0-9]/}
@@ -469,7 +484,8 @@ while :; do
   if [[ $(landed base) -gt $before_base ]]; then forked+=(base); fi
   if [[ $(landed head) -gt $before_head ]]; then forked+=(head); fi
   record_pair $((pairs + 1)) "${forked[@]}"
-  [[ -n $duet ]] || echo "pair $((pairs + 1)): $first first" >>"$out/pair-order.txt"
+  if [[ -n $turns ]]; then echo "pair $((pairs + 1)): $first leads the odd rounds" >>"$out/pair-order.txt"
+  elif [[ -z $duet ]]; then echo "pair $((pairs + 1)): $first first" >>"$out/pair-order.txt"; fi
   pairs=$((pairs + 1)); last=$(( $(date +%s) - t0 ))
   elapsed=$(( $(date +%s) - start ))
   placed=$([[ -n $duet ]] && echo " (base on CPUs $(side_cpus base $pairs), head on $(side_cpus head $pairs))" || true)
@@ -495,7 +511,7 @@ while :; do
   fi
 done
 finish
-[[ -z $duet || ! -d $duet_dir ]] || keep_pair "$pairs"
+[[ -z $duet$turns || ! -d $duet_dir ]] || keep_pair "$pairs"
 [[ $(landed base) -gt 0 && $(landed head) -gt 0 ]] || die "no fork landed; see $out/base.log and $out/head.log"
 total=$(( $(date +%s) - start ))
 echo "[compare-commits] $base ($(short "$base_sha")) vs $head ($(short "$head_sha")), ${total}s; runs in $out"

@@ -6,14 +6,17 @@
 # interrupted proof loses nothing and proofs spread over days add up. --summary prints, per cell and planted
 # slowdown, how many comparisons failed the gate, with the exact (Clopper-Pearson) 95 % interval of that rate.
 #
-# usage: tools/power-ledger.sh --cell resnet50|mlp-tiny --slowdown P [--count N] [--budget 10m] [--ledger FILE]
+# usage: tools/power-ledger.sh --cell resnet50|mlp-tiny --slowdown P [--count N] [--budget 10m] [--turns] [--keep]
+#                               [--ledger FILE]
 #        tools/power-ledger.sh --summary [--ledger FILE]
+#   --turns: the comparisons run their pairs in turns (compare-commits --turns); the ledger's mode column says which
+#   --keep: keeps each comparison's folder (its forks, pair order and turn records) instead of deleting it
 #   resnet50: resnet50 batch 1, threads=1, -wi 1 -w 1s -i 2 -r 1s; mlp-tiny: batch 1, threads=1, -wi 1 -w 500ms -i 2
 #   -r 500ms. The ledger (default docs/evidence/power-ledger.tsv) is tab-separated with a header line; a comparison
 #   that ends in anything but a verdict (exit 0, 1 or 3) is written with its exit code and counted apart.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cell="" slowdown="" count=1 budget=10m ledger=docs/evidence/power-ledger.tsv summary=""
+cell="" slowdown="" count=1 budget=10m ledger=docs/evidence/power-ledger.tsv summary="" mode=interleaved keep=""
 die() { echo "power-ledger: $*" >&2; exit 2; }
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -23,10 +26,12 @@ while [[ $# -gt 0 ]]; do
     --budget) budget=${2:-}; shift 2 || die "--budget needs minutes, e.g. 10m" ;;
     --ledger) ledger=${2:-}; shift 2 || die "--ledger needs a file" ;;
     --summary) summary=1; shift ;;
-    *) die "unknown argument '$1'; expected --cell, --slowdown, --count, --budget, --ledger or --summary" ;;
+    --turns) mode=turns; shift ;;
+    --keep) keep=1; shift ;;
+    *) die "unknown argument '$1'; expected --cell, --slowdown, --count, --budget, --turns, --keep, --ledger or --summary" ;;
   esac
 done
-header=$'when\tcommit\tcell\tslowdown_pct\tbudget\tpairs\tratio\tlower\tupper\tverdict\texit\tdisturbed_left_out\tmachine'
+header=$'when\tcommit\tcell\tslowdown_pct\tbudget\tpairs\tratio\tlower\tupper\tverdict\texit\tdisturbed_left_out\tmachine\tmode'
 
 summarize() {
   [[ -f $ledger ]] || die "no ledger at $ledger; expected a file this script wrote"
@@ -56,10 +61,10 @@ def clopper_pearson(k, n, conf=0.95):
 groups = defaultdict(list)
 with open(sys.argv[1], newline="") as f:
     for row in csv.DictReader(f, delimiter="\t"):
-        groups[(row["cell"], int(row["slowdown_pct"]), row["budget"])].append(row)
+        groups[(row["cell"], row["mode"], int(row["slowdown_pct"]), row["budget"])].append(row)
 if not groups:
     print("power-ledger: the ledger has no comparisons yet")
-for (cell, pct, budget), rows in sorted(groups.items()):
+for (cell, mode, pct, budget), rows in sorted(groups.items()):
     verdicts = [r for r in rows if r["exit"] in ("0", "1", "3")]
     failed = sum(r["exit"] == "1" for r in verdicts)
     unsure = sum(r["exit"] == "3" for r in verdicts)
@@ -67,12 +72,12 @@ for (cell, pct, budget), rows in sorted(groups.items()):
     n = len(verdicts)
     what = "A/A" if pct == 0 else f"+{pct} % planted"
     if n == 0:
-        print(f"{cell}, {what}, budget {budget}: no comparison ended in a verdict ({other} ended otherwise)")
+        print(f"{cell}, {mode}, {what}, budget {budget}: no comparison ended in a verdict ({other} ended otherwise)")
         continue
     lo, hi = clopper_pearson(failed, n)
     pairs = sorted(int(r["pairs"]) for r in verdicts if r["pairs"].isdigit())
     median = pairs[len(pairs) // 2] if pairs else "n/a"
-    print(f"{cell}, {what}, budget {budget}: {failed} of {n} failed the gate ({100 * failed / n:.0f} %; exact 95 %"
+    print(f"{cell}, {mode}, {what}, budget {budget}: {failed} of {n} failed the gate ({100 * failed / n:.0f} %; exact 95 %"
           f" interval {100 * lo:.1f}-{100 * hi:.1f} %); {unsure} could not tell; {other} ended otherwise;"
           f" pairs: median {median}")
 PY
@@ -95,10 +100,11 @@ machine="$(nproc) cores, ${machine:-unknown CPU}$(grep -q avx512f /proc/cpuinfo 
 commit=$(git rev-parse --short=12 HEAD)
 extra=()
 [[ $slowdown -gt 0 ]] && extra=(--head-args "-jvmArgsAppend -Dinferbench.slowdown=$slowdown")
+[[ $mode == turns ]] && extra+=(--turns)
 for ((i = 1; i <= count; i++)); do
   out=$(mktemp -d "${TMPDIR:-/tmp}/power-ledger.XXXXXX")
   seed=$(( $(date +%s) % 100000 + i ))
-  echo "[power-ledger] comparison $i of $count: $cell, ${slowdown} % planted, budget $budget, seed $seed; in $out"
+  echo "[power-ledger] comparison $i of $count: $cell, $mode, ${slowdown} % planted, budget $budget, seed $seed; in $out"
   rc=0
   tools/compare-commits.sh . . "${jmh[@]}" --precision 2% --budget "$budget" --fail-on-regression --seed "$seed" \
     "${extra[@]}" --out "$out" >"$out.log" 2>&1 || rc=$?
@@ -119,9 +125,9 @@ else:
                      r["verdict"], str(r.get("disturbed", "n/a"))]))
 ' || printf 'n/a\tn/a\tn/a\tn/a\tn/a\tn/a')
   IFS=$'\t' read -r pairs ratio lower upper verdict disturbed <<<"$line"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$commit" "$cell" \
-    "$slowdown" "$budget" "$pairs" "$ratio" "$lower" "$upper" "$verdict" "$rc" "$disturbed" "$machine" >>"$ledger"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$commit" "$cell" \
+    "$slowdown" "$budget" "$pairs" "$ratio" "$lower" "$upper" "$verdict" "$rc" "$disturbed" "$machine" "$mode" >>"$ledger"
   echo "[power-ledger] exit $rc: ratio $ratio [$lower, $upper], $pairs pairs, $disturbed disturbed left out ($verdict)"
-  rm -rf "$out"
+  [[ -n $keep ]] || rm -rf "$out"
 done
 summarize

@@ -29,11 +29,23 @@ import java.util.function.Supplier;
  * waits, each on the CPUs that file names ({@code cpus=0-1}, both halves) so that its JIT compiles beside its calls
  * rather than on the one CPU of its measured thread; the side takes back its own CPUs before it measures.
  *
+ * <p>In turns ({@code compare-commits --turns}, {@code -Dinferbench.duet=DIR:SIDE:turns}) the two forks still run at
+ * the same time but never measure together: each iteration (warm-up and measurement alike) is a round in which one
+ * side runs its iteration while the other sleeps, then the other runs its own. The side named {@code first=} leads the
+ * odd rounds and the other the even ones (A B B A A B ...), so a machine whose speed drifts steadily within a pair
+ * slows both sides alike. A side finishing its iteration writes {@code <side>.<n>.done} ({@link #leave}); the side
+ * that runs second in round n waits for the leader's {@code .done} of n, the leader for the partner's of n - 1. Each
+ * side has the whole machine for its turn, and the two sides' iterations are seconds apart, not a fork apart: on a
+ * VM whose speed moves on the scale of seconds, the ratio of a pair measures the builds, not the minute.
+ *
  * <p>A partner that makes no progress for {@link #TIMEOUT} (plus the iterations it may be in the middle of) is given
  * up: the side says so on stderr once and runs the rest of its fork alone, so a dead partner cannot hang a run.
  */
 public final class DuetBarrier {
-    /** {@code -Dinferbench.duet=DIR:SIDE}, SIDE base or head; absent: no duet, {@link #arrive} does nothing. */
+    /**
+     * {@code -Dinferbench.duet=DIR:SIDE} (measure together) or {@code DIR:SIDE:turns} (take turns), SIDE base or head;
+     * absent: no duet, {@link #arrive} and {@link #leave} do nothing.
+     */
     public static final String PROPERTY = "inferbench.duet";
     /** The file in the duet folder that says which side warms up first and on which CPUs. */
     public static final String WARMUP_FILE = "warmup";
@@ -48,11 +60,16 @@ public final class DuetBarrier {
         void set(String cpus) throws IOException;
     }
 
-    private static final DuetBarrier OFF = new DuetBarrier(null, null, TIMEOUT, null, null, System.err);
+    /** The property's suffix for a fork that takes turns with its partner instead of measuring with it. */
+    public static final String TURNS = "turns";
+
+    private static final DuetBarrier OFF = new DuetBarrier(null, null, false, TIMEOUT, null, null, System.err);
 
     private final Path dir;
     private final String side;
     private final String other;
+    /** Whether the two sides take turns (one measures while the other sleeps) rather than measure together. */
+    private final boolean turns;
     private final Duration timeout;
     private final Affinity affinity;
     /** How long this JVM took to start and load: about what its partner, started with it, takes too. */
@@ -67,12 +84,15 @@ public final class DuetBarrier {
     private boolean alone;
     /** This side's own CPUs while it runs on both halves for its warm-up turn; null otherwise. */
     private String ownCpus;
+    /** In turns: whether this side leads the odd rounds (read from the folder's first= at the first iteration). */
+    private boolean leadsOdd;
 
-    DuetBarrier(Path dir, String side, Duration timeout, Affinity affinity, Supplier<Duration> startup,
+    DuetBarrier(Path dir, String side, boolean turns, Duration timeout, Affinity affinity, Supplier<Duration> startup,
                 PrintStream err) {
         this.dir = dir;
         this.side = side;
         this.other = side == null ? null : SIDES.get(1 - SIDES.indexOf(side));
+        this.turns = turns;
         this.timeout = timeout;
         this.affinity = affinity;
         this.startup = startup;
@@ -85,12 +105,18 @@ public final class DuetBarrier {
         if (value == null || value.isEmpty()) {
             return OFF;
         }
-        int colon = value.lastIndexOf(':');
-        String side = colon < 0 ? "" : value.substring(colon + 1);
-        if (colon <= 0 || !SIDES.contains(side)) {
-            throw new IllegalArgumentException("-D" + PROPERTY + "='" + value + "' is not DIR:SIDE with SIDE base or head");
+        String rest = value;
+        boolean inTurns = rest.endsWith(":" + TURNS);
+        if (inTurns) {
+            rest = rest.substring(0, rest.length() - TURNS.length() - 1);
         }
-        return new DuetBarrier(Path.of(value.substring(0, colon)), side, TIMEOUT, DuetBarrier::taskset,
+        int colon = rest.lastIndexOf(':');
+        String side = colon < 0 ? "" : rest.substring(colon + 1);
+        if (colon <= 0 || !SIDES.contains(side)) {
+            throw new IllegalArgumentException("-D" + PROPERTY + "='" + value
+                    + "' is not DIR:SIDE or DIR:SIDE:" + TURNS + " with SIDE base or head");
+        }
+        return new DuetBarrier(Path.of(rest.substring(0, colon)), side, inTurns, TIMEOUT, DuetBarrier::taskset,
                 () -> Duration.ofMillis(ManagementFactory.getRuntimeMXBean().getUptime()), System.err);
     }
 
@@ -112,8 +138,26 @@ public final class DuetBarrier {
         }
     }
 
+    /** Called from a benchmark's {@code @TearDown(Level.Iteration)}: in turns, hands the machine to the partner. */
+    public void leave() {
+        if (dir == null || !turns) {
+            return;
+        }
+        try {
+            write(side + "." + n + ".done", "done=" + Instant.now() + "\n");
+        } catch (IOException e) {
+            err.println("[inferbench] duet: " + side + " cannot use " + dir + " (" + e.getMessage()
+                    + "); it runs the rest of this fork alone");
+            alone = true;
+        }
+    }
+
     void arrive(boolean warmup, int count, Duration time) throws IOException, InterruptedException {
         n++;
+        if (turns) {
+            takeTurn(warmup, time);
+            return;
+        }
         if (warmup) {
             warmups = count;
             warmupTime = time;
@@ -154,6 +198,46 @@ public final class DuetBarrier {
             ownCpus = currentCpus();
             setCpus(plan.cpus());
         }
+    }
+
+    /**
+     * Waits for this side's turn in round n: the leader of the round for the partner's iteration n - 1 to end (at the
+     * first, for the partner to be loaded), the other for the leader's iteration n to end.
+     */
+    private void takeTurn(boolean warmup, Duration time) throws IOException, InterruptedException {
+        mark(warmup ? "warmup" : "measurement");
+        if (n == 1) {
+            leadsOdd = warmupPlan().first().equals(side);
+        }
+        boolean leads = leadsOdd == (n % 2 == 1);
+        if (n == 1 && leads) {
+            await(1, startup.get());
+        } else {
+            // the partner's turn before ours: its iteration, plus its start and load at the first
+            awaitDone(leads ? n - 1 : n, time.plus(n == 1 ? startup.get() : Duration.ZERO));
+        }
+        met();
+    }
+
+    /** Waits until the partner's iteration k has ended; false when it was given up (now or before). */
+    private boolean awaitDone(int k, Duration extra) throws InterruptedException {
+        long limit = timeout.plus(extra).toNanos();
+        long deadline = System.nanoTime() + limit;
+        while (!alone && !Files.exists(dir.resolve(other + "." + k + ".done"))) {
+            if (Files.exists(dir.resolve(other + "." + (partnerSeen + 1)))) {
+                partnerSeen++;
+                deadline = System.nanoTime() + limit;
+                continue;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                err.printf("[inferbench] duet: %s did not end iteration %d within %.0f s of its last one;"
+                        + " %s runs the rest of this fork alone%n", other, k, limit / 1e9, side);
+                alone = true;
+            } else {
+                TimeUnit.NANOSECONDS.sleep(POLL_NS);
+            }
+        }
+        return !alone;
     }
 
     private record Warmup(String first, String cpus) {

@@ -56,10 +56,16 @@ public class EndToEndBenchmark extends BatchParams {
 
     private final DuetBarrier duet = DuetBarrier.fromProperty();
 
-    /** In a duet (compare-commits --duet) each measured iteration starts with the other side's. */
+    /** In a duet (compare-commits --duet) each measured iteration starts with the other side's; in turns, after it. */
     @Setup(Level.Iteration)
     public void iteration(IterationParams params) {
         duet.arrive(params);
+    }
+
+    /** In turns (compare-commits --turns) the end of an iteration hands the machine to the other side. */
+    @TearDown(Level.Iteration)
+    public void iterationEnd() {
+        duet.leave();
     }
 
     @Setup(Level.Trial)

@@ -145,6 +145,12 @@ public class ServingBenchmark extends CallerParams {
         duet.arrive(params);
     }
 
+    /** In turns (compare-commits --turns) the end of an iteration hands the machine to the other side. */
+    @TearDown(Level.Iteration)
+    public void iterationEnd() {
+        duet.leave();
+    }
+
     @Benchmark
     public void step() throws Exception {
         try {

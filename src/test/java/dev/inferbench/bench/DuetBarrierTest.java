@@ -101,7 +101,52 @@ class DuetBarrierTest {
         try {
             System.setProperty(DuetBarrier.PROPERTY, "/tmp/duet:left");
             assertThatThrownBy(DuetBarrier::fromProperty).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("-Dinferbench.duet='/tmp/duet:left' is not DIR:SIDE with SIDE base or head");
+                    .hasMessage("-Dinferbench.duet='/tmp/duet:left' is not DIR:SIDE or DIR:SIDE:turns with SIDE base or head");
+        } finally {
+            if (before == null) {
+                System.clearProperty(DuetBarrier.PROPERTY);
+            } else {
+                System.setProperty(DuetBarrier.PROPERTY, before);
+            }
+        }
+    }
+
+    @Test
+    void inTurnsNoTwoIterationsOverlapAndTheLeadAlternatesABBA(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve(DuetBarrier.WARMUP_FILE), "first=head\n");
+        // base arrives late every time: a side that did not wait for its turn would run beside the other
+        CompletableFuture<Void> base = CompletableFuture.runAsync(() -> play(dir, "base", 15, true));
+        CompletableFuture<Void> head = CompletableFuture.runAsync(() -> play(dir, "head", 0, true));
+        base.get(30, TimeUnit.SECONDS);
+        head.get(30, TimeUnit.SECONDS);
+
+        List<String> runs = new ArrayList<>();
+        String running = null;
+        for (String e : List.copyOf(events)) {
+            String[] w = e.split(" ");
+            if (w[1].equals("starts")) {
+                assertThat(running).as("%s started while %s ran: %s", e, running, events).isNull();
+                running = w[0] + " " + w[2];
+                runs.add(w[0].substring(0, 1) + w[2]);
+            } else if (w[1].equals("ends")) {
+                assertThat(running).isEqualTo(w[0] + " " + w[2]);
+                running = null;
+            }
+        }
+        // head leads the odd rounds, base the even ones: h b b h h b b h h b
+        assertThat(runs).containsExactly("h1", "b1", "b2", "h2", "h3", "b3", "b4", "h4", "h5", "b5");
+        assertThat(Files.readString(dir.resolve("head.1.done"))).startsWith("done=");
+        assertThat(Files.readString(dir.resolve("base.5.met"))).startsWith("met=");
+    }
+
+    @Test
+    void turnsAreReadFromTheProperty() {
+        String before = System.getProperty(DuetBarrier.PROPERTY);
+        try {
+            System.setProperty(DuetBarrier.PROPERTY, "/tmp/duet:head:turns");
+            assertThat(DuetBarrier.fromProperty()).extracting("turns", "side").containsExactly(true, "head");
+            System.setProperty(DuetBarrier.PROPERTY, "/tmp/duet:head");
+            assertThat(DuetBarrier.fromProperty()).extracting("turns", "side").containsExactly(false, "head");
         } finally {
             if (before == null) {
                 System.clearProperty(DuetBarrier.PROPERTY);
@@ -113,7 +158,11 @@ class DuetBarrierTest {
 
     /** One side's fork: WARMUPS warm-up then MEASURED measured iterations, each reached {@code lateMs} late. */
     private void play(Path dir, String side, long lateMs) {
-        DuetBarrier barrier = barrier(dir, side, Duration.ofSeconds(10), System.err);
+        play(dir, side, lateMs, false);
+    }
+
+    private void play(Path dir, String side, long lateMs, boolean turns) {
+        DuetBarrier barrier = barrier(dir, side, turns, Duration.ofSeconds(10), System.err);
         try {
             for (int n = 1; n <= WARMUPS + MEASURED; n++) {
                 Thread.sleep(lateMs);
@@ -121,6 +170,8 @@ class DuetBarrierTest {
                 barrier.arrive(n <= WARMUPS, n <= WARMUPS ? WARMUPS : MEASURED, ITERATION);
                 events.add(side + " starts " + n);
                 Thread.sleep(ITERATION.toMillis());
+                events.add(side + " ends " + n);
+                barrier.leave();
             }
         } catch (Exception e) {
             throw new AssertionError(side + " failed", e);
@@ -128,7 +179,12 @@ class DuetBarrierTest {
     }
 
     private DuetBarrier barrier(Path dir, String side, Duration timeout, PrintStream err) {
-        return new DuetBarrier(dir, side, timeout, cpus -> events.add(side + " cpus=" + cpus), () -> Duration.ZERO, err);
+        return barrier(dir, side, false, timeout, err);
+    }
+
+    private DuetBarrier barrier(Path dir, String side, boolean turns, Duration timeout, PrintStream err) {
+        return new DuetBarrier(dir, side, turns, timeout, cpus -> events.add(side + " cpus=" + cpus), () -> Duration.ZERO,
+                err);
     }
 
     private int at(String event) {

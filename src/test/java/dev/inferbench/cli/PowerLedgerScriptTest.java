@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PowerLedgerScriptTest {
     private static final Path SCRIPT = Path.of("tools/power-ledger.sh").toAbsolutePath();
     private static final String HEADER = "when\tcommit\tcell\tslowdown_pct\tbudget\tpairs\tratio\tlower\tupper\tverdict"
-            + "\texit\tdisturbed_left_out\tmachine";
+            + "\texit\tdisturbed_left_out\tmachine\tmode";
 
     @TempDir
     Path tmp;
@@ -34,8 +34,12 @@ class PowerLedgerScriptTest {
     }
 
     private static String line(String cell, int pct, String exit, String verdict) {
+        return line(cell, pct, exit, verdict, "interleaved");
+    }
+
+    private static String line(String cell, int pct, String exit, String verdict, String mode) {
         return String.join("\t", "2026-11-27T16:00Z", "abc", cell, Integer.toString(pct), "10m", "20", "1.0100",
-                "0.9900", "1.0300", verdict, exit, "0", "2 cores");
+                "0.9900", "1.0300", verdict, exit, "0", "2 cores", mode);
     }
 
     @Test
@@ -49,14 +53,16 @@ class PowerLedgerScriptTest {
             text.append(line("resnet50", 3, i < 7 ? "1" : "3", "slower")).append('\n');
         }
         text.append(line("resnet50", 3, "4", "n/a")).append('\n'); // a failure of the tool: not a verdict
+        text.append(line("resnet50", 3, "1", "slower", "turns")).append('\n'); // counted apart, by its mode
         Files.writeString(ledger, text);
         Ended e = run("--summary", "--ledger", ledger.toString());
         assertThat(e.code()).isZero();
         // 0 of 8: the exact upper bound is 1 - 0.025^(1/8) = 36.9 %; 7 of 8: 47.3-99.7 %
-        assertThat(e.out()).contains("resnet50, A/A, budget 10m: 0 of 8 failed the gate (0 %; exact 95 % interval"
+        assertThat(e.out()).contains("resnet50, interleaved, A/A, budget 10m: 0 of 8 failed the gate (0 %; exact 95 % interval"
                 + " 0.0-36.9 %); 1 could not tell; 0 ended otherwise");
-        assertThat(e.out()).contains("resnet50, +3 % planted, budget 10m: 7 of 8 failed the gate (88 %; exact 95 %"
+        assertThat(e.out()).contains("resnet50, interleaved, +3 % planted, budget 10m: 7 of 8 failed the gate (88 %; exact 95 %"
                 + " interval 47.3-99.7 %); 1 could not tell; 1 ended otherwise");
+        assertThat(e.out()).contains("resnet50, turns, +3 % planted, budget 10m: 1 of 1 failed the gate");
     }
 
     @Test
