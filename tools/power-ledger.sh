@@ -12,8 +12,9 @@
 #   --turns: the comparisons run their pairs in turns (compare-commits --turns); the ledger's mode column says which
 #   --keep: keeps each comparison's folder (its forks, pair order and turn records) instead of deleting it
 #   resnet50: resnet50 batch 1, threads=1, -wi 1 -w 1s -i 2 -r 1s; mlp-tiny: batch 1, threads=1, -wi 1 -w 500ms -i 2
-#   -r 500ms. The ledger (default docs/evidence/power-ledger.tsv) is tab-separated with a header line; a comparison
-#   that ends in anything but a verdict (exit 0, 1 or 3) is written with its exit code and counted apart.
+#   -r 500ms; with --turns -i 6 instead of -i 2. The ledger (default docs/evidence/power-ledger.tsv) is tab-separated
+#   with a header line; a comparison that ends in anything but a verdict (exit 0, 1 or 3) is written with its exit code
+#   and counted apart.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cell="" slowdown="" count=1 budget=10m ledger=docs/evidence/power-ledger.tsv summary="" mode=interleaved keep=""
@@ -84,9 +85,12 @@ PY
 }
 
 if [[ -n $summary ]]; then summarize; exit 0; fi
+# in turns a pair's two sides run seconds apart, so what is left of its spread is the calls' own noise, which more
+# measured iterations per fork average down at no extra JVM start: six a fork instead of two
+iterations=$([[ $mode == turns ]] && echo 6 || echo 2)
 case $cell in
-  resnet50) jmh=(-p model=resnet50 -p batchSize=1 -p threads=1 -wi 1 -w 1s -i 2 -r 1s) ;;
-  mlp-tiny) jmh=(-p model=mlp-tiny -p batchSize=1 -p threads=1 -wi 1 -w 500ms -i 2 -r 500ms) ;;
+  resnet50) jmh=(-p model=resnet50 -p batchSize=1 -p threads=1 -wi 1 -w 1s -i "$iterations" -r 1s) ;;
+  mlp-tiny) jmh=(-p model=mlp-tiny -p batchSize=1 -p threads=1 -wi 1 -w 500ms -i "$iterations" -r 500ms) ;;
   *) die "--cell '$cell' is not resnet50 or mlp-tiny" ;;
 esac
 [[ $slowdown =~ ^[0-9]+$ && $slowdown -le 50 ]] || die "--slowdown '$slowdown' is not a whole percent from 0 to 50"

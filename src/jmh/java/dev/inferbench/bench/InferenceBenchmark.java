@@ -107,11 +107,13 @@ public class InferenceBenchmark extends CallerParams {
 
     @Benchmark
     public void infer(Caller caller, Blackhole bh) throws BenchException {
+        long start = caller.slowdown.start();
         try (Outputs out = caller.own.run()) {
             bh.consume(out);
         }
-        // the calibration aid: the same call again, now and then; off (the default) it is a field read and a branch
-        for (int extra = caller.slowdown.extraCalls(); extra > 0; extra--) {
+        // the calibration aid: a long call waited out P % longer, a short one made again now and then; off (the
+        // default) it is a field read and a branch before and after the call
+        for (int extra = caller.slowdown.extraCalls(start); extra > 0; extra--) {
             try (Outputs out = caller.own.run()) {
                 bh.consume(out);
             }

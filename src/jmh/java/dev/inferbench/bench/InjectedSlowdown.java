@@ -2,36 +2,51 @@ package dev.inferbench.bench;
 
 import dev.inferbench.BenchException;
 
+import java.util.function.LongSupplier;
+
 /**
  * A calibration aid: a known extra cost per call, so that {@code compare} and {@code tools/calibrate} can be shown
  * to catch a slowdown of a given size: {@code -jvmArgsAppend -Dinferbench.slowdown=5} makes the mean call 5 % slower.
  * A system property rather than a {@code @Param} on purpose: the cells keep the same params, so a run with the
  * slowdown compares cell for cell against one without, exactly as two builds would.
  *
- * <p>The extra cost is the call itself, made again: each caller makes one extra call every {@code 100 / P} calls (a
- * running share, so 3 % is an extra call after the 33rd, 67th, 100th ... call), which adds exactly P % of the mean
- * call's work whatever the machine, the call's length or the CPU's pipeline. Busy work sized from a timed probe did
- * not: a few dozen {@code Blackhole.consumeCPU} tokens after a 2 µs mlp-tiny call, sized as 5 %, read +1.6 % in a
- * 45-pair comparison, and sized as 3 % made the calls 1.5 % faster (0.985 [0.977, 0.994], 83 pairs): work that small
- * overlaps the call's own in the pipeline. What the aid does not imitate: a slowdown spread evenly over calls. The
- * extra calls land on a few operations (P % of them take twice as long), so percentiles above {@code 100 - P} move
- * more than the mean; the gate's default metric is the mean.
+ * <p>Two ways, chosen per call by the call's own length:
+ * <ul>
+ * <li><b>A call of {@value #TIMED_FROM_MS} ms or more</b> is followed by a wait of P % of its own time, spun on the
+ * clock: every such call is exactly P % longer, however few calls a fork makes. (Counting extra calls planted nothing
+ * there: a resnet50 fork of 1 s warm-up and 2 s measured makes about 21 calls, and 3 % is one extra call after the
+ * 34th, so its "+3 %" comparisons were A/A ones.)</li>
+ * <li><b>A shorter call</b> is made again now and then: each caller makes one extra call every {@code 100 / P} short
+ * calls (a running share, so 3 % is an extra call after the 33rd, 67th, 100th ... call), which adds exactly P % of the
+ * mean call's work whatever the machine or the CPU's pipeline. A wait or busy work that short is not: a few dozen
+ * {@code Blackhole.consumeCPU} tokens after a 2 µs mlp-tiny call, sized as 5 %, read +1.6 % in a 45-pair comparison,
+ * and sized as 3 % made the calls 1.5 % faster (0.985 [0.977, 0.994], 83 pairs), and a clock read costs about as much
+ * as the share it would time. Such calls run thousands to a fork, so the schedule's step is far below a percent.</li>
+ * </ul>
+ * What the aid does not imitate: a slowdown spread evenly over short calls. Their extra calls land on a few
+ * operations (P % of them take twice as long), so percentiles above {@code 100 - P} move more than the mean; the
+ * gate's default metric is the mean.
  */
 final class InjectedSlowdown {
     static final String PROPERTY = "inferbench.slowdown";
 
+    /** Calls at least this long are lengthened by a timed wait; shorter ones by extra calls. */
+    static final long TIMED_FROM_MS = 1;
+    private static final long TIMED_FROM_NS = TIMED_FROM_MS * 1_000_000;
     /** The extra work per call in millionths of a call, counted in whole numbers so that none is lost to rounding. */
     private static final long WHOLE = 1_000_000;
     private final long share;
+    private final LongSupplier clock;
     private long owed;
 
-    private InjectedSlowdown(double percent) {
+    InjectedSlowdown(double percent, LongSupplier clock) {
         this.share = Math.round(percent / 100 * WHOLE);
+        this.clock = clock;
     }
 
     /** One caller's schedule of extra calls for the slowdown asked for ({@link #PROPERTY}); none when unset. */
     static InjectedSlowdown ofProperty() {
-        return new InjectedSlowdown(percent());
+        return new InjectedSlowdown(percent(), System::nanoTime);
     }
 
     /** The slowdown asked for, in percent; 0 when the property is not set. */
@@ -55,8 +70,34 @@ final class InjectedSlowdown {
                 + " every %.3g calls, so the mean call does %.3g %% more work", percent, 100 / percent, percent);
     }
 
-    /** How many extra calls are due after this call: mostly 0, 1 every {@code 100 / P} calls (more above 100 %). */
-    int extraCalls() {
+    /** When the call about to be made starts, for {@link #extraCalls(long)}; 0 (and no clock read) when off. */
+    long start() {
+        return share == 0 ? 0 : clock.getAsLong();
+    }
+
+    /**
+     * After the call that began at {@code start}: a call of {@value #TIMED_FROM_MS} ms or more is first made P % longer
+     * by a spin on the clock and owes nothing; a shorter one returns how many extra calls are due, mostly 0, 1 every
+     * {@code 100 / P} short calls (more above 100 %).
+     */
+    int extraCalls(long start) {
+        if (share == 0) {
+            return 0;
+        }
+        long now = clock.getAsLong();
+        long took = now - start;
+        if (took >= TIMED_FROM_NS) {
+            long until = now + Math.round((double) took * share / WHOLE);
+            while (clock.getAsLong() - until < 0) {
+                Thread.onSpinWait();
+            }
+            return 0;
+        }
+        return owedCalls();
+    }
+
+    /** The extra calls due after one more short call: the running share's whole part. */
+    int owedCalls() {
         if (share == 0) {
             return 0;
         }

@@ -17,7 +17,7 @@ class InjectedSlowdownTest {
         InjectedSlowdown s = InjectedSlowdown.ofProperty();
         int extra = 0;
         for (int i = 0; i < calls; i++) {
-            extra += s.extraCalls();
+            extra += s.owedCalls();
         }
         return extra;
     }
@@ -28,10 +28,37 @@ class InjectedSlowdownTest {
         assertThat(extraOver(10_000)).isEqualTo(300);
         InjectedSlowdown s = InjectedSlowdown.ofProperty();
         int first = 0;
-        while (s.extraCalls() == 0) {
+        while (s.owedCalls() == 0) {
             first++;
         }
         assertThat(first + 1).as("the first extra call comes after the 34th call").isEqualTo(34);
+    }
+
+    @Test
+    void aShortCallOwesItsShareAndALongOneIsWaitedOutByItsShareOfItsOwnTime() {
+        long[] now = {0};
+        // a clock that moves 1 µs at every read, so a spin ends and its length is counted in reads
+        InjectedSlowdown s = new InjectedSlowdown(3, () -> now[0] += 1_000);
+        int extra = 0;
+        for (int i = 0; i < 100; i++) {
+            long start = s.start();
+            now[0] += 500_000; // a 0.5 ms call: below the timed limit, so the schedule of extra calls
+            extra += s.extraCalls(start);
+        }
+        assertThat(extra).isEqualTo(3);
+
+        long start = s.start();
+        now[0] += 140_000_000; // a 140 ms call (resnet50 at batch 1): 3 % of it is 4.2 ms, waited out on the clock
+        long end = now[0];
+        assertThat(s.extraCalls(start)).isZero();
+        long waited = now[0] - end;
+        assertThat(waited).isBetween(4_200_000L, 4_203_000L);
+
+        // off: no clock read at all
+        InjectedSlowdown off = new InjectedSlowdown(0, () -> {
+            throw new AssertionError("the clock was read with the aid off");
+        });
+        assertThat(off.extraCalls(off.start())).isZero();
     }
 
     @Test
