@@ -17,7 +17,7 @@
 # Each pair runs base then head or head then base by a seeded coin (--seed N, default from the clock), recorded in
 # OUT/pair-order.txt, so that an order effect (the second fork finding warmer caches, a drift within the pair) is
 # noise the interval sees instead of a bias in every pair.
-# Where, by operator: before each pair's forks (or every K-th pair, --where-every K; not with --duet or --turns) each side's
+# Where, by operator: before each pair's forks (or every K-th pair, --where-every K; not with --duet) each side's
 # launcher runs one operator pass of its ort cells in its own JVM (ONNX Runtime's profiling on, never in a timed
 # fork), in the pair's order; `compare` sets the passes side by side pair by pair and prints, for each gated row that
 # reads slower, faster or could not tell, the operators that changed with their intervals (docs/statistics.md,
@@ -119,8 +119,8 @@ for side in base head; do # a side's build arguments are Maven options (-Dname=v
   done
 done
 [[ -z $duet || -z $turns ]] || die "--duet and --turns are two ways to run a pair; give one"
-# the operator passes run between a pair's forks; a duet's or turns' forks run at once, with no between
-[[ -z $duet$turns ]] || where=""
+# the operator passes run in the launchers between pairs, all CPUs to themselves; a duet pins its launchers to halves
+[[ -z $duet ]] || where=""
 pilot=8 # compare's --pilot: pairs whose spread fixes how many pairs run (StoppingRule.PILOT_PAIRS)
 
 # a side given as a folder that holds a built target/benchmarks.jar (another checkout) is used as it is
@@ -460,17 +460,16 @@ while :; do
   # not in a $( ): a draw in a subshell would leave this shell's RANDOM where it was
   first=head; (( RANDOM % 2 == 0 )) && first=base
   second=$([[ $first == base ]] && echo head || echo base)
-  if [[ -n $duet || -n $turns ]]; then
+  # only while both sides have forks to run: a launcher past its last fork is writing its summary, not waiting
+  if [[ -n $where ]] && (( pairs % where_every == 0 && $(landed base) < forks && $(landed head) < forks )); then
     u1=${EPOCHREALTIME//[!0-9]/}
+    operator_pass "$first" $((pairs + 1)); operator_pass "$second" $((pairs + 1))
+    u_pass=$(( ${EPOCHREALTIME//[!0-9]/} - u1 ))
+  fi
+  u1=${EPOCHREALTIME//[!0-9]/}
+  if [[ -n $duet || -n $turns ]]; then
     duet_pair $((pairs + 1)) "$first"
   else
-    # only while both sides have forks to run: a launcher past its last fork is writing its summary, not waiting
-    if [[ -n $where ]] && (( pairs % where_every == 0 && $(landed base) < forks && $(landed head) < forks )); then
-      u1=${EPOCHREALTIME//[!0-9]/}
-      operator_pass "$first" $((pairs + 1)); operator_pass "$second" $((pairs + 1))
-      u_pass=$(( ${EPOCHREALTIME//[!0-9]/} - u1 ))
-    fi
-    u1=${EPOCHREALTIME//[!0-9]/}
     step "$first" || true
     step "$second" || true
   fi

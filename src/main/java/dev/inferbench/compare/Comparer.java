@@ -91,6 +91,18 @@ public final class Comparer {
     public static Report compare(List<CellResults> baseline, List<CellResults> candidate, double minEffect,
                                  double confidence, Set<String> gate, boolean keepDisturbed, int pilot)
             throws BenchException {
+        return compare(baseline, candidate, minEffect, confidence, gate, keepDisturbed, pilot, Double.NaN);
+    }
+
+    /**
+     * @param precision the precision the pilot's stop question asked for ({@code --precision}); with it, a comparison
+     *                  that the budget ended before the pairs its pilot asked for takes its spread from every pair
+     *                  ({@link TwoStage}); NaN: Stein's interval whenever there is a pilot
+     */
+    public static Report compare(List<CellResults> baseline, List<CellResults> candidate, double minEffect,
+                                 double confidence, Set<String> gate, boolean keepDisturbed, int pilot,
+                                 double precision) throws BenchException {
+        TwoStage.Plan plan = new TwoStage.Plan(pilot, precision, confidence);
         List<CellResults> b0 = baseline;
         baseline = withoutOneSidedParams(baseline, paramNames(candidate));
         candidate = withoutOneSidedParams(candidate, paramNames(b0));
@@ -121,7 +133,7 @@ public final class Comparer {
         List<Comparison> rows = new ArrayList<>();
         for (Pair p : pairs) {
             rows.add(row(p.key(), p.baseline(), p.candidate(), p.forks(), minEffect, confidence,
-                    p.gated() ? perRow(confidence, family) : Double.NaN, pilot));
+                    p.gated() ? perRow(confidence, family) : Double.NaN, plan));
         }
         List<CellKey> onlyBase = base.keySet().stream().filter(k -> !cand.containsKey(k)).toList();
         List<CellKey> onlyCand = cand.keySet().stream().filter(k -> !base.containsKey(k)).toList();
@@ -193,10 +205,10 @@ public final class Comparer {
      * The ratio's interval: from the per-pair log ratios when the forks were measured in pairs (at least
      * {@link ForkPairs#MIN_PAIRS}), else Welch's over the two sides as independent samples.
      */
-    static Interval ratio(MetricSeries b, MetricSeries c, ForkPairs pairs, double confidence, int pilot) {
+    static Interval ratio(MetricSeries b, MetricSeries c, ForkPairs pairs, double confidence, TwoStage.Plan plan) {
         return pairs.usable()
                 ? Ratio.paired(ForkPairs.select(b.forks(), pairs.baseline()), ForkPairs.select(c.forks(), pairs.candidate()),
-                confidence, pilot)
+                confidence, plan)
                 : Ratio.interval(b.forks(), c.forks(), confidence);
     }
 
@@ -208,7 +220,7 @@ public final class Comparer {
 
     /** @param gateConfidence the row's confidence in the gate family; NaN for a row outside the gate */
     private static Comparison row(CellKey key, MetricSeries b, MetricSeries c, ForkPairs pairs, double minEffect,
-                                  double confidence, double gateConfidence, int pilot) throws BenchException {
+                                  double confidence, double gateConfidence, TwoStage.Plan plan) throws BenchException {
         if (!b.unit().equals(c.unit())) {
             throw new BenchException("metric '" + b.name() + "' of cell '" + key.label() + "' is in " + b.unit()
                     + " in the baseline but " + c.unit() + " in the candidate; expected the same unit (-tu) on both sides");
@@ -217,11 +229,11 @@ public final class Comparer {
         // handful of distinct resamples at 2-5 forks, and its intervals flagged 12 % of A/A comparisons at 3 forks)
         Interval bi = ForkMeans.interval(b.forks(), confidence);
         Interval ci = ForkMeans.interval(c.forks(), confidence);
-        Interval ratio = ratio(b, c, pairs, confidence, pilot);
+        Interval ratio = ratio(b, c, pairs, confidence, plan);
         MetricEntry metric = MetricCatalogue.of(b.name(), b.unit());
         Direction dir = metric.direction();
         Verdict gateVerdict = Double.isNaN(gateConfidence) ? null
-                : Verdict.of(ratio(b, c, pairs, gateConfidence, pilot), dir, minEffect);
+                : Verdict.of(ratio(b, c, pairs, gateConfidence, plan), dir, minEffect);
         return new Comparison(key, b.name(), b.unit(), dir, metric.speed(), bi, ci, ratio,
                 Verdict.of(ratio, dir, minEffect), gateVerdict, pairs.usable() ? pairs : ForkPairs.NONE,
                 logRatios(b, c, pairs));

@@ -125,7 +125,7 @@ public final class CompareFlow {
         var candidate = unpaired ? RunReader.of(candidateCells) : RunReader.of(candidateCells, runs.get(1));
         var baseline = unpaired ? RunReader.of(baseCells) : RunReader.of(baseCells, runs.get(0));
         Comparer.Report report = Comparer.compare(baseline, candidate, minEffect,
-                Verdict.CONFIDENCE, gate, keepDisturbed, pilot);
+                Verdict.CONFIDENCE, gate, keepDisturbed, pilot, precision);
         checkGateNames(gate, report);
         if (request.stopStatus()) {
             out.println(StopAnswer.of(report, precision, pilot, maxPairs).line());
@@ -236,7 +236,7 @@ public final class CompareFlow {
 
     /**
      * "could not tell: <cell> time 1.012 [0.951, 1.077] (paired, 10 pairs): this comparison sees changes of 11 % or
-     * more; run longer or use --duet".
+     * more; run longer or use --turns".
      */
     private static String couldNotTell(Comparison r, String cell) {
         Interval i = r.ratio();
@@ -250,7 +250,7 @@ public final class CompareFlow {
                 : String.format(Locale.ROOT, "this comparison sees changes of %s or more (95 %% power)",
                 visible < 1 ? String.format(Locale.ROOT, "%.0f %%", Math.max(1, Math.ceil(visible * 100)))
                         : String.format(Locale.ROOT, "%.0fx", 1 + visible));
-        return String.format(Locale.ROOT, "could not tell: %s %s %.3f [%.3f, %.3f] (%s): %s; run longer or use --duet",
+        return String.format(Locale.ROOT, "could not tell: %s %s %.3f [%.3f, %.3f] (%s): %s; run longer or use --turns",
                 cell, r.metric(), i.estimate(), i.lower(), i.upper(),
                 r.paired() ? "paired, " + r.pairs().count() + " pairs" : "unpaired, " + i.forks() + " forks",
                 sees);

@@ -60,6 +60,14 @@ public final class Ratio {
      * first {@code pilot} pairs only (all of them when there are no more), the centre from every pair.
      */
     public static Interval paired(double[][] baseline, double[][] candidate, double confidence, int pilot) {
+        return paired(baseline, candidate, confidence, new TwoStage.Plan(pilot, Double.NaN, Double.NaN));
+    }
+
+    /**
+     * As above, for a comparison that ran as {@code plan} says: the spread from the pilot's pairs when the pilot's
+     * number of pairs was reached, from every pair when the budget ended it first ({@link TwoStage}).
+     */
+    public static Interval paired(double[][] baseline, double[][] candidate, double confidence, TwoStage.Plan plan) {
         double[] d = logRatios(baseline, candidate);
         int k = d.length;
         double mean = ForkMeans.mean(d);
@@ -69,11 +77,12 @@ public final class Ratio {
                     / ForkMeans.mean(ForkMeans.of(baseline)), confidence, k);
         }
         PairDrift drift = PairDrift.of(d);
-        double half = TwoStage.halfWidth(d, Math.min(pilot, k), drift.effective(), confidence);
+        int spread = k < 2 ? k : plan.spreadPairs(d);
+        double half = TwoStage.halfWidth(d, spread, drift.effective(), confidence);
         if (half == 0) {
             return new Interval(ratio, ratio, ratio, confidence, k);
         }
-        if (drift.widened() && pilot >= k) {
+        if (drift.widened() && spread >= k) {
             // fewer independent pairs, fewer degrees of freedom too
             half *= ForkMeans.tQuantile(Math.max(1, Math.floor(drift.effective()) - 1), confidence)
                     / ForkMeans.tQuantile(k - 1, confidence);

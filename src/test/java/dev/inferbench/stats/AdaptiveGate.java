@@ -39,8 +39,17 @@ record AdaptiveGate(Rule rule, int maxPairs, double orderShift, boolean randomOr
         LAST_LINE,
         /** Every gated interval narrower than the precision, the spread re-estimated at every look. */
         WIDTH_ONLY,
-        /** Stein's two stages: {@link StopAnswer}, what the script asks now. */
-        TWO_STAGE
+        /**
+         * Stein's two stages: {@link StopAnswer}, what the script asks now; the final interval Stein's when the pilot's
+         * pairs were reached, the fixed-n one over every pair when the budget (the most pairs) ended it first.
+         */
+        TWO_STAGE,
+        /** The same stops, Stein's interval (the pilot's spread and degrees of freedom) however the comparison ended. */
+        STEIN_ALWAYS;
+
+        boolean twoStage() {
+            return this == TWO_STAGE || this == STEIN_ALWAYS;
+        }
     }
 
     static AdaptiveGate asShipped() {
@@ -66,23 +75,23 @@ record AdaptiveGate(Rule rule, int maxPairs, double orderShift, boolean randomOr
             double[] second = headFirst[i] ? ab[0][i] : ab[1][i];
             second[0] *= Math.exp(-orderShift);
         }
-        int pilot = rule == Rule.TWO_STAGE ? PILOT : Integer.MAX_VALUE;
+        int pilot = rule.twoStage() ? PILOT : Integer.MAX_VALUE;
         int k = StoppingRule.MIN_FORKS;
         int next = k;
         int looks = 0;
         while (k < maxPairs) {
             if (everyPair || k >= next) {
-                Comparer.Report r = report(ab, headFirst, k, pilot);
+                Comparer.Report r = report(ab, headFirst, k, pilot, precision());
                 looks++;
                 if (stops(r)) {
                     break;
                 }
-                next = rule == Rule.TWO_STAGE ? Math.max(k + 1, StopAnswer.of(r, PRECISION, PILOT, maxPairs).nextLook())
+                next = rule.twoStage() ? Math.max(k + 1, StopAnswer.of(r, PRECISION, PILOT, maxPairs).nextLook())
                         : k + 1;
             }
             k++;
         }
-        Comparer.Report end = report(ab, headFirst, k, pilot);
+        Comparer.Report end = report(ab, headFirst, k, pilot, precision());
         Comparison row = end.rows().get(0);
         return new Outcome(row.gateVerdict(), k, looks);
     }
@@ -92,13 +101,19 @@ record AdaptiveGate(Rule rule, int maxPairs, double orderShift, boolean randomOr
         return switch (rule) {
             case LAST_LINE -> settled && r.undecided().isEmpty();
             case WIDTH_ONLY -> settled;
-            case TWO_STAGE -> StopAnswer.of(r, PRECISION, PILOT, maxPairs).stop();
+            case TWO_STAGE, STEIN_ALWAYS -> StopAnswer.of(r, PRECISION, PILOT, maxPairs).stop();
         };
     }
 
-    private static Comparer.Report report(double[][][] ab, boolean[] headFirst, int k, int pilot) throws BenchException {
+    /** The precision compare is told of: the one the stop question used, as the script's last compare is told. */
+    private double precision() {
+        return rule == Rule.TWO_STAGE ? PRECISION : Double.NaN;
+    }
+
+    private static Comparer.Report report(double[][][] ab, boolean[] headFirst, int k, int pilot, double precision)
+            throws BenchException {
         return Comparer.compare(List.of(cell(ab[0], headFirst, k, false)), List.of(cell(ab[1], headFirst, k, true)),
-                Verdict.DEFAULT_MIN_EFFECT, Verdict.CONFIDENCE, Comparer.PRIMARY_ONLY, false, pilot);
+                Verdict.DEFAULT_MIN_EFFECT, Verdict.CONFIDENCE, Comparer.PRIMARY_ONLY, false, pilot, precision);
     }
 
     /** The first {@code k} forks of one side, stamped as the script runs them: pair i's two forks back to back. */

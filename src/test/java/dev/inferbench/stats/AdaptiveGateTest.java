@@ -83,6 +83,32 @@ class AdaptiveGateTest {
         assertThat(looks).as("questions asked").isLessThan(everyPairLooks / 3);
     }
 
+    /**
+     * A budget of about 30 pairs (10 minutes of resnet50 in turns) ends most comparisons before the pairs their pilot
+     * asks for at a pair sd of 4 %: their interval is then the fixed-n one over every pair. Its A/A rate stays within
+     * the bound, on a Gaussian machine and on one with drift, bursts and heavy tails.
+     */
+    @Test
+    void aComparisonTheBudgetEndsKeepsItsRateWithEveryPairsSpread() throws BenchException {
+        AdaptiveGate budget = new AdaptiveGate(AdaptiveGate.Rule.TWO_STAGE, 30, 0, true);
+        double gaussian = budget.failRate(NoisyMachine.gaussianPairs(0.04), 0, TRIALS, 31)[0];
+        assertThat(gaussian).as("A/A fail rate, pair sd 0.04, at most 30 pairs").isLessThanOrEqualTo(bound(TRIALS));
+        double rough = budget.failRate(NoisyMachine.BURSTS.withPairSd(0.04), 0, TRIALS / 2, 32)[0]
+                + budget.failRate(NoisyMachine.TAILS.withPairSd(0.04), 0, TRIALS / 2, 33)[0];
+        assertThat(rough / 2).as("A/A fail rate, drift + bursts and heavy tails, at most 30 pairs")
+                .isLessThanOrEqualTo(bound(TRIALS));
+    }
+
+    /** ... and it finds a 3 % slowdown that Stein's interval at the same pairs mostly could not tell. */
+    @Test
+    void theBudgetEndedIntervalFindsWhatSteinsMissed() throws BenchException {
+        NoisyMachine m = NoisyMachine.gaussianPairs(0.04);
+        double shipped = new AdaptiveGate(AdaptiveGate.Rule.TWO_STAGE, 30, 0, true).failRate(m, 0.03, 500, 34)[0];
+        double stein = new AdaptiveGate(AdaptiveGate.Rule.STEIN_ALWAYS, 30, 0, true).failRate(m, 0.03, 500, 34)[0];
+        assertThat(shipped).as("3 %% found at most 30 pairs (Stein's interval: %.3f)", stein).isGreaterThan(0.72);
+        assertThat(stein).as("Stein's interval at the same pairs").isLessThan(shipped - 0.15);
+    }
+
     @Test
     void slowdownsAreStillFound() throws BenchException {
         NoisyMachine m = NoisyMachine.gaussianPairs(0.03);

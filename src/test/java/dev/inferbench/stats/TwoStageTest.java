@@ -54,4 +54,25 @@ class TwoStageTest {
         // nominal 5 %, three standard errors of 20,000 trials above it
         assertThat(missed / (double) trials).isLessThanOrEqualTo(0.05 + 3 * Math.sqrt(0.05 * 0.95 / trials));
     }
+
+    /**
+     * The pairs an interval takes its spread from: the pilot's when the pilot's number was reached, all of them when
+     * the budget ended the comparison first, all of them when there was no pilot.
+     */
+    @Test
+    void aComparisonTheBudgetEndedTakesItsSpreadFromEveryPair() {
+        double[] wide = new double[12];
+        double[] calm = new double[12];
+        for (int i = 0; i < 12; i++) {
+            wide[i] = i % 2 == 0 ? 0.05 : -0.05; // the pilot asks for (3.50 * 0.053 / 0.0198)^2, about 88 pairs
+            calm[i] = i % 2 == 0 ? 0.002 : -0.002; // the pilot's 8 are enough
+        }
+        TwoStage.Plan plan = new TwoStage.Plan(8, 0.02, 0.99);
+        assertThat(TwoStage.pairsNeeded(wide, 8, 0.02, 0.99, Integer.MAX_VALUE)).isGreaterThan(12);
+        assertThat(plan.spreadPairs(wide)).as("the budget ended it at 12 of the pilot's ~88").isEqualTo(12);
+        assertThat(plan.spreadPairs(calm)).as("the pilot's pairs were reached").isEqualTo(8);
+        assertThat(new TwoStage.Plan(8, Double.NaN, Double.NaN).spreadPairs(wide)).as("no precision: Stein's").isEqualTo(8);
+        assertThat(TwoStage.Plan.FIXED.spreadPairs(wide)).as("no pilot").isEqualTo(12);
+        assertThat(plan.spreadPairs(Arrays.copyOf(wide, 6))).as("still in the pilot").isEqualTo(6);
+    }
 }
