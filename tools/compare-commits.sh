@@ -50,7 +50,9 @@
 #                   fork's warm-up (its trial set-up) still runs beside the other side's. See docs/duet.md
 #   --seed N        the seed of the pair-order coin (recorded in OUT/pair-order.txt)
 #   --no-where      no operator passes (compare then prints no "where" tables)
-#   --where-every K an operator pass before every K-th pair only (default 1: every pair)
+#   --where-every K an operator pass before every K-th pair only (default: every pair, unless the first pair's passes
+#                   took a second or more and over 15 % of its time: then every K-th, the smallest K that keeps them
+#                   to 15 %, from the first pair's passes and forks)
 #   --offline       build each side with mvn -o (only what the local repository holds); by default each side is
 #                   built as the README builds it, resolving what it needs. A side whose --base-build/--head-build
 #                   names something the local repository lacks is built online instead, and the script says so
@@ -78,7 +80,7 @@ trap on_error ERR
 [[ $# -ge 2 ]] || die "expected: tools/compare-commits.sh <base> <head> [JMH args] [--precision P] [--budget 20m]"
 base=$1 head=$2; shift 2
 precision="" budget="" forks="" min_effect="3%" fail_flag="" out="" jmh=() head_args= pin="" duet="" turns="" seed="" offline=""
-where=1 where_every=1 base_build="" head_build=""
+where=1 where_every="" base_build="" head_build=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --precision) precision=${2:?--precision needs a value, e.g. 2%}; shift 2 ;;
@@ -109,7 +111,9 @@ budget_s=$([[ -n $budget ]] && seconds "$budget" || echo 0)
 [[ $forks =~ ^[0-9]+$ && $forks -ge 3 ]] || die "--forks '$forks' is not a whole number >= 3"
 [[ -n $seed ]] || seed=$(( $(date +%s) % 32768 ))
 [[ $seed =~ ^[0-9]+$ ]] || die "--seed '$seed' is not a whole number"
-[[ $where_every =~ ^[0-9]+$ && $where_every -ge 1 ]] || die "--where-every '$where_every' is not a whole number >= 1"
+[[ -z $where_every ]] || [[ $where_every =~ ^[0-9]+$ && $where_every -ge 1 ]] \
+  || die "--where-every '$where_every' is not a whole number >= 1"
+where_auto=$([[ -z $where_every ]] && echo 1 || true); where_every=${where_every:-1}
 for side in base head; do # a side's build arguments are Maven options (-Dname=value, -P profile ...), never a goal
   v=${side}_build prev=""
   for word in ${!v}; do
@@ -172,7 +176,7 @@ if [[ -n $pin || -n $duet ]]; then
     else rest+=("${jmh[i]}"); fi
   done
   [[ $head_args != *threads=* ]] || die "--head-args sets threads; with --pin or --duet both sides take -p threads=N from the common arguments"
-  [[ -n $threads ]] || threads=$(sed -n 's/^param\.threads=//p' benchmarks.properties 2>/dev/null | tail -1)
+  [[ -n $threads ]] || threads=$(sed -n 's/^param\.threads=//p' benchmarks.properties 2>/dev/null | tail -1 || true)
   fitted=()
   for t in ${threads//,/ }; do
     [[ $t =~ ^[0-9]+$ ]] || die "threads '$t' is not a whole number"
@@ -504,6 +508,12 @@ while :; do
     [[ $answer =~ no\ stop\ before\ pair\ ([0-9]+)$ ]] && (( BASH_REMATCH[1] > next_look )) && next_look=${BASH_REMATCH[1]}
   fi
   pair_time $pairs
+  # passes of under a second a pair are left before every pair, whatever their share (a tiny cell's forks are short)
+  if [[ -n $where && -n $where_auto && $pairs -eq 1 && $u_pass -ge 1000000 && $u_forks -gt 0 ]]; then
+    # passes every K-th pair take u_pass / (K u_forks + u_pass) of the time: at most 15 % needs K >= 17 u_pass / 3 u_forks
+    where_every=$(( (17 * u_pass + 3 * u_forks - 1) / (3 * u_forks) )); (( where_every >= 1 )) || where_every=1
+    [[ $where_every -eq 1 ]] || echo "[compare-commits] operator passes before every ${where_every}th pair: a pair's passes took $(ms "$u_pass") s against its forks' $(ms "$u_forks") s, and the passes keep to 15 % of the comparison (--where-every 1: before every pair)"
+  fi
   [[ $answer == stop:* ]] && break
   if [[ $budget_s -gt 0 && $(( elapsed + last )) -gt $budget_s ]]; then
     echo "[compare-commits] budget $budget spent"; break

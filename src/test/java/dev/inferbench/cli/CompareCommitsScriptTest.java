@@ -256,6 +256,34 @@ class CompareCommitsScriptTest {
         assertThat(run(both, ".", ".", "--where-every", "0", "--out", out() + "5").code()).isEqualTo(2);
     }
 
+    /**
+     * In turns both sides' forks of a pair are sent at once, each launcher told its side and the turns through the
+     * barrier's property; the pair's coin names who leads the odd rounds, and the operator passes still come first.
+     */
+    @Test
+    void inTurnsBothForksOfAPairGoTogetherWithTheBarrierAndTheCoinsLead() throws Exception {
+        Map<String, String> both = Map.of("FAKE_BASE_PROTOCOL", "4", "FAKE_HEAD_PROTOCOL", "4");
+        Ended e = run(both, ".", ".", "--turns", "--forks", "4", "--seed", "7", "--out", out());
+        assertThat(e.code()).as(e.err()).isZero();
+        assertThat(e.out()).contains("[compare-commits] turns: both sides' forks of a pair at once");
+        for (String side : List.of("base", "head")) {
+            assertThat(read(out() + "/" + side + ".args"))
+                    .contains("-jvmArgsAppend -Dinferbench.duet=" + out() + "/duet/now:" + side + ":turns")
+                    .contains("-Djmh.ignoreLock=true");
+            assertThat(read(out() + "/" + side + ".input").lines()).containsExactly("operator-pass 1", "go",
+                    "operator-pass 2", "go", "operator-pass 3", "go", "operator-pass 4", "go");
+        }
+        String order = read(out() + "/pair-order.txt");
+        assertThat(order.lines()).hasSize(5).first().isEqualTo("seed 7");
+        assertThat(order.lines().skip(1)).allMatch(l -> l.matches("pair \\d: (base|head) leads the odd rounds"));
+        assertThat(run(Map.of(), ".", ".", "--turns", "--duet", "--out", out() + "2").err().strip())
+                .isEqualTo("compare-commits: --duet and --turns are two ways to run a pair; give one");
+        // --no-where stays off with --pin (the CPU check once overwrote the flag)
+        Ended pinned = run(both, ".", ".", "--pin", "--no-where", "--forks", "3", "--out", out() + "3");
+        assertThat(pinned.code()).as(pinned.err()).isZero();
+        assertThat(read(out() + "3/head.input").lines()).containsOnly("go");
+    }
+
     @Test
     void eachSideIsBuiltAsTheReadmeBuildsItOfflineOnlyWhenAsked() throws Exception {
         assertThat(run(Map.of(), "HEAD", "HEAD", "--forks", "3", "--out", out()).code()).isZero();
