@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -221,23 +222,7 @@ public final class DuetBarrier {
 
     /** Waits until the partner's iteration k has ended; false when it was given up (now or before). */
     private boolean awaitDone(int k, Duration extra) throws InterruptedException {
-        long limit = timeout.plus(extra).toNanos();
-        long deadline = System.nanoTime() + limit;
-        while (!alone && !Files.exists(dir.resolve(other + "." + k + ".done"))) {
-            if (Files.exists(dir.resolve(other + "." + (partnerSeen + 1)))) {
-                partnerSeen++;
-                deadline = System.nanoTime() + limit;
-                continue;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                err.printf("[inferbench] duet: %s did not end iteration %d within %.0f s of its last one;"
-                        + " %s runs the rest of this fork alone%n", other, k, limit / 1e9, side);
-                alone = true;
-            } else {
-                TimeUnit.NANOSECONDS.sleep(POLL_NS);
-            }
-        }
-        return !alone;
+        return waitFor(() -> Files.exists(dir.resolve(other + "." + k + ".done")), "end iteration " + k, extra);
     }
 
     private record Warmup(String first, String cpus) {
@@ -259,25 +244,30 @@ public final class DuetBarrier {
         return new Warmup(first, cpus);
     }
 
-    /**
-     * Waits until the partner has reached iteration {@code target}; false when it was given up (now or before). The
-     * limit restarts whenever the partner reaches a new iteration, so only a partner that stopped moving is left.
-     */
+    /** Waits until the partner has reached iteration {@code target}; false when it was given up (now or before). */
     private boolean await(int target, Duration extra) throws InterruptedException {
+        return waitFor(() -> partnerSeen >= target, "reach iteration " + target, extra);
+    }
+
+    /**
+     * Polls until {@code reached}; false when the partner was given up (now or before). The limit restarts whenever
+     * the partner reaches a new iteration, so only a partner that stopped moving is left.
+     */
+    private boolean waitFor(BooleanSupplier reached, String what, Duration extra) throws InterruptedException {
         if (alone) {
             return false;
         }
         long limit = timeout.plus(extra).toNanos();
         long deadline = System.nanoTime() + limit;
-        while (partnerSeen < target) {
+        while (!reached.getAsBoolean()) {
             if (Files.exists(dir.resolve(other + "." + (partnerSeen + 1)))) {
                 partnerSeen++;
                 deadline = System.nanoTime() + limit;
                 continue;
             }
             if (System.nanoTime() - deadline > 0) {
-                err.printf("[inferbench] duet: %s did not reach iteration %d within %.0f s of its last one;"
-                        + " %s runs the rest of this fork alone%n", other, target, limit / 1e9, side);
+                err.printf("[inferbench] duet: %s did not %s within %.0f s of its last one; %s runs the rest of this"
+                        + " fork alone%n", other, what, limit / 1e9, side);
                 alone = true;
                 return false;
             }

@@ -77,7 +77,7 @@ public final class Ratio {
                     / ForkMeans.mean(ForkMeans.of(baseline)), confidence, k);
         }
         PairDrift drift = PairDrift.of(d);
-        int spread = k < 2 ? k : plan.spreadPairs(d);
+        int spread = plan.spreadPairs(d);
         double half = TwoStage.halfWidth(d, spread, drift.effective(), confidence);
         if (half == 0) {
             return new Interval(ratio, ratio, ratio, confidence, k);
