@@ -52,20 +52,13 @@ public final class Ratio {
      * @param baseline  per pair, the baseline fork's iteration means; @param candidate the same, in the same order
      */
     public static Interval paired(double[][] baseline, double[][] candidate, double confidence) {
-        return paired(baseline, candidate, confidence, Integer.MAX_VALUE);
+        return paired(baseline, candidate, confidence, TwoStage.Plan.FIXED);
     }
 
     /**
-     * As above, for a comparison whose number of pairs a pilot chose ({@link TwoStage}): the spread comes from the
-     * first {@code pilot} pairs only (all of them when there are no more), the centre from every pair.
-     */
-    public static Interval paired(double[][] baseline, double[][] candidate, double confidence, int pilot) {
-        return paired(baseline, candidate, confidence, new TwoStage.Plan(pilot, Double.NaN, Double.NaN));
-    }
-
-    /**
-     * As above, for a comparison that ran as {@code plan} says: the spread from the pilot's pairs when the pilot's
-     * number of pairs was reached, from every pair when the budget ended it first ({@link TwoStage}).
+     * As above, for a comparison that ran as {@code plan} says (a pilot chose its number of pairs, {@link TwoStage}):
+     * the spread from the pilot's pairs when the pilot's number of pairs was reached, from every pair when the budget
+     * ended it first; the centre from every pair.
      */
     public static Interval paired(double[][] baseline, double[][] candidate, double confidence, TwoStage.Plan plan) {
         double[] d = logRatios(baseline, candidate);
