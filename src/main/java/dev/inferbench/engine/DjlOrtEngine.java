@@ -9,6 +9,7 @@ import ai.djl.repository.zoo.ModelNotFoundException;
 import ai.djl.repository.zoo.ZooModel;
 import ai.djl.translate.NoopTranslator;
 import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.inferbench.BenchException;
 
@@ -32,45 +33,15 @@ final class DjlOrtEngine {
     }
 
     static InferenceEngine open(Path model, Device device, EngineSettings settings) throws BenchException {
-        if (!Files.isRegularFile(model)) {
-            throw new BenchException("model file not found: " + model + "; expected an .onnx file");
-        }
-        if (!model.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".onnx")) {
-            throw new BenchException("engine '" + ID + "' cannot read " + model + "; expected an .onnx file");
-        }
-        ModelSignature signature = OnnxFile.read(model, false).signature();
-        DjlRuntime.configure(0);
+        ModelSignature signature = OnnxFile.read(checked(model), false).signature();
         start();
         ForkOrtProfile fork = ForkOrtProfile.next();
-        Criteria.Builder<NDList, NDList> builder = Criteria.builder()
-                .setTypes(NDList.class, NDList.class)
-                .optEngine("OnnxRuntime")
-                .optModelPath(model.toAbsolutePath())
-                .optDevice(DjlRuntime.device(device))
-                .optTranslator(new NoopTranslator())
-                .optOption("intraOpNumThreads", Integer.toString(settings.resolvedThreads()))
-                .optOption("interOpNumThreads", Integer.toString(settings.interOpThreads()))
-                .optOption("optLevel", OrtEngine.optLevel(settings.optimization()).name());
-        if (fork != null) {
-            // DJL's own option for ORT's session profile (OrtModel.getSessionOptions: enableProfiling(prefix))
-            builder.optOption("profilerOutput", fork.prefix());
-        }
-        ZooModel<NDList, NDList> loaded;
-        try {
-            loaded = builder.build().loadModel();
-        } catch (ModelNotFoundException | MalformedModelException | IOException | RuntimeException e) {
-            String ort = DjlEngine.rootMessage(e);
-            // DJL's engine has started, so this is its environment (same name and logging level, so ORT logs no
-            // warning); DJL's own getVersion() names the ORT it was built against, not the one the pom pins
-            throw new BenchException("cannot load " + model + " with engine '" + ID + "' on " + device + ": " + ort
-                    + OrtLoadFailure.expected(model, ort, OrtEnvironment.getEnvironment().getVersion()), e);
-        }
+        ZooModel<NDList, NDList> loaded = load(model, device, settings, fork != null ? fork.prefix() : null);
         if (fork == null) {
             return new DjlEngine(ID, model, loaded, loaded::newPredictor, signature, false);
         }
-        OrtSession session;
+        OrtSession session = sessionOrClose(loaded);
         try {
-            session = session(loaded.getBlock());
             fork.opened(session);
         } catch (BenchException e) {
             loaded.close();
@@ -80,10 +51,81 @@ final class DjlOrtEngine {
     }
 
     /**
+     * The model through DJL with ORT's session profiling on, for an operator pass between forks (never a timed fork):
+     * the engine as the cell's forks call it, and the end of the session's profile, which DJL never ends itself.
+     */
+    static OrtProfiledRun.Profiling openProfiled(Path model, Device device, EngineSettings settings, Path profilePrefix)
+            throws BenchException {
+        ModelSignature signature = OnnxFile.read(checked(model), false).signature();
+        start();
+        ZooModel<NDList, NDList> loaded = load(model, device, settings, profilePrefix.toString());
+        OrtSession session = sessionOrClose(loaded);
+        return new OrtProfiledRun.Profiling(new DjlEngine(ID, model, loaded, loaded::newPredictor, signature, false), () -> {
+            try {
+                return Path.of(session.endProfiling());
+            } catch (OrtException e) {
+                throw new BenchException("cannot end ORT's profiling inside DJL: " + OrtEngine.firstLine(e.getMessage()), e);
+            }
+        });
+    }
+
+    private static Path checked(Path model) throws BenchException {
+        if (!Files.isRegularFile(model)) {
+            throw new BenchException("model file not found: " + model + "; expected an .onnx file");
+        }
+        if (!model.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".onnx")) {
+            throw new BenchException("engine '" + ID + "' cannot read " + model + "; expected an .onnx file");
+        }
+        return model;
+    }
+
+    /**
+     * Loads the model on DJL's OnnxRuntime engine (call {@link #start} first).
+     *
+     * @param profilePrefix where ORT writes the session's profile (DJL's {@code profilerOutput}), or null for none
+     */
+    private static ZooModel<NDList, NDList> load(Path model, Device device, EngineSettings settings, String profilePrefix)
+            throws BenchException {
+        Criteria.Builder<NDList, NDList> builder = Criteria.builder()
+                .setTypes(NDList.class, NDList.class)
+                .optEngine("OnnxRuntime")
+                .optModelPath(model.toAbsolutePath())
+                .optDevice(DjlRuntime.device(device))
+                .optTranslator(new NoopTranslator())
+                .optOption("intraOpNumThreads", Integer.toString(settings.resolvedThreads()))
+                .optOption("interOpNumThreads", Integer.toString(settings.interOpThreads()))
+                .optOption("optLevel", OrtEngine.optLevel(settings.optimization()).name());
+        if (profilePrefix != null) {
+            // DJL's own option for ORT's session profile (OrtModel.getSessionOptions: enableProfiling(prefix))
+            builder.optOption("profilerOutput", profilePrefix);
+        }
+        try {
+            return builder.build().loadModel();
+        } catch (ModelNotFoundException | MalformedModelException | IOException | RuntimeException e) {
+            String ort = DjlEngine.rootMessage(e);
+            // DJL's engine has started, so this is its environment (same name and logging level, so ORT logs no
+            // warning); DJL's own getVersion() names the ORT it was built against, not the one the pom pins
+            throw new BenchException("cannot load " + model + " with engine '" + ID + "' on " + device + ": " + ort
+                    + OrtLoadFailure.expected(model, ort, OrtEnvironment.getEnvironment().getVersion()), e);
+        }
+    }
+
+    /** The session inside a loaded model ({@link #session}); the model is closed when it cannot be reached. */
+    private static OrtSession sessionOrClose(ZooModel<NDList, NDList> loaded) throws BenchException {
+        try {
+            return session(loaded.getBlock());
+        } catch (BenchException e) {
+            loaded.close();
+            throw e;
+        }
+    }
+
+    /**
      * The ORT session inside DJL's block, for its profiling start time and file. DJL 0.36.0 keeps it in the private
      * field {@code OrtSymbolBlock.session} and offers no getter (nor the start time, nor the profile's file: DJL never
      * ends profiling, ORT writes the file when the session closes), so it is read by reflection; only in a fork that
-     * asked for ORT's profile ({@code --flame-events cpu,ops}). A DJL that renames the field fails here in one line.
+     * asked for ORT's profile ({@code --flame-events cpu,ops}) or in an operator pass. A DJL that renames the field
+     * fails here in one line.
      */
     static OrtSession session(Block block) throws BenchException {
         try {
@@ -92,8 +134,8 @@ final class DjlOrtEngine {
             return (OrtSession) f.get(block);
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new BenchException("engine '" + ID + "' cannot reach ONNX Runtime's session inside DJL's "
-                    + block.getClass().getName() + " (" + DjlEngine.rootMessage(e) + "), whose profiling start time "
-                    + "--flame-events ops needs; expected DJL's OnnxRuntime engine to keep it in field '" + SESSION_FIELD
+                    + block.getClass().getName() + " (" + DjlEngine.rootMessage(e) + "), whose profile "
+                    + "--flame-events ops and the operator passes need; expected DJL's OnnxRuntime engine to keep it in field '" + SESSION_FIELD
                     + "' (DJL 0.36.0)", e);
         }
     }
@@ -104,6 +146,7 @@ final class DjlOrtEngine {
      * first (a test, a tool running several engines) must hear why, in one line.
      */
     private static void start() throws BenchException {
+        DjlRuntime.configure(0);
         try {
             Engine.getEngine("OnnxRuntime");
         } catch (RuntimeException | LinkageError e) {

@@ -44,10 +44,35 @@ public record OrtProfiledRun(long[] callNanos, Path profileJson) {
         void end(int calls) throws BenchException;
     }
 
-    /** Loads {@code model}, runs {@code warmup} then {@code calls} calls on one batch, ends profiling. */
+    /**
+     * An engine whose ONNX Runtime session profiles, and how to end that profile (ORT writes the file then); ended
+     * before the engine closes.
+     */
+    record Profiling(InferenceEngine engine, ProfileEnd end) {
+        /** Ends the session's profiling; the path of the profile JSON ORT wrote. */
+        interface ProfileEnd {
+            Path end() throws BenchException;
+        }
+
+        /** {@code ort} directly, or {@code djl-ort}: the same ORT session behind DJL's Predictor, as its forks run it. */
+        static Profiling open(EngineKind kind, Path model, Device device, EngineSettings settings, Path profilePrefix)
+                throws BenchException {
+            return switch (kind) {
+                case ORT -> {
+                    OrtEngine ort = OrtEngine.open(model, device, settings, profilePrefix);
+                    yield new Profiling(ort, ort::endProfiling);
+                }
+                case DJL_ORT -> DjlOrtEngine.openProfiled(model, device, settings, profilePrefix);
+                default -> throw new BenchException("engine '" + kind.id() + "' has no ONNX Runtime session to profile;"
+                        + " expected engine 'ort' or 'djl-ort'");
+            };
+        }
+    }
+
+    /** Loads {@code model} on {@code ort}, runs {@code warmup} then {@code calls} calls on one batch, ends profiling. */
     public static OrtProfiledRun run(Path model, Device device, EngineSettings settings, Batch batch, int warmup,
                                      int calls, Path profilePrefix) throws BenchException {
-        return run(model, device, settings, batch, warmup, calls, calls, 0, profilePrefix, Window.NONE);
+        return run(EngineKind.ORT, model, device, settings, batch, warmup, calls, calls, 0, profilePrefix, Window.NONE);
     }
 
     /**
@@ -56,12 +81,14 @@ public record OrtProfiledRun(long[] callNanos, Path profileJson) {
      * (one event per kernel per call) stays bounded for a model of microseconds. The warm-up is timed the same way
      * ({@code warmup} calls, then more until {@code nanos / 2} or {@code maxCalls}): a JVM that has not run the
      * engine's Java code yet runs it interpreted for its first thousands of calls. {@code window} is open over the
-     * measured calls only.
+     * measured calls only. {@code kind}: {@code ort}, or {@code djl-ort} (ORT's session inside DJL, called through
+     * DJL's Predictor as the cell's forks call it).
      */
-    public static OrtProfiledRun run(Path model, Device device, EngineSettings settings, Batch batch, int warmup,
+    public static OrtProfiledRun run(EngineKind kind, Path model, Device device, EngineSettings settings, Batch batch, int warmup,
                                      int minCalls, int maxCalls, long nanos, Path profilePrefix, Window window)
             throws BenchException {
-        try (OrtEngine engine = OrtEngine.open(model, device, settings, profilePrefix);
+        Profiling profiling = Profiling.open(kind, model, device, settings, profilePrefix);
+        try (InferenceEngine engine = profiling.engine();
              PreparedInput input = engine.prepare(batch.of(engine.signature()))) {
             long warmed = System.nanoTime();
             for (int i = 0; i < warmup || i < maxCalls && System.nanoTime() - warmed < nanos / 2; i++) {
@@ -79,7 +106,7 @@ public record OrtProfiledRun(long[] callNanos, Path profileJson) {
                 spent += calls[n++];
             }
             window.end(n);
-            return new OrtProfiledRun(Arrays.copyOf(calls, n), engine.endProfiling());
+            return new OrtProfiledRun(Arrays.copyOf(calls, n), profiling.end().end());
         }
     }
 }

@@ -28,7 +28,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * One profiled pass of each {@code ort} inference cell of a run, asked for between the timed forks of an interleaved
+ * One profiled pass of each {@code ort} or {@code djl-ort} inference cell of a run, asked for between the timed forks of an interleaved
  * comparison (tools/compare-commits.sh), so that each side's operator times are taken pair by pair as its timed forks
  * are: the cell's model once more in the launcher with ONNX Runtime's session profiling on, never in a timed fork.
  * A pass warms up for at least {@value #WARMUP_CALLS} calls and half its time (the launcher's JVM runs the engine's
@@ -38,7 +38,9 @@ import java.util.stream.Stream;
  * ({@link OrtProfile}) and dropped. Over the same measured calls async-profiler samples every thread of the JVM
  * ({@link FrameSampler}): the samples by frame group and the JVM's heap, GC and JIT counters go into the same file
  * ({@link PassFrames}), the collapsed stacks beside it. {@code compare} sets the passes of two runs side by side
- * pair by pair.
+ * pair by pair. A {@code djl-ort} cell's pass opens the model through DJL and calls it through DJL's Predictor, as
+ * its forks do, with ORT's profiling switched on by DJL's own option; these passes run before the {@code ort} ones
+ * (DJL's engine must create ONNX Runtime's environment in a JVM, not find it made).
  *
  * <p>What a pass cannot see: it runs in the launcher's JVM, so a change that only the forks' JVM arguments make
  * ({@code -jvmArgsAppend}) is not in it; the side's build and the cell's parameters are.
@@ -77,10 +79,27 @@ public final class OperatorPass {
     private OperatorPass() {
     }
 
-    /** Whether a cell gets a pass: an inference cell of engine {@code ort}. */
+    /** Whether a cell gets a pass: an inference cell of engine {@code ort} or {@code djl-ort}. */
     public static boolean profiles(Cell cell, BenchConfig config) throws BenchException {
-        return BenchmarkNames.isMethod(cell.benchmark(), BenchmarkNames.INFERENCE_INFER)
-                && CellSpec.isModelCell(cell.params()) && CellSpec.of(cell.params(), config).engine() == EngineKind.ORT;
+        if (!BenchmarkNames.isMethod(cell.benchmark(), BenchmarkNames.INFERENCE_INFER)
+                || !CellSpec.isModelCell(cell.params())) {
+            return false;
+        }
+        EngineKind engine = CellSpec.of(cell.params(), config).engine();
+        return engine == EngineKind.ORT || engine == EngineKind.DJL_ORT;
+    }
+
+    /** The cells that get a pass, {@code djl-ort} ones first (see the class comment), otherwise in run order. */
+    static List<Cell> passOrder(List<Cell> cells, BenchConfig config) throws BenchException {
+        List<Cell> djl = new ArrayList<>();
+        List<Cell> ort = new ArrayList<>();
+        for (Cell cell : cells) {
+            if (profiles(cell, config)) {
+                (CellSpec.of(cell.params(), config).engine() == EngineKind.DJL_ORT ? djl : ort).add(cell);
+            }
+        }
+        djl.addAll(ort);
+        return djl;
     }
 
     /**
@@ -88,10 +107,7 @@ public final class OperatorPass {
      * a line that says why: the timed forks go on without it.
      */
     public static void run(List<Cell> cells, BenchConfig config, Path dir, PrintStream out) throws BenchException {
-        for (Cell cell : cells) {
-            if (!profiles(cell, config)) {
-                continue;
-            }
+        for (Cell cell : passOrder(cells, config)) {
             long t0 = System.nanoTime();
             try {
                 StringBuilder noSamples = new StringBuilder();
@@ -117,7 +133,7 @@ public final class OperatorPass {
             FrameSampler sampler = sampler(raw.resolveSibling("frames.jfr"), noSamples);
             OrtProfiledRun run;
             try {
-                run = OrtProfiledRun.run(file, spec.device(), spec.settings(),
+                run = OrtProfiledRun.run(spec.engine(), file, spec.device(), spec.settings(),
                         sig -> SyntheticInputs.forModel(spec.inputs(), sig.inputs()),
                         WARMUP_CALLS, MIN_CALLS, MAX_CALLS, PASS_MS * 1_000_000L, raw,
                         sampler != null ? sampler : OrtProfiledRun.Window.NONE);

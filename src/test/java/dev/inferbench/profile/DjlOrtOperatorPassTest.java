@@ -1,0 +1,54 @@
+package dev.inferbench.profile;
+
+import dev.inferbench.cell.Cell;
+import dev.inferbench.config.BenchConfig;
+import dev.inferbench.model.OnnxExporter;
+import dev.inferbench.model.ResNet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A {@code djl-ort} cell gets an operator pass as an {@code ort} cell does: the model through DJL's Predictor with
+ * ORT's profiling on, its operators by layer. Given after an {@code ort} cell, it still runs first: in one JVM DJL's
+ * engine must create ONNX Runtime's environment, and a pass of {@code ort} first would have made it.
+ */
+class DjlOrtOperatorPassTest {
+
+    @Test
+    void aDjlOrtCellIsProfiledThroughDjlAndBeforeTheOrtCells(@TempDir Path dir) throws Exception {
+        Path model = dir.resolve("r.onnx");
+        try (OutputStream out = Files.newOutputStream(model)) {
+            new OnnxExporter(7).write(ResNet.tiny().build(), out);
+        }
+        BenchConfig config = BenchConfig.parse("model.r.file=" + model + "\n");
+        Cell ort = new Cell("dev.inferbench.bench.InferenceBenchmark.infer", "sample",
+                Map.of("model", "r", "engine", "ort", "batchSize", "1", "threads", "1"));
+        Cell djl = new Cell("dev.inferbench.bench.InferenceBenchmark.infer", "sample",
+                Map.of("model", "r", "engine", "djl-ort", "batchSize", "1", "threads", "1"));
+        assertThat(OperatorPass.passOrder(List.of(ort, djl), config)).containsExactly(djl, ort);
+
+        Path pass = dir.resolve("where").resolve("pair-1");
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        OperatorPass.run(List.of(ort, djl), config, pass, new PrintStream(printed, true));
+
+        assertThat(printed.toString()).as(printed.toString()).doesNotContain("none for");
+        OperatorPass.Profiled djlPass = OperatorPass.read(pass.resolve(djl.id() + OperatorPass.SUFFIX));
+        OperatorPass.Profiled ortPass = OperatorPass.read(pass.resolve(ort.id() + OperatorPass.SUFFIX));
+        assertThat(djlPass.params()).containsEntry("engine", "djl-ort");
+        assertThat(djlPass.calls()).isBetween(OperatorPass.MIN_CALLS, OperatorPass.MAX_CALLS);
+        assertThat(djlPass.layers().kernelMs()).as("ORT's operators timed inside DJL's session")
+                .isPositive().isLessThan(djlPass.callMs());
+        assertThat(djlPass.layers().layers()).isNotEmpty();
+        assertThat(ortPass.layers().kernelMs()).isPositive();
+    }
+}
