@@ -177,14 +177,20 @@ public final class Calibration {
                 + (r.floor() > 0 ? " or " + java.math.BigDecimal.valueOf(r.floor()).stripTrailingZeros().toPlainString()
                 + " " + r.unit() : "") : "± " + num(r.tolerance()) + " "
                 + r.unit();
-        return "| " + r.figure() + " | " + num(r.planted()) + " " + r.unit() + " | "
+        return "| " + r.figure() + " | " + exact(r.planted()) + " " + r.unit() + " | "
                 + (Double.isNaN(o.reading()) ? "no reading" : num(o.reading()) + " " + r.unit()) + " | " + err + " | "
                 + allowed + " | " + (o.holds() ? "holds" : "FAILS") + " |";
     }
 
-    private static String num(double v) {
+    /** A reading: three significant digits (four under 1), its trailing zeros kept, since they say its precision. */
+    static String num(double v) {
         double a = Math.abs(v);
         return a == 0 ? "0" : a >= 100 || v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : a >= 1
                 ? String.format(Locale.ROOT, "%.3g", v) : String.format(Locale.ROOT, "%.4g", v);
+    }
+
+    /** A planted value, which is exact: as {@link #num}, without trailing zeros (0.5 %, not 0.5000 %). */
+    static String exact(double v) {
+        return new java.math.BigDecimal(num(v)).stripTrailingZeros().toPlainString();
     }
 }
