@@ -8,10 +8,11 @@
 # find with 95 % power at the gate's 99 % (t quantiles), the median over the rounds, beside the verdicts and exit
 # codes the comparisons themselves gave.
 #
-# usage: tools/power-proof.sh [--rounds 2] [--minutes 3] [--budget 10] [--modes interleaved,pin,duet]
+# usage: tools/power-proof.sh [--rounds 2] [--minutes 3] [--budget 10] [--modes interleaved,pin,duet,turns]
 #                             [--slowdown P] [--out DIR] [JMH args; default: mlp-tiny, batch 1, threads 1]
 #   interleaved: forks A, B, A, B ... unpinned (the plain compare-commits), read both unpaired (Welch, the analysis
-#                before the paired one) and paired; pin: the same on CPU 0 (--pin); duet: both at once, a CPU each (--duet)
+#                before the paired one) and paired; pin: the same on CPU 0 (--pin); duet: both at once, a CPU each (--duet);
+#                turns: both forks of a pair alive at once, one iteration each in turn (--turns), asked for by --modes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=2 minutes=3 budget=10 modes=interleaved,pin,duet slowdown="" out="" jmh=()
@@ -32,7 +33,7 @@ die() { echo "power-proof: $*" >&2; exit 2; }
 [[ ${#jmh[@]} -gt 0 ]] || jmh=(-p model=mlp-tiny -p batchSize=1 -p threads=1 -wi 1 -w 500ms -i 2 -r 500ms)
 [[ -f target/benchmarks.jar ]] || die "build this checkout first: mvn -q package -DskipTests"
 IFS=, read -r -a mode_list <<<"$modes"
-for m in "${mode_list[@]}"; do [[ $m =~ ^(interleaved|pin|duet)$ ]] || die "unknown mode '$m'; expected interleaved, pin or duet"; done
+for m in "${mode_list[@]}"; do [[ $m =~ ^(interleaved|pin|duet|turns)$ ]] || die "unknown mode '$m'; expected interleaved, pin, duet or turns"; done
 out=${out:-results/power-proof-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 extra=()
@@ -44,6 +45,7 @@ for ((r = 1; r <= rounds; r++)); do
     flags=()
     [[ $m == pin ]] && flags=(--pin)
     [[ $m == duet ]] && flags=(--duet)
+    [[ $m == turns ]] && flags=(--turns)
     t0=$(date +%s) rc=0
     tools/compare-commits.sh . . "${jmh[@]}" "${flags[@]}" "${extra[@]}" --forks 500 --budget "${minutes}m" \
       --fail-on-regression --out "$out/$m-$r" >"$out/$m-$r.log" 2>&1 || rc=$?
