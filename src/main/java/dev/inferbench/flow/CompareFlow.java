@@ -162,8 +162,10 @@ public final class CompareFlow {
         if (!Double.isNaN(precision)) {
             notes.println(settled(report, precision));
         }
+        boolean turns = baseCells.stream().anyMatch(MeasuredCell::tookTurns)
+                && candidateCells.stream().anyMatch(MeasuredCell::tookTurns);
         List<String> undecided = report.undecided().stream()
-                .map(r -> couldNotTell(r, r.cell().label(CompareTable.varying(report)))).toList();
+                .map(r -> couldNotTell(r, r.cell().label(CompareTable.varying(report)), turns)).toList();
         List<Comparison> tooFew = report.undecided().stream().filter(CompareTable::tooFewForks).toList();
         if (tooFew.size() > 1) {
             // the table says it on each cell's line; one line here says what to do, not one per cell
@@ -236,9 +238,10 @@ public final class CompareFlow {
 
     /**
      * "could not tell: <cell> time 1.012 [0.951, 1.077] (paired, 10 pairs): this comparison sees changes of 11 % or
-     * more; run longer or use --turns".
+     * more; run longer or use --turns"; where the forks already took turns, "run longer or measure more iterations a
+     * fork (-i)".
      */
-    private static String couldNotTell(Comparison r, String cell) {
+    static String couldNotTell(Comparison r, String cell, boolean turns) {
         Interval i = r.ratio();
         if (CompareTable.tooFewForks(r)) {
             return String.format(Locale.ROOT, "could not tell: %s %s %.3f: %s (run each side with -f %d or more, or"
@@ -250,10 +253,10 @@ public final class CompareFlow {
                 : String.format(Locale.ROOT, "this comparison sees changes of %s or more (95 %% power)",
                 visible < 1 ? String.format(Locale.ROOT, "%.0f %%", Math.max(1, Math.ceil(visible * 100)))
                         : String.format(Locale.ROOT, "%.0fx", 1 + visible));
-        return String.format(Locale.ROOT, "could not tell: %s %s %.3f [%.3f, %.3f] (%s): %s; run longer or use --turns",
+        return String.format(Locale.ROOT, "could not tell: %s %s %.3f [%.3f, %.3f] (%s): %s; %s",
                 cell, r.metric(), i.estimate(), i.lower(), i.upper(),
                 r.paired() ? "paired, " + r.pairs().count() + " pairs" : "unpaired, " + i.forks() + " forks",
-                sees);
+                sees, turns ? "run longer or measure more iterations a fork (-i)" : "run longer or use --turns");
     }
 
     /** "settled 3 of 4 cells; unsettled: ..." over each cell's primary metric (its first row). */

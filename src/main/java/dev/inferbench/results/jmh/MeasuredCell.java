@@ -1,6 +1,7 @@
 package dev.inferbench.results.jmh;
 
 import java.util.regex.Pattern;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,6 +16,15 @@ import java.util.Map;
 public record MeasuredCell(String benchmark, String mode, int threads, int forks, Map<String, String> params,
                       JmhMetric primary, Map<String, JmhMetric> secondary, Map<String, Object> run) {
     private static final Pattern PERCENTILE_ENTRY = Pattern.compile("p\\d\\.\\d+");
+
+    /**
+     * Whether the cell's forks took turns with a partner's (compare-commits --turns): their JVM arguments, which JMH
+     * writes into the result, hold the barrier's {@code -Dinferbench.duet=DIR:SIDE:turns} (DuetBarrier's property).
+     */
+    public boolean tookTurns() {
+        return run.get("jvmArgs") instanceof List<?> args && args.stream()
+                .anyMatch(a -> a instanceof String s && s.startsWith("-Dinferbench.duet=") && s.endsWith(":turns"));
+    }
 
     /** {@code InferenceBenchmark.infer}: class and method. */
     public String shortName() {

@@ -46,6 +46,19 @@ class JmhJsonTest {
     }
 
     @Test
+    void forksThatTookTurnsSayItInTheirJvmArguments() throws Exception {
+        String plain = resource("sample-time.json");
+        assertThat(parse(plain)).noneMatch(MeasuredCell::tookTurns);
+        String turns = plain.replaceFirst("\"jvmArgs\" : \\[\\s*]",
+                "\"jvmArgs\" : [ \"-Dinferbench.duet=/tmp/c/duet/now:head:turns\" ]");
+        assertThat(turns).isNotEqualTo(plain);
+        assertThat(parse(turns).get(0).tookTurns()).isTrue();
+        String duet = plain.replaceFirst("\"jvmArgs\" : \\[\\s*]",
+                "\"jvmArgs\" : [ \"-Dinferbench.duet=/tmp/c/duet/now:head\" ]");
+        assertThat(parse(duet).get(0).tookTurns()).as("a duet measures together, not in turns").isFalse();
+    }
+
+    @Test
     void sampleTimeFileFromThisHarness() throws Exception {
         List<MeasuredCell> cells = parse(resource("sample-time.json"));
         assertThat(cells).hasSize(2);
