@@ -46,8 +46,8 @@
 #   --turns         base's and head's forks of a pair run at the same time but take turns: each iteration (warm-up and
 #                   measured) is a round in which one side runs while the other sleeps, the lead alternating A B B A,
 #                   so the two sides' iterations are a second apart instead of a fork apart (DuetBarrier, files in
-#                   OUT/duet). Each side has all the CPUs (or --pin's) in its turn. For inference cells: a serving
-#                   fork's warm-up (its trial set-up) still runs beside the other side's. See docs/duet.md
+#                   OUT/duet). Each side has all the CPUs (or --pin's) in its turn; a serving fork's capacity and
+#                   open-loop warm-up are in its warm-up iteration, a turn like any other. See docs/duet.md
 #   --seed N        the seed of the pair-order coin (recorded in OUT/pair-order.txt)
 #   --no-where      no operator passes (compare then prints no "where" tables)
 #   --where-every K an operator pass before every K-th pair only (default: every pair, unless the first pair's passes
