@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Which commit made it slower: `git bisect run` between a good and a bad commit, with tools/compare-commits.sh as the
 # oracle. Each step compares GOOD (built once) against the commit under test with the same cell arguments:
-# compare-commits exit 1 (slower than GOOD) marks it bad, 0 good; 3 (could not tell) runs that step once more with
-# twice the budget and, still undecided, skips the commit (git bisect skip); 2 or 4 (bad input, a failure) ends the
-# bisect with one line. GOOD is first compared against BAD itself, so a range whose end is not shown slower is not
+# compare-commits exit 1 (slower than GOOD) marks it bad, 0 good; 3 (could not tell) skips the commit (git bisect
+# skip); 2 or 4 (bad input, a failure) ends the bisect with one line. The first comparison (BAD against GOOD) that
+# could not tell runs once more at twice the budget. Every later step is one comparison, stopped when its interval is
+# within half the step's minimum effect (--precision E/2, unless the arguments give --precision or --forks) or at
+# three times the budget: it tells a commit with the regression from one without it, and the bisect makes no more
+# comparisons than steps. GOOD is first compared against BAD itself, so a range whose end is not shown slower is not
 # bisected at all. The bisect runs in a worktree of its own: the checkout it is started from is left as it is.
 # At the end it prints the first bad commit with its comparison's gated rows (ratio and interval against GOOD) and its
 # "where" tables (the operators and frame groups that changed, docs/statistics.md, "Where").
 # Each step's `compare` is this checkout's: build it first (mvn -q package -DskipTests).
 #
 # usage: tools/bisect-perf.sh <good> <bad> [cell and JMH args...] [--budget 10m] [--min-effect E] [--out DIR] [--offline]
-#   --budget B   each step's budget (compare-commits --budget; default 10m); a step that could not tell reruns at 2B.
-#                Unless the arguments give --precision or --forks, each step runs with --precision 2% (the README's
-#                CI settings), so that the budget is what a longer step buys more pairs with
+#   --budget B   the first step's budget (compare-commits --budget; default 10m), rerun at 2B if it could not tell;
+#                later steps stop at their precision or at 3B. Unless the arguments give --precision or --forks, the
+#                first step runs with --precision 2% (the README's CI settings) and later ones with half their minimum
+#                effect; with --precision or --forks given, every step runs with them, at B and once more at 2B
 #   --min-effect E  the slowdown a step must show to mark a commit bad (passed on to compare-commits). By default the
 #                first comparison (BAD against GOOD) runs at compare-commits' 3 % and every later step at half the
 #                slowdown that comparison measured (3 % to 50 %): a step asks whether the commit holds the regression,
@@ -63,7 +67,9 @@ if [[ ${1:-} == --as-step ]]; then
   step=$(( $(wc -l <"$BISECT_PERF_DIR/steps") + 1 ))
   rc=0; oracle "step-$step" "${BISECT_PERF_BUDGET}s" || rc=$?
   log=$BISECT_PERF_OUT/step-$step.log
-  if [[ $rc -eq 3 ]]; then
+  if [[ $rc -eq 3 && -n ${BISECT_PERF_ONCE:-} ]]; then
+    echo "[bisect-perf] ${sha:0:7} $subject: could not tell; skipped" >&3; exit 125
+  elif [[ $rc -eq 3 ]]; then
     echo "[bisect-perf] ${sha:0:7} $subject: could not tell; once more at twice the budget" >&3
     rc=0; oracle "step-$step-again" "$(( 2 * BISECT_PERF_BUDGET ))s" || rc=$?
     log=$BISECT_PERF_OUT/step-$step-again.log
@@ -150,6 +156,17 @@ if [[ -z $min_effect ]]; then
   min_effect=$(awk -v r="$ratio" 'BEGIN { e = (r - 1) * 50; if (e < 3) e = 3; if (e > 50) e = 50; printf "%.1f%%", e }')
   printf '%s\n' --min-effect "$min_effect" >>"$state/args"
   echo "[bisect-perf] bad is $(awk -v r="$ratio" 'BEGIN { printf "%+.1f%%", (r - 1) * 100 }') against good; each further step asks for a slowdown of at least $min_effect (half of it; --min-effect sets it)"
+fi
+if [[ -z $paced ]]; then
+  # A later step tells a commit that holds the regression (about twice the minimum effect E) from one that does not
+  # (about none) once its interval is within +-E/2: one comparison a step, stopped by that precision (Stein's stop,
+  # which never looks at the verdict) or by three times the budget (what a step and its rerun at twice the budget
+  # could spend), a commit still undecided then skipped. So the bisect makes one comparison a step.
+  precision=$(awk -v e="${min_effect%\%}" 'BEGIN { printf "%.1f%%", e / 2 }')
+  awk -v p="$precision" 'prev == "--precision" { $0 = p } { print; prev = $0 }' "$state/args" >"$state/args.next"
+  mv "$state/args.next" "$state/args"
+  export BISECT_PERF_BUDGET=$(( 3 * budget_s )) BISECT_PERF_ONCE=1
+  echo "[bisect-perf] each further step: one comparison, until its interval is within +-$precision (--precision, half the minimum effect) or $(( 3 * budget_s ))s (three times --budget); a commit it cannot tell then is skipped"
 fi
 (cd "$state/bisect" && git bisect start --no-checkout "$bad_sha" "$good_sha" >/dev/null \
   && git bisect run bash "$self" --as-step) >"$out/bisect.log" 2>&1 || true

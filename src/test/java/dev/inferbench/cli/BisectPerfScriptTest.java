@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * tools/bisect-perf.sh on a scratch repository of 10 commits whose cost file plants a regression, with a stand-in for
  * compare-commits that reads the planted cost (src/test/resources/bisect-perf): it finds the planted commit in at most
- * ceil(log2 n) + 1 comparisons, retries a step that could not tell at twice the budget and then skips the commit,
+ * ceil(log2 n) + 1 comparisons (one a step, each stopped at half its minimum effect), retries a first comparison that
+ * could not tell at twice the budget, skips a later step's commit that could not tell,
  * ends the bisect in one line on a failure, and leaves the checkout it was started from as it was.
  */
 class BisectPerfScriptTest {
@@ -109,13 +110,17 @@ class BisectPerfScriptTest {
                     .doesNotContain("inferbench: regression");
             List<String> calls = calls();
             assertThat(calls).as("planted at c" + planted).hasSizeLessThanOrEqualTo(bound);
-            // the first comparison at compare-commits' own minimum effect, the later ones at half the +20 % it measured
+            // the first comparison at compare-commits' own minimum effect and precision; the later ones at half the
+            // +20 % it measured, each stopped at half that (5 %) or three times the budget
             for (int i = 0; i < calls.size(); i++) {
-                assertThat(calls.get(i)).endsWith("-p model=mlp-tiny --precision 2%" + (i == 0 ? "" : " --min-effect 10.0%")
-                        + " --budget 60s --fail-on-regression --out " + tmp.resolve("out") + "/step-" + (i + 1));
+                assertThat(calls.get(i)).endsWith("-p model=mlp-tiny --precision "
+                        + (i == 0 ? "2% --budget 60s" : "5.0% --min-effect 10.0% --budget 180s")
+                        + " --fail-on-regression --out " + tmp.resolve("out") + "/step-" + (i + 1));
             }
             assertThat(e.out()).contains("[bisect-perf] bad is +20.0% against good; each further step asks for a slowdown"
-                    + " of at least 10.0% (half of it; --min-effect sets it)");
+                    + " of at least 10.0% (half of it; --min-effect sets it)")
+                    .contains("[bisect-perf] each further step: one comparison, until its interval is within +-5.0%"
+                            + " (--precision, half the minimum effect) or 180s (three times --budget)");
             assertThat(sha(repo, "HEAD")).isEqualTo(sha(repo, "master"));
             assertThat(exec(repo, List.of("git", "status", "--porcelain")).out()).isEqualTo(status);
             assertThat(exec(repo, List.of("git", "worktree", "list")).out().lines()).hasSize(1);
@@ -131,20 +136,47 @@ class BisectPerfScriptTest {
     }
 
     @Test
-    void aStepThatCannotTellRunsOnceMoreAtTwiceTheBudgetThenIsSkipped() throws Exception {
+    void aLaterStepThatCannotTellIsSkippedAfterItsOneComparison() throws Exception {
         // git bisect's first midpoint of c1..c9 is c4: it cannot be judged, and its neighbours decide instead
         Path repo = scratch(6, Map.of(4, new String[]{"undecided", "x"}));
         Ended e = bisect(repo);
         assertThat(e.code()).as(e.err()).isZero();
+        String c4 = sha(repo, "HEAD~5");
+        assertThat(calls()).filteredOn(l -> l.startsWith(c4)).singleElement().asString().contains("--budget 180s");
+        assertThat(e.out()).contains(c4.substring(0, 7) + " c4: could not tell; skipped")
+                .doesNotContain("once more")
+                .contains("first bad commit: " + sha(repo, "HEAD~3").substring(0, 7) + " c6");
+        assertThat(e.out()).as("c4 never judged").doesNotContain(c4.substring(0, 7) + " c4: good")
+                .doesNotContain(c4.substring(0, 7) + " c4: bad");
+    }
+
+    @Test
+    void aFirstComparisonThatCannotTellRunsOnceMoreAtTwiceTheBudget() throws Exception {
+        Path repo = scratch(6, Map.of(N, new String[]{"undecided", "x"}));
+        Ended e = bisect(repo);
+        assertThat(e.code()).isEqualTo(3);
+        String bad = sha(repo, "HEAD");
+        assertThat(calls()).hasSize(2)
+                .satisfies(l -> assertThat(l.get(0)).startsWith(bad).contains("--precision 2% --budget 60s"))
+                .satisfies(l -> assertThat(l.get(1)).startsWith(bad).contains("--precision 2% --budget 120s"));
+        assertThat(e.out()).contains(bad.substring(0, 7) + " c9: could not tell; once more at twice the budget");
+        assertThat(e.err().lines()).singleElement().asString().contains("could not tell whether bad")
+                .contains("twice; run with a longer --budget");
+    }
+
+    @Test
+    void withPrecisionGivenEveryStepKeepsItAndAStepThatCannotTellRunsOnceMore() throws Exception {
+        Path repo = scratch(6, Map.of(4, new String[]{"undecided", "x"}));
+        Ended e = bisect(repo, "--precision", "3%");
+        assertThat(e.code()).as(e.err()).isZero();
+        assertThat(calls()).allSatisfy(c -> assertThat(c).contains("--precision 3%").doesNotContain("--precision 2%"));
         String c4 = sha(repo, "HEAD~5");
         assertThat(calls()).filteredOn(l -> l.startsWith(c4)).hasSize(2)
                 .satisfies(l -> assertThat(l.get(0)).contains("--budget 60s"))
                 .satisfies(l -> assertThat(l.get(1)).contains("--budget 120s"));
         assertThat(e.out()).contains(c4.substring(0, 7) + " c4: could not tell; once more at twice the budget")
                 .contains(c4.substring(0, 7) + " c4: could not tell twice; skipped")
-                .contains("first bad commit: " + sha(repo, "HEAD~3").substring(0, 7) + " c6");
-        assertThat(e.out()).as("c4 never judged").doesNotContain(c4.substring(0, 7) + " c4: good")
-                .doesNotContain(c4.substring(0, 7) + " c4: bad");
+                .doesNotContain("each further step: one comparison");
     }
 
     @Test
@@ -166,8 +198,12 @@ class BisectPerfScriptTest {
         Path repo = scratch(3, Map.of());
         Ended e = bisect(repo, "--min-effect", "5%");
         assertThat(e.code()).as(e.err()).isZero();
-        assertThat(calls()).hasSizeGreaterThan(1).allSatisfy(c -> assertThat(c).contains(" --min-effect 5% --precision 2%")
+        List<String> calls = calls();
+        assertThat(calls).hasSizeGreaterThan(1).allSatisfy(c -> assertThat(c).containsPattern(" --min-effect 5% --precision ")
                 .doesNotContain("10.0%"));
+        assertThat(calls.get(0)).contains(" --min-effect 5% --precision 2% --budget 60s");
+        assertThat(calls.subList(1, calls.size())).allSatisfy(c -> assertThat(c)
+                .contains(" --min-effect 5% --precision 2.5% --budget 180s"));
         assertThat(e.out()).doesNotContain("each further step asks");
     }
 
