@@ -8,7 +8,9 @@
 #
 # usage: tools/power-ledger.sh --cell resnet50|mlp-tiny --slowdown P [--count N] [--budget 10m] [--turns] [--keep]
 #                               [--ledger FILE]
-#        tools/power-ledger.sh --summary [--ledger FILE]
+#        tools/power-ledger.sh --summary [--since COMMIT] [--ledger FILE]
+#   --since COMMIT: the summary counts only comparisons made at COMMIT or a commit after it (e.g. the one that changed
+#   the gate's interval), so that a count never mixes two designs of the gate
 #   --turns: the comparisons run their pairs in turns (compare-commits --turns); the ledger's mode column says which
 #   --keep: keeps each comparison's folder (its forks, pair order and turn records) instead of deleting it
 #   resnet50: resnet50 batch 1, threads=1, -wi 1 -w 1s -i 2 -r 1s; mlp-tiny: batch 1, threads=1, -wi 1 -w 500ms -i 2
@@ -17,7 +19,7 @@
 #   and counted apart.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cell="" slowdown="" count=1 budget=10m ledger=docs/evidence/power-ledger.tsv summary="" mode=interleaved keep=""
+cell="" slowdown="" count=1 budget=10m ledger=docs/evidence/power-ledger.tsv summary="" mode=interleaved keep="" since=""
 die() { echo "power-ledger: $*" >&2; exit 2; }
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -27,16 +29,26 @@ while [[ $# -gt 0 ]]; do
     --budget) budget=${2:-}; shift 2 || die "--budget needs minutes, e.g. 10m" ;;
     --ledger) ledger=${2:-}; shift 2 || die "--ledger needs a file" ;;
     --summary) summary=1; shift ;;
+    --since) since=${2:-}; shift 2 || die "--since needs a commit" ;;
     --turns) mode=turns; shift ;;
     --keep) keep=1; shift ;;
-    *) die "unknown argument '$1'; expected --cell, --slowdown, --count, --budget, --turns, --keep, --ledger or --summary" ;;
+    *) die "unknown argument '$1'; expected --cell, --slowdown, --count, --budget, --turns, --keep, --ledger, --summary or --since" ;;
   esac
 done
 header=$'when\tcommit\tcell\tslowdown_pct\tbudget\tpairs\tratio\tlower\tupper\tverdict\texit\tdisturbed_left_out\tmachine\tmode'
 
 summarize() {
   [[ -f $ledger ]] || die "no ledger at $ledger; expected a file this script wrote"
-  python3 - "$ledger" <<'PY'
+  local kept="*" c
+  if [[ -n $since ]]; then
+    git rev-parse --verify --quiet "$since^{commit}" >/dev/null || die "--since '$since' is not a commit of this repository"
+    kept=""
+    for c in $(tail -n +2 "$ledger" | cut -f2 | sort -u); do
+      git merge-base --is-ancestor "$since" "$c" 2>/dev/null && kept+=" $c"
+    done
+    echo "power-ledger: counting only comparisons made at $since or after it"
+  fi
+  python3 - "$ledger" "$kept" <<'PY'
 import csv, math, sys
 from collections import defaultdict
 
@@ -60,8 +72,11 @@ def clopper_pearson(k, n, conf=0.95):
     return lower, upper
 
 groups = defaultdict(list)
+kept = None if sys.argv[2] == "*" else set(sys.argv[2].split())
 with open(sys.argv[1], newline="") as f:
     for row in csv.DictReader(f, delimiter="\t"):
+        if kept is not None and row["commit"] not in kept:
+            continue
         groups[(row["cell"], row["mode"], int(row["slowdown_pct"]), row["budget"])].append(row)
 if not groups:
     print("power-ledger: the ledger has no comparisons yet")

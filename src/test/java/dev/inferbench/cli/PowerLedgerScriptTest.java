@@ -66,6 +66,51 @@ class PowerLedgerScriptTest {
     }
 
     @Test
+    void sinceCountsOnlyTheComparisonsMadeAtThatCommitOrAfter() throws Exception {
+        // a repository of three commits of its own, with this script in it: the script asks git from its own folder
+        Path repo = tmp.resolve("repo");
+        Files.createDirectories(repo.resolve("tools"));
+        Files.copy(SCRIPT, repo.resolve("tools/power-ledger.sh"));
+        git(repo, "init", "-q");
+        String[] commits = new String[3];
+        for (int i = 0; i < 3; i++) {
+            Files.writeString(repo.resolve("f.txt"), "version " + i + "\n");
+            git(repo, "add", "-A");
+            git(repo, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "c" + i);
+            commits[i] = git(repo, "rev-parse", "--short=12", "HEAD");
+        }
+        StringBuilder text = new StringBuilder(HEADER).append('\n');
+        text.append(line("resnet50", 3, "3", "inconclusive").replace("\tabc\t", "\t" + commits[0] + "\t")).append('\n');
+        text.append(line("resnet50", 3, "1", "slower").replace("\tabc\t", "\t" + commits[1] + "\t")).append('\n');
+        text.append(line("resnet50", 3, "1", "slower").replace("\tabc\t", "\t" + commits[2] + "\t")).append('\n');
+        Path ledger = tmp.resolve("ledger.tsv");
+        Files.writeString(ledger, text);
+        List<String> cmd = List.of("bash", repo.resolve("tools/power-ledger.sh").toString(), "--summary", "--since",
+                commits[1], "--ledger", ledger.toString());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).contains("counting only comparisons made at " + commits[1] + " or after it")
+                .contains("resnet50, interleaved, +3 % planted, budget 10m: 2 of 2 failed the gate");
+        Ended all = run("--summary", "--ledger", ledger.toString());
+        assertThat(all.out()).contains("+3 % planted, budget 10m: 2 of 3 failed the gate");
+        Ended bad = run("--summary", "--since", "no-such-commit", "--ledger", ledger.toString());
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.out().strip()).isEqualTo("power-ledger: --since 'no-such-commit' is not a commit of this repository");
+    }
+
+    private static String git(Path repo, String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of("git", "-C", repo.toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes()).strip();
+        assertThat(p.exitValue()).as(out).isZero();
+        return out;
+    }
+
+    @Test
     void refusesBadArgumentsInOneLine() throws Exception {
         Ended cell = run("--cell", "bert", "--slowdown", "3");
         assertThat(cell.code()).isEqualTo(2);
