@@ -145,7 +145,7 @@ final class DjlOrtEngine {
      * cannot start once plain ORT has created it: a benchmark fork runs one engine, but a JVM that opened {@code ort}
      * first (a test, a tool running several engines) must hear why, in one line.
      */
-    private static void start() throws BenchException {
+    static void start() throws BenchException {
         DjlRuntime.configure(0);
         try {
             Engine.getEngine("OnnxRuntime");

@@ -51,6 +51,23 @@ public enum EngineKind {
     }
 
     /**
+     * In a launcher whose run has cells of this engine, before anything else in that JVM touches ONNX Runtime: for
+     * {@code djl-ort}, starts DJL's OnnxRuntime engine, which makes ONNX Runtime's process-wide environment itself and
+     * cannot start once plain ORT has made it (the launcher's environment record asks ORT its version, and the
+     * operator pass of a djl-ort cell runs in the launcher). Nothing for the other engines. Best effort: an engine
+     * that cannot start here says why in its cells' forks and passes.
+     */
+    public void startInLauncher() {
+        if (this == DJL_ORT) {
+            try {
+                DjlOrtEngine.start();
+            } catch (BenchException e) {
+                // the cell's forks and its operator pass say why, each in its one line
+            }
+        }
+    }
+
+    /**
      * Loads a decoder ({@link DecoderLayout}) for cached generation: ort and djl-ort. djl-pytorch is refused in one
      * line: the zoo's renderer runs a graph as one forward over fixed inputs and does not render the decoder's ops.
      */

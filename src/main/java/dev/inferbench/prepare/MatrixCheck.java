@@ -49,7 +49,26 @@ public final class MatrixCheck {
      * zoo needs, reads each file and makes the precision variants the cells use. A benchmark without a {@code model}
      * parameter needs nothing.
      */
+    /**
+     * Lets each engine of the run start in this JVM before anything here touches ONNX Runtime
+     * ({@link EngineKind#startInLauncher}); a cell whose parameters do not read is left to the checks below.
+     */
+    static void startEngines(List<Cell> cells, BenchConfig config) {
+        Set<EngineKind> engines = java.util.EnumSet.noneOf(EngineKind.class);
+        for (Cell c : cells) {
+            if (CellSpec.isModelCell(c.params())) {
+                try {
+                    engines.add(CellSpec.of(c.params(), config).engine());
+                } catch (BenchException unreadable) {
+                    // said in one line by prepare's own loop
+                }
+            }
+        }
+        engines.forEach(EngineKind::startInLauncher);
+    }
+
     public static void prepare(List<Cell> cells, BenchConfig config, PrintStream progress) throws BenchException {
+        startEngines(cells, config);
         Map<String, List<CellSpec>> byModel = new LinkedHashMap<>();
         Map<String, List<FitsContext>> generation = new LinkedHashMap<>();
         Map<String, List<CellSpec>> oneForward = new LinkedHashMap<>(); // the cells that are not generation cells
