@@ -512,7 +512,7 @@ while :; do
   if [[ -n $where && -n $where_auto && $pairs -eq 1 && $u_pass -ge 1000000 && $u_forks -gt 0 ]]; then
     # passes every K-th pair take u_pass / (K u_forks + u_pass) of the time: at most 15 % needs K >= 17 u_pass / 3 u_forks
     where_every=$(( (17 * u_pass + 3 * u_forks - 1) / (3 * u_forks) )); (( where_every >= 1 )) || where_every=1
-    [[ $where_every -eq 1 ]] || echo "[compare-commits] operator passes before every ${where_every}th pair: a pair's passes took $(ms $((u_pass / 1000))) s against its forks' $(ms $((u_forks / 1000))) s, and the passes keep to 15 % of the comparison (--where-every 1: before every pair)"
+    [[ $where_every -eq 1 ]] || echo "[compare-commits] operator passes before one pair in ${where_every}: a pair's passes took $(ms $((u_pass / 1000))) s against its forks' $(ms $((u_forks / 1000))) s, and the passes keep to 15 % of the comparison (--where-every 1: before every pair)"
   fi
   [[ $answer == stop:* ]] && break
   if [[ $budget_s -gt 0 && $(( elapsed + last )) -gt $budget_s ]]; then
