@@ -60,11 +60,13 @@ final class DjlOrtEngine {
         start();
         ZooModel<NDList, NDList> loaded = load(model, device, settings, profilePrefix.toString());
         OrtSession session = sessionOrClose(loaded);
-        return new OrtProfiledRun.Profiling(new DjlEngine(ID, model, loaded, loaded::newPredictor, signature, false), () -> {
+        InferenceEngine engine = new DjlEngine(ID, model, loaded, loaded::newPredictor, signature, false);
+        return new OrtProfiledRun.Profiling(engine, () -> {
             try {
                 return Path.of(session.endProfiling());
             } catch (OrtException e) {
-                throw new BenchException("cannot end ORT's profiling inside DJL: " + OrtEngine.firstLine(e.getMessage()), e);
+                throw new BenchException("cannot end ORT's profiling inside DJL: " + OrtEngine.firstLine(e.getMessage()),
+                        e);
             }
         });
     }
@@ -135,8 +137,8 @@ final class DjlOrtEngine {
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new BenchException("engine '" + ID + "' cannot reach ONNX Runtime's session inside DJL's "
                     + block.getClass().getName() + " (" + DjlEngine.rootMessage(e) + "), whose profile "
-                    + "--flame-events ops and the operator passes need; expected DJL's OnnxRuntime engine to keep it in field '" + SESSION_FIELD
-                    + "' (DJL 0.36.0)", e);
+                    + "--flame-events ops and the operator passes need; expected DJL's OnnxRuntime engine to keep it in"
+                    + " field '" + SESSION_FIELD + "' (DJL 0.36.0)", e);
         }
     }
 

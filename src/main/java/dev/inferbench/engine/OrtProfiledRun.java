@@ -84,8 +84,9 @@ public record OrtProfiledRun(long[] callNanos, Path profileJson) {
      * measured calls only. {@code kind}: {@code ort}, or {@code djl-ort} (ORT's session inside DJL, called through
      * DJL's Predictor as the cell's forks call it).
      */
-    public static OrtProfiledRun run(EngineKind kind, Path model, Device device, EngineSettings settings, Batch batch, int warmup,
-                                     int minCalls, int maxCalls, long nanos, Path profilePrefix, Window window)
+    public static OrtProfiledRun run(EngineKind kind, Path model, Device device, EngineSettings settings, Batch batch,
+                                     int warmup, int minCalls, int maxCalls, long nanos, Path profilePrefix,
+                                     Window window)
             throws BenchException {
         Profiling profiling = Profiling.open(kind, model, device, settings, profilePrefix);
         try (InferenceEngine engine = profiling.engine();

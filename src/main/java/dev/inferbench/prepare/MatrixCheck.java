@@ -45,11 +45,6 @@ public final class MatrixCheck {
     }
 
     /**
-     * Makes the typed cell of every model cell (which checks its values), then, model by model, generates what the
-     * zoo needs, reads each file and makes the precision variants the cells use. A benchmark without a {@code model}
-     * parameter needs nothing.
-     */
-    /**
      * Lets each engine of the run start in this JVM before anything here touches ONNX Runtime
      * ({@link EngineKind#startInLauncher}); a cell whose parameters do not read is left to the checks below.
      */
@@ -67,6 +62,11 @@ public final class MatrixCheck {
         engines.forEach(EngineKind::startInLauncher);
     }
 
+    /**
+     * Makes the typed cell of every model cell (which checks its values), then, model by model, generates what the
+     * zoo needs, reads each file and makes the precision variants the cells use. A benchmark without a {@code model}
+     * parameter needs nothing.
+     */
     public static void prepare(List<Cell> cells, BenchConfig config, PrintStream progress) throws BenchException {
         startEngines(cells, config);
         Map<String, List<CellSpec>> byModel = new LinkedHashMap<>();

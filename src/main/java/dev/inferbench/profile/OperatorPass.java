@@ -28,8 +28,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * One profiled pass of each {@code ort} or {@code djl-ort} inference cell of a run, asked for between the timed forks of an interleaved
- * comparison (tools/compare-commits.sh), so that each side's operator times are taken pair by pair as its timed forks
+ * One profiled pass of each {@code ort} or {@code djl-ort} inference cell of a run, asked for between the timed forks
+ * of an interleaved comparison (tools/compare-commits.sh), so that each side's operator times are taken pair by pair as its timed forks
  * are: the cell's model once more in the launcher with ONNX Runtime's session profiling on, never in a timed fork.
  * A pass warms up for at least {@value #WARMUP_CALLS} calls and half its time (the launcher's JVM runs the engine's
  * Java code seldom, so it may not be compiled yet), then measures for about {@value #PASS_MS} ms (at least
@@ -39,8 +39,9 @@ import java.util.stream.Stream;
  * ({@link FrameSampler}): the samples by frame group and the JVM's heap, GC and JIT counters go into the same file
  * ({@link PassFrames}), the collapsed stacks beside it. {@code compare} sets the passes of two runs side by side
  * pair by pair. A {@code djl-ort} cell's pass opens the model through DJL and calls it through DJL's Predictor, as
- * its forks do, with ORT's profiling switched on by DJL's own option; these passes run before the {@code ort} ones
- * (DJL's engine must create ONNX Runtime's environment in a JVM, not find it made).
+ * its forks do, with ORT's profiling switched on by DJL's own option; DJL's engine, which must make ONNX Runtime's
+ * environment in a JVM rather than find it made, was started by the launcher's matrix check
+ * ({@code EngineKind.startInLauncher}).
  *
  * <p>What a pass cannot see: it runs in the launcher's JVM, so a change that only the forks' JVM arguments make
  * ({@code -jvmArgsAppend}) is not in it; the side's build and the cell's parameters are.
@@ -89,25 +90,15 @@ public final class OperatorPass {
         return engine == EngineKind.ORT || engine == EngineKind.DJL_ORT;
     }
 
-    /** The cells that get a pass, {@code djl-ort} ones first (see the class comment), otherwise in run order. */
-    static List<Cell> passOrder(List<Cell> cells, BenchConfig config) throws BenchException {
-        List<Cell> djl = new ArrayList<>();
-        List<Cell> ort = new ArrayList<>();
-        for (Cell cell : cells) {
-            if (profiles(cell, config)) {
-                (CellSpec.of(cell.params(), config).engine() == EngineKind.DJL_ORT ? djl : ort).add(cell);
-            }
-        }
-        djl.addAll(ort);
-        return djl;
-    }
-
     /**
      * Profiles each cell that gets a pass into {@code dir}; one line each on {@code out}. A cell whose pass fails is
      * a line that says why: the timed forks go on without it.
      */
     public static void run(List<Cell> cells, BenchConfig config, Path dir, PrintStream out) throws BenchException {
-        for (Cell cell : passOrder(cells, config)) {
+        for (Cell cell : cells) {
+            if (!profiles(cell, config)) {
+                continue;
+            }
             long t0 = System.nanoTime();
             try {
                 StringBuilder noSamples = new StringBuilder();
