@@ -26,7 +26,8 @@ import java.util.Set;
  * error rate. A row whose interval excludes 0 is named; the others are summed in one line. What the named rows
  * explain together is a ratio of two noisy means (their summed change over the call's, per pair), so it comes with
  * Fieller's interval ({@link RatioOfMeans}): a point share alone reads 71 % in one comparison and 122 % in the next
- * when the call's change is itself known to +-50 %.
+ * when the call's change is itself known to +-50 %. Each row's own share comes with one too, at the row's
+ * confidence: whether the first row alone explains most of the change is then read from its lower bound.
  *
  * @param pairs      pairs whose passes both sides hold
  * @param confidence of the family of rows (and of {@code call}'s interval)
@@ -47,9 +48,11 @@ public record Where(int pairs, double confidence, Change call, List<Change> rows
      *
      * @param module the module that holds most of the operator's change (the largest change in ms summed over the
      *               pairs), as {@link LayerTimes} names it; empty for {@link #OUTSIDE}
-     * @param share  the change as a fraction of the call's change
+     * @param share  the change as a fraction of the call's change, with Fieller's interval at the row's confidence
+     *               (its change per pair over the call's, {@link RatioOfMeans}); bounds NaN where the call's change
+     *               holds 0 or the row has no share (the JVM's figures)
      */
-    public record Change(String name, String module, double baseMs, double headMs, Interval change, double share) {
+    public record Change(String name, String module, double baseMs, double headMs, Interval change, Interval share) {
         /** Whether the change's interval excludes 0: a change shown at the row's confidence. */
         public boolean named() {
             return change.known() && (change.lower() > 0 || change.upper() < 0);
@@ -88,12 +91,13 @@ public record Where(int pairs, double confidence, Change call, List<Change> rows
         }
         double[] callB = new double[n];
         double[] callH = new double[n];
+        double[] callD = new double[n];
         for (int i = 0; i < n; i++) {
             callB[i] = base.get(i).callMs();
             callH[i] = head.get(i).callMs();
+            callD[i] = callH[i] - callB[i];
         }
         Interval callChange = PairedDifference.interval(callB, callH, confidence);
-        double total = callChange.estimate();
         double perRow = Comparer.perRow(confidence, names.size());
         List<Change> rows = new ArrayList<>();
         for (String name : names) {
@@ -103,14 +107,35 @@ public record Where(int pairs, double confidence, Change call, List<Change> rows
                 ob[i] = b.get(i).getOrDefault(name, 0.0);
                 oh[i] = h.get(i).getOrDefault(name, 0.0);
             }
-            Interval d = PairedDifference.interval(ob, oh, perRow);
-            rows.add(new Change(name, module(moduleChange.get(name)), mean(ob), mean(oh), d, d.estimate() / total));
+            rows.add(change(name, module(moduleChange.get(name)), ob, oh, callD, perRow));
         }
         rows.sort(Comparator.comparing((Change c) -> !c.named())
                 .thenComparing(c -> -Math.abs(c.change().estimate())).thenComparing(Change::name));
-        Change call = new Change("call", "", mean(callB), mean(callH), callChange, 1);
+        Change call = new Change("call", "", mean(callB), mean(callH), callChange,
+                new Interval(1, 1, 1, confidence, n));
         return new Where(n, confidence, call, List.copyOf(rows), namedShare(rows, b, h, callB, callH, confidence),
-                WhereFrames.of(base, head, total, confidence));
+                WhereFrames.of(base, head, callD, confidence));
+    }
+
+    /**
+     * One row from its per-pair values on each side: the change with its interval, and its share of the call's change
+     * per pair ({@code callChange}, head less base) with Fieller's interval, both at {@code confidence}; no share when
+     * {@code callChange} is null.
+     */
+    static Change change(String name, String module, double[] base, double[] head, double[] callChange,
+                         double confidence) {
+        Interval d = PairedDifference.interval(base, head, confidence);
+        Interval share;
+        if (callChange == null) {
+            share = new Interval(Double.NaN, Double.NaN, Double.NaN, confidence, base.length);
+        } else {
+            double[] diff = new double[base.length];
+            for (int i = 0; i < diff.length; i++) {
+                diff[i] = head[i] - base[i];
+            }
+            share = RatioOfMeans.fieller(diff, callChange, confidence);
+        }
+        return new Change(name, module, mean(base), mean(head), d, share);
     }
 
     /** This table with its frame block replaced ({@link WhereFrames#withStacks}). */

@@ -3,7 +3,6 @@ package dev.inferbench.compare;
 import dev.inferbench.profile.FrameGroup;
 import dev.inferbench.profile.OperatorPass;
 import dev.inferbench.profile.PassFrames;
-import dev.inferbench.stats.Interval;
 import dev.inferbench.stats.PairedDifference;
 
 import java.nio.file.Path;
@@ -57,10 +56,10 @@ public record WhereFrames(int pairs, double confidence, String engine, List<Wher
     }
 
     /**
-     * @param callChange the call's change in the passes, ms (what the groups' shares are of)
+     * @param callChange the call's change in the passes per pair, ms, head less base (what the groups' shares are of)
      * @return null unless every pass of both sides holds samples
      */
-    static WhereFrames of(List<OperatorPass.Profiled> base, List<OperatorPass.Profiled> head, double callChange,
+    static WhereFrames of(List<OperatorPass.Profiled> base, List<OperatorPass.Profiled> head, double[] callChange,
                           double confidence) {
         int n = base.size();
         if (n == 0 || n != head.size() || base.stream().anyMatch(p -> p.frames() == null || p.frames().samples() == 0)
@@ -77,16 +76,16 @@ public record WhereFrames(int pairs, double confidence, String engine, List<Wher
                 .thenComparing(c -> -Math.abs(c.change().estimate())));
         double perJvm = Comparer.perRow(confidence, 3);
         List<Where.Change> jvm = List.of(
-                change(BYTES, base, head, p -> p.frames().bytesPerCall(), perJvm, Double.NaN),
-                change(GC, base, head, p -> p.frames().gcMsPerCall(), perJvm, Double.NaN),
-                change(JIT, base, head, p -> p.frames().jitMsPerCall(), perJvm, Double.NaN));
+                change(BYTES, base, head, p -> p.frames().bytesPerCall(), perJvm, null),
+                change(GC, base, head, p -> p.frames().gcMsPerCall(), perJvm, null),
+                change(JIT, base, head, p -> p.frames().jitMsPerCall(), perJvm, null));
         return new WhereFrames(n, confidence, engines(base, head), List.copyOf(groups), jvm, List.of(), List.of(),
                 null);
     }
 
     private static Where.Change change(String name, List<OperatorPass.Profiled> base, List<OperatorPass.Profiled> head,
                                        ToDoubleFunction<OperatorPass.Profiled> figure, double confidence,
-                                       double callChange) {
+                                       double[] callChange) {
         int n = base.size();
         double[] b = new double[n];
         double[] h = new double[n];
@@ -94,8 +93,7 @@ public record WhereFrames(int pairs, double confidence, String engine, List<Wher
             b[i] = figure.applyAsDouble(base.get(i));
             h[i] = figure.applyAsDouble(head.get(i));
         }
-        Interval d = PairedDifference.interval(b, h, confidence);
-        return new Where.Change(name, "", mean(b), mean(h), d, d.estimate() / callChange);
+        return Where.change(name, "", b, h, callChange, confidence);
     }
 
     private static String engines(List<OperatorPass.Profiled> base, List<OperatorPass.Profiled> head) {
@@ -103,13 +101,5 @@ public record WhereFrames(int pairs, double confidence, String engine, List<Wher
         base.forEach(p -> e.add(p.frames().engine()));
         head.forEach(p -> e.add(p.frames().engine()));
         return String.join(" / ", e);
-    }
-
-    private static double mean(double[] v) {
-        double s = 0;
-        for (double x : v) {
-            s += x;
-        }
-        return s / v.length;
     }
 }

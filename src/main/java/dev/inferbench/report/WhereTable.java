@@ -16,10 +16,11 @@ import java.util.Locale;
 /**
  * The "where" table of a gated row that reads slower, faster or could not tell: the operators whose change in ms per
  * call has an interval that excludes 0, largest first, with the module that holds most of it, both sides' times and
- * the share of the call's change each explains, then what the named rows explain together with its interval (the
- * call's change is uncertain too); every other operator summed in one line. Under it, where the passes
- * hold cpu samples, the same for the frame groups ({@link WhereFrames}: inferbench, the binding and JNI, ORT's
- * kernels, GC and JIT threads, other) and the JVM's heap bytes, GC and JIT time per call, base, head and change.
+ * the share of the call's change each explains with its interval at the row's confidence, then what the named rows
+ * explain together with its interval (the call's change is uncertain too); every other operator summed in one line.
+ * Under it, where the passes hold cpu samples, the same for the frame groups ({@link WhereFrames}: inferbench, the
+ * binding and JNI, ORT's kernels, GC and JIT threads, other) and the JVM's heap bytes, GC and JIT time per call, base,
+ * head and change.
  */
 public final class WhereTable {
     private WhereTable() {
@@ -44,7 +45,7 @@ public final class WhereTable {
             for (Where.Change c : named) {
                 rows.add(List.of("  " + c.name(), c.module().isEmpty() && c.name().equals(Where.OUTSIDE) ? ""
                                 : LayerName.shown(c.module()), ms(c.baseMs()), ms(c.headMs()), change(c.change()),
-                        share(c.share())));
+                        shareOf(c.share())));
             }
             sb.append(SummaryTable.layout(rows));
             sb.append(together(named, w.namedShare(), w.confidence()));
@@ -94,7 +95,8 @@ public final class WhereTable {
             List<List<String>> rows = new ArrayList<>();
             rows.add(List.of("  frame group", "base ms", "head ms", "change ms", "of the call's change"));
             for (Where.Change c : named) {
-                rows.add(List.of("  " + c.name(), ms(c.baseMs()), ms(c.headMs()), change(c.change()), share(c.share())));
+                rows.add(List.of("  " + c.name(), ms(c.baseMs()), ms(c.headMs()), change(c.change()),
+                        shareOf(c.share())));
             }
             sb.append(SummaryTable.layout(rows));
         }
@@ -174,7 +176,11 @@ public final class WhereTable {
         number(d, "lower", c.change().lower());
         number(d, "upper", c.change().upper());
         d.put("confidence", c.change().confidence());
-        number(o, "share", c.share());
+        number(o, "share", c.share().estimate());
+        ObjectNode s = o.putObject("shareInterval");
+        number(s, "lower", c.share().lower());
+        number(s, "upper", c.share().upper());
+        s.put("confidence", c.share().confidence());
     }
 
     private static void number(ObjectNode n, String name, double v) {
@@ -205,6 +211,18 @@ public final class WhereTable {
 
     private static String ms(double v) {
         return String.format(Locale.ROOT, "%.4f", v);
+    }
+
+    /**
+     * A row's share with its interval: {@code 74 % [52, 101]}; {@code 74 % [unbounded]} where the call's change holds 0
+     * at the row's confidence, so that no share is ruled out.
+     */
+    private static String shareOf(Interval share) {
+        if (!share.known()) {
+            return share(share.estimate()) + " [unbounded]";
+        }
+        return String.format(Locale.ROOT, "%s [%.0f, %.0f]", share(share.estimate()), share.lower() * 100,
+                share.upper() * 100);
     }
 
     private static String share(double f) {

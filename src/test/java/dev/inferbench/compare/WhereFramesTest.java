@@ -51,7 +51,9 @@ class WhereFramesTest {
         assertThat(f.named()).extracting(Where.Change::name).containsExactly(FrameGroup.BINDING.label());
         Where.Change binding = f.named().get(0);
         assertThat(binding.change().contains(0.030)).isTrue();
-        assertThat(binding.share()).isBetween(0.8, 1.2);
+        assertThat(binding.share().estimate()).isBetween(0.8, 1.2);
+        assertThat(binding.share().contains(1.0)).isTrue();
+        assertThat(f.jvm().get(0).share().known()).isFalse(); // the JVM's figures are no share of the call
         // the groups apportion each pass's call: together their change is the call's
         assertThat(f.groups().stream().mapToDouble(c -> c.change().estimate()).sum())
                 .isCloseTo(w.call().change().estimate(), within(1e-9));

@@ -19,19 +19,23 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class WhereTableTest {
     private static Where.Change change(String name, double base, double head, double lo, double hi, double share) {
+        return change(name, base, head, lo, hi, new Interval(share, Double.NaN, Double.NaN, 0.99, 10));
+    }
+
+    private static Where.Change change(String name, double base, double head, double lo, double hi, Interval share) {
         return new Where.Change(name, "", base, head, new Interval(head - base, lo, hi, 0.99, 10), share);
     }
 
     private static Where where(WhereFrames frames) {
         Where.Change call = change("call", 0.1000, 0.1400, 0.0300, 0.0500, 1);
         Where.Change outside = new Where.Change(Where.OUTSIDE, "", 0.0300, 0.0700,
-                new Interval(0.04, 0.03, 0.05, 0.99, 10), 1.0);
+                new Interval(0.04, 0.03, 0.05, 0.99, 10), new Interval(1.0, 0.75, 1.25, 0.99, 10));
         return new Where(10, 0.95, call, List.of(outside), new Interval(1.0, 0.7, 1.4, 0.95, 10), frames);
     }
 
     private static WhereFrames frames(Path diff) {
         List<Where.Change> groups = List.of(
-                change("binding + JNI", 0.0100, 0.0450, 0.0280, 0.0420, 0.875),
+                change("binding + JNI", 0.0100, 0.0450, 0.0280, 0.0420, new Interval(0.875, 0.6951, 1.049, 0.99, 10)),
                 change("ORT kernels", 0.0800, 0.0840, -0.0010, 0.0090, 0.1),
                 change("inferbench", 0.0050, 0.0060, -0.0010, 0.0030, 0.025),
                 change("GC threads", 0.0010, 0.0020, -0.0005, 0.0025, 0.025),
@@ -54,7 +58,8 @@ class WhereTableTest {
         assertThat(lines.get(block + 1).split("\\s{2,}"))
                 .containsExactly("", "frame group", "base ms", "head ms", "change ms", "of the call's change");
         assertThat(lines.get(block + 2).split("\\s{2,}"))
-                .containsExactly("", "binding + JNI", "0.0100", "0.0450", "+0.0350 [+0.0280, +0.0420]", "88 %");
+                .containsExactly("", "binding + JNI", "0.0100", "0.0450", "+0.0350 [+0.0280, +0.0420]",
+                        "88 % [70, 105]");
         assertThat(lines.get(block + 3)).isEqualTo("  5 other groups (ORT kernels, inferbench, GC threads, JIT compiler,"
                 + " other): +0.0060 ms together (15 %), none with an interval that excludes 0");
         assertThat(lines.get(block + 4).split("\\s{2,}")).containsExactly("", "the JVM in the passes", "base", "head",
@@ -79,9 +84,22 @@ class WhereTableTest {
         assertThat(lines.get(2).split("\\s{2,}")).containsExactly("", "operator", "module", "base ms", "head ms",
                 "change ms", "of the call's change");
         assertThat(lines.get(3).split("\\s{2,}"))
-                .containsExactly("", Where.OUTSIDE, "0.0300", "0.0700", "+0.0400 [+0.0300, +0.0500]", "100 %");
+                .containsExactly("", Where.OUTSIDE, "0.0300", "0.0700", "+0.0400 [+0.0300, +0.0500]",
+                        "100 % [75, 125]");
         assertThat(lines.get(4)).isEqualTo("  the named row: +0.0400 ms, 100 % [70 %, 140 %] of the call's change"
                 + " (95 % interval, Fieller's: the call's change is uncertain too)");
+    }
+
+    @Test
+    void aRowWhoseShareIsUnboundedSaysSo() {
+        Where w = where(null);
+        Where.Change outside = new Where.Change(Where.OUTSIDE, "", 0.0300, 0.0700,
+                new Interval(0.04, 0.03, 0.05, 0.99, 10), new Interval(1.0, Double.NaN, Double.NaN, 0.99, 10));
+        Where unbounded = new Where(w.pairs(), w.confidence(), w.call(), List.of(outside), w.namedShare(), null);
+
+        assertThat(WhereTable.text("infer", unbounded).lines().toList().get(3).split("\\s{2,}"))
+                .containsExactly("", Where.OUTSIDE, "0.0300", "0.0700", "+0.0400 [+0.0300, +0.0500]",
+                        "100 % [unbounded]");
     }
 
     @Test
@@ -120,6 +138,10 @@ class WhereTableTest {
         assertThat(n.at("/namedShare/estimate").asDouble()).isEqualTo(1.0);
         assertThat(n.at("/namedShare/lower").asDouble()).isEqualTo(0.7);
         assertThat(n.at("/namedShare/upper").asDouble()).isEqualTo(1.4);
+        assertThat(n.at("/operators/0/share").asDouble()).isEqualTo(1.0);
+        assertThat(n.at("/operators/0/shareInterval/lower").asDouble()).isEqualTo(0.75);
+        assertThat(n.at("/operators/0/shareInterval/upper").asDouble()).isEqualTo(1.25);
+        assertThat(n.at("/frames/groups/1/shareInterval/lower").isNull()).isTrue(); // unbounded: null, not a number
         assertThat(n.at("/frames/engine").asText()).isEqualTo("perf_events");
         assertThat(n.at("/frames/groups")).hasSize(6);
         assertThat(n.at("/frames/groups/0/group").asText()).isEqualTo("binding + JNI");
