@@ -7,13 +7,18 @@ import dev.inferbench.compare.Where;
 
 import java.io.PrintWriter;
 import java.io.Writer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The result of {@code compare} as one self-contained HTML page: the report's styles and script (sortable,
- * filterable table), one row per cell and metric with its verdict coloured, then the cells only one side has.
+ * filterable table), one row per cell and metric with its verdict coloured, then the cells only one side has. A row
+ * names its cell by the params that tell the cells apart, as the text table does; the full name is its title and,
+ * hidden, what the filter box matches.
  * Every text from the results is escaped as in the report.
  */
 public final class CompareHtml {
@@ -48,9 +53,16 @@ public final class CompareHtml {
         out.println("<table class=\"cells\"><thead><tr>");
         CompareTable.head(report).forEach(h -> out.print("<th>" + HtmlReport.escape(h) + "</th>"));
         out.println("</tr></thead><tbody>");
+        Set<String> varying = CompareTable.varying(report);
         for (Comparison r : report.rows()) {
-            // every row names its cell in full: the filter box matches params
-            List<String> cells = CompareTable.cells(r, r.cell().label(), HtmlReport::escape);
+            // a row shows what tells its cell apart (the params every cell shares are in the notes under the table),
+            // and holds the full name hidden and as its title: the filter box matches every param
+            String full = r.cell().label();
+            List<String> cells = new ArrayList<>(CompareTable.cells(r, r.cell().label(varying), HtmlReport::escape));
+            if (!full.equals(r.cell().label(varying))) {
+                cells.set(0, "<span title=\"" + HtmlReport.escape(full) + "\">" + cells.get(0) + "</span><span hidden> "
+                        + HtmlReport.escape(full) + "</span>");
+            }
             out.print("<tr>");
             for (int i = 0; i < cells.size(); i++) {
                 String css = i >= FIRST_NUMBER && i <= LAST_NUMBER ? " class=\"num\""
@@ -70,7 +82,12 @@ public final class CompareHtml {
             }
             String label = r.cell().label(CompareTable.varying(report));
             out.println("<h2>Where: " + HtmlReport.escape(label) + "</h2>");
-            out.println("<pre>" + HtmlReport.escape(WhereTable.text(label, wh)) + "</pre>");
+            String text = WhereTable.text(label, wh);
+            if (wh.frames() != null && wh.frames().flameDiff() != null) { // the link below says it, and is one
+                text = text.lines().filter(l -> !l.startsWith(WhereTable.FLAME_DIFF)).map(l -> l + "\n")
+                        .collect(Collectors.joining());
+            }
+            out.println("<pre>" + HtmlReport.escape(text) + "</pre>");
             if (wh.frames() != null && wh.frames().flameDiff() != null) {
                 out.println("<p><a href=\"" + HtmlReport.escape(wh.frames().flameDiff().toAbsolutePath().toUri().toString())
                         + "\">differential flame graph of the passes</a> (head against base; red: hotter in head)</p>");

@@ -23,6 +23,9 @@ import java.util.Locale;
  * head and change.
  */
 public final class WhereTable {
+    /** How the line that gives the differential flame graph's path begins. */
+    static final String FLAME_DIFF = "  differential flame graph of the passes (head against base; red: hotter in head): ";
+
     private WhereTable() {
     }
 
@@ -64,8 +67,7 @@ public final class WhereTable {
             frames(sb, w.frames(), call);
         }
         if (w.frames() != null && w.frames().flameDiff() != null) {
-            sb.append("  differential flame graph of the passes (head against base; red: hotter in head): ")
-                    .append(w.frames().flameDiff()).append(System.lineSeparator());
+            sb.append(FLAME_DIFF).append(w.frames().flameDiff()).append(System.lineSeparator());
         }
         return sb.toString();
     }

@@ -166,6 +166,35 @@ class ComparerTest {
     }
 
     /**
+     * The page names a row's cell by what tells the cells apart (the full name is its title and, hidden, what the
+     * filter matches), and a where table's differential flame graph is a link under it, not a path in the text.
+     */
+    @Test
+    void theHtmlPageShowsShortCellNamesAndLinksTheFlameDiffOnce() throws BenchException {
+        Comparer.Report r = Comparer.compare(List.of(cell("1", 20, "avgt", "ms/op"), cell("8", 150, "avgt", "ms/op")),
+                List.of(cell("1", 22, "avgt", "ms/op"), cell("8", 150, "avgt", "ms/op")), 0.03, Verdict.CONFIDENCE);
+        Comparison slower = r.rows().stream().filter(c -> c.gated() && c.cell().label().contains("batchSize=1"))
+                .findFirst().orElseThrow();
+        dev.inferbench.stats.Interval i = new dev.inferbench.stats.Interval(2, 1, 3, 0.99, 10);
+        Where.Change c = new Where.Change(Where.OUTSIDE, "", 20, 22, i, new dev.inferbench.stats.Interval(1, 0.5, 2,
+                0.99, 10));
+        java.nio.file.Path diff = java.nio.file.Path.of("head/where/flames-diff/cell.html");
+        WhereFrames frames = new WhereFrames(10, 0.95, "perf_events", List.of(c), List.of(), List.of(), List.of(),
+                diff);
+        Where where = new Where(10, 0.95, c, List.of(c), i, frames);
+        StringWriter html = new StringWriter();
+        CompareHtml.write(r, "base", "head", Map.of(slower.cell(), where), html);
+        String page = html.toString();
+
+        assertThat(page).contains("<tr><td><span title=\"infer batchSize=1 engine=ort\">infer batchSize=1</span>"
+                + "<span hidden> infer batchSize=1 engine=ort</span></td><td>time</td>");
+        assertThat(page).contains("<h2>Where: infer batchSize=1</h2>")
+                .contains("differential flame graph of the passes</a>")
+                .doesNotContain("differential flame graph of the passes (head against base; red: hotter in head): ");
+        assertThat(page.split(java.util.regex.Pattern.quote(diff.toAbsolutePath().toUri().toString()), -1)).hasSize(2);
+    }
+
+    /**
      * {@code -Dgolden.update=true} writes the actual output over the golden file instead (then read the diff before
      * committing it): a format change is reviewed as a change of the golden file, never typed by hand.
      */
