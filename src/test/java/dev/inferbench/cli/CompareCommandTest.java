@@ -86,7 +86,10 @@ class CompareCommandTest {
         assertThat(run("compare", a.toString(), a.toString(), "--format", "html", "--precision", "50%")).isZero();
         String html = out.toString(StandardCharsets.UTF_8);
         assertThat(html).startsWith("<!DOCTYPE html>").endsWith("</body></html>\n")
-                .contains("<table class=\"cells\">", "<td>infer batchSize=1 ", "<td class=\"inconclusive\">inconclusive</td>")
+                .contains("<table class=\"cells\">", "<td class=\"inconclusive\">inconclusive</td>",
+                        // the params that tell the cells apart shown, every param in the title and hidden for the filter
+                        "<td><span title=\"infer batchSize=1 device=cpu engine=ort model=resnet-tiny threads=0\">"
+                                + "infer batchSize=1</span><span hidden> infer batchSize=1 device=cpu")
                 .doesNotContain("settled ");
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("settled ");
     }
