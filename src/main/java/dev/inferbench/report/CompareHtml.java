@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The result of {@code compare} as one self-contained HTML page: the report's styles and script (sortable,
@@ -58,8 +57,9 @@ public final class CompareHtml {
             // a row shows what tells its cell apart (the params every cell shares are in the notes under the table),
             // and holds the full name hidden and as its title: the filter box matches every param
             String full = r.cell().label();
-            List<String> cells = new ArrayList<>(CompareTable.cells(r, r.cell().label(varying), HtmlReport::escape));
-            if (!full.equals(r.cell().label(varying))) {
+            String shown = r.cell().label(varying);
+            List<String> cells = new ArrayList<>(CompareTable.cells(r, shown, HtmlReport::escape));
+            if (!full.equals(shown)) {
                 cells.set(0, "<span title=\"" + HtmlReport.escape(full) + "\">" + cells.get(0) + "</span><span hidden> "
                         + HtmlReport.escape(full) + "</span>");
             }
@@ -80,15 +80,12 @@ public final class CompareHtml {
             if (wh == null || !WhereTable.shown(r)) {
                 continue;
             }
-            String label = r.cell().label(CompareTable.varying(report));
+            String label = r.cell().label(varying);
             out.println("<h2>Where: " + HtmlReport.escape(label) + "</h2>");
-            String text = WhereTable.text(label, wh);
-            if (wh.frames() != null && wh.frames().flameDiff() != null) { // the link below says it, and is one
-                text = text.lines().filter(l -> !l.startsWith(WhereTable.FLAME_DIFF)).map(l -> l + "\n")
-                        .collect(Collectors.joining());
-            }
-            out.println("<pre>" + HtmlReport.escape(text) + "</pre>");
-            if (wh.frames() != null && wh.frames().flameDiff() != null) {
+            boolean link = wh.frames() != null && wh.frames().flameDiff() != null;
+            // the page links the differential flame graph under the table instead of printing its path in it
+            out.println("<pre>" + HtmlReport.escape(WhereTable.text(label, wh, !link)) + "</pre>");
+            if (link) {
                 out.println("<p><a href=\"" + HtmlReport.escape(wh.frames().flameDiff().toAbsolutePath().toUri().toString())
                         + "\">differential flame graph of the passes</a> (head against base; red: hotter in head)</p>");
             }

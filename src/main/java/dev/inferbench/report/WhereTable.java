@@ -23,8 +23,8 @@ import java.util.Locale;
  * head and change.
  */
 public final class WhereTable {
-    /** How the line that gives the differential flame graph's path begins. */
-    static final String FLAME_DIFF = "  differential flame graph of the passes (head against base; red: hotter in head): ";
+    private static final String FLAME_DIFF = "  differential flame graph of the passes (head against base; red: hotter in"
+            + " head): ";
 
     private WhereTable() {
     }
@@ -35,6 +35,11 @@ public final class WhereTable {
     }
 
     public static String text(String cell, Where w) {
+        return text(cell, w, true);
+    }
+
+    /** @param flamePath whether the text ends with the differential flame graph's path (a page links it instead) */
+    static String text(String cell, Where w, boolean flamePath) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "where: %s, %d pairs of operator passes (%s %% intervals for the table as"
                         + " a whole)%n", cell, w.pairs(), percent(w.confidence())));
@@ -66,7 +71,7 @@ public final class WhereTable {
         if (w.frames() != null) {
             frames(sb, w.frames(), call);
         }
-        if (w.frames() != null && w.frames().flameDiff() != null) {
+        if (flamePath && w.frames() != null && w.frames().flameDiff() != null) {
             sb.append(FLAME_DIFF).append(w.frames().flameDiff()).append(System.lineSeparator());
         }
         return sb.toString();
