@@ -23,8 +23,8 @@ import java.util.Locale;
  * head and change.
  */
 public final class WhereTable {
-    private static final String FLAME_DIFF = "  differential flame graph of the passes (head against base; red: hotter in"
-            + " head): ";
+    private static final String FLAME_DIFF =
+            "  differential flame graph of the passes (head against base; red: hotter in head): ";
 
     private WhereTable() {
     }
