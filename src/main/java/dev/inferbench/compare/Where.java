@@ -113,7 +113,7 @@ public record Where(int pairs, double confidence, Change call, List<Change> rows
                 .thenComparing(c -> -Math.abs(c.change().estimate())).thenComparing(Change::name));
         Change call = new Change("call", "", mean(callB), mean(callH), callChange,
                 new Interval(1, 1, 1, confidence, n));
-        return new Where(n, confidence, call, List.copyOf(rows), namedShare(rows, b, h, callB, callH, confidence),
+        return new Where(n, confidence, call, List.copyOf(rows), namedShare(rows, b, h, callD, confidence),
                 WhereFrames.of(base, head, callD, confidence));
     }
 
@@ -145,21 +145,18 @@ public record Where(int pairs, double confidence, Change call, List<Change> rows
 
     /** The named rows' summed change per pair over the call's change per pair, Fieller's interval; null for none. */
     private static Interval namedShare(List<Change> rows, List<Map<String, Double>> b, List<Map<String, Double>> h,
-                                       double[] callB, double[] callH, double confidence) {
+                                       double[] callChange, double confidence) {
         List<String> named = rows.stream().filter(Change::named).map(Change::name).toList();
         if (named.isEmpty()) {
             return null;
         }
-        int n = callB.length;
-        double[] part = new double[n];
-        double[] whole = new double[n];
-        for (int i = 0; i < n; i++) {
+        double[] part = new double[callChange.length];
+        for (int i = 0; i < part.length; i++) {
             for (String name : named) {
                 part[i] += h.get(i).getOrDefault(name, 0.0) - b.get(i).getOrDefault(name, 0.0);
             }
-            whole[i] = callH[i] - callB[i];
         }
-        return RatioOfMeans.fieller(part, whole, confidence);
+        return RatioOfMeans.fieller(part, callChange, confidence);
     }
 
     /** One pass's ms per call by operator, and the time outside them as {@link #OUTSIDE}. */

@@ -31,6 +31,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.List;
@@ -49,7 +50,7 @@ public final class MatrixCheck {
      * ({@link EngineKind#startInLauncher}); a cell whose parameters do not read is left to the checks below.
      */
     static void startEngines(List<Cell> cells, BenchConfig config) {
-        Set<EngineKind> engines = java.util.EnumSet.noneOf(EngineKind.class);
+        Set<EngineKind> engines = EnumSet.noneOf(EngineKind.class);
         for (Cell c : cells) {
             if (CellSpec.isModelCell(c.params())) {
                 try {

@@ -29,8 +29,9 @@ import java.util.stream.Stream;
 
 /**
  * One profiled pass of each {@code ort} or {@code djl-ort} inference cell of a run, asked for between the timed forks
- * of an interleaved comparison (tools/compare-commits.sh), so that each side's operator times are taken pair by pair as its timed forks
- * are: the cell's model once more in the launcher with ONNX Runtime's session profiling on, never in a timed fork.
+ * of an interleaved comparison (tools/compare-commits.sh), so that each side's operator times are taken pair by pair
+ * as its timed forks are: the cell's model once more in the launcher with ONNX Runtime's session profiling on, never
+ * in a timed fork.
  * A pass warms up for at least {@value #WARMUP_CALLS} calls and half its time (the launcher's JVM runs the engine's
  * Java code seldom, so it may not be compiled yet), then measures for about {@value #PASS_MS} ms (at least
  * {@value #MIN_CALLS} calls, at most {@value #MAX_CALLS}), and keeps, per cell, one small file: the Java-side time
