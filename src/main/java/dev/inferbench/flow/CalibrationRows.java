@@ -213,8 +213,10 @@ final class CalibrationRows {
                 0.05, true, true, times, SetupProfiler.LOAD_TIME, base));
         rows.add(new Row("first ms (" + SetupProfiler.FIRST_INFERENCE + "), 500 ms planted on a 2 ms call", 502, "ms",
                 0.05, true, true, times, SetupProfiler.FIRST_INFERENCE));
+        // two JVMs' starts (this fork's and the base's, minutes apart) differ by up to about 400 ms on a shared 2-core
+        // VM (-6.2 % and +6.8 % seen): 8 %, which still fails a reading that misses the 500 ms first call (-9.1 %)
         rows.add(new Row("process->first ms (" + SetupProfiler.PROCESS_TO_FIRST_RESULT + "), 5 s load + 500 ms first,"
-                + " less the engine's own", 5500, "ms", 0.05, true, true, times,
+                + " less the engine's own", 5500, "ms", 0.08, true, true, times,
                 SetupProfiler.PROCESS_TO_FIRST_RESULT, base));
         Run heldNative = inference("native", "call=2ms,native=512MiB");
         rows.add(new Row("model native MiB (" + MemoryProfiler.NATIVE_MODEL + "), 512 MiB held, less the engine's own",
