@@ -138,7 +138,8 @@ public final class MatrixCheck {
             if (generation.containsKey(entry.name()) && !oneForward.containsKey(entry.name())) {
                 // the model is asked of generation cells only: one that is no decoder, or a prompt too long, is bad
                 // input; a run of every benchmark over a model leaves its generation cells to GenerationSkipRule
-                GenerationCheck.check(entry, generation.get(entry.name()));
+                GenerationCheck.asIsLine(GenerationCheck.check(entry, generation.get(entry.name())), entry.file())
+                        .ifPresent(progress::println);
             }
             for (Precision precision : precisions(specs)) {
                 Variants.ensure(entry.name(), entry.file(), precision, entry.inputs(),

@@ -137,8 +137,10 @@ public final class Variants {
                         || t.getDataType() == TensorProto.DataType.INT8.getNumber()
                         || t.getDataType() == TensorProto.DataType.UINT8.getNumber());
         if (!hasFp32 || hasOther) {
-            throw new BenchException("model '" + model + "' file " + file + " is not a float32 model (its weights are"
-                    + " not all float32); expected an fp32 model to make fp16/int8 variants from");
+            String named = model.equals(file.toString()) ? "model " + file : "model '" + model + "' file " + file;
+            throw new BenchException(named + " is not a float32 model (its weights are not all float32), and"
+                    + " precision fp16, int8 and int4 are variants made from a float32 file; expected precision=fp32,"
+                    + " which runs the file as it is");
         }
         return proto;
     }

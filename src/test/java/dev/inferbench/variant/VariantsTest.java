@@ -105,7 +105,11 @@ class VariantsTest {
         Path source = zoo(Zoo.MLP_TINY);
         Path fp16 = Variants.ensure("m", source, Precision.FP16, Map.of(), SEED, QUIET);
         assertThatThrownBy(() -> Variants.ensure("m", fp16, Precision.INT8, Map.of(), SEED, QUIET))
-                .isInstanceOf(BenchException.class).hasMessageContaining("is not a float32 model");
+                .isInstanceOf(BenchException.class).hasMessageContaining("is not a float32 model")
+                .hasMessageContaining("expected precision=fp32, which runs the file as it is");
+        // a model given by path is named once, by its path
+        assertThatThrownBy(() -> Variants.ensure(fp16.toString(), fp16, Precision.FP16, Map.of(), SEED, QUIET))
+                .isInstanceOf(BenchException.class).hasMessageStartingWith("model " + fp16 + " is not a float32 model");
     }
 
     @Test
