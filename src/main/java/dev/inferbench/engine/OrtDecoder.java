@@ -245,22 +245,27 @@ final class OrtDecoder implements Decoder {
     private static final class HalfLogits {
         private final int batch;
         private final int vocab;
+        private final float[] floats;
         private final FloatBuffer rows;
+        private final short[] row;
 
         HalfLogits(int batch, int vocab) {
             this.batch = batch;
             this.vocab = vocab;
-            this.rows = FloatBuffer.allocate(batch * vocab);
+            this.floats = new float[batch * vocab];
+            this.rows = FloatBuffer.wrap(floats);
+            this.row = new short[vocab];
         }
 
-        /** @param logits {@code [batch, n, vocab]} float16 in native order; returns {@code [batch, 1, vocab]} */
+        /**
+         * @param logits {@code [batch, n, vocab]} float16 in native order; returns {@code [batch, 1, vocab]}: each row
+         *               copied out in one bulk read, then converted by table lookup
+         */
         FloatBuffer lastPositions(ByteBuffer logits, int n) {
             ShortBuffer h = logits.asShortBuffer();
             for (int s = 0; s < batch; s++) {
-                int from = (s * n + n - 1) * vocab;
-                for (int v = 0; v < vocab; v++) {
-                    rows.put(s * vocab + v, Half.toFloat(h.get(from + v)));
-                }
+                h.get((s * n + n - 1) * vocab, row, 0, vocab);
+                Half.toFloats(row, floats, s * vocab, vocab);
             }
             return rows;
         }

@@ -42,7 +42,28 @@ public final class Half {
         return (short) (sign | half);
     }
 
+    /** Every float16 value as a float, filled once (256 KiB): a decoder's logits row is converted by lookup. */
+    private static final float[] FLOATS = new float[1 << 16];
+
+    static {
+        for (int h = 0; h < FLOATS.length; h++) {
+            FLOATS[h] = compute((short) h);
+        }
+    }
+
     public static float toFloat(short h) {
+        return FLOATS[h & 0xFFFF];
+    }
+
+    /** {@code count} float16 values from {@code from} to float32 values from {@code to}. */
+    public static void toFloats(short[] from, float[] to, int to0, int count) {
+        for (int i = 0; i < count; i++) {
+            to[to0 + i] = FLOATS[from[i] & 0xFFFF];
+        }
+    }
+
+    /** The conversion itself, bit by bit (the table's source). */
+    static float compute(short h) {
         int sign = (h & 0x8000) << 16;
         int exp = (h >>> 10) & 0x1F;
         int mant = h & 0x3FF;
