@@ -4,13 +4,18 @@ import dev.inferbench.results.jmh.JmhMetric;
 import dev.inferbench.stats.ForkMeans;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * How a metric's iterations and forks combine into the one value per fork that the statistics take (forks are the
  * unit) and the one value every output shows. Each metric's rule is in {@link MetricCatalogue}.
  */
 public enum ForkRule {
-    /** Each fork's mean of its iterations; shown as JMH's score (the mean over every iteration). */
+    /**
+     * Each fork's mean of its iterations; shown as the mean over every iteration that has the figure (JMH's score when
+     * every iteration has it: JMH divides a secondary figure's sum by every measured iteration, also those that did
+     * not give it, such as a percentile left out of an iteration with too few requests behind it).
+     */
     MEAN("mean of fork means"),
     /**
      * Each fork's last iteration only, for a figure each iteration gives over the whole fork so far (the memory
@@ -50,7 +55,21 @@ public enum ForkRule {
         return switch (this) {
             case LAST -> ForkMeans.interval(forks(m), ForkMeans.DEFAULT_CONFIDENCE).estimate();
             case MAX -> Arrays.stream(forks(m)).flatMapToDouble(Arrays::stream).max().orElse(m.score());
+            case MEAN -> meanOfPresent(m);
             default -> m.score();
         };
+    }
+
+    /** JMH's score where it is the mean of the iterations that have the figure (to the last bits), else that mean. */
+    private static double meanOfPresent(JmhMetric m) {
+        if (m.rawData().isEmpty()) {
+            return m.score(); // SampleTime: JMH's mean over every timed call
+        }
+        double[] present = m.rawData().stream().flatMap(List::stream).mapToDouble(Double::doubleValue).toArray();
+        if (present.length == 0) {
+            return Double.NaN;
+        }
+        double sum = Arrays.stream(present).sum();
+        return Math.abs(m.score() * present.length - sum) <= 1e-9 * Math.abs(sum) ? m.score() : sum / present.length;
     }
 }
