@@ -35,16 +35,16 @@ final class GenerationCheck {
     }
 
     /**
-     * What {@code precision=fp32} means for a decoder whose file is not float32 (an fp16 export given by path): the file
-     * as it is, not a float32 run; empty for a float32 file.
+     * What {@code precision=fp32} means for a decoder whose file is not float32 (an fp16 export given by path): the
+     * file as it is, not a float32 run; empty for a float32 file.
      */
     static Optional<String> asIsLine(DecoderLayout layout, Path file) {
         if (layout.cacheType() == DType.FLOAT32 && layout.logitsType() == DType.FLOAT32) {
             return Optional.empty();
         }
-        return Optional.of("[inferbench] " + file + " is a " + layout.cacheType().label() + " decoder (caches "
-                + layout.cacheType().label() + ", logits " + layout.logitsType().label() + "): its cells' precision=fp32"
-                + " runs the file as it is, in " + layout.cacheType().label());
+        String cache = layout.cacheType().label();
+        return Optional.of("[inferbench] " + file + " is a " + cache + " decoder (caches " + cache + ", logits "
+                + layout.logitsType().label() + "): its cells' precision=fp32 runs the file as it is, in " + cache);
     }
 
     private static String benchmark(Collection<FitsContext> cells) {
