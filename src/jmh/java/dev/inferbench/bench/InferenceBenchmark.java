@@ -108,14 +108,16 @@ public class InferenceBenchmark extends CallerParams {
     @Benchmark
     public void infer(Caller caller, Blackhole bh) throws BenchException {
         long start = caller.slowdown.start();
-        try (Outputs out = caller.own.run()) {
-            bh.consume(out);
-        }
-        // the calibration aid: a long call waited out P % longer, a short one made again now and then; off (the
-        // default) it is a field read and a branch before and after the call
-        for (int extra = caller.slowdown.extraCalls(start); extra > 0; extra--) {
+        // the calibration aid: a long call waited out P % longer, a short one made again now and then, from the same
+        // call site (so that an extra call is compiled as every call is); off (the default) it is a field read and a
+        // branch before and after the call
+        int calls = 1;
+        for (int i = 0; i < calls; i++) {
             try (Outputs out = caller.own.run()) {
                 bh.consume(out);
+            }
+            if (i == 0) {
+                calls += caller.slowdown.extraCalls(start);
             }
         }
     }

@@ -47,6 +47,7 @@ class InjectedSlowdownTest {
         }
         assertThat(extra).isEqualTo(3);
 
+        s = new InjectedSlowdown(3, () -> now[0] += 1_000);
         long start = s.start();
         now[0] += 140_000_000; // a 140 ms call (resnet50 at batch 1): 3 % of it is 4.2 ms, waited out on the clock
         long end = now[0];
@@ -59,6 +60,39 @@ class InjectedSlowdownTest {
             throw new AssertionError("the clock was read with the aid off");
         });
         assertThat(off.extraCalls(off.start())).isZero();
+    }
+
+    @Test
+    void shortCallsReadTheClockOnOneCallInSixtyFourAndNoticeCallsThatGrowLong() {
+        long[] now = {0};
+        int[] reads = {0};
+        InjectedSlowdown s = new InjectedSlowdown(3, () -> {
+            reads[0]++;
+            return now[0] += 1_000; // 1 µs a read, so that a spin ends
+        });
+        int extra = 0;
+        for (int i = 0; i < 6_400; i++) {
+            long start = s.start();
+            now[0] += 4_500; // a 4.5 µs call: two clock reads would be 1 % of it
+            extra += s.extraCalls(start);
+        }
+        assertThat(extra).isEqualTo(192); // 3 % of 6,400, as with the clock read on every call
+        // the first call and then one in 64 are timed, two reads each
+        assertThat(reads[0]).isEqualTo(2 * 6_400 / InjectedSlowdown.CHECK_EVERY);
+        // calls that grow past the limit are waited out from the next check on, and every one after it
+        int first = -1;
+        for (int i = 0; i < 2 * InjectedSlowdown.CHECK_EVERY; i++) {
+            long start = s.start();
+            now[0] += 2_000_000;
+            long end = now[0];
+            s.extraCalls(start);
+            boolean waited = now[0] - end >= 60_000; // 3 % of 2 ms
+            if (first < 0 && waited) {
+                first = i;
+            }
+            assertThat(waited || first < 0).as("call %d after the first waited one", i).isTrue();
+        }
+        assertThat(first).isBetween(0, InjectedSlowdown.CHECK_EVERY - 1);
     }
 
     @Test
