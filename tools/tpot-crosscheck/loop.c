@@ -83,15 +83,20 @@ static void *tensor(Loop *lp, void *data, size_t bytes, const int64_t *shape, si
     return value;
 }
 
-static void input_shape(Loop *lp, int index, int *elem, int64_t *dims, size_t *rank) {
+/* the element type and shape of input or output {index} as the session declares them */
+static void declared(Loop *lp, int output, int index, int *elem, int64_t *dims, size_t *rank) {
     void *info = NULL;
     const void *tensor_info = NULL;
-    check(FN(SESSION_GET_INPUT_TYPE_INFO, Status (*)(void *, size_t, void **))(lp->session, index, &info),
-          "SessionGetInputTypeInfo");
+    check(FN(output ? SESSION_GET_OUTPUT_TYPE_INFO : SESSION_GET_INPUT_TYPE_INFO, Status (*)(void *, size_t, void **))(
+            lp->session, index, &info), "SessionGetInputTypeInfo/SessionGetOutputTypeInfo");
     check(FN(CAST_TYPE_INFO_TO_TENSOR_INFO, Status (*)(const void *, const void **))(info, &tensor_info),
           "CastTypeInfoToTensorInfo");
     check(FN(GET_TENSOR_ELEMENT_TYPE, Status (*)(const void *, int *))(tensor_info, elem), "GetTensorElementType");
     check(FN(GET_DIMENSIONS_COUNT, Status (*)(const void *, size_t *))(tensor_info, rank), "GetDimensionsCount");
+    if (*rank > 8) {
+        fprintf(stderr, "tpot-crosscheck: a tensor of rank %zu; expected 8 at most\n", *rank);
+        exit(1);
+    }
     check(FN(GET_DIMENSIONS, Status (*)(const void *, int64_t *, size_t))(tensor_info, dims, *rank), "GetDimensions");
     FN(RELEASE_TYPE_INFO, void (*)(void *))(info);
 }
@@ -255,7 +260,7 @@ int main(int argc, char **argv) {
         if (!strncmp(name, "past_key_values.", 16) && strstr(name, ".key")) {
             int64_t dims[8];
             size_t rank = 0;
-            input_shape(&lp, i, &lp.elem, dims, &rank);
+            declared(&lp, 0, i, &lp.elem, dims, &rank);
             if (rank != 4 || dims[1] <= 0 || dims[3] <= 0) {
                 fprintf(stderr, "tpot-crosscheck: %s: kv_heads and head_dim must be fixed in the signature\n", name);
                 return 1;
@@ -269,23 +274,11 @@ int main(int argc, char **argv) {
         check(FN(SESSION_GET_OUTPUT_NAME, Status (*)(void *, size_t, void *, char **))(
                 lp.session, o, allocator, &lp.output_names[o]), "SessionGetOutputName");
         if (!strcmp(lp.output_names[o], "logits")) {
-            void *info = NULL;
-            const void *tensor_info = NULL;
             int64_t dims[8];
             size_t rank = 0;
             lp.logits_out = o;
-            check(FN(SESSION_GET_OUTPUT_TYPE_INFO, Status (*)(void *, size_t, void **))(lp.session, o, &info),
-                  "SessionGetOutputTypeInfo");
-            check(FN(CAST_TYPE_INFO_TO_TENSOR_INFO, Status (*)(const void *, const void **))(info, &tensor_info),
-                  "CastTypeInfoToTensorInfo");
-            check(FN(GET_TENSOR_ELEMENT_TYPE, Status (*)(const void *, int *))(tensor_info, &lp.logits_elem),
-                  "GetTensorElementType");
-            check(FN(GET_DIMENSIONS_COUNT, Status (*)(const void *, size_t *))(tensor_info, &rank),
-                  "GetDimensionsCount");
-            check(FN(GET_DIMENSIONS, Status (*)(const void *, int64_t *, size_t))(tensor_info, dims, rank),
-                  "GetDimensions");
+            declared(&lp, 1, o, &lp.logits_elem, dims, &rank);
             lp.vocab = rank == 3 ? dims[2] : -1;
-            FN(RELEASE_TYPE_INFO, void (*)(void *))(info);
         }
     }
     if (lp.layers == 0 || lp.logits_out < 0 || lp.vocab <= 0) {
