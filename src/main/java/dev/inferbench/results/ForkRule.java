@@ -4,7 +4,6 @@ import dev.inferbench.results.jmh.JmhMetric;
 import dev.inferbench.stats.ForkMeans;
 
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * How a metric's iterations and forks combine into the one value per fork that the statistics take (forks are the
@@ -65,7 +64,7 @@ public enum ForkRule {
         if (m.rawData().isEmpty()) {
             return m.score(); // SampleTime: JMH's mean over every timed call
         }
-        double[] present = m.rawData().stream().flatMap(List::stream).mapToDouble(Double::doubleValue).toArray();
+        double[] present = Arrays.stream(MEAN.forks(m)).flatMapToDouble(Arrays::stream).toArray();
         if (present.length == 0) {
             return Double.NaN;
         }
