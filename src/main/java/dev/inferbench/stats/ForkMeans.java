@@ -57,7 +57,7 @@ public final class ForkMeans {
                 new TDistribution(null, df).inverseCumulativeProbability(1 - (1 - confidence) / 2));
     }
 
-    static double mean(double[] v) {
+    public static double mean(double[] v) {
         double s = 0;
         for (double x : v) {
             s += x;
