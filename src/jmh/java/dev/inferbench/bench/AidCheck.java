@@ -3,6 +3,7 @@ package dev.inferbench.bench;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
+import dev.inferbench.engine.Outputs;
 import dev.inferbench.stats.ForkMeans;
 import dev.inferbench.stats.Interval;
 import dev.inferbench.stats.Percentiles;
@@ -14,14 +15,16 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code tools/aid-check.sh MODEL PERCENT}: holds the injected-slowdown aid ({@link InjectedSlowdown}) to its label on
- * one cell, in one JVM, with nothing of a comparison's fork-to-fork spread in the way. The cell (batch 1, one intra-op
- * thread, on ort) is called through the benchmark's own method ({@link InferenceBenchmark#call}) in blocks of equal
- * length, one block with the aid off and one with it at PERCENT per round, in ABBA order, for {@value #ROUNDS} rounds
- * after a warm-up that runs both. Printed: the calls the aid made per measured call (counted: the share it plants by
- * construction), the time per measured call on / off with its paired 99 % interval (measured: whether an extra call
- * costs what an ordinary one does, and whether the aid's own bookkeeping adds anything), and whether that interval
- * lies within {@value #TOLERANCE_POINTS} of a point of 1 + PERCENT / 100.
+ * {@code tools/aid-check.sh MODEL PERCENT [ROUNDS]}: holds the injected-slowdown aid ({@link InjectedSlowdown}) to its
+ * label on one cell, in one JVM, with nothing of a comparison's fork-to-fork spread in the way. The cell (batch 1, one
+ * intra-op thread, on ort) is called in blocks of equal length, three per round in every order in turn, for ROUNDS
+ * rounds ({@value #ROUNDS} unless given) after a warm-up that runs all three: the aid on and the aid off through the
+ * benchmark's own method ({@link InferenceBenchmark#call}), and the aid off through a copy of it that never sees an
+ * extra call (compiled as a base fork's code is). Printed: the calls the aid made per measured call (counted: the
+ * share it plants by construction), the time per measured call on / off through the same code (whether an extra call
+ * costs what an ordinary one does) and on / off-as-a-base (what a comparison sees: that, and whatever the head's code
+ * compiled around the extra calls adds), each with its paired 99 % interval, and whether the last lies within
+ * {@value #TOLERANCE_POINTS} of a point of 1 + PERCENT / 100.
  *
  * <p>Exit 0: held to its label; 1: the interval lies outside the label's band (the aid plants something else);
  * 3: the interval is too wide to tell (a noisy stretch; run again); 2: bad input.
@@ -32,18 +35,24 @@ public final class AidCheck {
     static final double WARMUP_SECONDS = 5;
     static final double TOLERANCE_POINTS = 0.5;
     static final double CONFIDENCE = 0.99;
+    private static final int OFF = 0;
+    private static final int ON = 1;
+    private static final int BASE = 2;
+    /** Each round's order of the three blocks, every order in turn. */
+    private static final int[][] ORDERS = {{OFF, ON, BASE}, {ON, BASE, OFF}, {BASE, OFF, ON}, {BASE, ON, OFF},
+        {ON, OFF, BASE}, {OFF, BASE, ON}};
 
     private AidCheck() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 2) {
-            System.err.println("usage: tools/aid-check.sh MODEL PERCENT (e.g. tools/aid-check.sh mlp-tiny 3)");
+        if (args.length < 2 || args.length > 3) {
+            System.err.println("usage: tools/aid-check.sh MODEL PERCENT [ROUNDS] (e.g. tools/aid-check.sh mlp-tiny 3)");
             System.exit(2);
         }
         try {
             double percent = percent(args[1]);
-            System.exit(run(args[0], percent));
+            System.exit(run(args[0], percent, args.length > 2 ? rounds(args[2]) : ROUNDS));
         } catch (BenchException e) {
             System.err.println("inferbench: " + e.getMessage());
             System.exit(2);
@@ -62,7 +71,19 @@ public final class AidCheck {
         throw new BenchException("PERCENT '" + text + "' is not a slowdown from 0 (exclusive) to 100; expected e.g. 3");
     }
 
-    private static int run(String model, double percent) throws Exception {
+    static int rounds(String text) throws BenchException {
+        try {
+            int n = Integer.parseInt(text.trim());
+            if (n >= 8) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new BenchException("ROUNDS '" + text + "' is not a whole number of 8 or more; expected e.g. 4800");
+    }
+
+    private static int run(String model, double percent, int rounds) throws Exception {
         CellSpec spec = CellSpec.of(Map.of(CellSpec.MODEL, model, CellSpec.BATCH_SIZE, "1", CellSpec.ENGINE, "ort",
                 CellSpec.THREADS, "1"), BenchConfig.load());
         if (!Files.isRegularFile(spec.modelFile())) {
@@ -80,37 +101,47 @@ public final class AidCheck {
             while (System.nanoTime() < until) {
                 block(own, off, bh, 100);
                 block(own, on, bh, 100);
-                warm += 200;
+                blockAsBase(own, off, bh, 100);
+                warm += 300;
             }
             long perBlock = Math.max(1, (long) (BLOCK_MS * 1e6 / (WARMUP_SECONDS * 1e9 / warm)));
-            double[][] offNs = new double[ROUNDS][1];
-            double[][] onNs = new double[ROUNDS][1];
+            double[][] offNs = new double[rounds][1];
+            double[][] onNs = new double[rounds][1];
+            double[][] baseNs = new double[rounds][1];
             long onCalls = 0;
-            for (int r = 0; r < ROUNDS; r++) {
-                boolean offFirst = r % 4 == 0 || r % 4 == 3;
-                if (offFirst) {
-                    offNs[r][0] = timed(own, off, bh, perBlock, null) / perBlock;
-                }
-                long[] made = new long[1];
-                onNs[r][0] = timed(own, on, bh, perBlock, made) / perBlock;
-                onCalls += made[0];
-                if (!offFirst) {
-                    offNs[r][0] = timed(own, off, bh, perBlock, null) / perBlock;
+            for (int r = 0; r < rounds; r++) {
+                for (int variant : ORDERS[r % ORDERS.length]) {
+                    long t0 = System.nanoTime();
+                    long made = variant == BASE ? blockAsBase(own, off, bh, perBlock) : block(own, variant == ON ? on : off,
+                            bh, perBlock);
+                    double ns = (double) (System.nanoTime() - t0) / perBlock;
+                    switch (variant) {
+                        case ON -> {
+                            onNs[r][0] = ns;
+                            onCalls += made;
+                        }
+                        case OFF -> offNs[r][0] = ns;
+                        default -> baseNs[r][0] = ns;
+                    }
                 }
             }
-            Interval ratio = Ratio.paired(offNs, onNs, CONFIDENCE);
+            Interval ratio = Ratio.paired(baseNs, onNs, CONFIDENCE);
+            Interval sameCode = Ratio.paired(offNs, onNs, CONFIDENCE);
             double label = 1 + percent / 100;
-            double callShare = (double) onCalls / (ROUNDS * perBlock);
-            System.out.printf(Locale.ROOT, "aid check, %s batch 1 on ort, threads 1, aid at %.3g %%: %d rounds of two "
-                    + "blocks of %,d measured calls (ABBA), after %,d warm-up calls%n", model, percent, ROUNDS, perBlock, warm);
+            double callShare = (double) onCalls / ((long) rounds * perBlock);
+            System.out.printf(Locale.ROOT, "aid check, %s batch 1 on ort, threads 1, aid at %.3g %%: %d rounds of three "
+                    + "blocks of %,d measured calls (orders rotated), after %,d warm-up calls%n", model, percent, rounds,
+                    perBlock, warm);
             System.out.printf(Locale.ROOT, "  calls made per measured call with the aid on: %.5f (counted; the label "
                     + "says %.5f)%n", callShare, label);
             System.out.printf(Locale.ROOT, "  time per measured call, aid off: %.3f us (median of rounds %.3f us)%n",
-                    ForkMeans.mean(ForkMeans.of(offNs)) / 1e3, median(offNs) / 1e3);
-            System.out.printf(Locale.ROOT, "  time per measured call, on / off: %.4f [%.4f, %.4f] (%.0f %% interval, "
-                    + "paired by round; measured)%n", ratio.estimate(), ratio.lower(), ratio.upper(), CONFIDENCE * 100);
-            System.out.printf(Locale.ROOT, "  so an extra call costs %.2f ordinary calls%n",
-                    (ratio.estimate() - 1) / (callShare - 1));
+                    ForkMeans.mean(ForkMeans.of(baseNs)) / 1e3, median(baseNs) / 1e3);
+            System.out.printf(Locale.ROOT, "  on / off through the same compiled code: %.4f [%.4f, %.4f] (an extra call "
+                    + "costs %.2f ordinary calls)%n", sameCode.estimate(), sameCode.lower(), sameCode.upper(),
+                    (sameCode.estimate() - 1) / (callShare - 1));
+            System.out.printf(Locale.ROOT, "  on / off compiled as a base fork's (never an extra call): %.4f [%.4f, %.4f]"
+                    + " (%.0f %% intervals, paired by round; measured)%n", ratio.estimate(), ratio.lower(),
+                    ratio.upper(), CONFIDENCE * 100);
             double band = TOLERANCE_POINTS / 100;
             if (ratio.lower() >= label - band && ratio.upper() <= label + band) {
                 System.out.printf(Locale.ROOT, "held to its label: the interval lies within %.1f point of %.4f%n",
@@ -136,16 +167,32 @@ public final class AidCheck {
         return made;
     }
 
-    /** Nanoseconds for {@code calls} measured calls; the calls made (with extra ones) into {@code made[0]}. */
-    private static double timed(Callers.Caller own, InjectedSlowdown aid, Blackhole bh, long calls, long[] made)
+    /**
+     * {@link #block} and {@link InferenceBenchmark#call} again, word for word, called only with the aid off: compiled
+     * from a profile that never saw an extra call, as a base fork's code is, where the methods above are compiled from
+     * one that saw both, as a head fork's is.
+     */
+    private static long blockAsBase(Callers.Caller own, InjectedSlowdown aid, Blackhole bh, long calls)
             throws BenchException {
-        long t0 = System.nanoTime();
-        long n = block(own, aid, bh, calls);
-        long t1 = System.nanoTime();
-        if (made != null) {
-            made[0] = n;
+        long made = 0;
+        for (long i = 0; i < calls; i++) {
+            made += callAsBase(own, aid, bh);
         }
-        return t1 - t0;
+        return made;
+    }
+
+    private static int callAsBase(Callers.Caller own, InjectedSlowdown slowdown, Blackhole bh) throws BenchException {
+        long start = slowdown.start();
+        int calls = 1;
+        for (int i = 0; i < calls; i++) {
+            try (Outputs out = own.run()) {
+                bh.consume(out);
+            }
+            if (i == 0) {
+                calls += slowdown.extraCalls(start);
+            }
+        }
+        return calls;
     }
 
     private static double median(double[][] v) {

@@ -141,6 +141,8 @@ final class OrtDecoder implements Decoder {
                 cached += n;
                 if (half == null) {
                     choice.choose(n == 1 ? logitsOneFloats : logitsFloats, batch, n, layout.vocab(), next);
+                } else if (choice.choosesHalf()) {
+                    choice.chooseHalf(half.lastBits(out, n), batch, layout.vocab(), next);
                 } else {
                     choice.choose(half.lastPositions(out, n), batch, 1, layout.vocab(), next);
                 }
@@ -247,26 +249,34 @@ final class OrtDecoder implements Decoder {
         private final int vocab;
         private final float[] floats;
         private final FloatBuffer rows;
-        private final short[] row;
+        private final short[] bits;
 
         HalfLogits(int batch, int vocab) {
             this.batch = batch;
             this.vocab = vocab;
             this.floats = new float[batch * vocab];
             this.rows = FloatBuffer.wrap(floats);
-            this.row = new short[vocab];
+            this.bits = new short[batch * vocab];
         }
 
         /**
-         * @param logits {@code [batch, n, vocab]} float16 in native order; returns {@code [batch, 1, vocab]}: each row
-         *               copied out in one bulk read, then converted by table lookup
+         * @param logits {@code [batch, n, vocab]} float16 in native order; returns each sequence's last position,
+         *               {@code [batch, vocab]} float16 bits, each row copied out in one bulk read
          */
-        FloatBuffer lastPositions(ByteBuffer logits, int n) {
+        short[] lastBits(ByteBuffer logits, int n) {
             ShortBuffer h = logits.asShortBuffer();
             for (int s = 0; s < batch; s++) {
-                h.get((s * n + n - 1) * vocab, row, 0, vocab);
-                Half.toFloats(row, floats, s * vocab, vocab);
+                h.get((s * n + n - 1) * vocab, bits, s * vocab, vocab);
             }
+            return bits;
+        }
+
+        /**
+         * @param logits as above; returns {@code [batch, 1, vocab]} float32: {@link #lastBits} converted by table
+         *               lookup, for a choice that reads float32
+         */
+        FloatBuffer lastPositions(ByteBuffer logits, int n) {
+            Half.toFloats(lastBits(logits, n), floats, 0, batch * vocab);
             return rows;
         }
     }

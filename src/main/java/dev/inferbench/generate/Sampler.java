@@ -51,6 +51,22 @@ public final class Sampler implements TokenChoice {
         nanos += System.nanoTime() - start;
     }
 
+    /** Greedy reads a float16 model's logits as they are: the argmax in one pass, timed as every choice is. */
+    @Override
+    public boolean choosesHalf() {
+        return sampling.greedy();
+    }
+
+    @Override
+    public void chooseHalf(short[] last, int batch, int vocab, long[] next) {
+        if (!sampling.greedy()) {
+            throw new UnsupportedOperationException("sampling reads float32 logits");
+        }
+        long start = System.nanoTime();
+        TokenChoice.greedyHalf(last, batch, vocab, next);
+        nanos += System.nanoTime() - start;
+    }
+
     private long draw(FloatBuffer logits, int base, int vocab) {
         if (order.length < vocab) {
             order = new long[vocab];

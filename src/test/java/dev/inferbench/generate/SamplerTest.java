@@ -1,6 +1,7 @@
 package dev.inferbench.generate;
 
 import dev.inferbench.engine.TokenChoice;
+import dev.inferbench.tensor.Half;
 import org.junit.jupiter.api.Test;
 
 import java.nio.FloatBuffer;
@@ -24,6 +25,37 @@ class SamplerTest {
             f[(int) next[0]] += 1.0 / draws;
         }
         return f;
+    }
+
+    /**
+     * A float16 model's greedy choice reads the bits as they are, in one pass: the same tokens as the argmax of the
+     * converted row, on random rows and on rows made of ties, negative values, signed zeros and infinities (the first
+     * on ties, -0 and +0 equal); a sampler does not read float16.
+     */
+    @Test
+    void greedyReadsFloat16BitsAsTheFloat32ArgmaxDoes() throws Exception {
+        SplittableRandom r = new SplittableRandom(5);
+        Sampler greedy = Sampling.parse("greedy").sampler(1);
+        assertThat(greedy.choosesHalf()).isTrue();
+        assertThat(Sampling.parse("top-k=5").sampler(1).choosesHalf()).isFalse();
+        assertThat(TokenChoice.GREEDY.choosesHalf()).isFalse();
+        short[] special = {Half.fromFloat(-0f), Half.fromFloat(0f), Half.fromFloat(Float.NEGATIVE_INFINITY),
+            Half.fromFloat(-3f), Half.fromFloat(2.5f), Half.fromFloat(2.5f), Half.fromFloat(Float.POSITIVE_INFINITY)};
+        for (int trial = 0; trial < 300; trial++) {
+            int vocab = 1 + r.nextInt(70);
+            short[] bits = new short[2 * vocab];
+            for (int i = 0; i < bits.length; i++) {
+                bits[i] = trial % 2 == 0 ? Half.fromFloat((float) (r.nextGaussian() * 4))
+                        : special[r.nextInt(special.length - (trial % 4 == 1 ? 1 : 0))];
+            }
+            float[] floats = new float[bits.length];
+            Half.toFloats(bits, floats, 0, bits.length);
+            long[] expected = new long[2];
+            TokenChoice.GREEDY.choose(FloatBuffer.wrap(floats), 2, 1, vocab, expected);
+            long[] read = new long[2];
+            greedy.chooseHalf(bits, 2, vocab, read);
+            assertThat(read).as("trial %d, vocab %d", trial, vocab).isEqualTo(expected);
+        }
     }
 
     @Test
