@@ -112,8 +112,8 @@ public final class AidCheck {
             for (int r = 0; r < rounds; r++) {
                 for (int variant : ORDERS[r % ORDERS.length]) {
                     long t0 = System.nanoTime();
-                    long made = variant == BASE ? blockAsBase(own, off, bh, perBlock) : block(own, variant == ON ? on : off,
-                            bh, perBlock);
+                    long made = variant == BASE ? blockAsBase(own, off, bh, perBlock)
+                            : block(own, variant == ON ? on : off, bh, perBlock);
                     double ns = (double) (System.nanoTime() - t0) / perBlock;
                     switch (variant) {
                         case ON -> {
@@ -129,18 +129,18 @@ public final class AidCheck {
             Interval sameCode = Ratio.paired(offNs, onNs, CONFIDENCE);
             double label = 1 + percent / 100;
             double callShare = (double) onCalls / ((long) rounds * perBlock);
-            System.out.printf(Locale.ROOT, "aid check, %s batch 1 on ort, threads 1, aid at %.3g %%: %d rounds of three "
-                    + "blocks of %,d measured calls (orders rotated), after %,d warm-up calls%n", model, percent, rounds,
-                    perBlock, warm);
+            System.out.printf(Locale.ROOT, "aid check, %s batch 1 on ort, threads 1, aid at %.3g %%: %d rounds of "
+                    + "three blocks of %,d measured calls (orders rotated), after %,d warm-up calls%n", model, percent,
+                    rounds, perBlock, warm);
             System.out.printf(Locale.ROOT, "  calls made per measured call with the aid on: %.5f (counted; the label "
                     + "says %.5f)%n", callShare, label);
             System.out.printf(Locale.ROOT, "  time per measured call, aid off: %.3f us (median of rounds %.3f us)%n",
                     ForkMeans.mean(ForkMeans.of(baseNs)) / 1e3, median(baseNs) / 1e3);
-            System.out.printf(Locale.ROOT, "  on / off through the same compiled code: %.4f [%.4f, %.4f] (an extra call "
-                    + "costs %.2f ordinary calls)%n", sameCode.estimate(), sameCode.lower(), sameCode.upper(),
+            System.out.printf(Locale.ROOT, "  on / off through the same compiled code: %.4f [%.4f, %.4f] (an extra "
+                    + "call costs %.2f ordinary calls)%n", sameCode.estimate(), sameCode.lower(), sameCode.upper(),
                     (sameCode.estimate() - 1) / (callShare - 1));
-            System.out.printf(Locale.ROOT, "  on / off compiled as a base fork's (never an extra call): %.4f [%.4f, %.4f]"
-                    + " (%.0f %% intervals, paired by round; measured)%n", ratio.estimate(), ratio.lower(),
+            System.out.printf(Locale.ROOT, "  on / off compiled as a base fork's (never an extra call): %.4f "
+                    + "[%.4f, %.4f] (%.0f %% intervals, paired by round; measured)%n", ratio.estimate(), ratio.lower(),
                     ratio.upper(), CONFIDENCE * 100);
             double band = TOLERANCE_POINTS / 100;
             if (ratio.lower() >= label - band && ratio.upper() <= label + band) {
@@ -159,7 +159,8 @@ public final class AidCheck {
         }
     }
 
-    private static long block(Callers.Caller own, InjectedSlowdown aid, Blackhole bh, long calls) throws BenchException {
+    private static long block(Callers.Caller own, InjectedSlowdown aid, Blackhole bh, long calls)
+            throws BenchException {
         long made = 0;
         for (long i = 0; i < calls; i++) {
             made += InferenceBenchmark.call(own, aid, bh);

@@ -243,7 +243,7 @@ final class OrtDecoder implements Decoder {
         return type == DType.FLOAT16 ? OnnxJavaType.FLOAT16 : OnnxJavaType.FLOAT;
     }
 
-    /** Float16 logits converted to float32 at the boundary: each sequence's last position only, into a reused buffer. */
+    /** A float16 model's logits at the boundary: each sequence's last position only, as bits or as float32. */
     private static final class HalfLogits {
         private final int batch;
         private final int vocab;
