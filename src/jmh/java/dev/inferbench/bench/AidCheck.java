@@ -60,13 +60,9 @@ public final class AidCheck {
     }
 
     static double percent(String text) throws BenchException {
-        try {
-            double p = Double.parseDouble(text.trim().replace("%", ""));
-            if (p > 0 && p <= 100) {
-                return p;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
+        double p = InjectedSlowdown.number(text);
+        if (p > 0 && p <= 100) {
+            return p;
         }
         throw new BenchException("PERCENT '" + text + "' is not a slowdown from 0 (exclusive) to 100; expected e.g. 3");
     }

@@ -20,8 +20,9 @@ import java.util.function.LongSupplier;
  * calls (a running share, so 3 % is an extra call after the 33rd, 67th, 100th ... call), P % more calls of the
  * same work. Once a call is seen to be short, the clock is read on one call in {@value #CHECK_EVERY} only (to notice
  * calls that grow past the limit): two clock reads a call are about 40 ns, 1 % of a 4.5 µs mlp-tiny call, which the
- * aid would otherwise plant on top of its P %. On such calls comparisons have still read more than P % (3 % read
- * 1.014-1.062 over every call; docs/evidence/calibration-aid.md): that the schedule plants P % there is not shown.
+ * aid would otherwise plant on top of its P %. In one JVM ({@link AidCheck}) the schedule plants P % on such calls
+ * (mlp-tiny: 3 % within half a point); comparisons across forks have read its 3 % about 1.5 points higher there, for a
+ * reason not found (docs/evidence/calibration-aid.md).
  * A wait or busy work that short does not work either: a few dozen {@code Blackhole.consumeCPU} tokens after a 2 µs
  * mlp-tiny call, sized as 5 %, read +1.6 % in a 45-pair comparison, and sized as 3 % made the calls 1.5 % faster
  * (0.985 [0.977, 0.994], 83 pairs), and a clock read costs about as much as the share it would time. Such calls run
@@ -63,16 +64,21 @@ final class InjectedSlowdown {
     /** The slowdown asked for, in percent; 0 when the property is not set. */
     static double percent() {
         String v = System.getProperty(PROPERTY, "0").trim().replace("%", "");
-        try {
-            double p = Double.parseDouble(v);
-            if (p >= 0 && p <= 1000) {
-                return p;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
+        double p = number(v);
+        if (p >= 0 && p <= 1000) {
+            return p;
         }
         throw new CellFailure(new BenchException("-D" + PROPERTY + "='" + v
                 + "' is not a percentage from 0 to 1000; expected e.g. -D" + PROPERTY + "=5"));
+    }
+
+    /** A percentage as written, with or without its sign ("5", " 5% "); NaN when it is not a number. */
+    static double number(String text) {
+        try {
+            return Double.parseDouble(text.trim().replace("%", ""));
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
     }
 
     /** The line a fork prints once when the aid is on; empty when it is off. */
