@@ -2,9 +2,12 @@
 # The harness's TPOT against a plain ONNX Runtime loop outside Java: GenerationBenchmark (ORT's Java binding, through
 # inferbench) and a plain greedy loop over the same Optimum-layout decoder file, with the same prompt length, output
 # length, batch 1 and intra-op threads, in rounds that interleave the two (other, java; then java, other; ...), each
-# side a fresh process per round, with the same warm-up and measured time. It prints each round's mean TPOT of both,
-# the medians over the rounds and the ratio harness / other (the median of the rounds' ratios, and the ratio of the
-# medians). The other side (--against):
+# side a fresh process per round, with the same warm-up and measured time, measured in windows of one second (the
+# harness's iterations, -r 1s). It prints each round's TPOT of both two ways, the mean over the measured time and the
+# median of the windows' means (which leaves out a second or two in which the shared machine took the core away), and
+# the time of each side's argmax (the harness's gen.choice); then for TPOT both ways, and for the step less its argmax
+# (what the engine and its binding take), the medians over the rounds and the ratio harness / other (the median of the
+# rounds' ratios, and the ratio of the medians). The other side (--against):
 #   c     tools/tpot-crosscheck/loop.c: ONNX Runtime's C API with no binding between, on the very libonnxruntime.so the
 #         harness loads (taken from target/benchmarks.jar); built here with cc into target/c-ort/ (ignored)
 #   node  tools/tpot-crosscheck/loop.js: ONNX Runtime's Node.js binding, onnxruntime-node at the version the pom
@@ -76,10 +79,12 @@ echo "[tpot-crosscheck] $model: batch 1, prompt $prompt, output $output, threads
 echo "[tpot-crosscheck] machine: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores;" \
   "$(java -version 2>&1 | head -1)"
 
-json() { # file field -> value
-  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
+figures() { # JSON file -> "MEAN MEDIAN CHOICE" ms: mean TPOT over the measured requests, median of the 1 s windows'
+  # TPOTs, mean time of a one-token step's argmax
+  python3 -c 'import json, statistics, sys; d = json.load(open(sys.argv[1]))
+print(d["tpotMs"], statistics.median(d["windowTpotMs"]), d["choiceMs"])' "$1"
 }
-run_other() { # round -> TPOT ms
+run_other() { # round -> "MEAN MEDIAN CHOICE" ms
   if [[ $against == c ]]; then
     "$loop" "$lib" "$model" "$prompt" "$output" "$threads" "$warmup" "$measure" \
       > "$work/$against-$1.json" 2> "$work/$against-$1.log" || { cat "$work/$against-$1.log" >&2; exit 1; }
@@ -87,19 +92,21 @@ run_other() { # round -> TPOT ms
     node "$root/tools/tpot-crosscheck/loop.js" "$modules" "$model" "$prompt" "$output" "$threads" "$warmup" \
       "$measure" > "$work/$against-$1.json" 2> "$work/$against-$1.log" || { cat "$work/$against-$1.log" >&2; exit 1; }
   fi
-  json "$work/$against-$1.json" tpotMs
+  figures "$work/$against-$1.json"
 }
-run_java() { # round -> TPOT ms (gen.tpot of the one fork: the mean over its measured iterations)
+run_java() { # round -> "MEAN MEDIAN CHOICE" ms: the one fork's gen.tpot (the mean over its measured iterations, each
+  # the mean over its requests), the median of its iterations' gen.tpot, and its gen.choice
   java -jar "$jar" GenerationBenchmark -p "model=$model" -p batchSize=1 -p "promptLen=$prompt" \
     -p "outputLen=$output" -p "threads=$threads" -f 1 -wi 1 -w "${warmup}s" -i "$measure" -r 1s \
     --run-dir "$work/java-$1" > "$work/java-$1.log" 2>&1 || { tail -5 "$work/java-$1.log" >&2; exit 1; }
   python3 - "$work/java-$1/jmh-result.json" <<'PY'
-import json, sys
+import json, statistics, sys
 rows = json.load(open(sys.argv[1]))
-m = rows[0].get("secondaryMetrics", {}).get("gen.tpot") if rows else None
-if not m:
-    sys.exit("no gen.tpot in " + sys.argv[1])
-print(m["score"])
+m = rows[0].get("secondaryMetrics", {}) if rows else {}
+if "gen.tpot" not in m or "gen.choice" not in m:
+    sys.exit("no gen.tpot or gen.choice in " + sys.argv[1])
+print(m["gen.tpot"]["score"], statistics.median(x for fork in m["gen.tpot"]["rawData"] for x in fork),
+      m["gen.choice"]["score"])
 PY
 }
 other_tpot=() java_tpot=()
@@ -109,18 +116,29 @@ for ((i = 1; i <= rounds; i++)); do
   else
     j="$(run_java "$i")"; o="$(run_other "$i")"; order="java, $against"
   fi
-  other_tpot+=("$o"); java_tpot+=("$j")
-  python3 -c 'import sys; i, order, name, o, j = sys.argv[1:]; o, j = float(o), float(j)
-print(f"[tpot-crosscheck] round {i} ({order}): {name} {o:.4f} ms, harness {j:.4f} ms, harness/{name} {j / o:.4f}")' \
-    "$i" "$order" "$against" "$o" "$j"
+  other_tpot+=("${o// /,}"); java_tpot+=("${j// /,}")
+  python3 - "$i" "$order" "$against" "$o" "$j" <<'PY'
+import sys
+i, order, name, o, j = sys.argv[1:]
+o, j = [float(x) for x in o.split()], [float(x) for x in j.split()]
+print(f"[tpot-crosscheck] round {i} ({order}): TPOT {name} {o[0]:.4f} ms, harness {j[0]:.4f} ms, harness/{name}"
+      f" {j[0] / o[0]:.4f}; median of 1 s windows {o[1]:.4f} / {j[1]:.4f} ({j[1] / o[1]:.4f});"
+      f" argmax {o[2] * 1e3:.1f} / {j[2] * 1e3:.1f} us")
+PY
 done
 python3 - "$against" "${other_tpot[*]}" "${java_tpot[*]}" <<'PY'
 import statistics, sys
-name, other, java = sys.argv[1], [float(x) for x in sys.argv[2].split()], [float(x) for x in sys.argv[3].split()]
-ratios = [j / o for j, o in zip(java, other)]
+name = sys.argv[1]
+other = [[float(x) for x in r.split(",")] for r in sys.argv[2].split()]
+java = [[float(x) for x in r.split(",")] for r in sys.argv[3].split()]
 med = statistics.median
-print(f"TPOT median over {len(other)} rounds: {name} {med(other):.4f} ms, harness {med(java):.4f} ms")
-print(f"harness / {name}: {med(ratios):.4f} (median of the rounds' ratios; range {min(ratios):.4f}-{max(ratios):.4f}),"
-      f" ratio of the medians {med(java) / med(other):.4f}")
+for what, f in (("TPOT, mean over the measured time", lambda r: r[0]),
+                ("TPOT, median of the 1 s windows", lambda r: r[1]),
+                ("the step less its argmax (TPOT mean - argmax)", lambda r: r[0] - r[2])):
+    o, j = [f(r) for r in other], [f(r) for r in java]
+    ratios = [a / b for a, b in zip(j, o)]
+    print(f"{what}, median over {len(o)} rounds: {name} {med(o):.4f} ms, harness {med(j):.4f} ms")
+    print(f"  harness / {name}: {med(ratios):.4f} (median of the rounds' ratios; range {min(ratios):.4f}"
+          f"-{max(ratios):.4f}), ratio of the medians {med(j) / med(o):.4f}")
 PY
 echo "[tpot-crosscheck] every round's output in $work"

@@ -4,8 +4,10 @@
  * with dlopen, and called through the OrtApi table that OrtGetApiBase returns. Nothing of inferbench is used. Each
  * request is timed as GenerationBenchmark times one: TTFT from the request's start to the first token (the prefill and
  * the argmax of its last position), TPOT = (end-to-end - TTFT) / (outputLen - 1). Requests run for a warm-up time,
- * then for a measured time; it prints one JSON line, as loop.js does: the measured requests' mean TPOT and TTFT in ms,
- * their count, the tokens of the first request and the library's version.
+ * then for a measured time in windows of one second; it prints one JSON line, as loop.js does: the measured requests'
+ * mean TPOT and TTFT in ms, the mean time of a one-token step's argmax (the harness's gen.choice), each window's mean
+ * TPOT (as the harness's iterations of one second report theirs), their count, the tokens of the first request and
+ * the library's version.
  *
  * No ONNX Runtime header is needed: the few functions used are called by their place in the OrtApi table, which ONNX
  * Runtime only ever appends to (the places below are those of the table's first version, unchanged since 1.0).
@@ -101,8 +103,9 @@ static void declared(Loop *lp, int output, int index, int *elem, int64_t *dims, 
     FN(RELEASE_TYPE_INFO, void (*)(void *))(info);
 }
 
-/* one request: the prefill, then one token a step with the cache; returns TTFT and TPOT in ms */
-static void request(Loop *lp, double *ttft, double *tpot, int64_t *tokens) {
+/* one request: the prefill, then one token a step with the cache; returns TTFT and TPOT in ms, and adds each one-token
+   step's argmax time (ms) to *choice */
+static void request(Loop *lp, double *ttft, double *tpot, double *choice, int64_t *tokens) {
     int n_in = lp->inputs, n_out = lp->outputs;
     void **feeds = calloc(n_in, sizeof(void *)), **outs = calloc(n_out, sizeof(void *));
     void **cache = NULL; /* the last step's outputs: its presents are this step's pasts */
@@ -154,6 +157,7 @@ static void request(Loop *lp, double *ttft, double *tpot, int64_t *tokens) {
                                  const char *const *, size_t, void **))(
                 lp->session, NULL, (const char *const *) lp->input_names, (const void *const *) feeds, n_in,
                 (const char *const *) lp->output_names, n_out, outs), "Run");
+        double chosen = now_ms();
         void *logits_data = NULL;
         check(FN(GET_TENSOR_MUTABLE_DATA, Status (*)(void *, void **))(outs[lp->logits_out], &logits_data),
               "GetTensorMutableData");
@@ -171,6 +175,7 @@ static void request(Loop *lp, double *ttft, double *tpot, int64_t *tokens) {
                 if (l[v] > l[best]) best = v;
             }
         }
+        if (t > 0) *choice += now_ms() - chosen;
         if (tokens) tokens[t] = best;
         if (t == 0) *ttft = now_ms() - t0;
         /* this step's inputs it made, and the last step's outputs (its presents were this step's pasts) */
@@ -298,17 +303,32 @@ int main(int argc, char **argv) {
         lp.prompt[i] = state % (uint32_t) lp.vocab;
     }
     int64_t *first = malloc(sizeof(int64_t) * lp.output_len);
-    double ttft, tpot, sum_ttft = 0, sum_tpot = 0;
-    int measured = 0;
-    request(&lp, &ttft, &tpot, first); /* as the harness's set-up check: first-run allocations stay out */
-    for (double end = now_ms() + warmup_s * 1e3; now_ms() < end;) request(&lp, &ttft, &tpot, NULL);
-    for (double end = now_ms() + measure_s * 1e3; now_ms() < end; measured++) {
-        request(&lp, &ttft, &tpot, NULL);
-        sum_ttft += ttft;
-        sum_tpot += tpot;
+    double ttft, tpot, sum_ttft = 0, sum_tpot = 0, choice = 0, unused = 0;
+    int measured = 0, windows = (int) ceil(measure_s);
+    double *window_tpot = calloc(windows, sizeof(double));
+    request(&lp, &ttft, &tpot, &unused, first); /* as the harness's set-up check: first-run allocations stay out */
+    for (double end = now_ms() + warmup_s * 1e3; now_ms() < end;) request(&lp, &ttft, &tpot, &unused, NULL);
+    /* the measured time in windows of one second, as the harness's measured iterations of -r 1s: each window's
+       mean TPOT over the requests it ran (a request ends the window it is in when it ends past the window's end) */
+    double start = now_ms();
+    for (int w = 0; w < windows; w++) {
+        double end = start + (w + 1 < measure_s ? w + 1 : measure_s) * 1e3, sum = 0;
+        int in_window = 0;
+        do {
+            request(&lp, &ttft, &tpot, &choice, NULL);
+            sum_ttft += ttft;
+            sum_tpot += tpot;
+            sum += tpot;
+            measured++;
+            in_window++;
+        } while (now_ms() < end);
+        window_tpot[w] = sum / in_window;
     }
-    printf("{\"binding\":\"C API\",\"version\":\"%s\",\"requests\":%d,\"tpotMs\":%.6f,\"ttftMs\":%.6f,\"tokens\":[",
-           base->get_version_string(), measured, sum_tpot / measured, sum_ttft / measured);
+    printf("{\"binding\":\"C API\",\"version\":\"%s\",\"requests\":%d,\"tpotMs\":%.6f,\"ttftMs\":%.6f,"
+           "\"choiceMs\":%.6f,\"windowTpotMs\":[", base->get_version_string(), measured, sum_tpot / measured,
+           sum_ttft / measured, choice / ((double) measured * (lp.output_len - 1)));
+    for (int w = 0; w < windows; w++) printf("%s%.6f", w ? "," : "", window_tpot[w]);
+    printf("],\"tokens\":[");
     for (int t = 0; t < lp.output_len; t++) printf("%s%" PRId64, t ? "," : "", first[t]);
     printf("]}\n");
     return 0;

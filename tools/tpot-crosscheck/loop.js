@@ -3,8 +3,10 @@
 // the returned tensor, the present tensors passed back as the next past. Nothing of inferbench is used. It times each
 // request as GenerationBenchmark does: TTFT from the request's start to the first token (the prefill and the argmax of
 // its last position), TPOT = (end-to-end - TTFT) / (outputLen - 1). Requests run for a warm-up time, then for a
-// measured time; it prints one JSON line: the measured requests' mean TPOT and TTFT in ms, their count, the tokens of
-// the first request (so that two bindings can be held to the same greedy output) and the runtime's version.
+// measured time in windows of one second; it prints one JSON line: the measured requests' mean TPOT and TTFT in ms,
+// the mean time of a one-token step's argmax (the harness's gen.choice), each window's mean TPOT (as the harness's
+// iterations of one second report theirs), their count, the tokens of the first request (so that two bindings can be
+// held to the same greedy output) and the runtime's version.
 //
 // usage: node loop.js NODE_MODULES MODEL.onnx PROMPT_LEN OUTPUT_LEN THREADS WARMUP_S MEASURE_S [SEED]
 'use strict';
@@ -72,6 +74,7 @@ async function main() {
     let ids = prompt;
     let past = 0;
     let cache = null;
+    let choice = 0n;
     for (let t = 0; t < outputLen; t++) {
       const n = ids.length;
       const feeds = {
@@ -94,6 +97,7 @@ async function main() {
         }
       }
       const out = await session.run(feeds);
+      const chosen = process.hrtime.bigint();
       const logits = out.logits.data;
       const base = (n - 1) * vocab;
       let best = 0;
@@ -109,6 +113,7 @@ async function main() {
         }
       }
       tokens.push(best);
+      if (t > 0) choice += process.hrtime.bigint() - chosen;
       if (t === 0) ttft = process.hrtime.bigint() - t0;
       cache = out;
       past += n;
@@ -116,24 +121,42 @@ async function main() {
     }
     const e2e = process.hrtime.bigint() - t0;
     const ms = (ns) => Number(ns) / 1e6;
-    return { ttft: ms(ttft), tpot: outputLen > 1 ? ms(e2e - ttft) / (outputLen - 1) : NaN, tokens };
+    return {
+      ttft: ms(ttft),
+      tpot: outputLen > 1 ? ms(e2e - ttft) / (outputLen - 1) : NaN,
+      choice: outputLen > 1 ? ms(choice) / (outputLen - 1) : NaN,
+      tokens,
+    };
   }
 
   const first = await request(); // as the harness's set-up check: first-run allocations stay out of the timing
   for (const deadline = Date.now() + Number(warmupArg) * 1000; Date.now() < deadline;) {
     await request();
   }
-  const measured = [];
-  for (const deadline = Date.now() + Number(measureArg) * 1000; Date.now() < deadline;) {
-    measured.push(await request());
-  }
+  // the measured time in windows of one second, as the harness's measured iterations of -r 1s: each window's mean
+  // TPOT over the requests it ran (a request that ends past the window's end is the window's last)
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const measured = [];
+  const windowTpotMs = [];
+  const start = Date.now();
+  const seconds = Number(measureArg);
+  for (let w = 0; w < Math.ceil(seconds); w++) {
+    const deadline = start + Math.min(w + 1, seconds) * 1000;
+    const inWindow = [];
+    do {
+      inWindow.push(await request());
+    } while (Date.now() < deadline);
+    measured.push(...inWindow);
+    windowTpotMs.push(mean(inWindow.map((r) => r.tpot)));
+  }
   console.log(JSON.stringify({
     binding: 'onnxruntime-node',
     version: require(path.join(modules, 'onnxruntime-node', 'package.json')).version,
     requests: measured.length,
     tpotMs: mean(measured.map((r) => r.tpot)),
     ttftMs: mean(measured.map((r) => r.ttft)),
+    choiceMs: mean(measured.map((r) => r.choice)),
+    windowTpotMs,
     tokens: first.tokens,
   }));
 }

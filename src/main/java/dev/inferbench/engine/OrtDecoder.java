@@ -63,7 +63,8 @@ final class OrtDecoder implements Decoder {
         try {
             return new State(batch, choice);
         } catch (OrtException e) {
-            throw new BenchException("engine 'ort' cannot create an empty cache: " + OrtEngine.firstLine(e.getMessage()), e);
+            throw new BenchException("engine 'ort' cannot create an empty cache: "
+                    + OrtEngine.firstLine(e.getMessage()), e);
         }
     }
 
