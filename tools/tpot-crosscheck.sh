@@ -3,7 +3,8 @@
 # inferbench) and a plain greedy loop over the same Optimum-layout decoder file, with the same prompt length, output
 # length, batch 1 and intra-op threads, in rounds that interleave the two (other, java; then java, other; ...), each
 # side a fresh process per round, with the same warm-up and measured time, measured in windows of one second (the
-# harness's iterations, -r 1s). It prints each round's TPOT of both two ways, the mean over the measured time and the
+# harness's iterations, -r 1s; its warm-up is in iterations of 1 s too, so that what runs between iterations is
+# compiled before the measured ones). It prints each round's TPOT of both two ways, the mean over the measured time and the
 # median of the windows' means (which leaves out a second or two in which the shared machine took the core away), and
 # the time of each side's argmax (the harness's gen.choice); then for TPOT both ways, and for the step less its argmax
 # (what the engine and its binding take), the medians over the rounds and the ratio harness / other (the median of the
@@ -97,7 +98,7 @@ run_other() { # round -> "MEAN MEDIAN CHOICE" ms
 run_java() { # round -> "MEAN MEDIAN CHOICE" ms: the one fork's gen.tpot (the mean over its measured iterations, each
   # the mean over its requests), the median of its iterations' gen.tpot, and its gen.choice
   java -jar "$jar" GenerationBenchmark -p "model=$model" -p batchSize=1 -p "promptLen=$prompt" \
-    -p "outputLen=$output" -p "threads=$threads" -f 1 -wi 1 -w "${warmup}s" -i "$measure" -r 1s \
+    -p "outputLen=$output" -p "threads=$threads" -f 1 -wi "$warmup" -w 1s -i "$measure" -r 1s \
     --run-dir "$work/java-$1" > "$work/java-$1.log" 2>&1 || { tail -5 "$work/java-$1.log" >&2; exit 1; }
   python3 - "$work/java-$1/jmh-result.json" <<'PY'
 import json, statistics, sys

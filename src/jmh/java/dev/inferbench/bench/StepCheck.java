@@ -1,17 +1,11 @@
 package dev.inferbench.bench;
 
-import ai.onnxruntime.NodeInfo;
-import ai.onnxruntime.OnnxJavaType;
-import ai.onnxruntime.OnnxTensor;
-import ai.onnxruntime.OrtEnvironment;
-import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
-import ai.onnxruntime.TensorInfo;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.DecodeState;
 import dev.inferbench.engine.Decoder;
+import dev.inferbench.engine.DecoderLayout;
 import dev.inferbench.engine.Device;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.engine.EngineSettings;
@@ -22,27 +16,19 @@ import dev.inferbench.stats.Interval;
 import dev.inferbench.stats.Percentiles;
 import dev.inferbench.stats.Ratio;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.LongBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@code tools/step-check.sh MODEL [PROMPT_LEN] [OUTPUT_LEN] [ROUNDS]}: what GenerationBenchmark adds to ONNX Runtime's
  * Java binding per output token, on one decoder, in one JVM, with nothing of the machine's process-to-process spread
  * in the way. Each round runs one greedy request (batch 1, one intra-op thread) through the harness's own request
- * ({@link Generation#request}, on the decoder GenerationBenchmark opens) and one through a bare loop written here on
- * the binding alone, as its documentation writes one (tensors over buffers, {@code session.run}, the logits read from
- * the returned tensor, the presents passed back as the next pasts, an argmax over a float16 table of its own), in
- * alternating order, each on its own session of the same file; TPOT as GenerationBenchmark defines it. Printed: both
+ * ({@link Generation#request}, on the decoder GenerationBenchmark opens) and one through {@link PlainOrtLoop}, the
+ * plain loop on the binding alone that PlainOrtLoopBenchmark times, in alternating order, each on its own session of
+ * the same file; TPOT as GenerationBenchmark defines it. Printed: both
  * TPOTs (medians of the rounds), harness / bare with its paired 99 % interval, and whether both chose the same tokens.
  *
  * <p>Exit 0: the interval lies below 1 + {@value #TOLERANCE_PERCENT} % (the harness adds less than that to the
@@ -102,22 +88,22 @@ public final class StepCheck {
                     + model + " -f 1 -i 1)");
         }
         GenerationSpec spec = new GenerationSpec(promptLen, outputLen);
+        long[] prompt = spec.prompt(1, DecoderLayout.of(file).vocab(), cell.inputSeed());
         try (Decoder decoder = EngineKind.ORT.openDecoder(file, Device.CPU, EngineSettings.threads(1));
-             Bare bare = new Bare(file, promptLen, outputLen)) {
+             PlainOrtLoop bare = new PlainOrtLoop(file, 1, 1, prompt, outputLen)) {
             Sampler sampler = spec.sampling().sampler(cell.inputSeed());
             DecodeState state = decoder.begin(1, sampler);
             try {
-                long[] prompt = spec.prompt(1, decoder.layout().vocab(), cell.inputSeed());
                 Generation harness = new Generation(state, 1, prompt, spec, sampler);
                 harness.request();
                 long[] harnessTokens = harness.output();
-                bare.request(prompt);
-                long[] bareTokens = bare.tokens.clone();
+                bare.request();
+                long[] bareTokens = bare.output();
                 int warm = 0;
                 long until = System.nanoTime() + (long) (WARMUP_SECONDS * 1e9);
                 while (System.nanoTime() < until) {
                     harness.request();
-                    bare.request(prompt);
+                    bare.request();
                     warm++;
                 }
                 double[][] harnessMs = new double[rounds][1];
@@ -125,9 +111,11 @@ public final class StepCheck {
                 for (int r = 0; r < rounds; r++) {
                     if (r % 2 == 0) {
                         harnessMs[r][0] = harness.request().tpotMs();
-                        bareMs[r][0] = bare.request(prompt);
+                        bare.request();
+                        bareMs[r][0] = bare.tpotMs();
                     } else {
-                        bareMs[r][0] = bare.request(prompt);
+                        bare.request();
+                        bareMs[r][0] = bare.tpotMs();
                         harnessMs[r][0] = harness.request().tpotMs();
                     }
                 }
@@ -171,171 +159,5 @@ public final class StepCheck {
     private static double median(double[][] v) {
         double[] x = Arrays.stream(v).mapToDouble(r -> r[0]).sorted().toArray();
         return Percentiles.interpolated(x, 0.5);
-    }
-
-    /**
-     * The bare loop: ONNX Runtime's Java binding and nothing of the harness, for an Optimum-layout decoder (with or
-     * without position_ids, split or merged), float32 or float16 logits, batch 1.
-     */
-    private static final class Bare implements AutoCloseable {
-        private final OrtEnvironment env = OrtEnvironment.getEnvironment();
-        private final OrtSession session;
-        private final List<String> pasts = new ArrayList<>();
-        private final Set<String> outputs;
-        private final boolean positions;
-        private final boolean merged;
-        private final boolean halfLogits;
-        private final int vocab;
-        private final int outputLen;
-        private final OnnxTensor empty;
-        private final LongBuffer ids;
-        private final LongBuffer mask;
-        private final LongBuffer steps;
-        private final float[] halfTable = new float[1 << 16];
-        private final short[] halfRow;
-        private final float[] floatRow;
-        final long[] tokens;
-
-        Bare(Path file, int promptLen, int outputLen) throws OrtException {
-            try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
-                options.setIntraOpNumThreads(1);
-                options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-                session = env.createSession(file.toString(), options);
-            }
-            for (String name : session.getInputNames()) {
-                if (name.startsWith("past_key_values.")) {
-                    pasts.add(name);
-                }
-            }
-            Map<String, NodeInfo> in = session.getInputInfo();
-            TensorInfo cache = (TensorInfo) in.get(pasts.get(0)).getInfo();
-            TensorInfo logits = (TensorInfo) session.getOutputInfo().get("logits").getInfo();
-            this.outputs = session.getOutputNames();
-            this.positions = in.containsKey("position_ids");
-            this.merged = in.containsKey("use_cache_branch");
-            this.halfLogits = logits.type == OnnxJavaType.FLOAT16;
-            this.vocab = (int) logits.getShape()[2];
-            this.outputLen = outputLen;
-            this.empty = OnnxTensor.createTensor(env, ByteBuffer.allocateDirect(0).order(ByteOrder.nativeOrder()),
-                    new long[]{1, cache.getShape()[1], 0, cache.getShape()[3]}, cache.type);
-            this.ids = longs(promptLen);
-            this.mask = longs(promptLen + outputLen);
-            this.steps = longs(promptLen);
-            this.tokens = new long[outputLen];
-            this.halfRow = new short[vocab];
-            this.floatRow = new float[vocab];
-            for (int h = 0; h < halfTable.length; h++) {
-                int exponent = (h >> 10) & 0x1F;
-                int fraction = h & 0x3FF;
-                float magnitude = exponent == 0 ? Math.scalb((float) fraction, -24) : exponent == 31
-                        ? (fraction == 0 ? Float.POSITIVE_INFINITY : Float.NaN)
-                        : Math.scalb((float) (fraction | 0x400), exponent - 25);
-                halfTable[h] = (h & 0x8000) != 0 ? -magnitude : magnitude;
-            }
-        }
-
-        private static LongBuffer longs(int count) {
-            return ByteBuffer.allocateDirect(count * Long.BYTES).order(ByteOrder.nativeOrder()).asLongBuffer();
-        }
-
-        private static LongBuffer first(LongBuffer b, long count) {
-            return b.duplicate().clear().limit((int) count).slice();
-        }
-
-        /** One request from {@code prompt}; its TPOT in ms, its tokens in {@link #tokens}. */
-        double request(long[] prompt) throws OrtException {
-            OrtSession.Result cache = null;
-            long past = 0;
-            long first = 0;
-            try {
-                for (int t = 0; t < outputLen; t++) {
-                    int n = t == 0 ? prompt.length : 1;
-                    if (t == 0) {
-                        ids.clear();
-                        ids.put(prompt);
-                    } else {
-                        ids.put(0, tokens[t - 1]);
-                    }
-                    for (int i = 0; i < past + n; i++) {
-                        mask.put(i, 1);
-                    }
-                    for (int i = 0; i < n; i++) {
-                        steps.put(i, past + i);
-                    }
-                    List<OnnxTensor> made = new ArrayList<>();
-                    Map<String, OnnxTensor> feeds = new HashMap<>();
-                    feeds.put("input_ids", add(made, OnnxTensor.createTensor(env, first(ids, n), new long[]{1, n})));
-                    feeds.put("attention_mask", add(made, OnnxTensor.createTensor(env, first(mask, past + n),
-                            new long[]{1, past + n})));
-                    if (positions) {
-                        feeds.put("position_ids", add(made, OnnxTensor.createTensor(env, first(steps, n),
-                                new long[]{1, n})));
-                    }
-                    if (merged) {
-                        feeds.put("use_cache_branch", add(made, OnnxTensor.createTensor(env,
-                                new boolean[]{cache != null})));
-                    }
-                    for (String name : pasts) {
-                        feeds.put(name, cache == null ? empty
-                                : (OnnxTensor) cache.get("present." + name.substring(16)).orElseThrow());
-                    }
-                    OrtSession.Result result = session.run(feeds, outputs);
-                    tokens[t] = argmax((OnnxTensor) result.get("logits").orElseThrow(), n);
-                    if (t == 0) {
-                        first = System.nanoTime();
-                    }
-                    made.forEach(OnnxTensor::close);
-                    if (cache != null) {
-                        cache.close();
-                    }
-                    cache = result;
-                    past += n;
-                }
-            } finally {
-                if (cache != null) {
-                    cache.close();
-                }
-            }
-            return (System.nanoTime() - first) / 1e6 / (outputLen - 1);
-        }
-
-        private static OnnxTensor add(List<OnnxTensor> made, OnnxTensor t) {
-            made.add(t);
-            return t;
-        }
-
-        /** The highest logit of the last position (the first on ties), its row copied out in one bulk read. */
-        private long argmax(OnnxTensor logits, int n) {
-            ByteBuffer bytes = logits.getByteBuffer().order(ByteOrder.nativeOrder());
-            int base = (n - 1) * vocab;
-            int best = 0;
-            if (halfLogits) {
-                bytes.asShortBuffer().get(base, halfRow, 0, vocab);
-                float max = halfTable[halfRow[0] & 0xFFFF];
-                for (int v = 1; v < vocab; v++) {
-                    float x = halfTable[halfRow[v] & 0xFFFF];
-                    if (x > max) {
-                        max = x;
-                        best = v;
-                    }
-                }
-            } else {
-                bytes.asFloatBuffer().get(base, floatRow, 0, vocab);
-                float max = floatRow[0];
-                for (int v = 1; v < vocab; v++) {
-                    if (floatRow[v] > max) {
-                        max = floatRow[v];
-                        best = v;
-                    }
-                }
-            }
-            return best;
-        }
-
-        @Override
-        public void close() throws OrtException {
-            empty.close();
-            session.close();
-        }
     }
 }
