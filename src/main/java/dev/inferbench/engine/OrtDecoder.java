@@ -18,15 +18,16 @@ import java.nio.ShortBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Cached generation on ONNX Runtime's Java API. Each step's {@code present} tensors, which ORT allocates, are passed
- * as the next step's {@code past_key_values} as they are (native memory, no copy on the Java side; the graph's
- * Concat copies past into present inside ORT, as every Optimum export does). The logits are written into a pinned
+ * Cached generation on ONNX Runtime's Java API. Each step's {@code present} tensors are pinned outputs: ORT writes them
+ * into direct buffers of the state's own ({@link Cache}, two per present, used in turn and grown when a request needs
+ * more), and each is passed as the next step's {@code past_key_values} as it is (no copy on the Java side; the graph's
+ * Concat copies past into present inside ORT, as every Optimum export does). Pinned, the binding makes no Java object
+ * of an output it returns at every step (about 10 µs a step on llama-tiny). The logits are written into a pinned
  * direct buffer per step length, read in place by the token choice (float16 logits: their last positions converted
  * to float32 first); ids, mask and positions are written into reused direct buffers that the input tensors wrap.
  * A merged decoder gets {@code use_cache_branch} false on a request's first step and true after.
@@ -34,7 +35,6 @@ import java.util.Set;
 final class OrtDecoder implements Decoder {
     private final OrtEngine engine;
     private final DecoderLayout layout;
-    private final Set<String> presents = new LinkedHashSet<>();
     private final List<String[]> names = new ArrayList<>(); // per layer: past key, past value, present key, value
 
     private OrtDecoder(OrtEngine engine, DecoderLayout layout) {
@@ -43,8 +43,6 @@ final class OrtDecoder implements Decoder {
         for (int i = 0; i < layout.layers(); i++) {
             names.add(new String[]{"past_key_values." + i + ".key", "past_key_values." + i + ".value",
                     "present." + i + ".key", "present." + i + ".value"});
-            presents.add("present." + i + ".key");
-            presents.add("present." + i + ".value");
         }
     }
 
@@ -83,7 +81,9 @@ final class OrtDecoder implements Decoder {
         private final OnnxTensor cachedBranch;
         private final StepBuffers buffers = new StepBuffers();
         private final HalfLogits half;
-        private OrtSession.Result cache;
+        private final Cache cache;
+        /** A step's pinned outputs by name, refilled every step. */
+        private final Map<String, OnnxValue> outputs = new LinkedHashMap<>();
         private int cached;
         private Padding padding;
         private int pinnedN = -1;
@@ -105,6 +105,8 @@ final class OrtDecoder implements Decoder {
             this.firstBranch = layout.merged() ? OnnxTensor.createTensor(env, new boolean[]{false}) : null;
             this.cachedBranch = layout.merged() ? OnnxTensor.createTensor(env, new boolean[]{true}) : null;
             this.half = layout.logitsType() == DType.FLOAT16 ? new HalfLogits(batch, layout.vocab()) : null;
+            this.cache = new Cache(names.size() * 2, (long) batch * layout.kvHeads() * layout.headDim(),
+                    javaType(layout.cacheType()));
         }
 
         @Override
@@ -125,20 +127,23 @@ final class OrtDecoder implements Decoder {
                 }
                 small = in.size();
                 if (layout.merged()) {
-                    in.put(DecoderLayout.USE_CACHE_BRANCH, cache == null ? firstBranch : cachedBranch);
-                }
-                for (String[] layer : names) {
-                    in.put(layer[0], cache == null ? empty : tensor(cache, layer[2]));
-                    in.put(layer[1], cache == null ? empty : tensor(cache, layer[3]));
+                    in.put(DecoderLayout.USE_CACHE_BRANCH, cached == 0 ? firstBranch : cachedBranch);
                 }
                 ByteBuffer out = pin(n);
-                OrtSession.Result result = engine.session().run(in, presents,
-                        Map.of(DecoderLayout.LOGITS, n == 1 ? pinnedOne : pinned));
-                closeFirst(in, small);
-                if (cache != null) {
-                    cache.close(); // the previous step's presents: this step's were written from them
+                outputs.clear();
+                outputs.put(DecoderLayout.LOGITS, n == 1 ? pinnedOne : pinned);
+                OnnxTensor[] presents = cache.next(env, cached, n, batch, layout);
+                for (int l = 0; l < names.size(); l++) {
+                    String[] layer = names.get(l);
+                    in.put(layer[0], cached == 0 ? empty : cache.past(2 * l));
+                    in.put(layer[1], cached == 0 ? empty : cache.past(2 * l + 1));
+                    outputs.put(layer[2], presents[2 * l]);
+                    outputs.put(layer[3], presents[2 * l + 1]);
                 }
-                cache = result;
+                try (OrtSession.Result none = engine.session().run(in, Set.of(), outputs)) {
+                    cache.advance(); // this step's presents are the next step's pasts, the last step's are closed
+                }
+                closeFirst(in, small);
                 cached += n;
                 if (half == null) {
                     choice.choose(n == 1 ? logitsOneFloats : logitsFloats, batch, n, layout.vocab(), next);
@@ -148,6 +153,7 @@ final class OrtDecoder implements Decoder {
                     choice.choose(half.lastPositions(out, n), batch, 1, layout.vocab(), next);
                 }
             } catch (OrtException e) {
+                cache.discard();
                 closeFirst(in, small < 0 ? in.size() : small);
                 throw new BenchException("decoding failed in engine 'ort' at " + cached + " cached tokens: "
                         + OrtEngine.firstLine(e.getMessage()), e);
@@ -183,11 +189,6 @@ final class OrtDecoder implements Decoder {
             return ByteBuffer.allocateDirect(Math.toIntExact(bytes)).order(ByteOrder.nativeOrder());
         }
 
-        private static OnnxTensor tensor(OrtSession.Result r, String name) {
-            OnnxValue v = r.get(name).orElseThrow();
-            return (OnnxTensor) v;
-        }
-
         private static void closeFirst(Map<String, OnnxTensor> in, int count) {
             in.values().stream().limit(count).forEach(OnnxTensor::close);
         }
@@ -199,15 +200,7 @@ final class OrtDecoder implements Decoder {
 
         @Override
         public long cacheBytes() {
-            if (cache == null) {
-                return 0;
-            }
-            long bytes = 0;
-            for (String name : presents) {
-                OnnxTensor t = tensor(cache, name);
-                bytes += t.getInfo().getNumElements() * t.getInfo().type.size;
-            }
-            return bytes;
+            return cache.bytes(cached);
         }
 
         @Override
@@ -217,10 +210,7 @@ final class OrtDecoder implements Decoder {
 
         @Override
         public void reset() {
-            if (cache != null) {
-                cache.close();
-                cache = null;
-            }
+            cache.reset();
             cached = 0;
             padding = Padding.none(batch);
         }
@@ -242,6 +232,116 @@ final class OrtDecoder implements Decoder {
 
     private static OnnxJavaType javaType(DType type) {
         return type == DType.FLOAT16 ? OnnxJavaType.FLOAT16 : OnnxJavaType.FLOAT;
+    }
+
+    /**
+     * The KV cache as pinned outputs: for each present, two direct buffers used in turn (the one holding this step's
+     * pasts, the one ORT writes this step's presents into), each {@code [batch, kvHeads, tokens, headDim]} over its
+     * first elements, grown (the pasts copied over) when a step needs more tokens than they hold.
+     */
+    private static final class Cache {
+        private final int count;
+        private final long perToken;
+        private final OnnxJavaType type;
+        private final ByteBuffer[][] buffers;
+        private final OnnxTensor[] past;
+        private final OnnxTensor[] next;
+        private int capacity;
+        private int side;
+
+        /** @param perToken elements of one present per cached token: batch x kvHeads x headDim */
+        Cache(int count, long perToken, OnnxJavaType type) {
+            this.count = count;
+            this.perToken = perToken;
+            this.type = type;
+            this.buffers = new ByteBuffer[count][2];
+            this.past = new OnnxTensor[count];
+            this.next = new OnnxTensor[count];
+        }
+
+        /** The pinned presents of a step of {@code n} tokens after {@code cached}, over the side not holding pasts. */
+        OnnxTensor[] next(OrtEnvironment env, int cached, int n, int batch, DecoderLayout layout) throws OrtException {
+            int total = cached + n;
+            if (total > capacity) {
+                grow(env, cached, Math.max(total, capacity + capacity / 2), batch, layout);
+            }
+            long[] shape = {batch, layout.kvHeads(), total, layout.headDim()};
+            for (int i = 0; i < count; i++) {
+                next[i] = OnnxTensor.createTensor(env, first(buffers[i][1 - side], total), shape, type);
+            }
+            return next;
+        }
+
+        OnnxTensor past(int i) {
+            return past[i];
+        }
+
+        /** After a run: this step's presents become the pasts, the last step's pasts are closed. */
+        void advance() {
+            for (int i = 0; i < count; i++) {
+                if (past[i] != null) {
+                    past[i].close();
+                }
+                past[i] = next[i];
+                next[i] = null;
+            }
+            side = 1 - side;
+        }
+
+        /** After a failed run: this step's presents are closed, the pasts stay. */
+        void discard() {
+            for (int i = 0; i < count; i++) {
+                if (next[i] != null) {
+                    next[i].close();
+                    next[i] = null;
+                }
+            }
+        }
+
+        long bytes(int cached) {
+            return count * perToken * cached * type.size;
+        }
+
+        /** An empty cache; the buffers stay for the next request. */
+        void reset() {
+            discard();
+            for (int i = 0; i < count; i++) {
+                if (past[i] != null) {
+                    past[i].close();
+                    past[i] = null;
+                }
+            }
+            side = 0;
+        }
+
+        private void grow(OrtEnvironment env, int cached, int tokens, int batch, DecoderLayout layout)
+                throws OrtException {
+            long bytes = perToken * tokens * type.size;
+            if (bytes > Integer.MAX_VALUE) {
+                throw new IllegalStateException("a KV cache of " + tokens + " tokens takes " + bytes + " bytes a "
+                        + "tensor; direct buffers hold at most 2 GiB");
+            }
+            long[] shape = {batch, layout.kvHeads(), cached, layout.headDim()};
+            for (int i = 0; i < count; i++) {
+                for (int s = 0; s < 2; s++) {
+                    ByteBuffer grown = ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
+                    if (s == side && past[i] != null) {
+                        grown.put(first(buffers[i][s], cached));
+                        past[i].close();
+                        past[i] = OnnxTensor.createTensor(env, first(grown, cached), shape, type);
+                    }
+                    buffers[i][s] = grown;
+                }
+            }
+            capacity = tokens;
+        }
+
+        /** The first {@code tokens} tokens' elements of {@code b}, as a buffer of their own. */
+        private ByteBuffer first(ByteBuffer b, int tokens) {
+            ByteBuffer v = b.duplicate();
+            v.clear().limit((int) (perToken * tokens * type.size));
+            return v.slice().order(ByteOrder.nativeOrder());
+        }
     }
 
     /** A float16 model's logits at the boundary: each sequence's last position only, as bits or as float32. */
