@@ -111,8 +111,11 @@ public class GenerationLoadBenchmark extends ModelParams {
     @Param("1")
     public int callers;
 
-    /** Requests per second offered, or max: the highest rate that meets the SLO (needs one). */
-    @Param("1")
+    /**
+     * Requests per second offered, or max: the highest rate that meets the SLO (needs one). 10 by default, so that a
+     * step of the default 1,000 requests takes 100 s and the default cells a few minutes.
+     */
+    @Param("10")
     public String rate;
 
     /** poisson (exponential gaps, seeded) or constant (one request every 1/rate). */
