@@ -154,11 +154,19 @@ final class OrtDecoder implements Decoder {
                     choice.choose(half.lastPositions(out, n), batch, 1, layout.vocab(), next);
                 }
             } catch (OrtException e) {
-                cache.discard();
-                closeFirst(in, small < 0 ? in.size() : small);
+                abandon(in, small);
                 throw new BenchException("decoding failed in engine 'ort' at " + cached + " cached tokens: "
                         + OrtEngine.firstLine(e.getMessage()), e);
+            } catch (BenchException e) {
+                abandon(in, small);
+                throw e;
             }
+        }
+
+        /** After a failed step: its presents and the input tensors it made are closed; the pasts stay. */
+        private void abandon(Map<String, OnnxTensor> in, int small) {
+            cache.discard();
+            closeFirst(in, small < 0 ? in.size() : small);
         }
 
         /** The pinned logits of a step of {@code n} tokens, in the model's logits type. */
@@ -261,10 +269,17 @@ final class OrtDecoder implements Decoder {
         }
 
         /** The pinned presents of a step of {@code n} tokens after {@code cached}, over the side not holding pasts. */
-        OnnxTensor[] next(OrtEnvironment env, int cached, int n, int batch, DecoderLayout layout) throws OrtException {
+        OnnxTensor[] next(OrtEnvironment env, int cached, int n, int batch, DecoderLayout layout)
+                throws OrtException, BenchException {
             int total = cached + n;
             if (total > capacity) {
-                grow(env, cached, Math.max(total, capacity + capacity / 2), batch, layout);
+                long fit = Integer.MAX_VALUE / (perToken * type.size); // tokens one direct buffer can hold
+                if (total > fit) {
+                    throw new BenchException("a KV cache of " + total + " tokens at batch " + batch + " takes "
+                            + perToken * total * type.size + " bytes a layer's key or value, more than the 2 GiB"
+                            + " one direct buffer holds; expected a shorter request or a smaller batch");
+                }
+                grow(env, cached, (int) Math.min(fit, Math.max(total, capacity + capacity / 2L)), batch, layout);
             }
             long[] shape = {batch, layout.kvHeads(), total, layout.headDim()};
             for (int i = 0; i < count; i++) {
@@ -317,15 +332,11 @@ final class OrtDecoder implements Decoder {
 
         private void grow(OrtEnvironment env, int cached, int tokens, int batch, DecoderLayout layout)
                 throws OrtException {
-            long bytes = perToken * tokens * type.size;
-            if (bytes > Integer.MAX_VALUE) {
-                throw new IllegalStateException("a KV cache of " + tokens + " tokens takes " + bytes + " bytes a "
-                        + "tensor; direct buffers hold at most 2 GiB");
-            }
+            int bytes = (int) (perToken * tokens * type.size);
             long[] shape = {batch, layout.kvHeads(), cached, layout.headDim()};
             for (int i = 0; i < count; i++) {
                 for (int s = 0; s < 2; s++) {
-                    ByteBuffer grown = ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
+                    ByteBuffer grown = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
                     if (s == side && past[i] != null) {
                         grown.put(first(buffers[i][s], cached));
                         past[i].close();
