@@ -68,15 +68,7 @@ public final class AidCheck {
     }
 
     static int rounds(String text) throws BenchException {
-        try {
-            int n = Integer.parseInt(text.trim());
-            if (n >= 8) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new BenchException("ROUNDS '" + text + "' is not a whole number of 8 or more; expected e.g. 4800");
+        return StepCheck.whole("ROUNDS", text, 8, "4800");
     }
 
     private static int run(String model, double percent, int rounds) throws Exception {

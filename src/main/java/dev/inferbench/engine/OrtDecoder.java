@@ -24,10 +24,11 @@ import java.util.Set;
 
 /**
  * Cached generation on ONNX Runtime's Java API. Each step's {@code present} tensors are pinned outputs: ORT writes them
- * into direct buffers of the state's own ({@link Cache}, two per present, used in turn and grown when a request needs
- * more), and each is passed as the next step's {@code past_key_values} as it is (no copy on the Java side; the graph's
- * Concat copies past into present inside ORT, as every Optimum export does). Pinned, the binding makes no Java object
- * of an output it returns at every step (8 to 10 µs a step on llama-tiny, by tools/step-check.sh). The logits are
+ * into direct buffers of the state's own ({@link PinnedKvCache}, two per present, used in turn and grown when a
+ * request needs more), and each is passed as the next step's {@code past_key_values} as it is (no copy on the Java
+ * side; the graph's Concat copies past into present inside ORT, as every Optimum export does). Pinned, the binding
+ * makes no Java object of an output it returns at every step (8 to 10 µs a step on llama-tiny, by
+ * tools/step-check.sh). The logits are
  * written into a pinned direct buffer per step length, read in place by the token choice (float16 logits: their last
  * positions read out in bulk, as bits for greedy, converted to float32 for a sampler); ids, mask and positions are
  * written into reused direct buffers that the input tensors wrap.
@@ -82,7 +83,7 @@ final class OrtDecoder implements Decoder {
         private final OnnxTensor cachedBranch;
         private final StepBuffers buffers = new StepBuffers();
         private final HalfLogits half;
-        private final Cache cache;
+        private final PinnedKvCache cache;
         /** A step's pinned outputs by name, refilled every step. */
         private final Map<String, OnnxValue> outputs = new LinkedHashMap<>();
         private int cached;
@@ -106,7 +107,7 @@ final class OrtDecoder implements Decoder {
             this.firstBranch = layout.merged() ? OnnxTensor.createTensor(env, new boolean[]{false}) : null;
             this.cachedBranch = layout.merged() ? OnnxTensor.createTensor(env, new boolean[]{true}) : null;
             this.half = layout.logitsType() == DType.FLOAT16 ? new HalfLogits(batch, layout.vocab()) : null;
-            this.cache = new Cache(names.size() * 2, (long) batch * layout.kvHeads() * layout.headDim(),
+            this.cache = new PinnedKvCache(names.size() * 2, (long) batch * layout.kvHeads() * layout.headDim(),
                     javaType(layout.cacheType()));
         }
 
@@ -241,119 +242,6 @@ final class OrtDecoder implements Decoder {
 
     private static OnnxJavaType javaType(DType type) {
         return type == DType.FLOAT16 ? OnnxJavaType.FLOAT16 : OnnxJavaType.FLOAT;
-    }
-
-    /**
-     * The KV cache as pinned outputs: for each present, two direct buffers used in turn (the one holding this step's
-     * pasts, the one ORT writes this step's presents into), each {@code [batch, kvHeads, tokens, headDim]} over its
-     * first elements, grown (the pasts copied over) when a step needs more tokens than they hold.
-     */
-    private static final class Cache {
-        private final int count;
-        private final long perToken;
-        private final OnnxJavaType type;
-        private final ByteBuffer[][] buffers;
-        private final OnnxTensor[] past;
-        private final OnnxTensor[] next;
-        private int capacity;
-        private int side;
-
-        /** @param perToken elements of one present per cached token: batch x kvHeads x headDim */
-        Cache(int count, long perToken, OnnxJavaType type) {
-            this.count = count;
-            this.perToken = perToken;
-            this.type = type;
-            this.buffers = new ByteBuffer[count][2];
-            this.past = new OnnxTensor[count];
-            this.next = new OnnxTensor[count];
-        }
-
-        /** The pinned presents of a step of {@code n} tokens after {@code cached}, over the side not holding pasts. */
-        OnnxTensor[] next(OrtEnvironment env, int cached, int n, int batch, DecoderLayout layout)
-                throws OrtException, BenchException {
-            int total = cached + n;
-            if (total > capacity) {
-                long fit = Integer.MAX_VALUE / (perToken * type.size); // tokens one direct buffer can hold
-                if (total > fit) {
-                    throw new BenchException("a KV cache of " + total + " tokens at batch " + batch + " takes "
-                            + perToken * total * type.size + " bytes a layer's key or value, more than the 2 GiB"
-                            + " one direct buffer holds; expected a shorter request or a smaller batch");
-                }
-                grow(env, cached, (int) Math.min(fit, Math.max(total, capacity + capacity / 2L)), batch, layout);
-            }
-            long[] shape = {batch, layout.kvHeads(), total, layout.headDim()};
-            for (int i = 0; i < count; i++) {
-                next[i] = OnnxTensor.createTensor(env, first(buffers[i][1 - side], total), shape, type);
-            }
-            return next;
-        }
-
-        OnnxTensor past(int i) {
-            return past[i];
-        }
-
-        /** After a run: this step's presents become the pasts, the last step's pasts are closed. */
-        void advance() {
-            for (int i = 0; i < count; i++) {
-                if (past[i] != null) {
-                    past[i].close();
-                }
-                past[i] = next[i];
-                next[i] = null;
-            }
-            side = 1 - side;
-        }
-
-        /** After a failed run: this step's presents are closed, the pasts stay. */
-        void discard() {
-            for (int i = 0; i < count; i++) {
-                if (next[i] != null) {
-                    next[i].close();
-                    next[i] = null;
-                }
-            }
-        }
-
-        long bytes(int cached) {
-            return count * perToken * cached * type.size;
-        }
-
-        /** An empty cache; the buffers stay for the next request. */
-        void reset() {
-            discard();
-            for (int i = 0; i < count; i++) {
-                if (past[i] != null) {
-                    past[i].close();
-                    past[i] = null;
-                }
-            }
-            side = 0;
-        }
-
-        private void grow(OrtEnvironment env, int cached, int tokens, int batch, DecoderLayout layout)
-                throws OrtException {
-            int bytes = (int) (perToken * tokens * type.size);
-            long[] shape = {batch, layout.kvHeads(), cached, layout.headDim()};
-            for (int i = 0; i < count; i++) {
-                for (int s = 0; s < 2; s++) {
-                    ByteBuffer grown = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
-                    if (s == side && past[i] != null) {
-                        grown.put(first(buffers[i][s], cached));
-                        past[i].close();
-                        past[i] = OnnxTensor.createTensor(env, first(grown, cached), shape, type);
-                    }
-                    buffers[i][s] = grown;
-                }
-            }
-            capacity = tokens;
-        }
-
-        /** The first {@code tokens} tokens' elements of {@code b}, as a buffer of their own. */
-        private ByteBuffer first(ByteBuffer b, int tokens) {
-            ByteBuffer v = b.duplicate();
-            v.clear().limit((int) (perToken * tokens * type.size));
-            return v.slice().order(ByteOrder.nativeOrder());
-        }
     }
 
     /** A float16 model's logits at the boundary: each sequence's last position only, as bits or as float32. */
