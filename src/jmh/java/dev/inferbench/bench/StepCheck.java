@@ -13,7 +13,6 @@ import dev.inferbench.generate.Generation;
 import dev.inferbench.generate.GenerationSpec;
 import dev.inferbench.generate.Sampler;
 import dev.inferbench.stats.Interval;
-import dev.inferbench.stats.Percentiles;
 import dev.inferbench.stats.Ratio;
 
 import java.nio.file.Files;
@@ -134,9 +133,9 @@ public final class StepCheck {
                 + "one request each way (order alternated), after %d warm-up rounds%n", model, promptLen, outputLen,
                 rounds, warm);
         System.out.printf(Locale.ROOT, "  TPOT, the harness's request (GenerationBenchmark's): %.4f ms (median of "
-                + "rounds)%n", median(harnessMs));
+                + "rounds)%n", AidCheck.median(harnessMs));
         System.out.printf(Locale.ROOT, "  TPOT, a bare loop on the same binding, same JVM:      %.4f ms%n",
-                median(bareMs));
+                AidCheck.median(bareMs));
         System.out.printf(Locale.ROOT, "  harness / bare: %.4f [%.4f, %.4f] (%.0f %% interval, paired by round; "
                 + "measured)%n", ratio.estimate(), ratio.lower(), ratio.upper(), CONFIDENCE * 100);
         System.out.printf(Locale.ROOT, "  tokens of the first request: %s%n", sameTokens ? "the same both ways"
@@ -154,10 +153,5 @@ public final class StepCheck {
         }
         System.out.printf(Locale.ROOT, "cannot tell: the interval straddles %.4f; run again or longer%n", limit);
         return 3;
-    }
-
-    private static double median(double[][] v) {
-        double[] x = Arrays.stream(v).mapToDouble(r -> r[0]).sorted().toArray();
-        return Percentiles.interpolated(x, 0.5);
     }
 }

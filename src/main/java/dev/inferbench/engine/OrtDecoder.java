@@ -107,7 +107,7 @@ final class OrtDecoder implements Decoder {
             this.firstBranch = layout.merged() ? OnnxTensor.createTensor(env, new boolean[]{false}) : null;
             this.cachedBranch = layout.merged() ? OnnxTensor.createTensor(env, new boolean[]{true}) : null;
             this.half = layout.logitsType() == DType.FLOAT16 ? new HalfLogits(batch, layout.vocab()) : null;
-            this.cache = new PinnedKvCache(names.size() * 2, (long) batch * layout.kvHeads() * layout.headDim(),
+            this.cache = new PinnedKvCache(names.size() * 2, batch, layout.kvHeads(), layout.headDim(),
                     javaType(layout.cacheType()));
         }
 
@@ -134,7 +134,7 @@ final class OrtDecoder implements Decoder {
                 ByteBuffer out = pin(n);
                 outputs.clear();
                 outputs.put(DecoderLayout.LOGITS, n == 1 ? pinnedOne : pinned);
-                OnnxTensor[] presents = cache.next(env, cached, n, batch, layout);
+                OnnxTensor[] presents = cache.next(env, cached, n);
                 for (int l = 0; l < names.size(); l++) {
                     String[] layer = names.get(l);
                     in.put(layer[0], cached == 0 ? empty : cache.past(2 * l));

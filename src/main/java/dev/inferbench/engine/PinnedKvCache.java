@@ -17,7 +17,11 @@ import java.nio.ByteOrder;
  */
 final class PinnedKvCache {
     private final int count;
+    /** Elements of one present per cached token: batch x kvHeads x headDim. */
     private final long perToken;
+    private final int batch;
+    private final int kvHeads;
+    private final int headDim;
     private final OnnxJavaType type;
     private final ByteBuffer[][] buffers;
     private final OnnxTensor[] past;
@@ -25,10 +29,13 @@ final class PinnedKvCache {
     private int capacity;
     private int side;
 
-    /** @param perToken elements of one present per cached token: batch x kvHeads x headDim */
-    PinnedKvCache(int count, long perToken, OnnxJavaType type) {
+    /** @param count the presents: two per layer */
+    PinnedKvCache(int count, int batch, int kvHeads, int headDim, OnnxJavaType type) {
         this.count = count;
-        this.perToken = perToken;
+        this.batch = batch;
+        this.kvHeads = kvHeads;
+        this.headDim = headDim;
+        this.perToken = (long) batch * kvHeads * headDim;
         this.type = type;
         this.buffers = new ByteBuffer[count][2];
         this.past = new OnnxTensor[count];
@@ -36,8 +43,7 @@ final class PinnedKvCache {
     }
 
     /** The pinned presents of a step of {@code n} tokens after {@code cached}, over the side not holding pasts. */
-    OnnxTensor[] next(OrtEnvironment env, int cached, int n, int batch, DecoderLayout layout)
-            throws OrtException, BenchException {
+    OnnxTensor[] next(OrtEnvironment env, int cached, int n) throws OrtException, BenchException {
         int total = cached + n;
         if (total > capacity) {
             long fit = Integer.MAX_VALUE / (perToken * type.size); // tokens one direct buffer can hold
@@ -46,9 +52,9 @@ final class PinnedKvCache {
                         + perToken * total * type.size + " bytes a layer's key or value, more than the 2 GiB"
                         + " one direct buffer holds; expected a shorter request or a smaller batch");
             }
-            grow(env, cached, (int) Math.min(fit, Math.max(total, capacity + capacity / 2L)), batch, layout);
+            grow(env, cached, (int) Math.min(fit, Math.max(total, capacity + capacity / 2L)));
         }
-        long[] shape = {batch, layout.kvHeads(), total, layout.headDim()};
+        long[] shape = {batch, kvHeads, total, headDim};
         for (int i = 0; i < count; i++) {
             next[i] = OnnxTensor.createTensor(env, first(buffers[i][1 - side], total), shape, type);
         }
@@ -97,10 +103,9 @@ final class PinnedKvCache {
         side = 0;
     }
 
-    private void grow(OrtEnvironment env, int cached, int tokens, int batch, DecoderLayout layout)
-            throws OrtException {
+    private void grow(OrtEnvironment env, int cached, int tokens) throws OrtException {
         int bytes = (int) (perToken * tokens * type.size);
-        long[] shape = {batch, layout.kvHeads(), cached, layout.headDim()};
+        long[] shape = {batch, kvHeads, cached, headDim};
         for (int i = 0; i < count; i++) {
             for (int s = 0; s < 2; s++) {
                 ByteBuffer grown = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
