@@ -12,6 +12,7 @@
 #
 # usage: tools/aid-check.sh MODEL PERCENT [ROUNDS]      e.g. tools/aid-check.sh mlp-tiny 3
 set -euo pipefail
+export ORT_DISABLE_TELEMETRY=1 # ONNX Runtime writes no telemetry (docs/running.md)
 [[ $# -eq 2 || $# -eq 3 ]] || { echo "usage: tools/aid-check.sh MODEL PERCENT [ROUNDS] (e.g. tools/aid-check.sh mlp-tiny 3)" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 [[ -f target/benchmarks.jar ]] || { echo "target/benchmarks.jar is missing; expected it built first (mvn -q package -DskipTests)" >&2; exit 2; }

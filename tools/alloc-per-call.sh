@@ -8,6 +8,7 @@
 #
 # usage: tools/alloc-per-call.sh MODEL [BATCH, default 1] [ENGINE, default ort]
 set -euo pipefail
+export ORT_DISABLE_TELEMETRY=1 # ONNX Runtime writes no telemetry (docs/running.md)
 [[ $# -ge 1 ]] || { echo "usage: tools/alloc-per-call.sh MODEL [BATCH] [ENGINE]" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 out="results/alloc/$1-b${2:-1}-${3:-ort}"

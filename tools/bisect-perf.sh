@@ -29,6 +29,7 @@
 # INFERBENCH_COMPARE_COMMITS names the oracle (default: this checkout's tools/compare-commits.sh); it is called as
 # compare-commits is, and must answer with its exit codes.
 set -Eeuo pipefail
+export ORT_DISABLE_TELEMETRY=1 # ONNX Runtime writes no telemetry (docs/running.md)
 
 die() { echo "bisect-perf: $*" >&2; exit 2; }
 fail() { echo "bisect-perf: $*" >&2; exit 4; }

@@ -69,6 +69,7 @@
 # failure (a command of this script, a fork of either side that failed, a launcher that ended early): never 0 or 1.
 # INFERBENCH_JAVA_OPTS is passed to every java command (e.g. -Djmh.ignoreLock=true).
 set -Eeuo pipefail
+export ORT_DISABLE_TELEMETRY=1 # ONNX Runtime writes no telemetry (docs/running.md)
 
 die() { echo "compare-commits: $*" >&2; exit 2; }
 fail() { echo "compare-commits: $*" >&2; exit 4; }

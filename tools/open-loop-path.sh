@@ -4,6 +4,7 @@
 # warm-up, interleaved. Needs the build (mvn -q package -DskipTests).
 # usage: tools/open-loop-path.sh [ROUNDS]
 set -euo pipefail
+export ORT_DISABLE_TELEMETRY=1 # ONNX Runtime writes no telemetry (docs/running.md)
 cd "$(dirname "$0")/.."
 rounds=${1:-2}
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "open-loop-path: ROUNDS '$rounds' is not a whole number >= 1" >&2; exit 2; }

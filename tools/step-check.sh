@@ -9,6 +9,7 @@
 #   MODEL: a decoder's .onnx file in Optimum's layout, or a zoo decoder (llama-tiny) made by a run first
 # Run it alone on the machine: on a shared machine hold its CPU lock around it.
 set -euo pipefail
+export ORT_DISABLE_TELEMETRY=1 # ONNX Runtime writes no telemetry (docs/running.md)
 [[ $# -ge 1 && $# -le 4 ]] || { echo "usage: tools/step-check.sh MODEL [PROMPT_LEN] [OUTPUT_LEN] [ROUNDS] (e.g. tools/step-check.sh llama-tiny)" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 [[ -f target/benchmarks.jar ]] || { echo "target/benchmarks.jar is missing; expected it built first (mvn -q package -DskipTests)" >&2; exit 2; }

@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.function.Supplier;
 
 /**
@@ -70,7 +71,16 @@ public final class Main {
         this.err = err;
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
+        OptionalInt relaunched = SilentLaunch.relaunch();
+        if (relaunched.isPresent()) {
+            System.exit(relaunched.getAsInt());
+        }
+        SilentLaunch.followParent();
+        if (!SilentLaunch.silent()) {
+            System.err.println("inferbench: could not start again with " + SilentLaunch.VARIABLE + "=1; ONNX Runtime"
+                    + " may write telemetry under ~/.cache/Microsoft (set " + SilentLaunch.VARIABLE + "=1 to stop it)");
+        }
         System.exit(new Main(System.out, System.err).run(args));
     }
 
