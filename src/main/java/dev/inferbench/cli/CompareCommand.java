@@ -20,7 +20,9 @@ import java.util.Set;
  * [--format table|md|json|html]}: every cell both runs have, every metric, direction-aware, with the ratio's interval
  * and a verdict. Exit code 0 pass, 1 a regression (with --fail-on-regression) or a failed threshold, 2 bad input,
  * 3 a gated row that could not tell (with --fail-on-regression, unless {@code --inconclusive pass}): "inconclusive" is
- * never a silent pass, and each such row says the smallest change the comparison could have seen.
+ * never a silent pass, and each such row says the smallest change the comparison could have seen. A gated cell or
+ * metric measured on one side only is 3 too, one line each saying which side lacks it; {@code --missing regression}
+ * makes one that HEAD lost exit 1.
  * With {@code --precision P} it adds one line saying how many cells are settled ({@link StoppingRule}: the
  * primary metric's ratio interval narrower than P, from 8 forks). tools/compare-commits.sh does not read it: it asks
  * {@code --stop-status} ({@link StopAnswer}), whose answer never depends on a verdict.
@@ -28,7 +30,8 @@ import java.util.Set;
  */
 final class CompareCommand implements Subcommand {
     private static final String USAGE = "compare BASE HEAD [--min-effect 3%] [--fail-on-regression] [--inconclusive fail|pass]"
-            + " [--keep-disturbed] [--unpaired] [--gate M,...] [--threshold T]... [--precision P] [--pilot N]"
+            + " [--missing undecided|regression] [--keep-disturbed] [--unpaired] [--gate M,...] [--threshold T]..."
+            + " [--precision P] [--pilot N]"
             + " [--stop-status --max-pairs N] [--format table|md|json|html]";
 
     @Override
@@ -40,7 +43,8 @@ final class CompareCommand implements Subcommand {
     public String usage() {
         return USAGE_PREFIX + """
                 compare BASE HEAD [--min-effect P] [--fail-on-regression]
-                        [--inconclusive fail|pass] [--keep-disturbed] [--unpaired] [--gate M,...]
+                        [--inconclusive fail|pass] [--missing undecided|regression]
+                        [--keep-disturbed] [--unpaired] [--gate M,...]
                         [--threshold T]... [--precision P] [--pilot N]
                         [--stop-status --max-pairs N] [--format F]
                 Compares two runs cell by cell and metric by metric: the ratio HEAD/BASE with its interval, forks as
@@ -50,8 +54,13 @@ final class CompareCommand implements Subcommand {
                   BASE HEAD                 two run folders (or JMH JSON result files)
                   --min-effect P            the smallest change that counts (default %s %%)
                   --fail-on-regression      exit 1 on a regression of a gated metric, 3 when a gated row could not tell
+                                            or a gated cell or metric was measured on one side only
                   --inconclusive fail|pass  whether a gated row that could not tell fails the gate (exit 3, the
                                             default) or passes
+                  --missing undecided|regression
+                                            what a gated cell or metric that BASE measured and HEAD lacks makes of
+                                            the gate: could not tell (exit 3, the default) or a regression (exit 1);
+                                            one that only HEAD has is always 3
                   --keep-disturbed          keep the pairs run while the machine was disturbed (machine.tsv beside the
                                             runs, else the forks' own canary and /proc readings)
                   --unpaired                read the sides as run apart (what the pairing buys, on the same forks)
@@ -75,6 +84,7 @@ final class CompareCommand implements Subcommand {
         double minEffect = Verdict.DEFAULT_MIN_EFFECT;
         boolean failOnRegression = false;
         boolean inconclusivePasses = false;
+        boolean lostFails = false;
         boolean keepDisturbed = false;
         boolean unpaired = false;
         String format = "table";
@@ -90,6 +100,7 @@ final class CompareCommand implements Subcommand {
                 case "--min-effect" -> minEffect = RunFlags.percent(value(args, ++i, a), a);
                 case "--fail-on-regression" -> failOnRegression = true;
                 case "--inconclusive" -> inconclusivePasses = inconclusive(value(args, ++i, a));
+                case "--missing" -> lostFails = missing(value(args, ++i, a));
                 case "--keep-disturbed" -> keepDisturbed = true;
                 case "--unpaired" -> unpaired = true;
                 case "--gate" -> gate = gateMetrics(value(args, ++i, a));
@@ -120,8 +131,8 @@ final class CompareCommand implements Subcommand {
                     + (Double.isNaN(precision) ? "no --precision" : pilot == Integer.MAX_VALUE ? "no --pilot" : "no --max-pairs"));
         }
         return new CompareFlow(out, err).compare(new CompareFlow.Request(runs, minEffect, failOnRegression,
-                inconclusivePasses, keepDisturbed, unpaired, gate, thresholds, precision, pilot, maxPairs, stopStatus,
-                format)).exitCode();
+                inconclusivePasses, lostFails, keepDisturbed, unpaired, gate, thresholds, precision, pilot, maxPairs,
+                stopStatus, format)).exitCode();
     }
 
     /** {@code --gate time,p99,mem.rss.peak}: the metrics whose regressions fail the gate ({@code primary} by default). */
@@ -145,6 +156,17 @@ final class CompareCommand implements Subcommand {
             case "fail" -> false;
             default -> throw new BenchException("--inconclusive '" + v + "' is not a choice; expected fail (exit "
                     + Main.UNDECIDED + ", the default) or pass");
+        };
+    }
+
+    /** {@code --missing undecided|regression}: whether a gated cell or metric HEAD lost is a regression (exit 1). */
+    private static boolean missing(String v) throws BenchException {
+        return switch (v) {
+            case "regression" -> true;
+            case "undecided" -> false;
+            default -> throw new BenchException("--missing '" + v + "' is not a choice; expected undecided (exit "
+                    + Main.UNDECIDED + ", the default) or regression (exit " + CompareFlow.Ending.FAILED.exitCode()
+                    + ")");
         };
     }
 

@@ -24,10 +24,11 @@ public final class Comparer {
 
     /**
      * The outcome: matched rows, the cells only one side has, and the gate: the metrics whose regressions fail a CI
-     * job, and how many rows that family holds.
+     * job, how many rows that family holds, and the gated cells and metrics one side lacks ({@link Missing}), which
+     * have no row.
      */
     public record Report(double minEffect, double confidence, List<Comparison> rows, List<CellKey> onlyBaseline,
-                         List<CellKey> onlyCandidate, Set<String> gate, int family) {
+                         List<CellKey> onlyCandidate, Set<String> gate, int family, List<Missing> missing) {
 
         /** The rows of the gate family that regressed at the family's confidence: what fails a CI job. */
         public List<Comparison> regressions() {
@@ -41,6 +42,11 @@ public final class Comparer {
 
         public boolean anyWorse() {
             return !regressions().isEmpty();
+        }
+
+        /** The gated cells and metrics that BASE measured and HEAD lacks: what {@code --missing regression} fails. */
+        public List<Missing> lostByHead() {
+            return missing.stream().filter(Missing::headLacks).toList();
         }
 
         /** The confidence of each gated row's interval: the family's error rate split over its rows (Bonferroni). */
@@ -141,7 +147,8 @@ public final class Comparer {
             throw new BenchException("no cell of the baseline matches a cell of the candidate (" + base.size() + " vs "
                     + cand.size() + " cells); expected runs of the same benchmark with the same params");
         }
-        return new Report(minEffect, confidence, rows, onlyBase, onlyCand, Set.copyOf(gate), family);
+        return new Report(minEffect, confidence, rows, onlyBase, onlyCand, Set.copyOf(gate), family,
+                Missing.of(base, cand, (metric, metrics) -> gated(gate, metric, metrics)));
     }
 
     private static Set<String> paramNames(List<CellResults> cells) {

@@ -6,6 +6,7 @@ import dev.inferbench.compare.Comparer;
 import dev.inferbench.compare.Comparison;
 import dev.inferbench.compare.Gate;
 import dev.inferbench.compare.MachineRecord;
+import dev.inferbench.compare.Missing;
 import dev.inferbench.compare.RunReader;
 import dev.inferbench.compare.SideEngines;
 import dev.inferbench.compare.StopAnswer;
@@ -22,8 +23,6 @@ import dev.inferbench.report.CompareTable;
 import dev.inferbench.report.WhereTable;
 import dev.inferbench.results.MachineState;
 import dev.inferbench.results.jmh.MeasuredCell;
-import dev.inferbench.stats.Interval;
-import dev.inferbench.stats.Power;
 import dev.inferbench.stats.StoppingRule;
 import dev.inferbench.stats.Verdict;
 
@@ -39,7 +38,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -47,10 +45,12 @@ import java.util.Set;
 /**
  * Two runs compared cell by cell and metric by metric, from the parsed flags of {@code compare} to its last line:
  * the table (or md, json, html), the notes under it (machine difference, disturbed pairs, thresholds, settled cells,
- * rows that could not tell, widened drift) and the gate's ending. Exit policy: {@link Ending#FAILED} on a regression
- * (with --fail-on-regression) or a failed threshold, {@link Ending#UNDECIDED} when a gated row could not tell (with
- * --fail-on-regression, unless inconclusive rows pass): "inconclusive" is never a silent pass. With
- * {@code stopStatus} it prints only the {@link StopAnswer} line, whose answer never depends on a verdict.
+ * rows that could not tell, widened drift) and the gate's ending ({@link GateEnding}): {@link Ending#FAILED} on a
+ * regression (with --fail-on-regression) or a failed threshold, {@link Ending#UNDECIDED} when a gated row could not
+ * tell (with --fail-on-regression, unless inconclusive rows pass) or a gated cell or metric is measured on one side
+ * only ({@link Missing}; {@link Ending#FAILED} where HEAD lost it and the request says so): "inconclusive" and "not
+ * measured" are never a silent pass. With {@code stopStatus} it prints only the {@link StopAnswer} line, whose answer
+ * never depends on a verdict.
  */
 public final class CompareFlow {
     /** The head run's folder (under {@code where/}) for the differential flame graphs of the passes. */
@@ -61,8 +61,11 @@ public final class CompareFlow {
      *
      * @param runs               the two run folders (or JMH JSON result files), base first
      * @param minEffect          the smallest change that counts, a fraction
-     * @param failOnRegression   whether a gated regression, or a gated row that could not tell, fails the gate
+     * @param failOnRegression   whether a gated regression, a gated row that could not tell or a gated cell or
+     *                           metric one side lacks fails the gate
      * @param inconclusivePasses whether a gated row that could not tell passes
+     * @param lostFails          whether a gated cell or metric that BASE measured and HEAD lacks is a regression
+     *                           (else it could not tell, as one that only HEAD has always is)
      * @param keepDisturbed      keep the pairs run while the machine was disturbed
      * @param unpaired           read the sides as run apart
      * @param gate               the metrics the gate covers
@@ -74,17 +77,27 @@ public final class CompareFlow {
      * @param format             table, md, json or html
      */
     public record Request(List<Path> runs, double minEffect, boolean failOnRegression, boolean inconclusivePasses,
-                          boolean keepDisturbed, boolean unpaired, Set<String> gate, List<Threshold> thresholds,
-                          double precision, int pilot, int maxPairs, boolean stopStatus, String format) {
+                          boolean lostFails, boolean keepDisturbed, boolean unpaired, Set<String> gate,
+                          List<Threshold> thresholds, double precision, int pilot, int maxPairs, boolean stopStatus,
+                          String format) {
     }
 
     /** How the comparison ends, and the exit code each ending gives. */
     public enum Ending {
-        /** no gated regression, every threshold met, no gated row left undecided (or those allowed to pass) */
+        /**
+         * no gated regression, every threshold met, every gated cell and metric on both sides, no gated row left
+         * undecided (or those allowed to pass)
+         */
         PASS(0),
-        /** a gated regression (with --fail-on-regression) or a failed threshold */
+        /**
+         * a gated regression (with --fail-on-regression) or a failed threshold, or a gated cell or metric HEAD lost
+         * (with --missing regression)
+         */
         FAILED(1),
-        /** a gated row could not tell (with --fail-on-regression, unless inconclusive rows pass) */
+        /**
+         * a gated row could not tell (with --fail-on-regression, unless inconclusive rows pass), or a gated cell or
+         * metric has no row as one side lacks it (with --fail-on-regression)
+         */
         UNDECIDED(3);
 
         private final int exitCode;
@@ -109,8 +122,6 @@ public final class CompareFlow {
     public Ending compare(Request request) throws BenchException {
         List<Path> runs = request.runs();
         double minEffect = request.minEffect();
-        boolean failOnRegression = request.failOnRegression();
-        boolean inconclusivePasses = request.inconclusivePasses();
         boolean keepDisturbed = request.keepDisturbed();
         boolean unpaired = request.unpaired();
         Set<String> gate = request.gate();
@@ -165,7 +176,7 @@ public final class CompareFlow {
         boolean turns = baseCells.stream().anyMatch(MeasuredCell::tookTurns)
                 && candidateCells.stream().anyMatch(MeasuredCell::tookTurns);
         List<String> undecided = report.undecided().stream()
-                .map(r -> couldNotTell(r, r.cell().label(CompareTable.varying(report)), turns)).toList();
+                .map(r -> GateEnding.couldNotTell(r, r.cell().label(CompareTable.varying(report)), turns)).toList();
         List<Comparison> tooFew = report.undecided().stream().filter(CompareTable::tooFewForks).toList();
         if (tooFew.size() > 1) {
             // the table says it on each cell's line; one line here says what to do, not one per cell
@@ -182,24 +193,7 @@ public final class CompareFlow {
                         + r.drift().note(r.pairs().count()));
             }
         }
-        boolean regression = failOnRegression && report.anyWorse();
-        if (regression) {
-            notes.println(String.format(Locale.ROOT, "inferbench: regression in %d of the gate's %d rows: each ratio's"
-                            + " %s %% interval lies wholly above no change and reaches past the minimum effect of %s %%"
-                            + " (--fail-on-regression)", report.regressions().size(), report.family(),
-                    percent(report.gateConfidence()), percent(minEffect)));
-        }
-        if (regression || checks.stream().anyMatch(c -> !c.passed())) {
-            return Ending.FAILED;
-        }
-        if (failOnRegression && !undecided.isEmpty() && !inconclusivePasses) {
-            notes.println("inferbench: could not tell in " + undecided.size() + " of the gate's " + report.family()
-                    + " rows: no change shown, and none ruled out down to the minimum effect; exit "
-                    + Ending.UNDECIDED.exitCode()
-                    + " (--inconclusive pass to let it pass)");
-            return Ending.UNDECIDED;
-        }
-        return Ending.PASS;
+        return GateEnding.of(request, report, checks, undecided.size(), notes);
     }
 
     /**
@@ -234,29 +228,6 @@ public final class CompareFlow {
             }
         }
         return out;
-    }
-
-    /**
-     * "could not tell: <cell> time 1.012 [0.951, 1.077] (paired, 10 pairs): this comparison sees changes of 11 % or
-     * more; run longer or use --turns"; where the forks already took turns, "run longer or measure more iterations a
-     * fork (-i)".
-     */
-    static String couldNotTell(Comparison r, String cell, boolean turns) {
-        Interval i = r.ratio();
-        if (CompareTable.tooFewForks(r)) {
-            return String.format(Locale.ROOT, "could not tell: %s %s %.3f: %s (run each side with -f %d or more, or"
-                    + " compare them fork by fork with --duet)", cell, r.metric(), i.estimate(), CompareTable.tooFewNote(r),
-                    CompareTable.FORKS_NEEDED);
-        }
-        double visible = Power.visibleChange(i);
-        String sees = Double.isNaN(visible) ? "too few forks for an interval (at least 2 a side, 3 pairs)"
-                : String.format(Locale.ROOT, "this comparison sees changes of %s or more (95 %% power)",
-                visible < 1 ? String.format(Locale.ROOT, "%.0f %%", Math.max(1, Math.ceil(visible * 100)))
-                        : String.format(Locale.ROOT, "%.0fx", 1 + visible));
-        return String.format(Locale.ROOT, "could not tell: %s %s %.3f [%.3f, %.3f] (%s): %s; %s",
-                cell, r.metric(), i.estimate(), i.lower(), i.upper(),
-                r.paired() ? "paired, " + r.pairs().count() + " pairs" : "unpaired, " + i.forks() + " forks",
-                sees, turns ? "run longer or measure more iterations a fork (-i)" : "run longer or use --turns");
     }
 
     /** "settled 3 of 4 cells; unsettled: ..." over each cell's primary metric (its first row). */
@@ -299,10 +270,14 @@ public final class CompareFlow {
         return a.isPresent() && b.isPresent() ? MachineState.difference(a.get(), b.get()) : Optional.empty();
     }
 
-    /** A gated metric that no row has is a typo, not a pass. */
+    /**
+     * A gated metric that no row has is a typo, not a pass; one that only one side has is missing on the other, and
+     * the gate could not tell.
+     */
     private static void checkGateNames(Set<String> gate, Comparer.Report report) throws BenchException {
         Set<String> metrics = new LinkedHashSet<>();
         report.rows().forEach(r -> metrics.add(r.metric()));
+        report.missing().stream().filter(m -> !m.wholeCell()).forEach(m -> metrics.add(m.metric()));
         for (String name : gate) {
             if (!name.equals(Comparer.PRIMARY) && !metrics.contains(name)) {
                 throw new BenchException("--gate names metric '" + name + "', which no cell of both runs has; expected "

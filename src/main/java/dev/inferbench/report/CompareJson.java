@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.inferbench.compare.CellKey;
 import dev.inferbench.compare.Comparer;
 import dev.inferbench.compare.Comparison;
+import dev.inferbench.compare.Missing;
 import dev.inferbench.compare.SideEngines;
 import dev.inferbench.compare.Where;
 import dev.inferbench.stats.Interval;
@@ -17,7 +18,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The result of {@code compare} as JSON, for CI tools: every row with its intervals, and the one-sided cells. */
+/**
+ * The result of {@code compare} as JSON, for CI tools: every row with its intervals, the one-sided cells, and under
+ * {@code missing} each gated cell or metric one side lacks, with that side ({@code lacking}: baseline or candidate).
+ */
 public final class CompareJson {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -75,6 +79,15 @@ public final class CompareJson {
         }
         keys(root.putArray("onlyBaseline"), report.onlyBaseline());
         keys(root.putArray("onlyCandidate"), report.onlyCandidate());
+        ArrayNode missing = root.putArray("missing"); // what the gate counts as could not tell
+        for (Missing m : report.missing()) {
+            ObjectNode n = missing.addObject();
+            cell(n, m.cell());
+            if (!m.wholeCell()) {
+                n.put("metric", m.metric());
+            }
+            n.put("lacking", m.lackingSide());
+        }
         out.write(JSON.writeValueAsBytes(root));
         out.write('\n');
         out.flush();

@@ -209,6 +209,10 @@ public final class CompareTable {
         for (CellKey k : report.onlyCandidate()) {
             sb.append(bullet).append("only in candidate: ").append(text.apply(k.label(varying))).append('\n');
         }
+        // a cell both sides have keeps its rows; the gated metric one side lacks is named here, as it has no row
+        report.missing().stream().filter(m -> !m.wholeCell()).forEach(m -> sb.append(bullet)
+                .append("gated metric ").append(text.apply(m.metric())).append(" missing in ").append(m.lackingSide())
+                .append(": ").append(text.apply(m.cell().label(varying))).append('\n'));
         return sb.toString();
     }
 }

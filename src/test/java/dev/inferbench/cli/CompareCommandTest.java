@@ -1,5 +1,8 @@
 package dev.inferbench.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.inferbench.results.RunLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,6 +33,93 @@ class CompareCommandTest {
         return run;
     }
 
+    /** A run folder of the same file with its cells changed: what a run whose forks of some cell all failed holds. */
+    private static Path runFolder(Path dir, String name, Consumer<ArrayNode> change) throws IOException {
+        Path run = runFolder(dir, name);
+        ObjectMapper json = new ObjectMapper();
+        ArrayNode cells = (ArrayNode) json.readTree(RunLayout.of(run).result().toFile());
+        change.accept(cells);
+        json.writeValue(RunLayout.of(run).result().toFile(), cells);
+        return run;
+    }
+
+    /** Without the cell of batchSize 2. */
+    private static void dropSecondCell(ArrayNode cells) {
+        cells.remove(1);
+    }
+
+    private String text() {
+        String t = out.toString(StandardCharsets.UTF_8);
+        out.reset();
+        return t;
+    }
+
+    @Test
+    void aGatedCellThatHeadLacksCannotTellEvenWhereInconclusiveRowsPass(@TempDir Path dir) throws IOException {
+        Path base = runFolder(dir, "base");
+        Path head = runFolder(dir, "head", CompareCommandTest::dropSecondCell);
+        assertThat(run("compare", base.toString(), head.toString(), "--fail-on-regression", "--inconclusive", "pass"))
+                .isEqualTo(Main.UNDECIDED);
+        assertThat(text()).contains("only in baseline: infer batchSize=2\n")
+                .contains("cell infer batchSize=2: measured in BASE only; HEAD has no fork of it\n")
+                .contains("inferbench: 1 gated cell or metric measured on one side only: no row, so no verdict; exit 3"
+                        + " (--missing regression to fail where HEAD lacks what BASE measured)\n");
+        assertThat(run("compare", base.toString(), head.toString(), "--fail-on-regression", "--missing", "undecided"))
+                .isEqualTo(Main.UNDECIDED);
+        text();
+        // without the gate compare is a report: the cell is listed under the table, and nothing fails
+        assertThat(run("compare", base.toString(), head.toString())).isZero();
+        assertThat(text()).contains("only in baseline: infer batchSize=2").doesNotContain("HEAD has no fork");
+    }
+
+    @Test
+    void aGatedCellOnlyHeadHasCannotTellWhateverMissingSays(@TempDir Path dir) throws IOException {
+        Path base = runFolder(dir, "base", CompareCommandTest::dropSecondCell);
+        Path head = runFolder(dir, "head");
+        for (String missing : new String[]{"undecided", "regression"}) {
+            assertThat(run("compare", base.toString(), head.toString(), "--fail-on-regression", "--inconclusive",
+                    "pass", "--missing", missing)).as(missing).isEqualTo(Main.UNDECIDED);
+            assertThat(text()).contains("cell infer batchSize=2: measured in HEAD only; BASE has no fork of it\n")
+                    .contains("inferbench: 1 gated cell or metric measured on one side only: no row, so no verdict;"
+                            + " exit 3\n");
+        }
+    }
+
+    @Test
+    void missingRegressionFailsWhereHeadLostAGatedCell(@TempDir Path dir) throws IOException {
+        Path base = runFolder(dir, "base");
+        Path head = runFolder(dir, "head", CompareCommandTest::dropSecondCell);
+        assertThat(run("compare", base.toString(), head.toString(), "--fail-on-regression", "--missing", "regression"))
+                .isEqualTo(1);
+        assertThat(text()).contains("cell infer batchSize=2: measured in BASE only; HEAD has no fork of it\n")
+                .contains("inferbench: HEAD lacks 1 gated cell or metric that BASE measured; exit 1"
+                        + " (--missing regression)\n");
+        assertThat(run("compare", base.toString(), head.toString(), "--missing", "maybe")).isEqualTo(Main.BAD_INPUT);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--missing 'maybe' is not a choice; expected"
+                + " undecided (exit 3, the default) or regression (exit 1)");
+    }
+
+    @Test
+    void aGatedMetricOneSideLacksCannotTell(@TempDir Path dir) throws IOException {
+        Path base = runFolder(dir, "base");
+        Path head = runFolder(dir, "head",
+                cells -> ((ObjectNode) cells.get(0).get("secondaryMetrics")).remove("samples"));
+        assertThat(run("compare", base.toString(), head.toString(), "--fail-on-regression", "--inconclusive", "pass",
+                "--gate", "primary,samples")).isEqualTo(Main.UNDECIDED);
+        assertThat(text()).contains("gated metric samples missing in candidate: infer batchSize=1\n")
+                .contains("cell infer batchSize=1: samples measured in BASE only; HEAD's forks of it have no samples\n")
+                .contains("inferbench: 1 gated cell or metric measured on one side only");
+        // in JSON the notes go to stderr, and the document says which side lacks it
+        assertThat(run("compare", base.toString(), head.toString(), "--fail-on-regression", "--inconclusive", "pass",
+                "--gate", "samples", "--format", "json")).isEqualTo(Main.UNDECIDED);
+        assertThat(text()).contains("\"metric\" : \"samples\",\n    \"lacking\" : \"candidate\"");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("HEAD's forks of it have no samples");
+        // outside the gate a metric one side lacks is not compared, and fails nothing
+        assertThat(run("compare", base.toString(), head.toString(), "--fail-on-regression", "--inconclusive", "pass"))
+                .isZero();
+        assertThat(text()).doesNotContain("samples missing").doesNotContain("measured in BASE only");
+    }
+
     @Test
     void sameRunTwiceFromTwoForksCannotTellAndSaysSoWithItsOwnExitCode(@TempDir Path dir) throws IOException {
         Path a = runFolder(dir, "a");
@@ -42,7 +133,11 @@ class CompareCommandTest {
                 .contains("the two sides as independent samples (Welch)");
         out.reset();
         assertThat(run("compare", a.toString(), b.toString(), "--fail-on-regression", "--inconclusive", "pass")).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("could not tell: infer batchSize=1 ");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("could not tell: infer batchSize=1 ")
+                .doesNotContain("only in").doesNotContain("measured in").doesNotContain("missing in");
+        out.reset();
+        assertThat(run("compare", a.toString(), b.toString(), "--fail-on-regression", "--inconclusive", "pass",
+                "--missing", "regression")).isZero();
         // without a gate, compare is a report: it says what it could not tell, and exits 0
         out.reset();
         assertThat(run("compare", a.toString(), b.toString())).isZero();

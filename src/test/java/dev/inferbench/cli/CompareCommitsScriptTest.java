@@ -172,6 +172,19 @@ class CompareCommitsScriptTest {
                 .contains("mktemp");
     }
 
+    /** compare's verdicts are the script's: 3 (could not tell, a gated cell one side lacks among them) stays 3. */
+    @Test
+    void comparesVerdictsAreTheScriptsExitCodes() throws Exception {
+        for (int rc : new int[]{1, 3}) {
+            Ended e = run(Map.of("FAKE_COMPARE_RC", String.valueOf(rc)), ".", ".", "--forks", "3",
+                    "--fail-on-regression", "--out", out() + rc);
+            assertThat(e.code()).as(e.err()).isEqualTo(rc);
+            assertThat(e.err()).doesNotContain("compare-commits:");
+        }
+        assertThat(read(log + ".compare").lines()).hasSize(2)
+                .allSatisfy(l -> assertThat(l).endsWith("--fail-on-regression"));
+    }
+
     @Test
     void aCompareThatCannotAnswerOrEndsOddlyEndsFour() throws Exception {
         Ended stop = run(Map.of("FAKE_STOP_RC", "2"), ".", ".", "--precision", "2%", "--out", out());

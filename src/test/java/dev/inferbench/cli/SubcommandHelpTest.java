@@ -24,6 +24,7 @@ class SubcommandHelpTest {
             "merge", List.of("DIR...", "--run-dir OUT"),
             "variance", List.of("RUN", "--budget D", "--ab", "--min-effect P", "--fork-seconds S", "default 3.0%"),
             "compare", List.of("BASE HEAD", "--min-effect P", "--fail-on-regression", "--inconclusive fail|pass",
+                    "--missing undecided|regression",
                     "--keep-disturbed", "--unpaired", "--gate M,...", "--threshold T", "--precision P",
                     "--format F", "(default 3 %)"),
             "flame", List.of("diff RUN_A RUN_B", "-o DIR"),

@@ -1,0 +1,92 @@
+package dev.inferbench.flow;
+
+import dev.inferbench.compare.Comparer;
+import dev.inferbench.compare.Comparison;
+import dev.inferbench.compare.Gate;
+import dev.inferbench.flow.CompareFlow.Ending;
+import dev.inferbench.report.CompareTable;
+import dev.inferbench.stats.Interval;
+import dev.inferbench.stats.Power;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How {@code compare}'s gate ends, and the lines that say why. A gated regression (with --fail-on-regression) or a
+ * failed threshold fails. Under --fail-on-regression, a gated cell or metric that one side lacks has no row and so
+ * no verdict: it could not tell, whatever --inconclusive says, or fails where HEAD lost what BASE measured and
+ * --missing regression asks for that. Last, a gated row that could not tell, unless such rows pass.
+ */
+final class GateEnding {
+
+    private GateEnding() {
+    }
+
+    /** @param undecided how many gated rows could not tell (their lines are printed already) */
+    static Ending of(CompareFlow.Request request, Comparer.Report report, List<Gate.Check> checks, int undecided,
+                     PrintStream notes) {
+        boolean gating = request.failOnRegression();
+        boolean regression = gating && report.anyWorse();
+        if (regression) {
+            notes.println(String.format(Locale.ROOT, "inferbench: regression in %d of the gate's %d rows: each ratio's"
+                            + " %s %% interval lies wholly above no change and reaches past the minimum effect of %s %%"
+                            + " (--fail-on-regression)", report.regressions().size(), report.family(),
+                    CompareFlow.percent(report.gateConfidence()), CompareFlow.percent(request.minEffect())));
+        }
+        if (gating) {
+            report.missing().forEach(m -> notes.println(m.line(m.cell().label(CompareTable.varying(report)))));
+        }
+        if (regression || checks.stream().anyMatch(c -> !c.passed())) {
+            return Ending.FAILED;
+        }
+        int lost = report.lostByHead().size();
+        if (gating && request.lostFails() && lost > 0) {
+            notes.println("inferbench: HEAD lacks " + count(lost) + " that BASE measured; exit "
+                    + Ending.FAILED.exitCode() + " (--missing regression)");
+            return Ending.FAILED;
+        }
+        if (gating && !report.missing().isEmpty()) {
+            notes.println("inferbench: " + count(report.missing().size()) + " measured on one side only: no row, so no"
+                    + " verdict; exit " + Ending.UNDECIDED.exitCode()
+                    + (lost == 0 ? "" : " (--missing regression to fail where HEAD lacks what BASE measured)"));
+            return Ending.UNDECIDED;
+        }
+        if (gating && undecided > 0 && !request.inconclusivePasses()) {
+            notes.println("inferbench: could not tell in " + undecided + " of the gate's " + report.family()
+                    + " rows: no change shown, and none ruled out down to the minimum effect; exit "
+                    + Ending.UNDECIDED.exitCode()
+                    + " (--inconclusive pass to let it pass)");
+            return Ending.UNDECIDED;
+        }
+        return Ending.PASS;
+    }
+
+    /**
+     * "could not tell: <cell> time 1.012 [0.951, 1.077] (paired, 10 pairs): this comparison sees changes of 11 % or
+     * more; run longer or use --turns"; where the forks already took turns, "run longer or measure more iterations a
+     * fork (-i)".
+     */
+    static String couldNotTell(Comparison r, String cell, boolean turns) {
+        Interval i = r.ratio();
+        if (CompareTable.tooFewForks(r)) {
+            return String.format(Locale.ROOT, "could not tell: %s %s %.3f: %s (run each side with -f %d or more, or"
+                    + " compare them fork by fork with --duet)", cell, r.metric(), i.estimate(), CompareTable.tooFewNote(r),
+                    CompareTable.FORKS_NEEDED);
+        }
+        double visible = Power.visibleChange(i);
+        String sees = Double.isNaN(visible) ? "too few forks for an interval (at least 2 a side, 3 pairs)"
+                : String.format(Locale.ROOT, "this comparison sees changes of %s or more (95 %% power)",
+                visible < 1 ? String.format(Locale.ROOT, "%.0f %%", Math.max(1, Math.ceil(visible * 100)))
+                        : String.format(Locale.ROOT, "%.0fx", 1 + visible));
+        return String.format(Locale.ROOT, "could not tell: %s %s %.3f [%.3f, %.3f] (%s): %s; %s",
+                cell, r.metric(), i.estimate(), i.lower(), i.upper(),
+                r.paired() ? "paired, " + r.pairs().count() + " pairs" : "unpaired, " + i.forks() + " forks",
+                sees, turns ? "run longer or measure more iterations a fork (-i)" : "run longer or use --turns");
+    }
+
+    /** "1 gated cell or metric", "2 gated cells or metrics" */
+    private static String count(int n) {
+        return n + (n == 1 ? " gated cell or metric" : " gated cells or metrics");
+    }
+}
