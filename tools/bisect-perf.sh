@@ -38,9 +38,10 @@ on_error() { local rc=$?; [[ $BASH_SUBSHELL -eq 0 ]] || exit 4
 trap on_error ERR
 
 self=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")
-seconds() { # 90s, 20m, 1h -> seconds
-  case $1 in *h) echo $(( ${1%h} * 3600 ));; *m) echo $(( ${1%m} * 60 ));; *s) echo "${1%s}";;
-    *[!0-9]*|'') return 1;; *) echo "$1";; esac
+seconds() { # 90s, 20m, 1h -> seconds; checked whole before any arithmetic, so no value is ever evaluated
+  [[ $1 =~ ^([0-9]{1,7})([smh]?)$ ]] || return 1
+  local n=$((10#${BASH_REMATCH[1]}))
+  case ${BASH_REMATCH[2]} in h) echo $((n * 3600));; m) echo $((n * 60));; *) echo "$n";; esac
 }
 gated_rows() { # a comparison's output: its table's header and the rows the gate judged
   grep -E "^cell |(FAIL|pass|can't tell)[[:space:]]*$" "$1" || true
@@ -87,6 +88,7 @@ if [[ ${1:-} == --as-step ]]; then
   esac
 fi
 
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then sed -n '2,/^set -/{/^set -/d;s/^# \{0,1\}//;p}' "$0"; exit 0; fi
 [[ $# -ge 2 ]] || die "expected: tools/bisect-perf.sh <good> <bad> [cell and JMH args] [--budget 10m] [--out DIR]"
 good=$1 bad=$2; shift 2
 budget=10m out="" offline="" args=() paced="" min_effect=""
@@ -120,8 +122,9 @@ out=${out:-results/bisect-${good_sha:0:7}-${bad_sha:0:7}-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 
 state=$(mktemp -d)
-cleanup() { for t in bisect good; do [[ -d $state/$t ]] && git worktree remove --force "$state/$t" >/dev/null 2>&1; done
-  rm -rf "$state"; git worktree prune 2>/dev/null || true; }
+cleanup() { local rc=$?; trap - ERR; set +e # nothing here changes the exit code the bisect ended with
+  for t in bisect good; do [[ -d $state/$t ]] && git worktree remove --force "$state/$t" >/dev/null 2>&1; done
+  rm -rf "$state"; git worktree prune 2>/dev/null; exit $rc; }
 trap cleanup EXIT
 printf '%s\n' "${args[@]}" >"$state/args"
 echo 0 >"$state/comparisons"; : >"$state/steps"

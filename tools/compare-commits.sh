@@ -78,6 +78,7 @@ fail() { echo "compare-commits: $*" >&2; exit 4; }
 on_error() { local rc=$?; [[ $BASH_SUBSHELL -eq 0 ]] || exit 4
   echo "compare-commits: unexpected failure (exit $rc) of: $BASH_COMMAND (line ${BASH_LINENO[0]})" >&2; exit 4; }
 trap on_error ERR
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then sed -n '2,/^set -/{/^set -/d;s/^# \{0,1\}//;p}' "$0"; exit 0; fi
 [[ $# -ge 2 ]] || die "expected: tools/compare-commits.sh <base> <head> [JMH args] [--precision P] [--budget 20m]"
 base=$1 head=$2; shift 2
 precision="" budget="" forks="" min_effect="3%" fail_flag="" out="" jmh=() head_args= pin="" duet="" turns="" seed="" offline=""
@@ -103,11 +104,14 @@ while [[ $# -gt 0 ]]; do
     *) jmh+=("$1"); shift ;;
   esac
 done
-seconds() { # 90s, 20m, 1h -> seconds
-  case $1 in *h) echo $(( ${1%h} * 3600 ));; *m) echo $(( ${1%m} * 60 ));; *s) echo "${1%s}";;
-    *[!0-9]*|'') die "--budget '$1' is not a duration; expected e.g. 90s, 20m, 1h";; *) echo "$1";; esac
+seconds() { # 90s, 20m, 1h -> seconds; checked whole before any arithmetic, so no value is ever evaluated
+  [[ $1 =~ ^([0-9]{1,7})([smh]?)$ ]] || return 1
+  local n=$((10#${BASH_REMATCH[1]}))
+  case ${BASH_REMATCH[2]} in h) echo $((n * 3600));; m) echo $((n * 60));; *) echo "$n";; esac
 }
-budget_s=$([[ -n $budget ]] && seconds "$budget" || echo 0)
+budget_s=0
+[[ -z $budget ]] || budget_s=$(seconds "$budget") \
+  || die "--budget '$budget' is not a duration; expected e.g. 90s, 20m, 1h"
 [[ -n $forks ]] || forks=$([[ -n $precision ]] && echo 60 || echo 10)
 [[ $forks =~ ^[0-9]+$ && $forks -ge 3 ]] || die "--forks '$forks' is not a whole number >= 3"
 [[ -n $seed ]] || seed=$(( $(date +%s) % 32768 ))
@@ -206,8 +210,11 @@ out=${out:-results/compare-$(short "$base_sha")-$(short "$head_sha")-$(date +%Y%
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 
 trees=$(mktemp -d)
-cleanup() { for p in "${pid[@]:-}"; do [[ -n $p ]] && { kill "$p" 2>/dev/null || true; }; done
-  for t in base head; do [[ -d $trees/$t && ! -L $trees/$t ]] && git worktree remove --force "$trees/$t" >/dev/null 2>&1; done; rm -rf "$trees"; }
+cleanup() { local rc=$?; trap - ERR; set +e # nothing here changes the exit code the comparison ended with
+  for p in "${pid[@]:-}"; do [[ -n $p ]] && kill "$p" 2>/dev/null; done
+  for p in "${pid[@]:-}"; do [[ -n $p ]] && wait "$p" 2>/dev/null; done # launchers end before their trees go
+  for t in base head; do [[ -d $trees/$t && ! -L $trees/$t ]] && git worktree remove --force "$trees/$t" >/dev/null 2>&1; done
+  rm -rf "$trees"; git worktree prune 2>/dev/null; exit $rc; }
 trap cleanup EXIT
 build_side() { # side mvn-args...: builds that side's worktree, its output appended to its build log
   local side=$1; shift

@@ -116,8 +116,8 @@ public final class Main {
                         + " (JMH's log and stack traces); defaults from "
                         + BenchConfig.FILE_NAME + "; a run folder results/<time>-<sha>/ kept fork by fork (-rff FILE:"
                         + " a copy of the result there too);");
-                out.println("  --cells FILE (a list of configurations), --resume DIR [-f N], --run-dir DIR, --shard i/n,"
-                        + " --max-forks N, --fork-timeout D,"
+                out.println("  --cells FILE (a list of configurations), --resume DIR [-f N] [--trust-folder], --run-dir DIR,"
+                        + " --shard i/n, --max-forks N, --fork-timeout D,"
                         + " --precision P%, --budget D, --paced (see docs/running.md)");
                 out.println("  --flame [--flame-events cpu,alloc,...] [--flame-optional], --op-profile,"
                         + " --threshold '[param=v:]metric<value', --percentiles 50,90,99.9 (the summary's)");

@@ -23,7 +23,7 @@ import dev.inferbench.stats.Percentiles;
 /**
  * inferbench's own flags of a benchmark run ({@link RunOptions}), taken out of the argument list before the rest goes
  * to JMH's parser:
- * {@code --resume DIR}, {@code --run-dir DIR}, {@code --shard i/n}, {@code --max-forks N}, {@code --fork-timeout D},
+ * {@code --resume DIR}, {@code --trust-folder}, {@code --run-dir DIR}, {@code --shard i/n}, {@code --max-forks N}, {@code --fork-timeout D},
  * {@code --precision P}, {@code --budget D}, {@code --flame}, {@code --flame-events E}, {@code --flame-optional}, {@code --op-profile},
  * {@code --threshold T} (repeatable), {@code --cells FILE}, {@code --paced}, {@code --percentiles 50,90,99.9}.
  */
@@ -44,6 +44,7 @@ record RunFlags(RunOptions options, List<String> jmhArgs) {
         double[] percentiles = CallFigures.DEFAULT_PERCENTILES;
         boolean opProfile = false;
         boolean flameOptional = false;
+        boolean trustFolder = false;
         Pacer pacer = Pacer.FREE;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -66,6 +67,7 @@ record RunFlags(RunOptions options, List<String> jmhArgs) {
                 case "--op-profile" -> opProfile = true;
                 case "--paced" -> pacer = Pacer.lines(System.in, System.out);
                 case "--flame-optional" -> flameOptional = true;
+                case "--trust-folder" -> trustFolder = true;
                 case "--flame-events" -> flame = FlameSettings.parse(value(args, ++i, a, "events, e.g. cpu,alloc"));
                 default -> rest.add(a);
             }
@@ -74,7 +76,11 @@ record RunFlags(RunOptions options, List<String> jmhArgs) {
             throw new BenchException("--resume continues the run in its own folder, slice and cells; expected no"
                     + " --run-dir, --shard or --cells with it");
         }
-        return new RunFlags(new RunOptions(resume, runDir, shard, cells,
+        if (trustFolder && resume == null) {
+            throw new BenchException("--trust-folder says the folder --resume continues is yours; expected --resume DIR"
+                    + " with it");
+        }
+        return new RunFlags(new RunOptions(resume, trustFolder, runDir, shard, cells,
                 new LoopSettings(maxForks, forkTimeout, precision, budget, pacer), flame, flameOptional, opProfile,
                 List.copyOf(thresholds), percentiles), rest);
     }

@@ -1,5 +1,6 @@
 package dev.inferbench.compare;
 
+import dev.inferbench.results.ReceivedFolder;
 import dev.inferbench.results.MachineState;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
@@ -27,6 +28,7 @@ public final class RunReader {
 
     /** The run's cells as the one JMH reader gives them; at least one, or a one-line error. */
     public static List<MeasuredCell> readCells(Path runOrFile) throws BenchException {
+        ReceivedFolder.refuseLinks(runOrFile);
         Path file = RunLayout.resultOf(runOrFile);
         if (!Files.exists(file)) {
             throw new BenchException(runOrFile + (Files.isDirectory(runOrFile) ? " has no " + RunLayout.RESULT : " does not exist")

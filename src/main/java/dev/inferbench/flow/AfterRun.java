@@ -1,5 +1,6 @@
 package dev.inferbench.flow;
 
+import dev.inferbench.results.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.compare.Gate;
@@ -163,7 +164,7 @@ public final class AfterRun {
                 + " the unit):");
         console.print(table);
         console.print(extra);
-        Files.writeString(runDir.resolve(RunLayout.SUMMARY), table + extra, StandardCharsets.UTF_8);
+        AtomicFile.write(runDir.resolve(RunLayout.SUMMARY), (table + extra).getBytes(StandardCharsets.UTF_8));
     }
 
     /** {@code -rff FILE}: a copy of the result in the format of {@code -rf}, beside the run folder's own. */

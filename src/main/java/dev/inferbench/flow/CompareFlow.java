@@ -1,5 +1,6 @@
 package dev.inferbench.flow;
 
+import dev.inferbench.results.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.CellKey;
 import dev.inferbench.compare.Comparer;
@@ -217,9 +218,7 @@ public final class CompareFlow {
                     + " operator passes, head against base (red: hotter in head)";
             try {
                 Files.createDirectories(html.getParent());
-                try (OutputStream o = Files.newOutputStream(html)) {
-                    FlameGraphs.diff(f.baseStacks(), f.headStacks(), title, o);
-                }
+                AtomicFile.write(html, o -> FlameGraphs.diff(f.baseStacks(), f.headStacks(), title, o));
                 out.put(e.getKey(), w.withFrames(f.withFlameDiff(html)));
             } catch (IOException | BenchException ex) {
                 err.println("inferbench: no differential flame graph for " + e.getKey().label(CompareTable.varying(report))

@@ -40,7 +40,7 @@ public final class RunFlow {
 
     public AfterRun.Ending run(RunRequest request) throws BenchException, IOException, RunStoppedException {
         RunSetup.Prepared prepared = request.options().resume() != null
-                ? RunSetup.resume(request.options().resume(), request.args(), out)
+                ? RunSetup.resume(request.options().resume(), request.args(), request.options().trustFolder(), out)
                 : RunSetup.create(request.args(), request.options().runDir(), request.options().shard(), request.options().cells(), LocalDateTime.now(), out);
         PrintStream console = console(prepared, request.options().resume() != null);
         // JMH's log of every fork, kept in the run folder whatever the terminal shows; a resumed run adds to it

@@ -11,6 +11,7 @@ import java.util.List;
  * inferbench's own flags of a benchmark run, parsed (the JMH options are apart, in {@link RunRequest#args}).
  *
  * @param resume        {@code --resume DIR}, or null for a new run
+ * @param trustFolder   {@code --trust-folder}: the resumed folder is the user's own, and may ask for anything
  * @param runDir        {@code --run-dir DIR}, or null for a new folder under the results root
  * @param shard         {@code --shard i/n}, else the whole plan
  * @param cells         {@code --cells FILE}, or null
@@ -22,6 +23,6 @@ import java.util.List;
  * @param percentiles   the percentiles of the calls the summary and the report show ({@code --percentiles}, else
  *                      the default)
  */
-public record RunOptions(Path resume, Path runDir, Shard shard, Path cells, LoopSettings loop, FlameSettings flame,
+public record RunOptions(Path resume, boolean trustFolder, Path runDir, Shard shard, Path cells, LoopSettings loop, FlameSettings flame,
                          boolean flameOptional, boolean opProfile, List<String> thresholds, double[] percentiles) {
 }

@@ -1,5 +1,6 @@
 package dev.inferbench.flow;
 
+import dev.inferbench.results.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.config.BenchConfig;
@@ -52,7 +53,7 @@ public final class ShardJoin {
             target = merged.store().dir();
             copyEnvironment(dirs, target, out);
             String table = SummaryTable.render(CellSummary.of(merged.store().result().read()));
-            Files.writeString(target.resolve(RunLayout.SUMMARY), table, StandardCharsets.UTF_8);
+            AtomicFile.write(target.resolve(RunLayout.SUMMARY), table.getBytes(StandardCharsets.UTF_8));
             out.print(table);
             if (!merged.missingShards().isEmpty()) {
                 err.println("inferbench: shards missing from the merge: " + String.join(", ", merged.missingShards()));

@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -54,16 +55,22 @@ public final class RunSetup {
 
     /**
      * A run continues with its own plan; only the stopping rules and a larger {@code -f} may be given anew (so a
-     * run can be extended by more forks per cell).
+     * run can be extended by more forks per cell), and the plan's own options again, which is how a user vouches
+     * for what {@link FolderTrust} would refuse of a folder ({@code trusted}: {@code --trust-folder}, for all of it).
      */
-    public static Prepared resume(Path dir, JmhArgs.Parsed extra, PrintStream progress) throws BenchException, IOException {
+    public static Prepared resume(Path dir, JmhArgs.Parsed extra, boolean trusted, PrintStream progress)
+            throws BenchException, IOException {
         CommandLineOptions more = extra.cmd();
-        if (extra.given().size() != (more.getForkCount().hasValue() ? 2 : 0)) {
-            throw new BenchException("--resume takes no JMH options but -f N (more forks per cell); got "
-                    + String.join(" ", extra.given()) + "; the run's settings are in " + dir.resolve(RunLayout.PLAN));
-        }
         RunStore store = RunStore.open(dir);
         Plan plan = store.plan();
+        List<String> unexpected = FolderTrust.notRepeated(extra.given(), plan);
+        if (!unexpected.isEmpty()) {
+            throw new BenchException("--resume takes no JMH options but -f N (more forks per cell) and the run's own"
+                    + " options given again; got " + String.join(" ", unexpected) + "; the run's settings are in "
+                    + dir.resolve(RunLayout.PLAN));
+        }
+        BenchConfig local = BenchConfig.load();
+        FolderTrust.check(dir, plan, extra.given(), trusted, local.file(), local.models().keySet());
         store.forks().check(plan.runnableCells());
         if (more.getForkCount().hasValue() && more.getForkCount().get() > plan.forks()) {
             plan = plan.withForks(more.getForkCount().get());

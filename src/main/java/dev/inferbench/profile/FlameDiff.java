@@ -1,5 +1,7 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.results.AtomicFile;
+import dev.inferbench.results.ReceivedFolder;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.RunLayout;
 
@@ -34,6 +36,8 @@ public final class FlameDiff {
      * @return whether something was compared: a graph written or a common cell's latency
      */
     public static boolean diff(String runA, String runB, Path target, PrintStream out) throws BenchException {
+        ReceivedFolder.refuseLinks(Path.of(runA));
+        ReceivedFolder.refuseLinks(Path.of(runB));
         Path a = flames(Path.of(runA));
         Path b = flames(Path.of(runB));
         Path dir = target != null ? target : Path.of(runB).resolve("flames-diff");
@@ -117,9 +121,7 @@ public final class FlameDiff {
     private static void write(Path file, Body body) throws BenchException {
         try {
             Files.createDirectories(file.getParent());
-            try (OutputStream out = Files.newOutputStream(file)) {
-                body.write(out);
-            }
+            AtomicFile.write(file, body::write);
         } catch (IOException e) {
             throw new BenchException("cannot write " + file + ": " + e.getMessage()
                     + "; expected a writable folder (-o DIR)", e);

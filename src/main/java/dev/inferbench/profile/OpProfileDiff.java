@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.results.AtomicFile;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 
@@ -33,10 +34,8 @@ public final class OpProfileDiff {
             Path html = dir.resolve(cell).resolve("diff-ops.html");
             try {
                 Files.createDirectories(html.getParent());
-                try (OutputStream os = Files.newOutputStream(html)) {
-                    FlameGraphs.diff(collapsed(runA, cell), collapsed(runB, cell),
-                            cell + ": ORT operators, " + runB.getFileName() + " vs " + runA.getFileName(), os);
-                }
+                AtomicFile.write(html, os -> FlameGraphs.diff(collapsed(runA, cell), collapsed(runB, cell),
+                        cell + ": ORT operators, " + runB.getFileName() + " vs " + runA.getFileName(), os));
             } catch (IOException e) {
                 throw new BenchException("cannot write " + html + ": " + e.getMessage(), e);
             }

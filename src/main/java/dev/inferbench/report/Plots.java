@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.serve.ServingSpec;
@@ -331,14 +332,17 @@ final class Plots {
         List<Path> files = new ArrayList<>();
         for (Plot p : plots) {
             Path svg = folder.resolve(p.name() + ".svg");
-            try (var out = Files.newOutputStream(svg)) {
-                VectorGraphicsEncoder.saveVectorGraphic(p.chart(), out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-            }
+            AtomicFile.write(svg, out -> VectorGraphicsEncoder.saveVectorGraphic(p.chart(), out,
+                    VectorGraphicsEncoder.VectorGraphicsFormat.SVG));
             Path png = folder.resolve(p.name() + ".png");
-            BitmapEncoder.saveBitmapWithDPI(p.chart(), png.toString(), BitmapEncoder.BitmapFormat.PNG, PNG_DPI);
+            AtomicFile.writeVia(png, tmp -> pngTo(p, tmp));
             files.add(svg);
             files.add(png);
         }
         return files;
+    }
+
+    private static void pngTo(Plot p, Path file) throws IOException {
+        BitmapEncoder.saveBitmapWithDPI(p.chart(), file.toString(), BitmapEncoder.BitmapFormat.PNG, PNG_DPI);
     }
 }

@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.ReceivedFolder;
 import java.util.Set;
 import java.util.HashSet;
 import java.util.HashMap;
@@ -46,6 +47,7 @@ public record ReportInput(List<Run> runs) {
         Map<String, Run> byPlan = new LinkedHashMap<>();
         Map<String, Set<String>> slicesByPlan = new HashMap<>();
         for (Path dir : dirs) {
+            ReceivedFolder.refuseLinks(dir);
             Path json = RunLayout.resultOf(dir);
             Path runDir = Files.isDirectory(dir) ? dir : dir.toAbsolutePath().getParent();
             List<MeasuredCell> cells = JmhJson.read(json);

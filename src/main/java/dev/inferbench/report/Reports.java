@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.AtomicFile;
 import java.util.concurrent.Future;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
@@ -202,11 +203,12 @@ public final class Reports {
     }
 
     private static Path text(Path file, TextBody body) throws IOException {
-        try (FailureKeeping w = new FailureKeeping(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
+        AtomicFile.write(file, o -> {
+            FailureKeeping w = new FailureKeeping(new java.io.OutputStreamWriter(o, StandardCharsets.UTF_8));
             body.write(w);
             w.flush();
             w.rethrow();
-        }
+        });
         return file;
     }
 
@@ -272,9 +274,7 @@ public final class Reports {
     }
 
     private static Path bytes(Path file, ByteBody body) throws IOException {
-        try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(file))) {
-            body.write(o);
-        }
+        AtomicFile.write(file, body::write);
         return file;
     }
 }

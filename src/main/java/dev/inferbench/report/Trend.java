@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.AtomicFile;
 import java.util.Objects;
 import java.util.Arrays;
 import dev.inferbench.BenchException;
@@ -50,9 +51,11 @@ public final class Trend {
             Files.createDirectories(out);
             List<Path> written = new ArrayList<>(Plots.writeFiles(plots, out.resolve(Plots.FOLDER)));
             Path md = out.resolve("trend.md");
-            try (Writer w = Files.newBufferedWriter(md, StandardCharsets.UTF_8)) {
+            AtomicFile.write(md, o -> {
+                Writer w = new java.io.OutputStreamWriter(o, StandardCharsets.UTF_8);
                 markdown(all, w);
-            }
+                w.flush();
+            });
             written.add(md);
             return written;
         } catch (IOException e) {

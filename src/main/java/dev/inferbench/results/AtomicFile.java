@@ -1,7 +1,10 @@
 package dev.inferbench.results;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -11,17 +14,52 @@ import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * Writes a file whole or not at all (a temp file beside it, then a rename), so that a reader, or a run killed
- * at any moment, never finds half of one. Every run-folder file that is rewritten goes through here.
+ * at any moment, never finds half of one; and never through a link: a target or a folder that is a symbolic link
+ * is refused, so that a file written into a received folder cannot land outside it. Every file inferbench writes
+ * into a run folder, a report folder or a comparison's folder goes through here.
  */
 public final class AtomicFile {
     private AtomicFile() {
     }
 
+    /** What writes a file's content to a stream, which it does not close. */
+    @FunctionalInterface
+    public interface Body<E extends Exception> {
+        void write(OutputStream out) throws IOException, E;
+    }
+
+    /** What writes a file's content to a path it is given (a library that only takes a file name). */
+    @FunctionalInterface
+    public interface PathBody<E extends Exception> {
+        void write(Path file) throws IOException, E;
+    }
+
     /** Writes {@code bytes} to {@code target} whole; readable by all. */
     public static void write(Path target, byte[] bytes) throws IOException {
-        Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".part");
+        write(target, out -> out.write(bytes));
+    }
+
+    /** Writes what {@code body} writes to {@code target} whole; readable by all. */
+    public static <E extends Exception> void write(Path target, Body<E> body) throws IOException, E {
+        AtomicFile.<E>writeVia(target, tmp -> {
+            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp))) {
+                body.write(out);
+            }
+        });
+    }
+
+    /**
+     * Lets {@code body} write a file of {@code target}'s name in a temp folder beside it, then puts it in place whole
+     * (the same name: some libraries add an extension to a name that lacks it).
+     */
+    public static <E extends Exception> void writeVia(Path target, PathBody<E> body) throws IOException, E {
+        Path parent = target.toAbsolutePath().getParent();
+        refuseLink(target);
+        refuseLink(parent);
+        Path tmpDir = Files.createTempDirectory(parent, "." + target.getFileName() + ".");
+        Path tmp = tmpDir.resolve(target.getFileName().toString());
         try {
-            Files.write(tmp, bytes);
+            body.write(tmp);
             // temp files are owner-only; results are shared like any file the user writes
             if (Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {
                 Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
@@ -37,6 +75,13 @@ public final class AtomicFile {
             } catch (NoSuchFileException ignored) {
                 // moved into place
             }
+            Files.deleteIfExists(tmpDir);
+        }
+    }
+
+    private static void refuseLink(Path p) throws FileSystemException {
+        if (p != null && Files.isSymbolicLink(p)) {
+            throw new FileSystemException(p.toString(), null, "a symbolic link; inferbench writes no file through one");
         }
     }
 }

@@ -11,8 +11,8 @@ import dev.inferbench.BenchException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -87,7 +87,7 @@ public final class History {
                 dir = dir.resolveSibling(name + "-" + Cell.digest(source.toString()).substring(0, 8));
             }
             Files.createDirectories(dir);
-            Files.writeString(dir.resolve(SOURCE), source + "\n");
+            AtomicFile.write(dir.resolve(SOURCE), (source + "\n").getBytes(StandardCharsets.UTF_8));
             copy(result, dir.resolve(RunLayout.RESULT));
             copy(env, dir.resolve(RunLayout.ENVIRONMENT));
         } catch (IOException e) {
@@ -103,6 +103,7 @@ public final class History {
             throw new BenchException(root + " is not a history folder; expected the folder runs are appended to ("
                     + DEFAULT_ROOT + " unless run.history says otherwise)");
         }
+        ReceivedFolder.refuseLinks(root);
         List<Entry> entries = new ArrayList<>();
         try (Stream<Path> envs = Files.list(root)) {
             for (Path envDir : envs.filter(Files::isDirectory).toList()) {
@@ -155,8 +156,6 @@ public final class History {
     }
 
     private static void copy(Path from, Path to) throws IOException {
-        Path tmp = to.resolveSibling(to.getFileName() + ".part");
-        Files.copy(from, tmp, StandardCopyOption.REPLACE_EXISTING);
-        Files.move(tmp, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        AtomicFile.writeVia(to, tmp -> Files.copy(from, tmp, LinkOption.NOFOLLOW_LINKS));
     }
 }

@@ -37,8 +37,6 @@ public final class RunInfo {
         props.setProperty("finished", Instant.now().toString());
         props.setProperty("cells.measured", Integer.toString(cells));
         props.setProperty("cells.failed", Integer.toString(failedCells));
-        try (OutputStream out = Files.newOutputStream(RunLayout.of(runDir).runInfo())) {
-            props.store(out, "inferbench run");
-        }
+        AtomicFile.write(RunLayout.of(runDir).runInfo(), out -> props.store(out, "inferbench run"));
     }
 }

@@ -2,6 +2,7 @@ package dev.inferbench.run;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.results.AtomicFile;
+import dev.inferbench.results.ReceivedFolder;
 import dev.inferbench.results.RunLayout;
 
 import java.io.IOException;
@@ -39,6 +40,11 @@ public final class RunStore {
         }
         try {
             Files.createDirectories(dir);
+            FolderLock.take(dir);
+            if (!isEmptyOrAbsent(dir)) {
+                throw new BenchException("run folder " + dir + " was filled by another run as this one started;"
+                        + " expected a new or empty folder");
+            }
             RunStore store = new RunStore(dir);
             store.writePlan(plan);
             // a valid (empty) result from the start: readers never find the folder without one
@@ -55,18 +61,28 @@ public final class RunStore {
             return true;
         }
         try (Stream<Path> s = Files.list(dir)) {
-            return s.findAny().isEmpty();
+            // a lock file alone is what a run killed before its plan landed leaves
+            return s.allMatch(p -> p.getFileName().toString().equals(FolderLock.FILE));
         } catch (IOException e) {
             return false;
         }
     }
 
-    /** An existing run: a folder with a plan.json. */
+    /** An existing run to continue: a folder with a plan.json, held by this process alone ({@link FolderLock}). */
     public static RunStore open(Path dir) throws BenchException {
-        if (!Files.isRegularFile(RunLayout.of(dir).plan())) {
+        RunStore store = read(dir);
+        FolderLock.take(dir);
+        return store;
+    }
+
+    /** An existing run to read (a shard to merge), which may sit on a read-only volume: no lock is taken. */
+    public static RunStore read(Path dir) throws BenchException {
+        if (Files.isSymbolicLink(RunLayout.of(dir).plan()) || !Files.isRegularFile(RunLayout.of(dir).plan())) {
+            ReceivedFolder.refuseLinks(dir);
             throw new BenchException(dir + " is not a run folder (no " + RunLayout.PLAN + "); expected a folder made by a run, "
                     + "e.g. results/<yyyyMMdd-HHmmss>-<git sha>");
         }
+        ReceivedFolder.refuseLinks(dir);
         return new RunStore(dir);
     }
 

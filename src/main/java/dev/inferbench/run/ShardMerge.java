@@ -7,6 +7,7 @@ import org.openjdk.jmh.results.RunResult;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
@@ -41,7 +42,7 @@ public final class ShardMerge {
         Map<String, RunStore> byShard = new LinkedHashMap<>();
         Plan first = null;
         for (Path dir : dirs) {
-            RunStore store = RunStore.open(dir);
+            RunStore store = RunStore.read(dir);
             Plan plan = store.plan();
             if (first == null) {
                 first = plan;
@@ -98,7 +99,8 @@ public final class ShardMerge {
 
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.copy(file, to.resolve(from.relativize(file).toString()), StandardCopyOption.REPLACE_EXISTING);
+                Files.copy(file, to.resolve(from.relativize(file).toString()), StandardCopyOption.REPLACE_EXISTING,
+                        LinkOption.NOFOLLOW_LINKS);
                 return FileVisitResult.CONTINUE;
             }
         });

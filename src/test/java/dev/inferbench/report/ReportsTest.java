@@ -100,18 +100,50 @@ class ReportsTest {
         assertThat(out.resolve("report.md")).isRegularFile();
     }
 
-    /** A full disk: every text format must fail with one line, not claim a report it could not write. */
+    /**
+     * A full disk: every text format must fail with one line, not claim a report it could not write. The disk is a
+     * tmpfs of 64 kB, filled; where no tmpfs may be mounted (not root), the test is skipped.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"md", "html", "csv"})
     void aFullDiskIsReportedNotSwallowed(String format) throws Exception {
-        Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "needs Linux's /dev/full");
+        Path disk = Files.createDirectories(out.resolve("disk"));
+        Assumptions.assumeTrue(exec("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", disk.toString()) == 0,
+                "needs a tmpfs mount (root)");
+        try {
+            try (var fill = Files.newOutputStream(disk.resolve("fill"))) {
+                byte[] block = new byte[4096];
+                for (int i = 0; i < 64; i++) {
+                    fill.write(block);
+                }
+            } catch (IOException full) {
+                // the disk is full now, as wanted
+            }
+            assertThatThrownBy(() -> Reports.write(List.of(runA()), disk, Reports.parseFormats(format)))
+                    .isInstanceOf(BenchException.class)
+                    .hasMessageStartingWith("cannot write the report to " + disk + ": ")
+                    .hasMessageContaining("No space left on device");
+            assertThat(disk.resolve("report." + format)).doesNotExist();
+        } finally {
+            exec("umount", disk.toString());
+        }
+    }
+
+    /** A report file that is a link (a received folder's report.md pointing elsewhere) is refused, not written. */
+    @Test
+    void aReportFileThatIsALinkIsNotWrittenThrough() throws Exception {
         Files.createDirectories(out);
-        String name = "report." + format;
-        Files.createSymbolicLink(out.resolve(name), Path.of("/dev/full"));
-        assertThatThrownBy(() -> Reports.write(List.of(runA()), out, Reports.parseFormats(format)))
-                .isInstanceOf(BenchException.class)
-                .hasMessageStartingWith("cannot write the report to " + out + ": ")
-                .hasMessageContaining("No space left on device");
+        Path outside = Files.writeString(out.resolveSibling(out.getFileName() + "-outside.txt"), "kept");
+        Files.createSymbolicLink(out.resolve("report.md"), outside);
+        assertThatThrownBy(() -> Reports.write(List.of(runA()), out, Reports.parseFormats("md")))
+                .isInstanceOf(BenchException.class).hasMessageContaining("a symbolic link");
+        assertThat(outside).hasContent("kept");
+    }
+
+    private static int exec(String... cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        return p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) ? p.exitValue() : -1;
     }
 
     @Test
