@@ -95,13 +95,23 @@ public final class ForkStore {
                 }
                 Matcher m = FORK_FILE.matcher(name);
                 if (m.matches()) {
-                    forks.put(Integer.parseInt(m.group(1)), ofCell(cell, f, cached(f)));
+                    forks.put(forkNumber(f, m.group(1)), ofCell(cell, f, cached(f)));
                 }
             }
         } catch (IOException e) {
             throw new BenchException("cannot read " + cellDir + ": " + OneLine.of(e), e);
         }
         return forks;
+    }
+
+    /** The N of {@code fork-N}; one past an int is refused in one line, as any other malformed name would be. */
+    private static int forkNumber(Path file, String digits) throws BenchException {
+        String n = digits.replaceFirst("^0+(?=.)", "");
+        if (n.length() > 10 || Long.parseLong(n) > Integer.MAX_VALUE) {
+            throw new BenchException(file + " is numbered past " + Integer.MAX_VALUE + "; expected fork-N"
+                    + RunLayout.FORK_RESULT_SUFFIX + " as inferbench names its forks");
+        }
+        return Integer.parseInt(n);
     }
 
     /**

@@ -99,10 +99,13 @@ public final class DataSource {
             throw new BenchException("model '" + model + "' takes " + specs + "; an image folder needs one input of"
                     + " shape [batch, 3, H, H]");
         }
+        long values = HostTensors.elements(new long[]{batch, 3, s[2], s[3]}, Float.BYTES,
+                "model '" + model + "' with a batch of " + batch + " images");
         int size = (int) s[2];
-        float[] all = new float[batch * 3 * size * size];
+        float[] all = new float[(int) values];
         for (int i = 0; i < batch; i++) {
-            float[] px = ImageFolder.pixels(folder.images().get((first + i) % folder.images().size()), size);
+            Path image = folder.images().get(Math.floorMod(first + (long) i, folder.images().size()));
+            float[] px = ImageFolder.pixels(image, size);
             System.arraycopy(px, 0, all, i * px.length, px.length);
         }
         return HostTensors.floats(specs.get(0).name(), new long[]{batch, 3, size, size}, all);

@@ -1,5 +1,6 @@
 package dev.inferbench.input.data;
 
+import dev.inferbench.BenchException;
 import dev.inferbench.tensor.HostTensor;
 import dev.inferbench.tensor.TensorSpec.DType;
 
@@ -9,9 +10,14 @@ import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
+import java.util.Arrays;
 
 /** Host tensors made from little-endian bytes read off disk, in the direct native-order buffers engines take. */
 public final class HostTensors {
+    /** A host tensor is one direct buffer, which holds at most this many bytes. */
+    static final long MAX_BYTES = Integer.MAX_VALUE - 8;
+    private static final int MAX_DIMS = 64;
+
     private HostTensors() {
     }
 
@@ -51,8 +57,8 @@ public final class HostTensors {
         if (shift == 0) {
             return t;
         }
-        int per = (int) (elements(t.shape()) / batch);
         Buffer src = t.data().duplicate().rewind();
+        int per = src.remaining() / batch;
         Buffer dst;
         if (src instanceof FloatBuffer f) {
             FloatBuffer d = direct(f.remaining() * Float.BYTES).asFloatBuffer();
@@ -88,11 +94,44 @@ public final class HostTensors {
         return ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
     }
 
-    static long elements(long[] shape) {
-        long n = 1;
-        for (long d : shape) {
-            n *= d;
+    /**
+     * The number of values of a tensor of {@code shape} whose values are {@code width} bytes each, refused (naming
+     * {@code source}) when it has more dimensions than NumPy allows, a dimension is negative or the values would not
+     * fit in one direct buffer. A shape with a zero dimension holds no values, as NumPy and ONNX have it, though each
+     * of its other dimensions must still be one a buffer could hold.
+     */
+    static long elements(long[] shape, int width, String source) throws BenchException {
+        if (shape.length > MAX_DIMS) {
+            throw new BenchException(source + " has a shape of " + shape.length + " dimensions; expected at most "
+                    + MAX_DIMS + ", as NumPy allows");
         }
-        return n;
+        boolean empty = false;
+        for (long d : shape) {
+            if (d < 0) {
+                throw new BenchException(source + " has shape " + Arrays.toString(shape) + " with a negative"
+                        + " dimension; expected sizes of 0 or more");
+            }
+            if (d > MAX_BYTES) {
+                throw tooBig(source, shape, width);
+            }
+            empty |= d == 0;
+        }
+        if (empty) {
+            return 0;
+        }
+        long bytes = width;
+        for (long d : shape) {
+            // both factors are at most MAX_BYTES (below 2^31) here, so the product cannot wrap
+            bytes *= d;
+            if (bytes > MAX_BYTES) {
+                throw tooBig(source, shape, width);
+            }
+        }
+        return bytes / width;
+    }
+
+    private static BenchException tooBig(String source, long[] shape, int width) {
+        return new BenchException(source + " has shape " + Arrays.toString(shape) + ", more " + width
+                + "-byte values than one buffer holds; expected at most " + MAX_BYTES + " bytes of data");
     }
 }

@@ -4,6 +4,9 @@ import java.util.Locale;
 import dev.inferbench.BenchException;
 
 import javax.imageio.ImageIO;
+import javax.imageio.ImageReader;
+import javax.imageio.stream.FileImageInputStream;
+import javax.imageio.stream.ImageInputStream;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
@@ -11,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -23,6 +27,8 @@ import java.util.stream.Stream;
 public record ImageFolder(List<String> classes, List<Path> images, int[] labels) {
     private static final float[] MEAN = {0.485f, 0.456f, 0.406f};
     private static final float[] STD = {0.229f, 0.224f, 0.225f};
+    /** Pixels an image may have, decoded or resized: 256 MiB as int RGB, above any photograph, below the heap. */
+    private static final long MAX_PIXELS = 8192L * 8192;
 
     public static boolean looksLike(Path dir) throws BenchException {
         return !read(dir, false).images().isEmpty();
@@ -67,19 +73,10 @@ public record ImageFolder(List<String> classes, List<Path> images, int[] labels)
 
     /** One image as {@code [3, size, size]} floats, normalized. */
     public static float[] pixels(Path file, int size) throws BenchException {
-        BufferedImage img;
-        try {
-            img = ImageIO.read(file.toFile());
-        } catch (IOException e) {
-            throw new BenchException("cannot decode image " + file + ": " + e.getMessage(), e);
-        }
-        if (img == null) {
-            throw new BenchException("cannot decode image " + file + "; expected PNG, JPEG, BMP or GIF");
-        }
-        int shorter = Math.round(size * 256f / 224f);
-        double k = (double) shorter / Math.min(img.getWidth(), img.getHeight());
-        int w = Math.max(size, (int) Math.round(img.getWidth() * k));
-        int h = Math.max(size, (int) Math.round(img.getHeight() * k));
+        BufferedImage img = decode(file, size);
+        long[] scaled = resized(img.getWidth(), img.getHeight(), size);
+        int w = (int) scaled[0];
+        int h = (int) scaled[1];
         BufferedImage resized = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = resized.createGraphics();
         g.setRenderingHint(RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BILINEAR);
@@ -98,5 +95,49 @@ public record ImageFolder(List<String> classes, List<Path> images, int[] labels)
             }
         }
         return out;
+    }
+
+    /**
+     * The image, once its header shows that neither it nor its resized copy passes {@link #MAX_PIXELS}: a small file
+     * can declare a huge image (a decompression bomb), or a thin one whose resized copy is huge.
+     */
+    private static BufferedImage decode(Path file, int size) throws BenchException {
+        try (ImageInputStream in = new FileImageInputStream(file.toFile())) {
+            Iterator<ImageReader> readers = ImageIO.getImageReaders(in);
+            if (!readers.hasNext()) {
+                throw new BenchException("cannot decode image " + file + "; expected PNG, JPEG, BMP or GIF");
+            }
+            ImageReader reader = readers.next();
+            try {
+                reader.setInput(in, true, true);
+                int w = reader.getWidth(0);
+                int h = reader.getHeight(0);
+                if (w <= 0 || h <= 0 || (long) w * h > MAX_PIXELS) {
+                    throw new BenchException("image " + file + " is " + w + " x " + h + " pixels; expected at most "
+                            + MAX_PIXELS + " pixels (8192 x 8192)");
+                }
+                long[] scaled = resized(w, h, size);
+                if (scaled[0] * scaled[1] > MAX_PIXELS) {
+                    throw new BenchException("image " + file + " is " + w + " x " + h + " pixels, " + scaled[0]
+                            + " x " + scaled[1] + " once its shorter side is resized for " + size + " x " + size
+                            + "; expected at most " + MAX_PIXELS + " pixels resized (a less extreme aspect ratio)");
+                }
+                return reader.read(0);
+            } finally {
+                reader.dispose();
+            }
+        } catch (IOException | RuntimeException e) {
+            // the JDK's decoders throw unchecked exceptions (bad indices, sizes, arguments) on some malformed files
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            throw new BenchException("cannot decode image " + file + ": " + why.replaceAll("\\s+", " ")
+                    + "; expected PNG, JPEG, BMP or GIF", e);
+        }
+    }
+
+    /** Width and height once the shorter side is size x 256/224, as torchvision's evaluation resize makes them. */
+    private static long[] resized(int width, int height, int size) {
+        int shorter = Math.round(size * 256f / 224f);
+        double k = (double) shorter / Math.min(width, height);
+        return new long[]{Math.max(size, Math.round(width * k)), Math.max(size, Math.round(height * k))};
     }
 }

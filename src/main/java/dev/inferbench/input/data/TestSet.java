@@ -41,7 +41,12 @@ public record TestSet(Path dir, List<HostTensor> inputs, List<HostTensor> output
             for (Path p : s.toList()) {
                 Matcher m = FILE.matcher(p.getFileName().toString());
                 if (m.matches()) {
-                    (m.group(1).equals("input") ? inputs : outputs).put(Integer.parseInt(m.group(2)), p);
+                    TreeMap<Integer, Path> kind = m.group(1).equals("input") ? inputs : outputs;
+                    Path same = kind.put(number(dir, p, m.group(2)), p);
+                    if (same != null) {
+                        throw new BenchException("test set " + dir + " has both " + same.getFileName() + " and "
+                                + p.getFileName() + "; expected one " + m.group(1) + " file per number");
+                    }
                 }
             }
         } catch (IOException e) {
@@ -52,6 +57,16 @@ public record TestSet(Path dir, List<HostTensor> inputs, List<HostTensor> output
             throw new BenchException("test set " + dir + " has no input_0.pb; expected input_K.pb and output_K.pb files");
         }
         return new TestSet(dir, readAll(dir, "input", inputs), readAll(dir, "output", outputs));
+    }
+
+    /** The K of {@code input_K.pb}; one past an int is refused in one line, as any other malformed name would be. */
+    private static int number(Path dir, Path file, String digits) throws BenchException {
+        String k = digits.replaceFirst("^0+(?=.)", "");
+        if (k.length() > 10 || Long.parseLong(k) > Integer.MAX_VALUE) {
+            throw new BenchException("test set " + dir + " has " + file.getFileName() + ", numbered past "
+                    + Integer.MAX_VALUE + "; expected input_K.pb and output_K.pb numbered from 0 without gaps");
+        }
+        return Integer.parseInt(k);
     }
 
     private static List<HostTensor> readAll(Path dir, String kind, TreeMap<Integer, Path> files) throws BenchException {
