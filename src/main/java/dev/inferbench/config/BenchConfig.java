@@ -63,6 +63,11 @@ public final class BenchConfig {
         if (Files.isRegularFile(local)) {
             return fromFile(local);
         }
+        return builtIn();
+    }
+
+    /** The copy of benchmarks.properties inside the jar. */
+    public static BenchConfig builtIn() throws BenchException {
         try (InputStream in = BenchConfig.class.getResourceAsStream("/" + FILE_NAME)) {
             if (in == null) {
                 throw new BenchException("no " + FILE_NAME + " in the working directory nor inside the jar");

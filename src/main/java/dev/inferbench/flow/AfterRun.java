@@ -1,5 +1,6 @@
 package dev.inferbench.flow;
 
+import dev.inferbench.run.ChildJvm;
 import dev.inferbench.results.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
@@ -71,6 +72,13 @@ public final class AfterRun {
         this.err = err;
     }
 
+    /** A pass of native code over the run's cells, in a JVM of its own: its crash costs the pass, not the run. */
+    private void inChild(String step, Path dir, String what) throws BenchException {
+        String configFile = prepared.config().file().map(p -> p.toAbsolutePath().toString()).orElse(null);
+        ChildJvm.run(new ChildJvm.Request(step, plan.runnableCells(), configFile, dir.toString()), what,
+                RunLayout.of(runDir).crashes(), console);
+    }
+
     Ending finish(RunLoop.Outcome outcome, RunInfo info, RunConsole out, List<String> thresholds, double[] percentiles,
                   boolean opProfile) throws IOException, BenchException {
         if (!outcome.results().isEmpty()) {
@@ -89,10 +97,10 @@ public final class AfterRun {
         info.finish(runDir, cells.size(), failed.size(), plan.skipped().size());
         if (opProfile) {
             // after every timed fork, so that ORT's profiling cannot distort one; before the report that shows it
-            OpProfilePass.run(plan.runnableCells(), prepared.config(), runDir, console);
+            inChild(OpProfilePass.STEP, runDir, "the ORT operator profile");
         }
         if (!cells.isEmpty()) {
-            ActivationPass.run(plan.runnableCells(), prepared.config(), runDir, console);
+            inChild(ActivationPass.STEP, runDir, "the activation memory pass");
             report(percentiles);
             if (plan.shardSlice().isWhole() && outcome.forksRemaining() == 0) {
                 // a slice or an unfinished run is not a point of the trend; merge files the joined shards

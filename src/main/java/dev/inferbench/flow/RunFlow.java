@@ -1,5 +1,6 @@
 package dev.inferbench.flow;
 
+import dev.inferbench.run.ChildJvm;
 import dev.inferbench.BenchException;
 import dev.inferbench.prepare.RunSetup;
 import dev.inferbench.profile.FlameHook;
@@ -68,8 +69,11 @@ public final class RunFlow {
 
     /** A paced run's operator pass, when its driver asks for one between forks ({@link OperatorPass}). */
     private static LoopSettings withOperatorPass(LoopSettings loop, RunSetup.Prepared prepared, PrintStream console) {
-        Pacer pacer = loop.pacer().withPass(pair -> OperatorPass.run(prepared.plan().runnableCells(), prepared.config(),
-                RunLayout.of(prepared.store().dir()).wherePass(pair), console));
+        String configFile = prepared.config().file().map(p -> p.toAbsolutePath().toString()).orElse(null);
+        RunLayout layout = RunLayout.of(prepared.store().dir());
+        Pacer pacer = loop.pacer().withPass(pair -> ChildJvm.run(new ChildJvm.Request(OperatorPass.STEP,
+                prepared.plan().runnableCells(), configFile, layout.wherePass(pair).toString()),
+                "the operator pass of pair " + pair, layout.crashes(), console));
         return new LoopSettings(loop.maxForks(), loop.forkTimeout(), loop.precision(), loop.budget(), pacer);
     }
 

@@ -47,9 +47,10 @@ public final class MatrixCheck {
 
     /**
      * Lets each engine of the run start in this JVM before anything here touches ONNX Runtime
-     * ({@link EngineKind#startInLauncher}); a cell whose parameters do not read is left to the checks below.
+     * ({@link EngineKind#startInLauncher}); a cell whose parameters do not read is left to the checks below. A JVM
+     * that runs a step of native code for the launcher ({@code cli.PassMain}) starts them the same way.
      */
-    static void startEngines(List<Cell> cells, BenchConfig config) {
+    public static void startEngines(List<Cell> cells, BenchConfig config) {
         Set<EngineKind> engines = EnumSet.noneOf(EngineKind.class);
         for (Cell c : cells) {
             if (CellSpec.isModelCell(c.params())) {
@@ -71,6 +72,7 @@ public final class MatrixCheck {
     public static void prepare(List<Cell> cells, BenchConfig config, PrintStream progress) throws BenchException {
         startEngines(cells, config);
         Map<String, List<CellSpec>> byModel = new LinkedHashMap<>();
+        Map<String, List<Cell>> cellsByModel = new LinkedHashMap<>();
         Map<String, List<FitsContext>> generation = new LinkedHashMap<>();
         Map<String, List<CellSpec>> oneForward = new LinkedHashMap<>(); // the cells that are not generation cells
         for (Cell c : cells) {
@@ -101,6 +103,7 @@ public final class MatrixCheck {
                     oneForward.computeIfAbsent(spec.modelName(), m -> new ArrayList<>()).add(spec);
                 }
                 byModel.computeIfAbsent(spec.modelName(), m -> new ArrayList<>()).add(spec);
+                cellsByModel.computeIfAbsent(spec.modelName(), m -> new ArrayList<>()).add(c);
             }
         }
         long zooSeed = config.seed("zoo");
@@ -145,7 +148,7 @@ public final class MatrixCheck {
                 Variants.ensure(entry.name(), entry.file(), precision, entry.inputs(),
                         Variants.calibrationSeed(config.seed("input")), progress);
             }
-            DataCheck.check(specs, entry);
+            DataCheck.inChild(cellsByModel.get(specs.get(0).modelName()), specs, config, progress);
         }
     }
 

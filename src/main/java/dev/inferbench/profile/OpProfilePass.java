@@ -24,8 +24,8 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 
 /**
- * {@code --op-profile}: after the timed run, each {@code ort} cell once more in the launcher with ONNX Runtime's
- * session profiling on (so it cannot distort a timed fork), written to {@code op-profile/<cell-id>/}: ORT's own
+ * {@code --op-profile}: after the timed run, each {@code ort} cell once more, in a JVM of its own
+ * ({@code run.ChildJvm}), with ONNX Runtime's session profiling on (so it cannot distort a timed fork), written to {@code op-profile/<cell-id>/}: ORT's own
  * profile, the operator types by total time and share (ops.json, ops.txt), the harness overhead, the operator
  * flame graph (session run -> operator type -> node) as collapsed stacks and async-profiler's HTML, and the same
  * time by layer and module with ORT's arena figures ({@link LayerTimes}: layers.json, layers.txt).
@@ -37,6 +37,8 @@ public final class OpProfilePass {
     static final int LAYER_TOP = 5;
     /** Per-layer times and ORT's arena figures of a cell, beside ops.json. */
     public static final String LAYERS_JSON = "layers.json";
+    /** The step's name for {@code cli.PassMain}, which runs it in a JVM of its own. */
+    public static final String STEP = "op-profile";
 
     private OpProfilePass() {
     }

@@ -30,9 +30,9 @@ import java.util.stream.Stream;
 /**
  * One profiled pass of each {@code ort} or {@code djl-ort} inference cell of a run, asked for between the timed forks
  * of an interleaved comparison (tools/compare-commits.sh), so that each side's operator times are taken pair by pair
- * as its timed forks are: the cell's model once more in the launcher with ONNX Runtime's session profiling on, never
- * in a timed fork.
- * A pass warms up for at least {@value #WARMUP_CALLS} calls and half its time (the launcher's JVM runs the engine's
+ * as its timed forks are: the cell's model once more with ONNX Runtime's session profiling on, never in a timed fork,
+ * in a JVM of its own ({@code run.ChildJvm}), so that a crash of the engine costs the pass only.
+ * A pass warms up for at least {@value #WARMUP_CALLS} calls and half its time (the pass's JVM runs the engine's
  * Java code seldom, so it may not be compiled yet), then measures for about {@value #PASS_MS} ms (at least
  * {@value #MIN_CALLS} calls, at most {@value #MAX_CALLS}), and keeps, per cell, one small file: the Java-side time
  * of a call and its operators by layer and module ({@link LayerTimes}); ORT's own profile is read once
@@ -41,11 +41,11 @@ import java.util.stream.Stream;
  * ({@link PassFrames}), the collapsed stacks beside it. {@code compare} sets the passes of two runs side by side
  * pair by pair. A {@code djl-ort} cell's pass opens the model through DJL and calls it through DJL's Predictor, as
  * its forks do, with ORT's profiling switched on by DJL's own option; DJL's engine, which must make ONNX Runtime's
- * environment in a JVM rather than find it made, was started by the launcher's matrix check
- * ({@code EngineKind.startInLauncher}).
+ * environment in a JVM rather than find it made, is started first in the pass's JVM, as the launcher's matrix check
+ * starts it ({@code EngineKind.startInLauncher}).
  *
- * <p>What a pass cannot see: it runs in the launcher's JVM, so a change that only the forks' JVM arguments make
- * ({@code -jvmArgsAppend}) is not in it; the side's build and the cell's parameters are.
+ * <p>What a pass cannot see: it runs with the launcher's JVM options, so a change that only the forks' JVM arguments
+ * make ({@code -jvmArgsAppend}) is not in it; the side's build and the cell's parameters are.
  */
 public final class OperatorPass {
     static final int WARMUP_CALLS = 10;
@@ -54,6 +54,8 @@ public final class OperatorPass {
     static final int PASS_MS = 250;
     /** The file of one cell's pass: {@code <pass folder>/<cell-id>.json}. */
     public static final String SUFFIX = ".json";
+    /** The step's name for {@code cli.PassMain}, which runs it in a JVM of its own. */
+    public static final String STEP = "operator";
     private static final ObjectMapper JSON = new ObjectMapper()
             .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);

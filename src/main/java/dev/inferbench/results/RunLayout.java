@@ -40,6 +40,8 @@ public record RunLayout(Path dir) {
     public static final String WHERE = "where";
     public static final String LAYERS = "layers";
     public static final String REPORT = "report";
+    /** JVM crash logs of the steps run in a JVM of their own (run.ChildJvm). */
+    public static final String CRASHES = "crashes";
 
     /** The landed fork's whole result as plain data: its presence marks the fork as landed (written last). */
     public static final String FORK_RESULT_SUFFIX = ".record.json";
@@ -90,6 +92,10 @@ public record RunLayout(Path dir) {
 
     public Path flames() {
         return dir.resolve(FLAMES);
+    }
+
+    public Path crashes() {
+        return dir.resolve(CRASHES);
     }
 
     public Path opProfile() {

@@ -57,6 +57,10 @@ class BadInputIT {
         Files.createDirectories(cwd.resolve("not-a-run"));
         Files.createDirectories(cwd.resolve("broken-run"));
         Files.writeString(cwd.resolve("broken-run/plan.json"), "{ not json");
+        Files.createDirectories(cwd.resolve("a-run"));
+        Files.writeString(cwd.resolve("a-run/plan.json"), dev.inferbench.run.Plan.of(java.util.List.of("-f", "1"), null,
+                1, new dev.inferbench.run.Plan.Settings(0, null, 1, null), dev.inferbench.run.Shard.WHOLE,
+                java.util.List.of(), java.util.List.of()).toJson());
         Files.writeString(cwd.resolve("a-file"), "a plain file\n");
         Files.writeString(cwd.resolve("empty.json"), "");
         Files.writeString(cwd.resolve("not-jmh.json"), "{\"a\": 1}\n");

@@ -105,6 +105,13 @@ class HostileFolderIT {
     }
 
     private static void link(Path at, Path to) throws IOException {
+        if (Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS)) {
+            try (Stream<Path> s = Files.walk(at)) {
+                for (Path p : s.sorted((x, y) -> y.compareTo(x)).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
         Files.deleteIfExists(at);
         Files.createSymbolicLink(at, to);
     }
@@ -150,7 +157,7 @@ class HostileFolderIT {
             try (Stream<Path> s = Files.walk(forks)) {
                 s.sorted((x, y) -> y.compareTo(x)).forEach(p -> p.toFile().delete());
             }
-            Files.createSymbolicLink(forks, work);
+            Files.createSymbolicLink(forks, work.resolve("elsewhere-forks"));
         }, "merge DIR --run-dir " + work.resolve("merged-out2")));
         c.add(new Case("fork record is not JSON", d -> Files.writeString(firstFork(d), "\u0000\u0001garbage"),
                 "--resume DIR"));
