@@ -1,11 +1,11 @@
 package dev.inferbench.engine;
 
+import dev.inferbench.AtomicFile;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.inferbench.BenchException;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -112,11 +112,8 @@ public final class ForkOrtProfile {
         p.setProperty(OPENING_NS, Long.toString(openingNs));
         p.setProperty(OPENED_NS, Long.toString(openedNs));
         try {
-            Path tmp = dir.resolve(SESSION + index + ".properties.part");
-            try (OutputStream out = Files.newOutputStream(tmp)) {
-                p.store(out, "ONNX Runtime session profile of this fork");
-            }
-            Files.move(tmp, dir.resolve(SESSION + index + ".properties"));
+            AtomicFile.write(dir.resolve(SESSION + index + ".properties"),
+                    out -> p.store(out, "ONNX Runtime session profile of this fork"));
         } catch (IOException e) {
             System.err.println("[inferbench] cannot record ORT's profile start in " + dir + ": " + e.getMessage());
         }

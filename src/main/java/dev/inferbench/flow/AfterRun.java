@@ -1,7 +1,7 @@
 package dev.inferbench.flow;
 
 import dev.inferbench.run.ChildJvm;
-import dev.inferbench.results.AtomicFile;
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.compare.Gate;

@@ -1,6 +1,6 @@
 package dev.inferbench.flow;
 
-import dev.inferbench.results.AtomicFile;
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.CellKey;
 import dev.inferbench.compare.Comparer;
@@ -28,7 +28,6 @@ import dev.inferbench.stats.StoppingRule;
 import dev.inferbench.stats.Verdict;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.Writer;

@@ -1,6 +1,6 @@
 package dev.inferbench.flow;
 
-import dev.inferbench.results.AtomicFile;
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.config.BenchConfig;

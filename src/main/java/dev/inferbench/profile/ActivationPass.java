@@ -12,7 +12,7 @@ import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.model.stats.ActivationMemory;
 import dev.inferbench.results.RunLayout;
-import dev.inferbench.results.AtomicFile;
+import dev.inferbench.AtomicFile;
 import dev.inferbench.variant.Variants;
 
 import java.io.IOException;

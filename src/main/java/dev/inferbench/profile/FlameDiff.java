@@ -1,6 +1,6 @@
 package dev.inferbench.profile;
 
-import dev.inferbench.results.AtomicFile;
+import dev.inferbench.AtomicFile;
 import dev.inferbench.results.ReceivedFolder;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.RunLayout;

@@ -1,13 +1,12 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -97,17 +96,7 @@ public final class NativeLibrary {
                 return target;
             }
             Files.createDirectories(cacheDir);
-            Path tmp = Files.createTempFile(cacheDir, "." + target.getFileName(), ".part");
-            try {
-                Files.write(tmp, bytes);
-                try {
-                    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
+            AtomicFile.write(target, bytes);
             return target;
         } catch (IOException e) {
             throw new BenchException("cannot keep " + resource + " in " + cacheDir + ": " + e.getMessage()

@@ -1,11 +1,10 @@
 package dev.inferbench.profile;
 
-import dev.inferbench.results.AtomicFile;
+import dev.inferbench.AtomicFile;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

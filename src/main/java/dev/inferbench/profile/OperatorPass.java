@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.AtomicFile;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,11 +16,9 @@ import dev.inferbench.model.stats.OnnxSummary;
 import dev.inferbench.variant.Variants;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -178,11 +177,7 @@ public final class OperatorPass {
 
     /** Writes whole or not at all (temp file + rename): a reader never meets half a pass. */
     static void write(Profiled p, Path file) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".part");
-        try (OutputStream out = Files.newOutputStream(tmp)) {
-            JSON.writeValue(out, p);
-        }
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        AtomicFile.write(file, out -> JSON.writeValue(out, p));
     }
 
     public static Profiled read(Path file) throws BenchException {

@@ -1,6 +1,6 @@
 package dev.inferbench.report;
 
-import dev.inferbench.results.AtomicFile;
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.serve.ServingSpec;

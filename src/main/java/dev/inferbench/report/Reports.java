@@ -1,6 +1,6 @@
 package dev.inferbench.report;
 
-import dev.inferbench.results.AtomicFile;
+import dev.inferbench.AtomicFile;
 import java.util.concurrent.Future;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
@@ -8,7 +8,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.HashSet;
 import java.io.InterruptedIOException;
 import java.io.FilterWriter;
-import java.io.BufferedOutputStream;
 import dev.inferbench.results.CallFigures;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;

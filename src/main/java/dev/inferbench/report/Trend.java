@@ -1,6 +1,6 @@
 package dev.inferbench.report;
 
-import dev.inferbench.results.AtomicFile;
+import dev.inferbench.AtomicFile;
 import java.util.Objects;
 import java.util.Arrays;
 import dev.inferbench.BenchException;

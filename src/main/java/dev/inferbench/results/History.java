@@ -1,5 +1,6 @@
 package dev.inferbench.results;
 
+import dev.inferbench.AtomicFile;
 import java.util.Optional;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.cell.Cell;

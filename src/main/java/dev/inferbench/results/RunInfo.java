@@ -1,9 +1,9 @@
 package dev.inferbench.results;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.config.BenchConfig;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

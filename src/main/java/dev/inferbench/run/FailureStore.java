@@ -1,7 +1,7 @@
 package dev.inferbench.run;
 
 import dev.inferbench.cell.Cell;
-import dev.inferbench.results.AtomicFile;
+import dev.inferbench.AtomicFile;
 import dev.inferbench.results.RunLayout;
 
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.inferbench.run;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
-import dev.inferbench.results.AtomicFile;
+import dev.inferbench.AtomicFile;
 import dev.inferbench.results.ForkTime;
 import dev.inferbench.results.RunLayout;
 import org.openjdk.jmh.infra.BenchmarkParams;

@@ -1,6 +1,6 @@
 package dev.inferbench.run;
 
-import dev.inferbench.results.AtomicFile;
+import dev.inferbench.AtomicFile;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;

@@ -2,7 +2,7 @@ package dev.inferbench.run;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
-import dev.inferbench.results.AtomicFile;
+import dev.inferbench.AtomicFile;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.results.jmh.JmhJson;
 import dev.inferbench.results.jmh.MeasuredCell;

@@ -1,7 +1,7 @@
 package dev.inferbench.run;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.results.AtomicFile;
+import dev.inferbench.AtomicFile;
 import dev.inferbench.results.ReceivedFolder;
 import dev.inferbench.results.RunLayout;
 

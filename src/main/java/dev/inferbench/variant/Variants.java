@@ -1,5 +1,6 @@
 package dev.inferbench.variant;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.model.ZooGenerator;
 import ai.onnx.proto.OnnxMl.ModelProto;
 import ai.onnx.proto.OnnxMl.StringStringEntryProto;
@@ -7,14 +8,12 @@ import ai.onnx.proto.OnnxMl.TensorProto;
 import dev.inferbench.BenchException;
 
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -155,24 +154,10 @@ public final class Variants {
     }
 
     private static void write(ModelProto model, Path target) throws BenchException {
-        Path tmp = null;
         try {
-            tmp = Files.createTempFile(target.toAbsolutePath().getParent(), "." + target.getFileName(), ".part");
-            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 20)) {
-                model.writeTo(out);
-            }
-            ZooGenerator.readableByAll(tmp); // a temp file is 0600; a model is for everyone, as the zoo's
-            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFile.write(target, model::writeTo);
         } catch (IOException e) {
             throw new BenchException("cannot write " + target + ": " + e, e);
-        } finally {
-            try {
-                if (tmp != null) {
-                    Files.deleteIfExists(tmp);
-                }
-            } catch (IOException ignored) {
-                // a stray .part file is never read as a model
-            }
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.inferbench.results;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

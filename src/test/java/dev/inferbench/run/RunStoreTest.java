@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.io.ByteArrayOutputStream;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
-import dev.inferbench.results.AtomicFile;
+import dev.inferbench.AtomicFile;
 import dev.inferbench.results.ForkTime;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.results.jmh.MeasuredCell;

@@ -1,4 +1,4 @@
-package dev.inferbench.results;
+package dev.inferbench;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
