@@ -35,6 +35,9 @@ import java.util.Set;
  * A merged decoder gets {@code use_cache_branch} false on a request's first step and true after.
  */
 final class OrtDecoder implements Decoder {
+    /** The inputs a step makes tensors of (the others are the cache's and the state's). */
+    private static final List<String> STEP_INPUTS = List.of(DecoderLayout.IDS, DecoderLayout.MASK,
+            DecoderLayout.POSITIONS);
     private final OrtEngine engine;
     private final DecoderLayout layout;
     private final List<String[]> names = new ArrayList<>(); // per layer: past key, past value, present key, value
@@ -116,9 +119,28 @@ final class OrtDecoder implements Decoder {
             if (closed) {
                 throw new IllegalStateException("decode state is closed");
             }
+            ByteBuffer out = run(tokens, n);
+            if (half == null) {
+                choice.choose(n == 1 ? logitsOneFloats : logitsFloats, batch, n, layout.vocab(), next);
+            } else if (choice.choosesHalf()) {
+                choice.chooseHalf(half.lastBits(out, n), batch, layout.vocab(), next);
+            } else {
+                choice.choose(half.lastPositions(out, n), batch, 1, layout.vocab(), next);
+            }
+        }
+
+        /**
+         * Runs one step and returns its logits. The input tensors it makes are closed whatever happens; when it fails
+         * (ORT, a buffer too large, an Error) its presents are closed too and the pasts, and the cache's length, stay.
+         */
+        private ByteBuffer run(long[] tokens, int n) throws BenchException {
             Map<String, OnnxTensor> in = new LinkedHashMap<>();
-            int small = -1; // how many of in's tensors this step made (the rest are the cache's and the state's)
+            boolean ran = false;
             try {
+                ByteBuffer out = pin(n);
+                outputs.clear();
+                outputs.put(DecoderLayout.LOGITS, n == 1 ? pinnedOne : pinned);
+                OnnxTensor[] presents = cache.next(env, cached, n);
                 buffers.fill(tokens, batch, n, cached, padding);
                 in.put(DecoderLayout.IDS, OnnxTensor.createTensor(env, buffers.ids(batch * n), new long[]{batch, n}));
                 in.put(DecoderLayout.MASK, OnnxTensor.createTensor(env, buffers.mask(batch * (cached + n)),
@@ -127,14 +149,9 @@ final class OrtDecoder implements Decoder {
                     in.put(DecoderLayout.POSITIONS, OnnxTensor.createTensor(env, buffers.positions(batch * n),
                             new long[]{batch, n}));
                 }
-                small = in.size();
                 if (layout.merged()) {
                     in.put(DecoderLayout.USE_CACHE_BRANCH, cached == 0 ? firstBranch : cachedBranch);
                 }
-                ByteBuffer out = pin(n);
-                outputs.clear();
-                outputs.put(DecoderLayout.LOGITS, n == 1 ? pinnedOne : pinned);
-                OnnxTensor[] presents = cache.next(env, cached, n);
                 for (int l = 0; l < names.size(); l++) {
                     String[] layer = names.get(l);
                     in.put(layer[0], cached == 0 ? empty : cache.past(2 * l));
@@ -144,38 +161,35 @@ final class OrtDecoder implements Decoder {
                 }
                 try (OrtSession.Result none = engine.session().run(in, Set.of(), outputs)) {
                     cache.advance(); // this step's presents are the next step's pasts, the last step's are closed
+                    ran = true;
                 }
-                closeFirst(in, small);
                 cached += n;
-                if (half == null) {
-                    choice.choose(n == 1 ? logitsOneFloats : logitsFloats, batch, n, layout.vocab(), next);
-                } else if (choice.choosesHalf()) {
-                    choice.chooseHalf(half.lastBits(out, n), batch, layout.vocab(), next);
-                } else {
-                    choice.choose(half.lastPositions(out, n), batch, 1, layout.vocab(), next);
-                }
+                return out;
             } catch (OrtException e) {
-                abandon(in, small);
                 throw new BenchException("decoding failed in engine 'ort' at " + cached + " cached tokens: "
                         + OrtEngine.firstLine(e.getMessage()), e);
-            } catch (BenchException e) {
-                abandon(in, small);
-                throw e;
+            } finally {
+                if (!ran) {
+                    cache.discard();
+                }
+                for (String made : STEP_INPUTS) {
+                    OnnxTensor t = in.get(made);
+                    if (t != null) {
+                        t.close();
+                    }
+                }
             }
         }
 
-        /** After a failed step: its presents and the input tensors it made are closed; the pasts stay. */
-        private void abandon(Map<String, OnnxTensor> in, int small) {
-            cache.discard();
-            closeFirst(in, small < 0 ? in.size() : small);
-        }
-
-        /** The pinned logits of a step of {@code n} tokens, in the model's logits type. */
-        private ByteBuffer pin(int n) throws OrtException {
+        /**
+         * The pinned logits of a step of {@code n} tokens, in the model's logits type. A new length's tensor is made
+         * before the last one's is closed: a failure leaves the last one usable.
+         */
+        private ByteBuffer pin(int n) throws OrtException, BenchException {
             OnnxJavaType type = javaType(layout.logitsType());
             if (n == 1) {
                 if (pinnedOne == null) {
-                    ByteBuffer b = direct((long) batch * layout.vocab() * type.size);
+                    ByteBuffer b = logitsBuffer(1, type);
                     pinnedOne = OnnxTensor.createTensor(env, b, new long[]{batch, 1, layout.vocab()}, type);
                     logitsOne = b;
                     logitsOneFloats = b.asFloatBuffer();
@@ -183,11 +197,12 @@ final class OrtDecoder implements Decoder {
                 return logitsOne;
             }
             if (pinnedN != n) {
+                ByteBuffer b = logitsBuffer(n, type);
+                OnnxTensor made = OnnxTensor.createTensor(env, b, new long[]{batch, n, layout.vocab()}, type);
                 if (pinned != null) {
                     pinned.close();
                 }
-                ByteBuffer b = direct((long) batch * n * layout.vocab() * type.size);
-                pinned = OnnxTensor.createTensor(env, b, new long[]{batch, n, layout.vocab()}, type);
+                pinned = made;
                 logits = b;
                 logitsFloats = b.asFloatBuffer();
                 pinnedN = n;
@@ -195,12 +210,14 @@ final class OrtDecoder implements Decoder {
             return logits;
         }
 
-        private static ByteBuffer direct(long bytes) {
-            return ByteBuffer.allocateDirect(Math.toIntExact(bytes)).order(ByteOrder.nativeOrder());
-        }
-
-        private static void closeFirst(Map<String, OnnxTensor> in, int count) {
-            in.values().stream().limit(count).forEach(OnnxTensor::close);
+        private ByteBuffer logitsBuffer(int n, OnnxJavaType type) throws BenchException {
+            long bytes = (long) batch * n * layout.vocab() * type.size;
+            if (bytes > Integer.MAX_VALUE) {
+                throw new BenchException("the logits of a step of " + n + " tokens at batch " + batch + " take "
+                        + bytes + " bytes, more than the 2 GiB one direct buffer holds; expected a shorter prompt"
+                        + " or a smaller batch");
+            }
+            return ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
         }
 
         @Override
