@@ -7,14 +7,11 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.inferbench.BenchException;
-import dev.inferbench.tensor.Half;
 import dev.inferbench.tensor.TensorSpec.DType;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
-import java.nio.LongBuffer;
-import java.nio.ShortBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -259,93 +256,5 @@ final class OrtDecoder implements Decoder {
 
     private static OnnxJavaType javaType(DType type) {
         return type == DType.FLOAT16 ? OnnxJavaType.FLOAT16 : OnnxJavaType.FLOAT;
-    }
-
-    /** A float16 model's logits at the boundary: each sequence's last position only, as bits or as float32. */
-    private static final class HalfLogits {
-        private final int batch;
-        private final int vocab;
-        private final float[] floats;
-        private final FloatBuffer rows;
-        private final short[] bits;
-
-        HalfLogits(int batch, int vocab) {
-            this.batch = batch;
-            this.vocab = vocab;
-            this.floats = new float[batch * vocab];
-            this.rows = FloatBuffer.wrap(floats);
-            this.bits = new short[batch * vocab];
-        }
-
-        /**
-         * @param logits {@code [batch, n, vocab]} float16 in native order; returns each sequence's last position,
-         *               {@code [batch, vocab]} float16 bits, each row copied out in one bulk read
-         */
-        short[] lastBits(ByteBuffer logits, int n) {
-            ShortBuffer h = logits.asShortBuffer();
-            for (int s = 0; s < batch; s++) {
-                h.get((s * n + n - 1) * vocab, bits, s * vocab, vocab);
-            }
-            return bits;
-        }
-
-        /**
-         * @param logits as above; returns {@code [batch, 1, vocab]} float32: {@link #lastBits} converted by table
-         *               lookup, for a choice that reads float32
-         */
-        FloatBuffer lastPositions(ByteBuffer logits, int n) {
-            Half.toFloats(lastBits(logits, n), floats, 0, batch * vocab);
-            return rows;
-        }
-    }
-
-    /** Reused direct buffers for a step's ids, mask and positions, grown when a step needs more. */
-    private static final class StepBuffers {
-        private LongBuffer ids = LongBuffer.allocate(0);
-        private LongBuffer mask = LongBuffer.allocate(0);
-        private LongBuffer positions = LongBuffer.allocate(0);
-
-        void fill(long[] tokens, int batch, int n, int cached, Padding padding) {
-            ids = ensure(ids, batch * n);
-            positions = ensure(positions, batch * n);
-            int total = cached + n;
-            mask = ensure(mask, batch * total);
-            ids.clear();
-            ids.put(tokens, 0, batch * n);
-            for (int s = 0; s < batch; s++) {
-                for (int i = 0; i < n; i++) {
-                    positions.put(s * n + i, padding.position(s, cached + i));
-                }
-                for (int j = 0; j < total; j++) {
-                    mask.put(s * total + j, padding.mask(s, j));
-                }
-            }
-        }
-
-        LongBuffer ids(int count) {
-            return view(ids, count);
-        }
-
-        LongBuffer mask(int count) {
-            return view(mask, count);
-        }
-
-        LongBuffer positions(int count) {
-            return view(positions, count);
-        }
-
-        private static LongBuffer view(LongBuffer b, int count) {
-            LongBuffer v = b.duplicate();
-            v.clear().limit(count);
-            return v.slice();
-        }
-
-        private static LongBuffer ensure(LongBuffer b, int count) {
-            if (b.capacity() >= count) {
-                return b;
-            }
-            return ByteBuffer.allocateDirect(Math.max(count, 2 * b.capacity()) * 8).order(ByteOrder.nativeOrder())
-                    .asLongBuffer();
-        }
     }
 }
