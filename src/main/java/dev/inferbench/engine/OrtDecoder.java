@@ -7,14 +7,11 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.inferbench.BenchException;
-import dev.inferbench.tensor.Half;
 import dev.inferbench.tensor.TensorSpec.DType;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
-import java.nio.LongBuffer;
-import java.nio.ShortBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,6 +32,9 @@ import java.util.Set;
  * A merged decoder gets {@code use_cache_branch} false on a request's first step and true after.
  */
 final class OrtDecoder implements Decoder {
+    /** The inputs a step makes tensors of (the others are the cache's and the state's). */
+    private static final List<String> STEP_INPUTS = List.of(DecoderLayout.IDS, DecoderLayout.MASK,
+            DecoderLayout.POSITIONS);
     private final OrtEngine engine;
     private final DecoderLayout layout;
     private final List<String[]> names = new ArrayList<>(); // per layer: past key, past value, present key, value
@@ -116,9 +116,28 @@ final class OrtDecoder implements Decoder {
             if (closed) {
                 throw new IllegalStateException("decode state is closed");
             }
+            ByteBuffer out = run(tokens, n);
+            if (half == null) {
+                choice.choose(n == 1 ? logitsOneFloats : logitsFloats, batch, n, layout.vocab(), next);
+            } else if (choice.choosesHalf()) {
+                choice.chooseHalf(half.lastBits(out, n), batch, layout.vocab(), next);
+            } else {
+                choice.choose(half.lastPositions(out, n), batch, 1, layout.vocab(), next);
+            }
+        }
+
+        /**
+         * Runs one step and returns its logits. The input tensors it makes are closed whatever happens; when it fails
+         * (ORT, a buffer too large, an Error) its presents are closed too and the pasts, and the cache's length, stay.
+         */
+        private ByteBuffer run(long[] tokens, int n) throws BenchException {
             Map<String, OnnxTensor> in = new LinkedHashMap<>();
-            int small = -1; // how many of in's tensors this step made (the rest are the cache's and the state's)
+            boolean ran = false;
             try {
+                ByteBuffer out = pin(n);
+                outputs.clear();
+                outputs.put(DecoderLayout.LOGITS, n == 1 ? pinnedOne : pinned);
+                OnnxTensor[] presents = cache.next(env, cached, n);
                 buffers.fill(tokens, batch, n, cached, padding);
                 in.put(DecoderLayout.IDS, OnnxTensor.createTensor(env, buffers.ids(batch * n), new long[]{batch, n}));
                 in.put(DecoderLayout.MASK, OnnxTensor.createTensor(env, buffers.mask(batch * (cached + n)),
@@ -127,14 +146,9 @@ final class OrtDecoder implements Decoder {
                     in.put(DecoderLayout.POSITIONS, OnnxTensor.createTensor(env, buffers.positions(batch * n),
                             new long[]{batch, n}));
                 }
-                small = in.size();
                 if (layout.merged()) {
                     in.put(DecoderLayout.USE_CACHE_BRANCH, cached == 0 ? firstBranch : cachedBranch);
                 }
-                ByteBuffer out = pin(n);
-                outputs.clear();
-                outputs.put(DecoderLayout.LOGITS, n == 1 ? pinnedOne : pinned);
-                OnnxTensor[] presents = cache.next(env, cached, n);
                 for (int l = 0; l < names.size(); l++) {
                     String[] layer = names.get(l);
                     in.put(layer[0], cached == 0 ? empty : cache.past(2 * l));
@@ -144,38 +158,35 @@ final class OrtDecoder implements Decoder {
                 }
                 try (OrtSession.Result none = engine.session().run(in, Set.of(), outputs)) {
                     cache.advance(); // this step's presents are the next step's pasts, the last step's are closed
+                    ran = true;
                 }
-                closeFirst(in, small);
                 cached += n;
-                if (half == null) {
-                    choice.choose(n == 1 ? logitsOneFloats : logitsFloats, batch, n, layout.vocab(), next);
-                } else if (choice.choosesHalf()) {
-                    choice.chooseHalf(half.lastBits(out, n), batch, layout.vocab(), next);
-                } else {
-                    choice.choose(half.lastPositions(out, n), batch, 1, layout.vocab(), next);
-                }
+                return out;
             } catch (OrtException e) {
-                abandon(in, small);
                 throw new BenchException("decoding failed in engine 'ort' at " + cached + " cached tokens: "
                         + OrtEngine.firstLine(e.getMessage()), e);
-            } catch (BenchException e) {
-                abandon(in, small);
-                throw e;
+            } finally {
+                if (!ran) {
+                    cache.discard();
+                }
+                for (String made : STEP_INPUTS) {
+                    OnnxTensor t = in.get(made);
+                    if (t != null) {
+                        t.close();
+                    }
+                }
             }
         }
 
-        /** After a failed step: its presents and the input tensors it made are closed; the pasts stay. */
-        private void abandon(Map<String, OnnxTensor> in, int small) {
-            cache.discard();
-            closeFirst(in, small < 0 ? in.size() : small);
-        }
-
-        /** The pinned logits of a step of {@code n} tokens, in the model's logits type. */
-        private ByteBuffer pin(int n) throws OrtException {
+        /**
+         * The pinned logits of a step of {@code n} tokens, in the model's logits type. A new length's tensor is made
+         * before the last one's is closed: a failure leaves the last one usable.
+         */
+        private ByteBuffer pin(int n) throws OrtException, BenchException {
             OnnxJavaType type = javaType(layout.logitsType());
             if (n == 1) {
                 if (pinnedOne == null) {
-                    ByteBuffer b = direct((long) batch * layout.vocab() * type.size);
+                    ByteBuffer b = logitsBuffer(1, type);
                     pinnedOne = OnnxTensor.createTensor(env, b, new long[]{batch, 1, layout.vocab()}, type);
                     logitsOne = b;
                     logitsOneFloats = b.asFloatBuffer();
@@ -183,11 +194,12 @@ final class OrtDecoder implements Decoder {
                 return logitsOne;
             }
             if (pinnedN != n) {
+                ByteBuffer b = logitsBuffer(n, type);
+                OnnxTensor made = OnnxTensor.createTensor(env, b, new long[]{batch, n, layout.vocab()}, type);
                 if (pinned != null) {
                     pinned.close();
                 }
-                ByteBuffer b = direct((long) batch * n * layout.vocab() * type.size);
-                pinned = OnnxTensor.createTensor(env, b, new long[]{batch, n, layout.vocab()}, type);
+                pinned = made;
                 logits = b;
                 logitsFloats = b.asFloatBuffer();
                 pinnedN = n;
@@ -195,12 +207,14 @@ final class OrtDecoder implements Decoder {
             return logits;
         }
 
-        private static ByteBuffer direct(long bytes) {
-            return ByteBuffer.allocateDirect(Math.toIntExact(bytes)).order(ByteOrder.nativeOrder());
-        }
-
-        private static void closeFirst(Map<String, OnnxTensor> in, int count) {
-            in.values().stream().limit(count).forEach(OnnxTensor::close);
+        private ByteBuffer logitsBuffer(int n, OnnxJavaType type) throws BenchException {
+            long bytes = (long) batch * n * layout.vocab() * type.size;
+            if (bytes > Integer.MAX_VALUE) {
+                throw new BenchException("the logits of a step of " + n + " tokens at batch " + batch + " take "
+                        + bytes + " bytes, more than the 2 GiB one direct buffer holds; expected a shorter prompt"
+                        + " or a smaller batch");
+            }
+            return ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
         }
 
         @Override
@@ -242,93 +256,5 @@ final class OrtDecoder implements Decoder {
 
     private static OnnxJavaType javaType(DType type) {
         return type == DType.FLOAT16 ? OnnxJavaType.FLOAT16 : OnnxJavaType.FLOAT;
-    }
-
-    /** A float16 model's logits at the boundary: each sequence's last position only, as bits or as float32. */
-    private static final class HalfLogits {
-        private final int batch;
-        private final int vocab;
-        private final float[] floats;
-        private final FloatBuffer rows;
-        private final short[] bits;
-
-        HalfLogits(int batch, int vocab) {
-            this.batch = batch;
-            this.vocab = vocab;
-            this.floats = new float[batch * vocab];
-            this.rows = FloatBuffer.wrap(floats);
-            this.bits = new short[batch * vocab];
-        }
-
-        /**
-         * @param logits {@code [batch, n, vocab]} float16 in native order; returns each sequence's last position,
-         *               {@code [batch, vocab]} float16 bits, each row copied out in one bulk read
-         */
-        short[] lastBits(ByteBuffer logits, int n) {
-            ShortBuffer h = logits.asShortBuffer();
-            for (int s = 0; s < batch; s++) {
-                h.get((s * n + n - 1) * vocab, bits, s * vocab, vocab);
-            }
-            return bits;
-        }
-
-        /**
-         * @param logits as above; returns {@code [batch, 1, vocab]} float32: {@link #lastBits} converted by table
-         *               lookup, for a choice that reads float32
-         */
-        FloatBuffer lastPositions(ByteBuffer logits, int n) {
-            Half.toFloats(lastBits(logits, n), floats, 0, batch * vocab);
-            return rows;
-        }
-    }
-
-    /** Reused direct buffers for a step's ids, mask and positions, grown when a step needs more. */
-    private static final class StepBuffers {
-        private LongBuffer ids = LongBuffer.allocate(0);
-        private LongBuffer mask = LongBuffer.allocate(0);
-        private LongBuffer positions = LongBuffer.allocate(0);
-
-        void fill(long[] tokens, int batch, int n, int cached, Padding padding) {
-            ids = ensure(ids, batch * n);
-            positions = ensure(positions, batch * n);
-            int total = cached + n;
-            mask = ensure(mask, batch * total);
-            ids.clear();
-            ids.put(tokens, 0, batch * n);
-            for (int s = 0; s < batch; s++) {
-                for (int i = 0; i < n; i++) {
-                    positions.put(s * n + i, padding.position(s, cached + i));
-                }
-                for (int j = 0; j < total; j++) {
-                    mask.put(s * total + j, padding.mask(s, j));
-                }
-            }
-        }
-
-        LongBuffer ids(int count) {
-            return view(ids, count);
-        }
-
-        LongBuffer mask(int count) {
-            return view(mask, count);
-        }
-
-        LongBuffer positions(int count) {
-            return view(positions, count);
-        }
-
-        private static LongBuffer view(LongBuffer b, int count) {
-            LongBuffer v = b.duplicate();
-            v.clear().limit(count);
-            return v.slice();
-        }
-
-        private static LongBuffer ensure(LongBuffer b, int count) {
-            if (b.capacity() >= count) {
-                return b;
-            }
-            return ByteBuffer.allocateDirect(Math.max(count, 2 * b.capacity()) * 8).order(ByteOrder.nativeOrder())
-                    .asLongBuffer();
-        }
     }
 }

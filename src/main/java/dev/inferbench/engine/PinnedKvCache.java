@@ -16,6 +16,13 @@ import java.nio.ByteOrder;
  * hands these to ONNX Runtime as pinned outputs and inputs, so that its Java binding makes no object of a present.
  */
 final class PinnedKvCache {
+    /** Wraps part of a direct buffer in an ORT tensor: ORT's own, or a test's that fails as a native allocation can. */
+    @FunctionalInterface
+    interface Wrap {
+        OnnxTensor tensor(OrtEnvironment env, ByteBuffer data, long[] shape, OnnxJavaType type) throws OrtException;
+    }
+
+    private final Wrap wrap;
     private final int count;
     /** Elements of one present per cached token: batch x kvHeads x headDim. */
     private final long perToken;
@@ -31,6 +38,11 @@ final class PinnedKvCache {
 
     /** @param count the presents: two per layer */
     PinnedKvCache(int count, int batch, int kvHeads, int headDim, OnnxJavaType type) {
+        this(OnnxTensor::createTensor, count, batch, kvHeads, headDim, type);
+    }
+
+    PinnedKvCache(Wrap wrap, int count, int batch, int kvHeads, int headDim, OnnxJavaType type) {
+        this.wrap = wrap;
         this.count = count;
         this.batch = batch;
         this.kvHeads = kvHeads;
@@ -42,8 +54,20 @@ final class PinnedKvCache {
         this.next = new OnnxTensor[count];
     }
 
-    /** The pinned presents of a step of {@code n} tokens after {@code cached}, over the side not holding pasts. */
+    /**
+     * The pinned presents of a step of {@code n} tokens after {@code cached}, over the side not holding pasts. When it
+     * fails, the presents it made are closed and the pasts are as they were.
+     */
     OnnxTensor[] next(OrtEnvironment env, int cached, int n) throws OrtException, BenchException {
+        try {
+            return presents(env, cached, n);
+        } catch (OrtException | BenchException | RuntimeException | Error e) {
+            discard();
+            throw e;
+        }
+    }
+
+    private OnnxTensor[] presents(OrtEnvironment env, int cached, int n) throws OrtException, BenchException {
         int total = cached + n;
         if (total > capacity) {
             long fit = Integer.MAX_VALUE / (perToken * type.size); // tokens one direct buffer can hold
@@ -56,7 +80,7 @@ final class PinnedKvCache {
         }
         long[] shape = {batch, kvHeads, total, headDim};
         for (int i = 0; i < count; i++) {
-            next[i] = OnnxTensor.createTensor(env, first(buffers[i][1 - side], total), shape, type);
+            next[i] = wrap.tensor(env, first(buffers[i][1 - side], total), shape, type);
         }
         return next;
     }
@@ -103,6 +127,10 @@ final class PinnedKvCache {
         side = 0;
     }
 
+    /**
+     * Larger buffers, the pasts copied over. Each past is closed only once its copy's tensor exists: a failure leaves
+     * every past open over the buffer it was in, and the cache as usable as before.
+     */
     private void grow(OrtEnvironment env, int cached, int tokens) throws OrtException {
         int bytes = (int) (perToken * tokens * type.size);
         long[] shape = {batch, kvHeads, cached, headDim};
@@ -111,8 +139,9 @@ final class PinnedKvCache {
                 ByteBuffer grown = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
                 if (s == side && past[i] != null) {
                     grown.put(first(buffers[i][s], cached));
+                    OnnxTensor moved = wrap.tensor(env, first(grown, cached), shape, type);
                     past[i].close();
-                    past[i] = OnnxTensor.createTensor(env, first(grown, cached), shape, type);
+                    past[i] = moved;
                 }
                 buffers[i][s] = grown;
             }

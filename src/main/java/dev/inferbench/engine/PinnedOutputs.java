@@ -32,7 +32,8 @@ final class PinnedOutputs implements Outputs {
 
     /**
      * Tensors shaped and typed like {@code first}'s outputs, or null when one of them cannot be pinned (not a tensor,
-     * strings, or an unknown type): such models keep ORT's allocating run.
+     * strings, an unknown type, or over the 2 GiB one direct buffer holds): such models keep ORT's allocating run.
+     * When it fails, the tensors it made are closed.
      */
     static PinnedOutputs like(OrtEnvironment env, OrtSession.Result first) throws OrtException {
         OnnxTensor[] tensors = new OnnxTensor[first.size()];
@@ -40,26 +41,27 @@ final class PinnedOutputs implements Outputs {
         try {
             int i = 0;
             for (Map.Entry<String, OnnxValue> e : first) {
-                if (!(e.getValue() instanceof OnnxTensor t) || !pinnable(t.getInfo().type)) {
+                if (!(e.getValue() instanceof OnnxTensor t) || !pinnable(t.getInfo())) {
                     closeAll(tensors);
                     return null;
                 }
                 TensorInfo info = t.getInfo();
-                ByteBuffer buffer = ByteBuffer.allocateDirect(Math.toIntExact(info.getNumElements() * info.type.size))
+                ByteBuffer buffer = ByteBuffer.allocateDirect((int) (info.getNumElements() * info.type.size))
                         .order(ByteOrder.nativeOrder());
                 tensors[i] = OnnxTensor.createTensor(env, buffer, info.getShape(), info.type);
                 byName.put(e.getKey(), tensors[i]);
                 i++;
             }
             return new PinnedOutputs(tensors, byName);
-        } catch (OrtException | RuntimeException e) {
+        } catch (OrtException | RuntimeException | Error e) {
             closeAll(tensors);
             throw e;
         }
     }
 
-    private static boolean pinnable(OnnxJavaType type) {
-        return type != OnnxJavaType.STRING && type != OnnxJavaType.UNKNOWN;
+    private static boolean pinnable(TensorInfo info) {
+        return info.type != OnnxJavaType.STRING && info.type != OnnxJavaType.UNKNOWN
+                && info.getNumElements() * info.type.size <= Integer.MAX_VALUE;
     }
 
     /** The name-to-tensor map ORT's run takes; built once. */

@@ -1,5 +1,6 @@
 package dev.inferbench.serve;
 
+import dev.inferbench.BenchException;
 import dev.inferbench.metrics.ServingThreads;
 
 import java.util.ArrayList;
@@ -13,6 +14,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * interrupts the other loops (they end at their next wait, or their next check of the interrupt flag) and
  * {@link #join} rethrows it. An interrupted loop just ends. Each thread counts as a caller for the CPU figures while
  * its loop runs ({@link ServingThreads}).
+ *
+ * <p>An {@link Error} in a caller (out of memory, a failed assertion, a native library that would not link) fails the
+ * step as an exception does: a caller that ended without a word would leave a step that reports fewer calls as a
+ * success.
  */
 public final class CallerThreads {
     /** One caller's loop: {@code caller} is its index, {@code call} its own call. */
@@ -21,36 +26,41 @@ public final class CallerThreads {
         void run(int caller, C call) throws Exception;
     }
 
-    private final List<Thread> threads = new ArrayList<>();
-    private final AtomicReference<Exception> failure = new AtomicReference<>();
+    /** Every thread, made before the first starts: a failing caller interrupts the others through this list. */
+    private final List<Thread> threads;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
-    private CallerThreads() {
-    }
-
-    public static <C> CallerThreads start(List<C> callers, String name, Loop<C> loop) {
-        CallerThreads t = new CallerThreads();
+    private <C> CallerThreads(List<C> callers, String name, Loop<C> loop) {
+        List<Thread> made = new ArrayList<>();
         for (int c = 0; c < callers.size(); c++) {
             int index = c;
             C call = callers.get(c);
-            Thread thread = new Thread(() -> {
-                ServingThreads.join(); // its CPU is the serving side's, apart from the generator's
-                try {
-                    loop.run(index, call);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } catch (Exception e) {
-                    if (t.failure.compareAndSet(null, e)) {
-                        t.threads.forEach(other -> other.interrupt()); // the others stop at their next wait
-                    }
-                } finally {
-                    ServingThreads.leave();
-                }
-            }, name + "-" + c);
+            Thread thread = new Thread(() -> runLoop(loop, index, call), name + "-" + c);
             thread.setDaemon(true);
-            t.threads.add(thread);
-            thread.start();
+            made.add(thread);
         }
+        this.threads = List.copyOf(made);
+    }
+
+    public static <C> CallerThreads start(List<C> callers, String name, Loop<C> loop) {
+        CallerThreads t = new CallerThreads(callers, name, loop);
+        t.threads.forEach(Thread::start);
         return t;
+    }
+
+    private <C> void runLoop(Loop<C> loop, int index, C call) {
+        try {
+            ServingThreads.join(); // its CPU is the serving side's, apart from the generator's
+            loop.run(index, call);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception | Error e) {
+            if (failure.compareAndSet(null, e)) {
+                threads.forEach(Thread::interrupt); // the others stop at their next wait
+            }
+        } finally {
+            ServingThreads.leave();
+        }
     }
 
     /** Whether a caller's call has failed. */
@@ -68,14 +78,25 @@ public final class CallerThreads {
         }
     }
 
-    /** Waits for every loop to end (a call under way finishes: engines cannot be stopped mid-call), then rethrows
-     * the first failure. */
+    /**
+     * Waits for every loop to end (a call under way finishes: engines cannot be stopped mid-call), then rethrows the
+     * first failure: an exception as it was, an Error as a {@link BenchException} naming it, the Error its cause.
+     */
     public void join() throws Exception {
         for (Thread t : threads) {
             t.join();
         }
-        if (failure.get() != null) {
-            throw failure.get();
+        Throwable first = failure.get();
+        if (first instanceof Exception e) {
+            throw e;
         }
+        if (first != null) {
+            throw new BenchException("a caller's call ended with " + first.getClass().getName() + ": "
+                    + firstLine(first.getMessage()) + "; expected it to return or throw an exception", first);
+        }
+    }
+
+    private static String firstLine(String message) {
+        return message == null ? "no message" : message.strip().lines().findFirst().orElse("no message");
     }
 }

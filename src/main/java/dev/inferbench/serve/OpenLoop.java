@@ -190,8 +190,9 @@ public final class OpenLoop {
         return step(callers, batching, new Users(users, requests), requests, warmup, Double.NaN, drainNs);
     }
 
-    private static StepResult step(List<Serve> callers, Batching batching, Source source, int n, int warmup,
-                                   double offeredPerSecond, long drainNs) throws Exception {
+    /** One step of {@code n} requests, issued as {@code source} says. */
+    static StepResult step(List<Serve> callers, Batching batching, Source source, int n, int warmup,
+                           double offeredPerSecond, long drainNs) throws Exception {
         if (warmup < 0 || warmup >= n) {
             throw new IllegalArgumentException("warm-up requests " + warmup + " of " + n + ": expected fewer than all");
         }
@@ -217,25 +218,43 @@ public final class OpenLoop {
         long cpuBefore = ServingThreads.threadCpu();
         long start = System.nanoTime() + 1_000_000; // a millisecond to let the callers reach their queue
         Issuer issuer = new Issuer(queue, start, warmup, arrivalsNs);
-        source.issue(issuer, threads::failed);
+        try {
+            source.issue(issuer, threads::failed);
+        } catch (Exception | Error e) {
+            // the callers wait on the queue for requests that will not come: each is given its end marker
+            giveUp.set(true);
+            endEach(queue, callers.size());
+            try {
+                threads.join();
+            } catch (Exception callerFailure) {
+                e.addSuppressed(callerFailure);
+            }
+            throw e;
+        } finally {
+            GeneratorCpu.add(ServingThreads.threadCpu() - cpuBefore);
+        }
         for (int c = 0; c < callers.size(); c++) {
             queue.add(new long[]{END, 0});
         }
-        GeneratorCpu.add(ServingThreads.threadCpu() - cpuBefore);
         if (threads.failed()) {
             giveUp.set(true); // no drain: the step fails with the first call that did
         }
         threads.joinUntil(start + arrivalsNs[Math.max(0, issuer.issued() - 1)] + drainNs);
         giveUp.set(true);
         long stopped = System.nanoTime();
-        queue.clear(); // the requests left are dropped; the callers still waiting need their end marker again
-        for (int c = 0; c < callers.size(); c++) {
-            queue.add(new long[]{END, 0});
-        }
+        endEach(queue, callers.size()); // the requests left are dropped
         threads.join();
         StepResult r = result(arrivalsNs, warmup, offeredPerSecond, start, stopped, ends, taken, tokenNanos,
                 issuer.delays(), issuer.queued(), issuer.queueMax(), calls.get());
         return source.scheduled() ? r : r.sentBy(source.users(warmup));
+    }
+
+    /** Drops the requests still waiting and gives each caller still waiting its end marker again. */
+    private static void endEach(LinkedBlockingQueue<long[]> queue, int callers) {
+        queue.clear();
+        for (int c = 0; c < callers; c++) {
+            queue.add(new long[]{END, 0});
+        }
     }
 
     /** One call of the gathered requests {@code ids}; what it served is kept for the step's figures. */

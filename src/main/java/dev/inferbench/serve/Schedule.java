@@ -34,16 +34,20 @@ final class Schedule implements OpenLoop.Source {
         this.held = held;
     }
 
+    /** @throws InterruptedException the scheduler was interrupted: the step ends, its requests left unissued */
     @Override
-    public void issue(Issuer issuer, BooleanSupplier stop) {
+    public void issue(Issuer issuer, BooleanSupplier stop) throws InterruptedException {
         begin(issuer);
-        int i;
-        while ((i = next) < arrivalsNs.length && !stop.getAsBoolean()) {
-            waitFor(issueAt(issuer, i));
-            issueIfNext(i);
-        }
-        synchronized (this) {
-            next = arrivalsNs.length; // none left for a caller to issue: the end markers come after the last request
+        try {
+            int i;
+            while ((i = next) < arrivalsNs.length && !stop.getAsBoolean()) {
+                waitFor(issueAt(issuer, i));
+                issueIfNext(i);
+            }
+        } finally {
+            synchronized (this) {
+                next = arrivalsNs.length; // none left for a caller to issue: the end markers come after the last
+            }
         }
     }
 
@@ -52,18 +56,30 @@ final class Schedule implements OpenLoop.Source {
         this.issuer = issuer;
     }
 
-    /** Sleeps to near {@code due} and spins the rest, unless a caller is awake for it. */
-    private void waitFor(long due) {
+    /**
+     * Sleeps to near {@code due} and spins the rest, unless a caller is awake for it. An interrupt ends the wait: a
+     * park returns at once while the flag is set, so a wait that went on would spin until the request's time.
+     */
+    private void waitFor(long due) throws InterruptedException {
+        endIfInterrupted();
         long left;
         while ((left = due - System.nanoTime()) > OpenLoop.SPIN_NS) {
             LockSupport.parkNanos(left - OpenLoop.SPIN_NS);
+            endIfInterrupted();
         }
         while ((left = due - System.nanoTime()) > 0) {
+            endIfInterrupted();
             if (watched.get()) {
                 LockSupport.parkNanos(left + BACKSTOP_NS);
                 return;
             }
             Thread.onSpinWait();
+        }
+    }
+
+    private static void endIfInterrupted() throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("the open loop's scheduler was interrupted");
         }
     }
 
