@@ -4,6 +4,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.prepare.DataCheck;
 import dev.inferbench.prepare.MatrixCheck;
+import dev.inferbench.prepare.VariantStep;
 import dev.inferbench.profile.ActivationPass;
 import dev.inferbench.profile.OpProfilePass;
 import dev.inferbench.profile.OperatorPass;
@@ -45,8 +46,9 @@ public final class PassMain {
             case OpProfilePass.STEP -> OpProfilePass.run(r.cells(), config, dir, System.out);
             case ActivationPass.STEP -> ActivationPass.run(r.cells(), config, dir, System.out);
             case DataCheck.STEP -> DataCheck.check(r.cells(), config);
+            case VariantStep.STEP -> VariantStep.make(r.cells(), config, System.out);
             default -> throw new BenchException("unknown step '" + r.step() + "'; expected one of: " + OperatorPass.STEP
-                    + ", " + OpProfilePass.STEP + ", " + ActivationPass.STEP + ", " + DataCheck.STEP);
+                    + ", " + OpProfilePass.STEP + ", " + ActivationPass.STEP + ", " + DataCheck.STEP + ", " + VariantStep.STEP);
         }
     }
 }

@@ -144,9 +144,20 @@ public final class MatrixCheck {
                 GenerationCheck.asIsLine(GenerationCheck.check(entry, generation.get(entry.name())), entry.file())
                         .ifPresent(progress::println);
             }
+            long calibrationSeed = Variants.calibrationSeed(config.seed("input"));
             for (Precision precision : precisions(specs)) {
-                Variants.ensure(entry.name(), entry.file(), precision, entry.inputs(),
-                        Variants.calibrationSeed(config.seed("input")), progress);
+                if (Variants.calibrates(entry.file(), precision, calibrationSeed)) {
+                    List<Cell> modelCells = cellsByModel.get(specs.get(0).modelName());
+                    List<Cell> using = new ArrayList<>();
+                    for (int i = 0; i < specs.size(); i++) {
+                        if (specs.get(i).precision() == precision) {
+                            using.add(modelCells.get(i));
+                        }
+                    }
+                    VariantStep.inChild(using.subList(0, 1), entry.name(), config, progress);
+                } else {
+                    Variants.ensure(entry.name(), entry.file(), precision, entry.inputs(), calibrationSeed, progress);
+                }
             }
             DataCheck.inChild(cellsByModel.get(specs.get(0).modelName()), specs, config, progress);
         }

@@ -109,6 +109,14 @@ public final class Variants {
         return Int4Transform.apply(fp32, true);
     }
 
+    /**
+     * Whether making this variant runs an engine: an int8 variant is calibrated on ONNX Runtime, so a launcher makes
+     * it in a JVM of its own; the other transforms are plain Java.
+     */
+    public static boolean calibrates(Path source, Precision precision, long seed) throws BenchException {
+        return precision == Precision.INT8 && !isCurrent(file(source, precision), sha256(source), seed);
+    }
+
     private static boolean isCurrent(Path target, String digest, long seed) throws BenchException {
         if (!Files.isRegularFile(target)) {
             return false;

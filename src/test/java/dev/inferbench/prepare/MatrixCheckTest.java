@@ -60,4 +60,28 @@ class MatrixCheckTest {
         MatrixCheck.prepare(cells, config, new PrintStream(progress, true));
         assertThat(progress.toString()).doesNotContain("generating");
     }
+
+    /**
+     * An int8 variant is calibrated on ONNX Runtime, so it is made in a JVM of its own: its lines reach the launcher's
+     * progress and the file is there after; a second check finds it current and starts nothing.
+     */
+    @Test
+    void anInt8VariantIsMadeInAJvmOfItsOwn() throws Exception {
+        Path file = dir.resolve("foo.onnx");
+        new ZooGenerator(1, new PrintStream(OutputStream.nullOutputStream())).generate(Zoo.MLP_TINY.architecture(), file);
+        Path properties = Files.writeString(dir.resolve("b.properties"), "seed.zoo=1\nmodel.foo.zoo=mlp-tiny\n"
+                + "model.foo.file=" + file + "\n");
+        BenchConfig config = BenchConfig.fromFile(properties);
+        List<Cell> cells = List.of(new Cell("dev.inferbench.bench.InferenceBenchmark.infer", "sample",
+                Map.of("model", "foo", "engine", "ort", "batchSize", "1", "precision", "int8")));
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+
+        MatrixCheck.prepare(cells, config, new PrintStream(progress, true));
+        assertThat(progress.toString()).contains("making the int8 variant of foo");
+        assertThat(dev.inferbench.variant.Variants.file(file, dev.inferbench.variant.Precision.INT8)).exists();
+
+        progress.reset();
+        MatrixCheck.prepare(cells, config, new PrintStream(progress, true));
+        assertThat(progress.toString()).doesNotContain("making");
+    }
 }
