@@ -70,8 +70,10 @@ public final class ChildJvm {
             throws BenchException {
         Deque<String> tail = new ArrayDeque<>();
         int code;
+        List<Path> logsBefore;
         try {
             Files.createDirectories(crashDir);
+            logsBefore = crashLogs(crashDir);
             Process p = new ProcessBuilder(command(main, crashDir)).redirectErrorStream(true).start();
             try (OutputStream stdin = p.getOutputStream()) {
                 JSON.writeValue(stdin, request);
@@ -101,18 +103,18 @@ public final class ChildJvm {
             String last = lines.stream().filter(l -> l.startsWith("inferbench: ")).reduce((a, b) -> b).orElse("");
             throw new BenchException(last.isEmpty() ? what + " was refused (exit 2)" : last.substring(12));
         }
-        out.println("inferbench: " + what + " crashed (exit " + code + FailureRecord.crashSite(lines) + "); the run goes"
-                + " on without it" + crashLogNote(crashDir));
+        List<Path> added = crashLogs(crashDir);
+        added.removeAll(logsBefore);
+        out.println("inferbench: " + what + " crashed with exit " + code + FailureRecord.crashSite(lines)
+                + "; the run goes on without it" + (added.isEmpty() ? "" : "; its crash log is " + added.get(0)));
         return false;
     }
 
-    private static String crashLogNote(Path crashDir) {
+    private static List<Path> crashLogs(Path crashDir) {
         try (var s = Files.list(crashDir)) {
-            return s.filter(f -> f.getFileName().toString().startsWith("hs_err_pid"))
-                    .max((a, b) -> Long.compare(a.toFile().lastModified(), b.toFile().lastModified()))
-                    .map(f -> "; its crash log is " + f).orElse("");
+            return new ArrayList<>(s.filter(f -> f.getFileName().toString().matches("hs_err_pid\\d+\\.log")).toList());
         } catch (IOException e) {
-            return "";
+            return new ArrayList<>();
         }
     }
 

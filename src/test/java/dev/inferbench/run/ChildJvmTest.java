@@ -45,7 +45,7 @@ class ChildJvmTest {
     void aNativeCrashIsOneLineWithItsLogInTheCrashFolder() throws Exception {
         assertThat(run("segv")).isFalse();
         List<String> ours = printed().lines().filter(l -> l.startsWith("inferbench: ")).toList();
-        assertThat(ours).singleElement().asString().startsWith("inferbench: the segv pass crashed (exit 134 (SIGSEGV")
+        assertThat(ours).singleElement().asString().startsWith("inferbench: the segv pass crashed with exit 134 (SIGSEGV")
                 .contains("the run goes on without it; its crash log is " + tmp.resolve("crashes"));
         try (Stream<Path> s = Files.list(tmp.resolve("crashes"))) {
             assertThat(s.map(p -> p.getFileName().toString())).anyMatch(n -> n.matches("hs_err_pid\\d+\\.log"));
@@ -57,8 +57,9 @@ class ChildJvmTest {
 
     @Test
     void aKilledStepIsOneLineAndTheCallerGoesOn() throws BenchException {
+        assertThat(run("segv")).isFalse();
         assertThat(run("kill")).isFalse();
-        assertThat(printed()).contains("inferbench: the kill pass crashed (exit 137); the run goes on without it");
+        assertThat(printed()).contains("inferbench: the kill pass crashed with exit 137; the run goes on without it\n");
     }
 
     @Test
