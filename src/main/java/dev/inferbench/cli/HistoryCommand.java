@@ -61,7 +61,9 @@ final class HistoryCommand implements Subcommand {
                 env = e.environment();
                 out.println("environment " + env + " (" + e.cpu() + "):");
             }
-            out.println("  " + e.commitTime() + "  " + e.shortCommit() + "  " + e.run());
+            // eight runs of one commit share its time: the run's own says which is which
+            out.println("  " + e.commitTime() + "  " + e.shortCommit() + "  " + e.run()
+                    + (e.runTime().isEmpty() ? "" : "  ran " + e.runTime()));
         }
         Path dir = target != null ? target : root.resolve("trend");
         List<Path> written = Trend.write(entries, dir);

@@ -33,6 +33,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -126,8 +127,8 @@ public final class AfterRun {
     }
 
     /**
-     * The closing lines' "where": each cell's merged flame graph (the first few, then the folder), the operator
-     * profiles and JMH's log, each named only when it is there.
+     * The closing lines' "where": each cell's merged flame graphs, one per event with the time event's first (the
+     * first few, then the folder), the operator profiles and JMH's log, each named only when it is there.
      */
     private void where(RunConsole out) throws IOException {
         RunLayout layout = RunLayout.of(runDir);
@@ -136,8 +137,10 @@ public final class AfterRun {
             try (Stream<Path> cellDirs = Files.list(layout.flames())) {
                 for (Path dir : cellDirs.sorted().toList()) {
                     try (Stream<Path> files = Files.list(dir)) {
-                        files.filter(f -> f.getFileName().toString().matches("merged-.*-forward\\.html")).sorted()
-                                .findFirst().ifPresent(flames::add);
+                        files.filter(f -> f.getFileName().toString().matches("merged-.*-forward\\.html"))
+                                .sorted(Comparator.comparing((Path f) -> !f.getFileName().toString()
+                                        .startsWith("merged-cpu-")).thenComparing(Path::toString))
+                                .forEach(flames::add);
                     }
                 }
             }
@@ -145,7 +148,7 @@ public final class AfterRun {
         int shown = Math.min(flames.size(), flames.size() > MAX_FLAMES ? MAX_FLAMES - 1 : MAX_FLAMES);
         flames.subList(0, shown).forEach(f -> console.println("inferbench: flame graph, forks merged: " + f));
         if (flames.size() > shown) {
-            console.println("inferbench: " + (flames.size() - shown) + " more cells' flame graphs in " + layout.flames()
+            console.println("inferbench: " + (flames.size() - shown) + " more flame graphs in " + layout.flames()
                     + " (<cell>/merged-*-forward.html)");
         }
         if (Files.isDirectory(layout.opProfile())) {

@@ -44,8 +44,9 @@ public final class History {
     }
 
     /** One run in the history. */
+    /** @param runTime when the run itself started (environment.json's date), beside its commit's time */
     public record Entry(String environment, String commit, String commitTime, boolean dirty, String run, Path dir,
-                        String cpu) {
+                        String cpu, String runTime) {
         public Path result() {
             return dir.resolve(RunLayout.RESULT);
         }
@@ -128,7 +129,7 @@ public final class History {
         String name = dir.getFileName().toString();
         return new Entry(environment, env.at("/git/commit").asText("unknown"), env.at("/git/commit.time").asText(""),
                 env.at("/git/dirty").asText("").equals("true"), name.substring(name.indexOf('-', name.indexOf('-') + 1) + 1),
-                dir, env.at("/cpu/model").asText("unknown CPU"));
+                dir, env.at("/cpu/model").asText("unknown CPU"), env.at("/date").asText(""));
     }
 
     /** 12 hex digits of the SHA-256 of what makes two runs' figures comparable. */

@@ -109,6 +109,11 @@ class NewcomerIT {
         Jar.Run r = f.run();
         List<String> lines = f.lines();
         assertThat(r.out()).contains("inferbench: flame graph, forks merged: ");
+        // every event's graph is named, the time event's first
+        List<String> merged = lines.stream().filter(l -> l.startsWith("inferbench: flame graph, forks merged: ")).toList();
+        assertThat(merged).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(merged.get(0)).contains("merged-cpu-forward.html");
+        assertThat(merged).anyMatch(l -> l.contains("merged-alloc-forward.html"));
         closingLinesNameFilesThatExist(cwd, lines);
         // JMH's own line about the recording names the file where it is, not the folder it was moved from
         Path runDir = onlyRunFolder(cwd);

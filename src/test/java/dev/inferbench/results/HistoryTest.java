@@ -34,6 +34,10 @@ class HistoryTest {
         List<History.Entry> testCpu = entries.stream().filter(e -> e.cpu().equals("Test CPU")).toList();
         assertThat(testCpu).extracting(History.Entry::shortCommit).containsExactly("aaaaaaa", "bbbbbbb");
         assertThat(testCpu).extracting(History.Entry::run).containsExactly("r1", "r2");
+        // the run's own time beside its commit's: two runs of one commit tell apart
+        assertThat(testCpu).extracting(History.Entry::runTime).containsExactly(
+                "2026-12-01T09:%02d:00Z".formatted(Math.abs("r1".hashCode()) % 60),
+                "2026-12-01T09:%02d:00Z".formatted(Math.abs("r2".hashCode()) % 60));
         assertThat(testCpu.get(0).environment()).isEqualTo(testCpu.get(1).environment());
         History.Entry other = entries.stream().filter(e -> e.cpu().equals("Other CPU")).findFirst().orElseThrow();
         assertThat(other.environment()).isNotEqualTo(testCpu.get(0).environment());
@@ -79,8 +83,8 @@ class HistoryTest {
                 {"cpu": {"model": "%s", "flags": ["avx2"], "cores": 2}, "memory.total.mb": 7936,
                  "os": {"name": "Linux", "kernel": "6.1.%s", "arch": "amd64"}, "jdk": {"version": "17.0.15"},
                  "engines": {"onnxruntime": "1.29.0"},
-                 "git": {"commit": "%s", "dirty": "%s", "commit.time": "%s"}}
-                """.formatted(cpu, name, commit, dirty, time));
+                 "git": {"commit": "%s", "dirty": "%s", "commit.time": "%s"}, "date": "2026-12-01T09:%02d:00Z"}
+                """.formatted(cpu, name, commit, dirty, time, Math.abs(name.hashCode()) % 60));
         return run;
     }
 }
