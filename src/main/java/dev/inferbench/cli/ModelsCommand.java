@@ -94,8 +94,8 @@ final class ModelsCommand implements Subcommand {
             out.printf(Locale.ROOT, format, s.name(), String.format(Locale.ROOT, "%,d", s.params()), macs,
                     ZooGenerator.size(s.bytes()), gen, inputs(s.inputs()), ops);
         }
-        out.printf(Locale.ROOT, "GMAC: multiply-accumulates per sample (Conv, Gemm, MatMul) at seqLen %d;"
-                + " '+' marks a lower bound (some shapes unknown)%n", seqLen);
+        out.printf(Locale.ROOT, "GMAC: multiply-accumulates per sample (Conv, Gemm, MatMul, float or integer; an If's"
+                + " larger branch) at seqLen %d; '+' marks a lower bound (a shape or a loop count unknown)%n", seqLen);
     }
 
     /** The inputs in the column's width: as many whole names as fit, then how many more ({@code --json} has all). */

@@ -19,11 +19,13 @@ import java.util.TreeMap;
 
 /**
  * What a model file costs: size on disk, parameters, MACs per sample at a sequence length, its operators and its
- * signature. Parameters are the trainable count of the zoo graph for zoo models (the published figure) and the
- * elements of all initializers for other files. MACs come from the file itself, read without its weights.
+ * signature. Parameters are the trainable count of the zoo graph for zoo models (the published figure) and, for
+ * other files, the elements of the tensors the file stores ({@link Parameters}). MACs come from the file itself,
+ * read without its weights ({@link MacCounter}); operators are counted in the bodies of If, Loop and Scan too.
  *
  * @param macsPerSample multiply-accumulates of one sample (batch 1)
- * @param uncounted     Conv/Gemm/MatMul nodes whose shapes could not be inferred (then MACs are a lower bound)
+ * @param uncounted     nodes whose cost could not be counted (shapes or a trip count unknown): then MACs are a
+ *                      lower bound
  * @param sequence      some input's shape takes the sequence length (a model without one ignores seqLen)
  */
 public record ModelStats(String name, Path file, long bytes, long params, long macsPerSample, int uncounted,
@@ -48,9 +50,8 @@ public record ModelStats(String name, Path file, long bytes, long params, long m
                 // its dependents stay unknown and are reported as uncounted
             }
         }
-        MacCounter counter = new MacCounter(summary, new ShapeInference(summary, inputShapes));
-        long params = zooGraph != null ? zooGraph.parameterCount()
-                : summary.initializers().values().stream().mapToLong(OnnxReader.Initializer::elements).sum();
+        MacCounter counter = new MacCounter(new ShapeInference(summary, inputShapes));
+        long params = zooGraph != null ? zooGraph.parameterCount() : Parameters.count(summary);
         List<String> outputs = summary.outputs().stream().map(o -> OnnxReader.spec(o).toString()).toList();
         return new ModelStats(name, file, size(file), params, counter.macs() / batch, counter.uncounted(),
                 histogram(summary), inputs, outputs, sequence);
@@ -58,7 +59,7 @@ public record ModelStats(String name, Path file, long bytes, long params, long m
 
     private static Map<String, Integer> histogram(OnnxSummary summary) {
         Map<String, Integer> counts = new TreeMap<>();
-        summary.nodes().forEach(n -> counts.merge(n.getOpType(), 1, Integer::sum));
+        Subgraphs.forEach(summary.nodes(), n -> counts.merge(n.getOpType(), 1, Integer::sum));
         Map<String, Integer> sorted = new LinkedHashMap<>();
         counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder())
                 .thenComparing(Map.Entry.comparingByKey())).forEach(e -> sorted.put(e.getKey(), e.getValue()));

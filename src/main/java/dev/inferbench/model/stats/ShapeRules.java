@@ -15,14 +15,18 @@ final class ShapeRules {
     private ShapeRules() {
     }
 
-    static long[] window(NodeProto n, long[] x, String op) {
+    /** Conv and pooling outputs; {@code weight} is W's shape (null for pooling), read when kernel_shape is omitted. */
+    static long[] window(NodeProto n, long[] x, String op, long[] weight) {
         if (x == null || x.length < 3) {
             return null;
         }
         int spatial = x.length - 2;
         long[] kernel = attrInts(n, "kernel_shape");
+        if (kernel == null && weight != null && weight.length == x.length) {
+            kernel = Arrays.copyOfRange(weight, 2, weight.length);
+        }
         if (kernel == null) {
-            return null; // a Conv without kernel_shape takes it from W; exporters write it
+            return null;
         }
         long[] strides = orOnes(attrInts(n, "strides"), spatial);
         long[] dilations = orOnes(attrInts(n, "dilations"), spatial);
@@ -30,7 +34,7 @@ final class ShapeRules {
         String autoPad = attrString(n, "auto_pad");
         boolean ceil = attrInt(n, "ceil_mode", 0) == 1;
         long[] out = x.clone();
-        if (op.startsWith("Conv") || op.equals("QLinearConv")) {
+        if (op.contains("Conv")) {
             out[1] = -1; // filled by the caller from W
         }
         for (int i = 0; i < spatial; i++) {
