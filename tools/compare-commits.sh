@@ -112,7 +112,8 @@ seconds() { # 90s, 20m, 1h -> seconds; checked whole before any arithmetic, so n
 budget_s=0
 [[ -z $budget ]] || budget_s=$(seconds "$budget") \
   || die "--budget '$budget' is not a duration; expected e.g. 90s, 20m, 1h"
-[[ -n $forks ]] || forks=$([[ -n $precision ]] && echo 60 || echo 10)
+forks_from="--forks $forks"
+[[ -n $forks ]] || { forks=$([[ -n $precision ]] && echo 60 || echo 10); forks_from="the default without --forks"; }
 [[ $forks =~ ^[0-9]+$ && $forks -ge 3 ]] || die "--forks '$forks' is not a whole number >= 3"
 [[ -n $seed ]] || seed=$(( $(date +%s) % 32768 ))
 [[ $seed =~ ^[0-9]+$ ]] || die "--seed '$seed' is not a whole number"
@@ -466,6 +467,7 @@ printf 'pair\tside\tstart_us\tend_us\tothers_cores\tcanary_before_ms\tcanary_aft
 canary
 printf 'pair\tpasses_ms\tforks_ms\tcanary_ms\twrite_ms\tstop_ms\trest_ms\tpair_ms\n' >"$out/pair-time.tsv"
 pairs=0 last=0 next_look=$pilot # no stop can come before the pilot's last pair
+stopped="" # why the pairs ended, said before the verdict so that a hint to run longer is read against it
 while :; do
   t0=$(date +%s) u0=${EPOCHREALTIME//[!0-9]/} u_pass=0 u_write=0 u_stop=0
   before_base=$(landed base) before_head=$(landed head)
@@ -487,7 +489,9 @@ while :; do
   fi
   u_forks=$(( ${EPOCHREALTIME//[!0-9]/} - u1 ))
   check_side base "$before_base"; check_side head "$before_head"
-  [[ $(landed head) -gt $before_head || $(landed base) -gt $before_base ]] || break # nothing more to run in the plan
+  if [[ $(landed head) -le $before_head && $(landed base) -le $before_base ]]; then # nothing more to run in the plan
+    stopped="each side ran the $forks forks it was given ($forks_from)"; break
+  fi
   u1=${EPOCHREALTIME//[!0-9]/}
   canary
   u_canary=$(( ${EPOCHREALTIME//[!0-9]/} - u1 ))
@@ -522,9 +526,9 @@ while :; do
     where_every=$(( (17 * u_pass + 3 * u_forks - 1) / (3 * u_forks) )); (( where_every >= 1 )) || where_every=1
     [[ $where_every -eq 1 ]] || echo "[compare-commits] operator passes before one pair in ${where_every}: a pair's passes took $(ms $((u_pass / 1000))) s against its forks' $(ms $((u_forks / 1000))) s, and the passes keep to 15 % of the comparison (--where-every 1: before every pair)"
   fi
-  [[ $answer == stop:* ]] && break
+  if [[ $answer == stop:* ]]; then stopped="compare answered ${answer#stop: }"; break; fi
   if [[ $budget_s -gt 0 && $(( elapsed + last )) -gt $budget_s ]]; then
-    echo "[compare-commits] budget $budget spent"; break
+    echo "[compare-commits] budget $budget spent"; stopped="the budget $budget was spent"; break
   fi
 done
 finish
@@ -537,6 +541,12 @@ if [[ -n $where ]]; then
     "$(( $(wc -l <"$out/where.tsv") - 1 ))" "$(ms "$pass_ms")" $(( pass_ms / 10 / (total > 0 ? total : 1) )) \
     $(( pass_ms / (total > 0 ? total : 1) % 10 )) "$total" "$out"
 fi
+left=""
+if [[ $budget_s -gt 0 && $stopped == each\ side* ]]; then
+  left="; $(( budget_s > total ? budget_s - total : 0 ))s of the budget $budget were left unused: --forks N runs more pairs"
+  [[ -n $precision ]] || left+=", or --precision P as many as an interval that narrow needs"
+fi
+echo "[compare-commits] stopped after $pairs pairs: ${stopped:-the plan ended}$left"
 args=($fail_flag)
 [[ -n $precision ]] && args+=(--precision "$precision" --pilot "$pilot")
 rc=0

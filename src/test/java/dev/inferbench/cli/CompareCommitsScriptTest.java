@@ -84,12 +84,24 @@ class CompareCommitsScriptTest {
         Ended e = run(Map.of(), ".", ".", "--forks", "6", "--seed", "7", "--out", out());
         assertThat(e.code()).as(e.err()).isZero();
         assertThat(e.out()).contains("[compare-commits] base .: JMH fake, built in base"); // a side named as given
+        assertThat(e.out()).contains("[compare-commits] stopped after 6 pairs: each side ran the 6 forks it was given"
+                + " (--forks 6)\n");
         String order = read(out() + "/pair-order.txt");
         assertThat(order.lines()).hasSize(7).first().isEqualTo("seed 7");
         assertThat(order).contains("base first").contains("head first");
         Files.walk(repo.resolve("results/ab")).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         run(Map.of(), ".", ".", "--forks", "6", "--seed", "7", "--out", out());
         assertThat(read(out() + "/pair-order.txt")).as("the same seed, the same order").isEqualTo(order);
+    }
+
+    /** Pairs that end on their fork count with budget left say so, and what runs more, before the verdict. */
+    @Test
+    void aComparisonThatStopsBeforeItsBudgetSaysWhy() throws Exception {
+        Ended e = run(Map.of(), ".", ".", "--forks", "3", "--budget", "20m", "--out", out());
+        assertThat(e.code()).as(e.err()).isZero();
+        assertThat(e.out()).containsPattern("\\[compare-commits\\] stopped after 3 pairs: each side ran the 3 forks it"
+                + " was given \\(--forks 3\\); \\d+s of the budget 20m were left unused: --forks N runs more pairs,"
+                + " or --precision P as many as an interval that narrow needs\n");
     }
 
     /**
