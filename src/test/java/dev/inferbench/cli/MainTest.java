@@ -294,4 +294,20 @@ class MainTest {
                 + " its size: -p shape=x:3xNxN (batch left out) or -p shape=width:N", "-p", "model=" + file,
                 "-p", "batchSize=1", "-p", "shape=height:8,height:8;width:8");
     }
+
+    @Test
+    void configFlagNamesTheUsersOwnRegistry() throws IOException {
+        Path mine = dir.resolve("elsewhere/mine.properties");
+        Files.createDirectories(mine.getParent());
+        Files.writeString(mine, "run.resultsDir=" + results + "\nmodel.mine.file=" + dir.resolve("nope.onnx") + "\n");
+        assertRefused("model file not found: " + dir.resolve("nope.onnx") + " (model 'mine' in benchmarks.properties)",
+                "--config", mine.toString(), "-p", "model=mine");
+        assertThat(System.getProperty(BenchConfig.CONFIG_PROPERTY)).isEqualTo(mine.toAbsolutePath().toString());
+        err.reset();
+        assertRefused("config file not found: " + dir.resolve("gone.properties") + " (from --config); expected a"
+                + " properties file", "--config", dir.resolve("gone.properties").toString(), "-p", "model=good");
+        err.reset();
+        Files.writeString(mine, "run.fork=2\n");
+        assertRefused("unknown key 'run.fork' in " + mine, "--config", mine.toString());
+    }
 }
