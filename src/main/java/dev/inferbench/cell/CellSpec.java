@@ -7,6 +7,8 @@ import dev.inferbench.engine.Device;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.engine.EngineSettings;
 import dev.inferbench.input.InputSpec;
+import dev.inferbench.input.InputValues;
+import dev.inferbench.input.data.NpyFile;
 import dev.inferbench.input.data.DataSource;
 import dev.inferbench.model.InputShapes;
 import dev.inferbench.variant.Precision;
@@ -28,10 +30,13 @@ import java.util.Map;
  * @param inputSeed     {@code seed.input} of the configuration: every cell's inputs come from it
  * @param callers       concurrent callers (JMH threads), each with its own prepared input
  * @param sharing       whether the callers share one loaded model or each loads its own
+ * @param shapes        the cell's own {@code -p shape} (already merged into {@code model}'s inputs), for the check
+ *                      that each name is one the model has
+ * @param values        the cell's {@code -p values}: what inputs hold instead of synthetic data
  */
 public record CellSpec(ModelEntry model, EngineKind engine, Device device, String deviceName, int batchSize,
                        int seqLen, EngineSettings settings, Precision precision, String data, long inputSeed,
-                       int callers, Sharing sharing) {
+                       int callers, Sharing sharing, Map<String, long[]> shapes, InputValues values) {
 
     /** The parameter names, as the benchmarks declare them. */
     public static final String MODEL = "model";
@@ -47,6 +52,8 @@ public record CellSpec(ModelEntry model, EngineKind engine, Device device, Strin
     public static final String CALLERS = "callers";
     public static final String SHARING = "sharing";
     public static final String SPIN = "spin";
+    public static final String SHAPE = "shape";
+    public static final String VALUES = "values";
 
     /** Whether a cell's parameters describe a model cell (a benchmark without {@code model} is not one). */
     public static boolean isModelCell(Map<String, String> params) {
@@ -75,10 +82,12 @@ public record CellSpec(ModelEntry model, EngineKind engine, Device device, Strin
         int callers = wholeNumber(params, CALLERS, 1, 1, "concurrent callers, e.g. -p callers=1,2,4");
         Sharing sharing = Sharing.parse(params.getOrDefault(SHARING, Sharing.SHARED.id()));
         boolean spinning = onOff(params, SPIN);
-        ModelEntry entry = config.model(modelName);
+        Map<String, long[]> shapes = ShapeParam.parse(params.get(SHAPE));
+        InputValues values = InputValues.parse(params.get(VALUES), NpyFile::read);
+        ModelEntry entry = config.model(modelName).withShapes(shapes);
         return new CellSpec(entry, engine, device, deviceName, batch, seqLen,
                 new EngineSettings(threads, interOp, level, entry.inputs(), spinning), precision,
-                params.getOrDefault(DATA, DataSource.SYNTHETIC), config.seed("input"), callers, sharing);
+                params.getOrDefault(DATA, DataSource.SYNTHETIC), config.seed("input"), callers, sharing, shapes, values);
     }
 
     public String modelName() {
@@ -92,7 +101,7 @@ public record CellSpec(ModelEntry model, EngineKind engine, Device device, Strin
 
     /** What the cell's input batch is made from. */
     public InputSpec inputs() {
-        return new InputSpec(model.name(), model.file(), model.inputs(), batchSize, seqLen, inputSeed);
+        return new InputSpec(model.name(), model.file(), model.inputs(), batchSize, seqLen, inputSeed, values);
     }
 
     public boolean syntheticData() {

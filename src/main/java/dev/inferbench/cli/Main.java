@@ -105,6 +105,7 @@ public final class Main {
                 args = new ArrayList<>(List.of("-h")); // JMH's parser knows only -h
             }
             RunFlags flags = RunFlags.extract(args);
+            flags.applyConfig();
             JmhArgs.Parsed parsed = JmhArgs.read(flags.jmhArgs());
             CommandLineOptions cmd = parsed.cmd();
             if (cmd.shouldHelp()) {
@@ -114,7 +115,7 @@ public final class Main {
                         + " to the run folder's jmh.log (-v NORMAL shows it as it runs).");
                 out.println("inferbench's options: --version (the build, its commit and engine versions), --verbose"
                         + " (JMH's log and stack traces); defaults from "
-                        + BenchConfig.FILE_NAME + "; a run folder results/<time>-<sha>/ kept fork by fork (-rff FILE:"
+                        + BenchConfig.FILE_NAME + " (--config FILE: your own, outside the checkout); a run folder results/<time>-<sha>/ kept fork by fork (-rff FILE:"
                         + " a copy of the result there too);");
                 out.println("  --cells FILE (a list of configurations), --resume DIR [-f N] [--trust-folder], --run-dir DIR,"
                         + " --shard i/n, --max-forks N, --fork-timeout D,"

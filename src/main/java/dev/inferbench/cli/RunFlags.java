@@ -3,6 +3,7 @@ package dev.inferbench.cli;
 import java.util.concurrent.TimeUnit;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.Threshold;
+import dev.inferbench.config.BenchConfig;
 import dev.inferbench.flow.RunOptions;
 import dev.inferbench.profile.FlameSettings;
 import dev.inferbench.run.LoopSettings;
@@ -10,6 +11,7 @@ import dev.inferbench.run.Pacer;
 import dev.inferbench.run.Shard;
 import org.openjdk.jmh.runner.options.TimeValue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,9 +27,13 @@ import dev.inferbench.stats.Percentiles;
  * to JMH's parser:
  * {@code --resume DIR}, {@code --trust-folder}, {@code --run-dir DIR}, {@code --shard i/n}, {@code --max-forks N}, {@code --fork-timeout D},
  * {@code --precision P}, {@code --budget D}, {@code --flame}, {@code --flame-events E}, {@code --flame-optional}, {@code --op-profile},
- * {@code --threshold T} (repeatable), {@code --cells FILE}, {@code --paced}, {@code --percentiles 50,90,99.9}.
+ * {@code --threshold T} (repeatable), {@code --cells FILE}, {@code --paced}, {@code --percentiles 50,90,99.9},
+ * {@code --config FILE}.
+ *
+ * @param config {@code --config FILE}: the user's own benchmarks.properties, outside the checkout; null for the usual
+ *               lookup ({@link BenchConfig#load})
  */
-record RunFlags(RunOptions options, List<String> jmhArgs) {
+record RunFlags(RunOptions options, List<String> jmhArgs, Path config) {
 
     static RunFlags extract(List<String> args) throws BenchException {
         List<String> rest = new ArrayList<>();
@@ -46,10 +52,12 @@ record RunFlags(RunOptions options, List<String> jmhArgs) {
         boolean flameOptional = false;
         boolean trustFolder = false;
         Pacer pacer = Pacer.FREE;
+        Path config = null;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
                 case "--resume" -> resume = Path.of(value(args, ++i, a, "a run folder, e.g. results/<yyyyMMdd-HHmmss>-<git sha>"));
+                case "--config" -> config = configFile(value(args, ++i, a, "a properties file, e.g. my-models.properties"));
                 case "--cells" -> cells = Path.of(value(args, ++i, a, "a file of configurations, one per line"));
                 case "--run-dir" -> runDir = Path.of(value(args, ++i, a, "a folder for the new run"));
                 case "--shard" -> shard = Shard.parse(value(args, ++i, a, "i/n, e.g. 2/4"));
@@ -82,7 +90,27 @@ record RunFlags(RunOptions options, List<String> jmhArgs) {
         }
         return new RunFlags(new RunOptions(resume, trustFolder, runDir, shard, cells,
                 new LoopSettings(maxForks, forkTimeout, precision, budget, pacer), flame, flameOptional, opProfile,
-                List.copyOf(thresholds), percentiles), rest);
+                List.copyOf(thresholds), percentiles), rest, config);
+    }
+
+    /**
+     * Makes the file the configuration of this launcher and, through {@code JmhOptions}, of every fork: both read it
+     * from the one system property {@link BenchConfig#load} looks at first.
+     */
+    void applyConfig() {
+        if (config != null) {
+            System.setProperty(BenchConfig.CONFIG_PROPERTY, config.toAbsolutePath().toString());
+        }
+    }
+
+    private static Path configFile(String v) throws BenchException {
+        Path p = Path.of(v);
+        if (!Files.isRegularFile(p)) {
+            throw new BenchException("config file not found: " + p + " (from --config); expected a properties file"
+                    + " such as benchmarks.properties");
+        }
+        BenchConfig.fromFile(p); // a bad key fails here, naming the file, before anything else reads it
+        return p;
     }
 
     private static String value(List<String> args, int i, String flag, String expected) throws BenchException {

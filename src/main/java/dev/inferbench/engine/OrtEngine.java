@@ -243,12 +243,22 @@ final class OrtEngine implements InferenceEngine {
         List<TensorSpec> specs = new ArrayList<>();
         for (NodeInfo n : infos.values()) {
             if (n.getInfo() instanceof TensorInfo t) {
-                specs.add(new TensorSpec(n.getName(), dtype(t.type), t.getShape()));
+                specs.add(new TensorSpec(n.getName(), dtype(t.type), t.getShape(), names(t)));
             } else {
                 specs.add(new TensorSpec(n.getName(), DType.OTHER, new long[0]));
             }
         }
         return specs;
+    }
+
+    /** ORT gives null for a model without names and null entries for unnamed dimensions. */
+    private static String[] names(TensorInfo t) {
+        String[] given = t.getDimensionNames();
+        String[] out = new String[t.getShape().length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = given != null && i < given.length && given[i] != null ? given[i] : "";
+        }
+        return out;
     }
 
     private static DType dtype(OnnxJavaType t) {

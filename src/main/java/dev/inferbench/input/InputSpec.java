@@ -11,21 +11,29 @@ import java.util.Map;
  * and the seed. Made by the typed cell ({@code cell.CellSpec#inputs()}); the synthetic inputs, the data sources and
  * the probes take it whole.
  *
- * @param perSample per-sample input shapes from {@code model.NAME.inputs} (batch left out), by input name
+ * @param perSample per-sample input shapes (batch left out) by input name, sizes by dimension name: the registry's
+ *                  {@code model.NAME.inputs} with the cell's {@code -p shape} over it
+ * @param values    what inputs hold instead of the synthetic default ({@code -p values})
  */
-public record InputSpec(String model, Path file, Map<String, long[]> perSample, int batchSize, int seqLen, long seed) {
+public record InputSpec(String model, Path file, Map<String, long[]> perSample, int batchSize, int seqLen, long seed,
+                        InputValues values) {
 
     public InputSpec {
         perSample = Collections.unmodifiableMap(new LinkedHashMap<>(perSample));
     }
 
+    /** Synthetic values for every input. */
+    public InputSpec(String model, Path file, Map<String, long[]> perSample, int batchSize, int seqLen, long seed) {
+        this(model, file, perSample, batchSize, seqLen, seed, InputValues.DEFAULT);
+    }
+
     /** The same inputs at another batch size (a model file that fixes its batch, the fidelity probe's samples). */
     public InputSpec withBatchSize(int batch) {
-        return new InputSpec(model, file, perSample, batch, seqLen, seed);
+        return new InputSpec(model, file, perSample, batch, seqLen, seed, values);
     }
 
     /** Other samples of the same kind (the fidelity probe's batches after the first). */
     public InputSpec withSeed(long other) {
-        return new InputSpec(model, file, perSample, batchSize, seqLen, other);
+        return new InputSpec(model, file, perSample, batchSize, seqLen, other, values);
     }
 }

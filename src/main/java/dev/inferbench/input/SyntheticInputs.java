@@ -23,7 +23,8 @@ import java.util.SplittableRandom;
  * By element type: float32 and float16 uniform in [-1, 1); uint8 uniform in [0, 256) (pixels); bool all true
  * (masks). Integer inputs: those named like a mask all 1, those named like token types or segments all 0, the
  * rest (token ids) uniform in [0, tokenRange): the model's vocabulary, or {@value #TOKEN_RANGE} when the file does
- * not record one (every vocabulary is at least that large).
+ * not record one (every vocabulary is at least that large). An input with a {@code -p values} rule holds what the rule
+ * says instead ({@link InputValues}); a scalar input (rank 0) is one value, not one per sample.
  */
 public final class SyntheticInputs {
     public static final int TOKEN_RANGE = 100;
@@ -40,7 +41,7 @@ public final class SyntheticInputs {
         int tokens = ModelFormat.of(spec.file()) == ModelFormat.TORCHSCRIPT ? TOKEN_RANGE
                 : OnnxSummary.read(spec.file()).vocab().orElse(TOKEN_RANGE);
         return create(spec.model(), inputs, new InputShapes(spec.model(), spec.perSample(), spec.batchSize(),
-                spec.seqLen()), tokens, spec.seed());
+                spec.seqLen()), tokens, spec.seed(), spec.values());
     }
 
     /** With the fallback token range. */
@@ -51,11 +52,21 @@ public final class SyntheticInputs {
 
     public static List<HostTensor> create(String model, List<TensorSpec> inputs, InputShapes shapes, int tokenRange,
                                           long seed) throws BenchException {
+        return create(model, inputs, shapes, tokenRange, seed, InputValues.DEFAULT);
+    }
+
+    public static List<HostTensor> create(String model, List<TensorSpec> inputs, InputShapes shapes, int tokenRange,
+                                          long seed, InputValues values) throws BenchException {
         List<HostTensor> out = new ArrayList<>();
         SplittableRandom rnd = new SplittableRandom(seed);
         for (TensorSpec spec : inputs) {
             long[] shape = shapes.resolve(spec);
             int n = elements(model, spec, shape);
+            InputValues.Rule rule = values.rule(spec.name());
+            if (rule != null) {
+                out.add(ValueFill.tensor(model, spec, shape, n, rule, rnd));
+                continue;
+            }
             ByteBuffer bytes = ByteBuffer.allocateDirect(n * Math.max(1, spec.type().bytes())).order(ByteOrder.nativeOrder());
             String lower = spec.name().toLowerCase(Locale.ROOT);
             long fixed = lower.contains("mask") ? 1 : lower.contains("token_type") || lower.contains("segment") ? 0 : -1;
@@ -100,6 +111,15 @@ public final class SyntheticInputs {
             }
         }
         return out;
+    }
+
+    /** Whether the input's {@code -p values} rule fits it: its type and shape; nothing is made. */
+    public static void checkValues(String model, TensorSpec spec, long[] shape, InputValues values)
+            throws BenchException {
+        InputValues.Rule rule = values.rule(spec.name());
+        if (rule != null) {
+            ValueFill.check(model, spec, shape, rule);
+        }
     }
 
     /** Direct buffers are indexed by int: a batch must fit in 2 GB per input. */

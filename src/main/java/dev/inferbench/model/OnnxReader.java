@@ -130,10 +130,21 @@ public final class OnnxReader {
             case UINT8 -> DType.UINT8;
             default -> DType.OTHER;
         };
-        return new TensorSpec(v.getName(), type, dims(v));
+        return new TensorSpec(v.getName(), type, dims(v), dimNames(v));
     }
 
     /** Declared dims of a value: -1 for a dynamic one. */
+    /** The symbolic name of each dimension ({@code dim_param}), "" for a fixed or unnamed one. */
+    public static String[] dimNames(OnnxMl.ValueInfoProto v) {
+        OnnxMl.TensorShapeProto shape = v.getType().getTensorType().getShape();
+        String[] out = new String[shape.getDimCount()];
+        for (int i = 0; i < out.length; i++) {
+            OnnxMl.TensorShapeProto.Dimension d = shape.getDim(i);
+            out[i] = d.hasDimParam() ? d.getDimParam() : "";
+        }
+        return out;
+    }
+
     public static long[] dims(OnnxMl.ValueInfoProto v) {
         OnnxMl.TensorShapeProto shape = v.getType().getTensorType().getShape();
         long[] out = new long[shape.getDimCount()];

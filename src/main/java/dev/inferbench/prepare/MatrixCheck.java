@@ -21,6 +21,8 @@ import dev.inferbench.variant.Precision;
 import dev.inferbench.variant.Variants;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.cell.CellSpec;
+import dev.inferbench.cell.ShapeParam;
+import dev.inferbench.input.SyntheticInputs;
 import dev.inferbench.model.Zoo;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -224,11 +226,17 @@ public final class MatrixCheck {
         } catch (BenchException e) {
             throw new BenchException("model '" + entry.name() + "' file " + e.getMessage() + regenerateHint(entry), e);
         }
-        for (OnnxMl.ValueInfoProto input : summary.inputs()) {
-            TensorSpec spec = OnnxReader.spec(input);
-            int batch = spec.shape().length > 0 && spec.shape()[0] > 0 ? (int) spec.shape()[0] : 1;
-            for (int seqLen : specs.stream().map(CellSpec::seqLen).collect(Collectors.toCollection(LinkedHashSet::new))) {
-                new InputShapes(entry.name(), entry.inputs(), batch, seqLen).resolve(spec);
+        List<TensorSpec> inputs = summary.inputs().stream().map(OnnxReader::spec).toList();
+        Set<String> seen = new LinkedHashSet<>();
+        for (CellSpec cell : specs) {
+            if (!seen.add(cell.seqLen() + "|" + ShapeParam.text(cell.shapes()) + "|" + cell.values().text())) {
+                continue;
+            }
+            CellInputs.checkNames(entry.name(), inputs, cell.shapes(), cell.values());
+            for (TensorSpec spec : inputs) {
+                int batch = spec.shape().length > 0 && spec.shape()[0] > 0 ? (int) spec.shape()[0] : 1;
+                long[] shape = new InputShapes(entry.name(), cell.model().inputs(), batch, cell.seqLen()).resolve(spec);
+                SyntheticInputs.checkValues(entry.name(), spec, shape, cell.values());
             }
         }
         return summary;

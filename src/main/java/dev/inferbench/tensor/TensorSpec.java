@@ -3,8 +3,35 @@ package dev.inferbench.tensor;
 import java.util.Arrays;
 import java.util.Locale;
 
-/** A model input or output as the model declares it; {@code -1} marks a dynamic dimension (usually the batch). */
-public record TensorSpec(String name, DType type, long[] shape) {
+/**
+ * A model input or output as the model declares it; {@code -1} marks a dynamic dimension (usually the batch).
+ *
+ * @param dimNames the symbolic name of each dimension ({@code height}, {@code seq}), "" where the model names none;
+ *                 users set dynamic dimensions by these names, so an input built without them simply has none
+ */
+public record TensorSpec(String name, DType type, long[] shape, String[] dimNames) {
+
+    public TensorSpec {
+        if (dimNames.length != shape.length) {
+            throw new IllegalArgumentException(name + ": " + dimNames.length + " dimension names for rank " + shape.length);
+        }
+    }
+
+    /** A spec whose dimensions have no names. */
+    public TensorSpec(String name, DType type, long[] shape) {
+        this(name, type, shape, unnamed(shape.length));
+    }
+
+    private static String[] unnamed(int rank) {
+        String[] names = new String[rank];
+        Arrays.fill(names, "");
+        return names;
+    }
+
+    /** The name of dimension {@code i}, "" when it has none. */
+    public String dimName(int i) {
+        return dimNames[i] == null ? "" : dimNames[i];
+    }
 
     /** Element types inferbench can create inputs of; OTHER is any other (strings, sequences, maps...). */
     public enum DType {

@@ -273,7 +273,41 @@ class MainTest {
                 .addDim(OnnxMl.TensorShapeProto.Dimension.newBuilder().setDimParam("width"));
         Path file = dir.resolve("dynamic.onnx");
         Files.write(file, m.build().toByteArray());
-        assertRefused("input 'input' dimension 1 of [-1, -1, -1] is dynamic and not a sequence; set the per-sample"
-                + " shape with model.<name>.inputs=input=NxN", "-p", "model=" + file);
+        assertRefused("input 'input' dimension 1 ('features') of [-1, -1, -1] is dynamic and not a sequence; expected"
+                + " its size: -p shape=input:NxN (batch left out) or -p shape=features:N", "-p", "model=" + file);
+    }
+
+    @Test
+    void shapeAndValuesNamesTheModelLacksAreRefusedBeforeJmh() throws IOException {
+        Path file = dev.inferbench.model.DynamicModels.image(dir.resolve("image.onnx"));
+        assertRefused("shape names 'heigth', which model '" + file + "' has neither as an input nor as a dimension;"
+                + " expected an input of [x] or a dimension of [batch, height, width]", "-p", "model=" + file,
+                "-p", "shape=heigth:640;width:640");
+        err.reset();
+        assertRefused("shape gives dimension 'height' of model '" + file + "' the shape 640x480; expected one size",
+                "-p", "model=" + file, "-p", "shape=height:640x480");
+        err.reset();
+        assertRefused("values names 'sr', which is not an input of model '" + file + "'; expected one of [x]",
+                "-p", "model=" + file, "-p", "shape=height:8;width:8", "-p", "values=sr:16000");
+        err.reset();
+        assertRefused("input 'x' dimension 3 ('width') of [-1, 3, -1, -1] is dynamic and not a sequence; expected"
+                + " its size: -p shape=x:3xNxN (batch left out) or -p shape=width:N", "-p", "model=" + file,
+                "-p", "batchSize=1", "-p", "shape=height:8,height:8;width:8");
+    }
+
+    @Test
+    void configFlagNamesTheUsersOwnRegistry() throws IOException {
+        Path mine = dir.resolve("elsewhere/mine.properties");
+        Files.createDirectories(mine.getParent());
+        Files.writeString(mine, "run.resultsDir=" + results + "\nmodel.mine.file=" + dir.resolve("nope.onnx") + "\n");
+        assertRefused("model file not found: " + dir.resolve("nope.onnx") + " (model 'mine' in benchmarks.properties)",
+                "--config", mine.toString(), "-p", "model=mine");
+        assertThat(System.getProperty(BenchConfig.CONFIG_PROPERTY)).isEqualTo(mine.toAbsolutePath().toString());
+        err.reset();
+        assertRefused("config file not found: " + dir.resolve("gone.properties") + " (from --config); expected a"
+                + " properties file", "--config", dir.resolve("gone.properties").toString(), "-p", "model=good");
+        err.reset();
+        Files.writeString(mine, "run.fork=2\n");
+        assertRefused("unknown key 'run.fork' in " + mine, "--config", mine.toString());
     }
 }

@@ -52,8 +52,7 @@ class SyntheticInputsTest {
         TensorSpec image = new TensorSpec("gpu_0/data_0", DType.FLOAT32, new long[]{-1, 3, -1, -1});
         assertThatThrownBy(() -> SyntheticInputs.create("detector", List.of(image), Map.of(), 1, 128, 1))
                 .hasMessage("model 'detector' input 'gpu_0/data_0' dimension 2 of [-1, 3, -1, -1] is dynamic and not a"
-                        + " sequence; set the per-sample shape with model.<name>.inputs=gpu_0/data_0=3xNxN in"
-                        + " benchmarks.properties (a file by path: register it as model.<name>.file=detector)");
+                        + " sequence; expected its size: -p shape=gpu_0/data_0:3xNxN (batch left out)");
     }
 
     @Test

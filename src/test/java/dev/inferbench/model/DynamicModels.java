@@ -1,0 +1,59 @@
+package dev.inferbench.model;
+
+import ai.onnx.proto.OnnxMl;
+import ai.onnx.proto.OnnxMl.TensorProto.DataType;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Tiny ONNX files with what the zoo never declares: named dynamic dimensions besides the batch and scalar inputs.
+ * A dimension given as a String is symbolic ({@code dim_param}), as a number fixed.
+ */
+public final class DynamicModels {
+    private DynamicModels() {
+    }
+
+    /** y = Relu(x), x and y {@code [batch, 3, height, width]} float. */
+    public static Path image(Path file) throws IOException {
+        OnnxMl.TensorShapeProto shape = shape("batch", 3L, "height", "width");
+        return write(file, graph("image").addInput(value("x", DataType.FLOAT, shape))
+                .addOutput(value("y", DataType.FLOAT, shape))
+                .addNode(OnnxMl.NodeProto.newBuilder().setOpType("Relu").addInput("x").addOutput("y")));
+    }
+
+    /** y = x * sr: x {@code [batch, 4]} float, sr a float scalar (a streaming model's sample rate). */
+    public static Path scalar(Path file) throws IOException {
+        return write(file, graph("scalar").addInput(value("x", DataType.FLOAT, shape("batch", 4L)))
+                .addInput(value("sr", DataType.FLOAT, shape()))
+                .addOutput(value("y", DataType.FLOAT, shape("batch", 4L)))
+                .addNode(OnnxMl.NodeProto.newBuilder().setOpType("Mul").addInput("x").addInput("sr").addOutput("y")));
+    }
+
+    public static OnnxMl.TensorShapeProto shape(Object... dims) {
+        OnnxMl.TensorShapeProto.Builder b = OnnxMl.TensorShapeProto.newBuilder();
+        for (Object d : dims) {
+            OnnxMl.TensorShapeProto.Dimension.Builder dim = OnnxMl.TensorShapeProto.Dimension.newBuilder();
+            b.addDim(d instanceof String s ? dim.setDimParam(s) : dim.setDimValue((Long) d));
+        }
+        return b.build();
+    }
+
+    public static OnnxMl.ValueInfoProto value(String name, DataType type, OnnxMl.TensorShapeProto shape) {
+        return OnnxMl.ValueInfoProto.newBuilder().setName(name).setType(OnnxMl.TypeProto.newBuilder()
+                .setTensorType(OnnxMl.TypeProto.Tensor.newBuilder().setElemType(type.getNumber()).setShape(shape)))
+                .build();
+    }
+
+    private static OnnxMl.GraphProto.Builder graph(String name) {
+        return OnnxMl.GraphProto.newBuilder().setName(name);
+    }
+
+    private static Path write(Path file, OnnxMl.GraphProto.Builder graph) throws IOException {
+        Files.write(file, OnnxMl.ModelProto.newBuilder().setIrVersion(8)
+                .addOpsetImport(OnnxMl.OperatorSetIdProto.newBuilder().setVersion(17))
+                .setGraph(graph).build().toByteArray());
+        return file;
+    }
+}
