@@ -102,9 +102,10 @@ class OpenLoopTest {
 
     /**
      * A planted lateness goes through the real measuring path: every 5th of 20 requests (50 ms apart, 1 ms calls) is
-     * issued 20 ms after its time, whoever issues it, and reads as late from its time. Without the plant none is. The
-     * plant and the bar (10 ms) are well above what a loaded machine adds to an issue (a 2 ms bar beside 3 ms of
-     * plant read one on-time request late under a full test run beside other builds).
+     * issued 20 ms after its time, whoever issues it, and reads as late from its time: those four, charged from their
+     * time, and so the largest delays. Without the plant at most one request is that late: a loaded machine can hold
+     * an issue back by milliseconds (under a full test run beside other builds, two on-time requests read over 10 ms
+     * late), rarely by 19.
      */
     @Test
     void heldArrivalsAreIssuedLateAndCountedLate() throws Exception {
@@ -115,12 +116,13 @@ class OpenLoopTest {
         long[] schedule = Arrivals.CONSTANT.schedule(20, 25, 1);
         StepResult held = OpenLoop.serve(call, OpenLoop.Batching.NONE, schedule.clone(), 5, 20, 5_000_000_000L,
                 new HeldArrivals(20_000_000, 5));
-        assertThat(held.late(10_000_000)).as("requests 10, 15, 20, 25 of 25 (the first 5 are the warm-up)").isEqualTo(4);
+        assertThat(held.late(19_000_000)).as("requests 10, 15, 20, 25 of 25 (the first 5 are the warm-up)")
+                .isGreaterThanOrEqualTo(4);
         assertThat(held.delaysNs()[16]).isGreaterThanOrEqualTo(20_000_000); // sorted: the four largest
         assertThat(held.percentileMs(100)).isGreaterThanOrEqualTo(21); // 20 ms late, then the call: charged from its time
         StepResult onTime = OpenLoop.serve(call, OpenLoop.Batching.NONE, schedule.clone(), 5, 20, 5_000_000_000L,
                 HeldArrivals.NONE);
-        assertThat(onTime.late(10_000_000)).isZero();
+        assertThat(onTime.late(19_000_000)).isLessThanOrEqualTo(1);
     }
 
     @Test
