@@ -32,7 +32,7 @@ final class CompareCommand implements Subcommand {
     private static final String USAGE = "compare BASE HEAD [--min-effect 3%] [--fail-on-regression] [--inconclusive fail|pass]"
             + " [--missing undecided|regression] [--keep-disturbed] [--unpaired] [--gate M,...] [--threshold T]..."
             + " [--precision P] [--pilot N]"
-            + " [--stop-status --max-pairs N] [--format table|md|json|html]";
+            + " [--stop-status --max-pairs N] [--format table|md|json|html] [-v]";
 
     @Override
     public String summary() {
@@ -46,11 +46,13 @@ final class CompareCommand implements Subcommand {
                         [--inconclusive fail|pass] [--missing undecided|regression]
                         [--keep-disturbed] [--unpaired] [--gate M,...]
                         [--threshold T]... [--precision P] [--pilot N]
-                        [--stop-status --max-pairs N] [--format F]
+                        [--stop-status --max-pairs N] [--format F] [-v]
                 Compares two runs cell by cell and metric by metric: the ratio HEAD/BASE with its interval, forks as
                 the unit, paired fork by fork where the forks ran side by side, and a verdict per row. An
                 interval, and so a verdict, needs 2 forks a side or more (-f 2), or 3 pairs or more of forks run
-                side by side (--duet, tools/compare-commits.sh); a cell with fewer is one line that says so.
+                side by side (tools/compare-commits.sh); a cell with fewer is one line that says so. The table shows
+                the gated rows and those whose change is shown (the ratio's interval excludes 1), then one line
+                counting the rest; ± is half each side's interval, in the row's unit.
                   BASE HEAD                 two run folders (or JMH JSON result files)
                   --min-effect P            the smallest change that counts (default %s %%)
                   --fail-on-regression      exit 1 on a regression of a gated metric, 3 when a gated row could not tell
@@ -74,6 +76,7 @@ final class CompareCommand implements Subcommand {
                                             --precision, --pilot and --max-pairs; what compare-commits asks)
                   --max-pairs N             the most pairs the comparison may run
                   --format F                table (default), md, json or html
+                  -v                        every row in table and md (json and html always hold every row)
                 Exit 0 pass, 1 regression or failed threshold, 2 bad input, 3 could not tell (docs/statistics.md).
                 """.formatted(CompareFlow.percent(Verdict.DEFAULT_MIN_EFFECT));
     }
@@ -94,6 +97,7 @@ final class CompareCommand implements Subcommand {
         int pilot = Integer.MAX_VALUE;
         int maxPairs = -1;
         boolean stopStatus = false;
+        boolean allRows = false;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -109,6 +113,7 @@ final class CompareCommand implements Subcommand {
                 case "--pilot" -> pilot = count(value(args, ++i, a), a, 3);
                 case "--max-pairs" -> maxPairs = count(value(args, ++i, a), a, 3);
                 case "--stop-status" -> stopStatus = true;
+                case "-v" -> allRows = true;
                 case "--format" -> {
                     format = value(args, ++i, a);
                     if (!List.of("table", "md", "json", "html").contains(format)) {
@@ -132,7 +137,7 @@ final class CompareCommand implements Subcommand {
         }
         return new CompareFlow(out, err).compare(new CompareFlow.Request(runs, minEffect, failOnRegression,
                 inconclusivePasses, lostFails, keepDisturbed, unpaired, gate, thresholds, precision, pilot, maxPairs,
-                stopStatus, format)).exitCode();
+                stopStatus, format, allRows)).exitCode();
     }
 
     /** {@code --gate time,p99,mem.rss.peak}: the metrics whose regressions fail the gate ({@code primary} by default). */

@@ -25,10 +25,12 @@ public final class Comparer {
     /**
      * The outcome: matched rows, the cells only one side has, and the gate: the metrics whose regressions fail a CI
      * job, how many rows that family holds, and the gated cells and metrics one side lacks ({@link Missing}), which
-     * have no row.
+     * have no row; and per matched cell the fork pairs its forks' times show, usable or not ({@link ForkPairs}): what
+     * says why a cell whose forks took turns was still compared unpaired.
      */
     public record Report(double minEffect, double confidence, List<Comparison> rows, List<CellKey> onlyBaseline,
-                         List<CellKey> onlyCandidate, Set<String> gate, int family, List<Missing> missing) {
+                         List<CellKey> onlyCandidate, Set<String> gate, int family, List<Missing> missing,
+                         Map<CellKey, ForkPairs> forkPairs) {
 
         /** The rows of the gate family that regressed at the family's confidence: what fails a CI job. */
         public List<Comparison> regressions() {
@@ -116,6 +118,7 @@ public final class Comparer {
         Map<CellKey, CellResults> base = byKey(baseline, severalModes);
         Map<CellKey, CellResults> cand = byKey(candidate, severalModes);
         List<Pair> pairs = new ArrayList<>();
+        Map<CellKey, ForkPairs> forkPairs = new TreeMap<>();
         for (Map.Entry<CellKey, CellResults> e : base.entrySet()) {
             CellResults b = e.getValue();
             CellResults c = cand.get(e.getKey());
@@ -127,6 +130,7 @@ public final class Comparer {
                         + " in the baseline but " + c.mode() + " in the candidate; expected the same JMH mode (-bm) on both sides");
             }
             ForkPairs forks = ForkPairs.of(b.stamps(), c.stamps(), keepDisturbed);
+            forkPairs.put(e.getKey(), forks);
             for (MetricSeries mb : b.metrics().values()) {
                 MetricSeries mc = c.metrics().get(mb.name());
                 if (mc != null && mb.supportedPerFork() && mc.supportedPerFork()) {
@@ -148,7 +152,7 @@ public final class Comparer {
                     + cand.size() + " cells); expected runs of the same benchmark with the same params");
         }
         return new Report(minEffect, confidence, rows, onlyBase, onlyCand, Set.copyOf(gate), family,
-                Missing.of(base, cand, (metric, metrics) -> gated(gate, metric, metrics)));
+                Missing.of(base, cand, (metric, metrics) -> gated(gate, metric, metrics)), forkPairs);
     }
 
     private static Set<String> paramNames(List<CellResults> cells) {

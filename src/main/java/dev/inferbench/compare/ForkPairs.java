@@ -19,16 +19,19 @@ import java.util.List;
  *
  * @param baseline  per pair, the index of the baseline's fork in its series (the order its forks were merged in)
  * @param candidate the same for the candidate
- * @param leftOut   forks of either side that have no partner (failed on the other side, or the run resumed apart)
+ * @param leftOut   forks of either side that have no partner (failed on the other side, or the two runs made apart)
  * @param disturbed pairs left out because the machine was disturbed during one of their forks ({@link MachineRecord},
  *                  else the forks' own figures); the disturbance is the machine's, not the code's, so leaving the whole pair out takes
  *                  nothing from one side only ({@code DisturbedPairsTest})
+ * @param apart     pairs left out by the gap rule: their two forks ran one after the other, but the second started
+ *                  longer after the first ended than a fork lasts (it waited: another job measuring on the machine, a
+ *                  resumed comparison), so what drifted in between is not shared
  */
-public record ForkPairs(int[] baseline, int[] candidate, int leftOut, int disturbed) {
+public record ForkPairs(int[] baseline, int[] candidate, int leftOut, int disturbed, int apart) {
     /** Fewer pairs than this and the paired interval is not used: its t quantile at 1 degree of freedom is 64. */
     public static final int MIN_PAIRS = 3;
 
-    public static final ForkPairs NONE = new ForkPairs(new int[0], new int[0], 0, 0);
+    public static final ForkPairs NONE = new ForkPairs(new int[0], new int[0], 0, 0, 0);
 
     public int count() {
         return baseline.length;
@@ -62,13 +65,18 @@ public record ForkPairs(int[] baseline, int[] candidate, int leftOut, int distur
         }
         List<int[]> pairs = new ArrayList<>();
         int disturbed = 0;
+        int apart = 0;
         for (int i = 0; i < baseline.size(); i++) {
             ForkStamp a = baseline.get(i);
             Integer j = candidateByFork.get(a.fork());
-            if (j == null || !neighbours(a, candidate.get(j), all)) {
+            if (j == null || !nextTo(a, candidate.get(j), all)) {
                 continue;
             }
             ForkStamp b = candidate.get(j);
+            if (!closeEnough(a, b)) {
+                apart++;
+                continue;
+            }
             if (!keepDisturbed && (a.disturbed() || b.disturbed())) {
                 disturbed++;
             } else {
@@ -77,16 +85,23 @@ public record ForkPairs(int[] baseline, int[] candidate, int leftOut, int distur
         }
         int[] bi = pairs.stream().mapToInt(p -> p[0]).toArray();
         int[] ci = pairs.stream().mapToInt(p -> p[1]).toArray();
-        return new ForkPairs(bi, ci, baseline.size() + candidate.size() - 2 * (bi.length + disturbed), disturbed);
+        return new ForkPairs(bi, ci, baseline.size() + candidate.size() - 2 * (bi.length + disturbed + apart),
+                disturbed, apart);
     }
 
-    private static boolean neighbours(ForkStamp a, ForkStamp b, List<ForkStamp> all) {
+    /** No other fork of the cell started between the two. */
+    private static boolean nextTo(ForkStamp a, ForkStamp b, List<ForkStamp> all) {
         ForkStamp first = a.start().isAfter(b.start()) ? b : a;
         ForkStamp second = first == a ? b : a;
-        int between = all.indexOf(second) - all.indexOf(first);
+        return all.indexOf(second) - all.indexOf(first) == 1;
+    }
+
+    /** The gap rule: the second fork started at most the longer fork's duration after the first one ended. */
+    private static boolean closeEnough(ForkStamp a, ForkStamp b) {
+        ForkStamp first = a.start().isAfter(b.start()) ? b : a;
+        ForkStamp second = first == a ? b : a;
         Duration longer = max(Duration.between(a.start(), a.end()), Duration.between(b.start(), b.end()));
-        Duration gap = Duration.between(first.end(), second.start());
-        return between == 1 && gap.compareTo(longer) <= 0;
+        return Duration.between(first.end(), second.start()).compareTo(longer) <= 0;
     }
 
     private static Duration max(Duration x, Duration y) {

@@ -75,11 +75,13 @@ public final class CompareFlow {
      * @param maxPairs           the most pairs the comparison may run, negative for none
      * @param stopStatus         print only the stop-status line
      * @param format             table, md, json or html
+     * @param allRows            every row in the table and md formats ({@code -v}), not only the gated ones and those
+     *                           whose change is shown; json and html always hold every row
      */
     public record Request(List<Path> runs, double minEffect, boolean failOnRegression, boolean inconclusivePasses,
                           boolean lostFails, boolean keepDisturbed, boolean unpaired, Set<String> gate,
                           List<Threshold> thresholds, double precision, int pilot, int maxPairs, boolean stopStatus,
-                          String format) {
+                          String format, boolean allRows) {
     }
 
     /** How the comparison ends, and the exit code each ending gives. */
@@ -146,7 +148,7 @@ public final class CompareFlow {
         Map<CellKey, Where> where = flameDiffs(WhereRuns.of(runs.get(0), runs.get(1), report), runs.get(1), report);
         SideEngines engines = SideEngines.of(runs.get(0), runs.get(1));
         switch (format) {
-            case "md" -> out.print(CompareTable.markdown(report));
+            case "md" -> out.print(CompareTable.markdown(report, request.allRows()));
             case "json" -> {
                 try {
                     CompareJson.write(report, where, engines, out);
@@ -158,7 +160,7 @@ public final class CompareFlow {
                 Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
                 CompareHtml.write(report, runs.get(0).toString(), runs.get(1).toString(), where, w);
             }
-            default -> out.print(CompareTable.text(report));
+            default -> out.print(CompareTable.text(report, request.allRows()));
         }
         PrintStream notes = format.equals("json") || format.equals("html") ? err : out;
         if (engines.differ()) {
@@ -181,8 +183,7 @@ public final class CompareFlow {
         if (tooFew.size() > 1) {
             // the table says it on each cell's line; one line here says what to do, not one per cell
             notes.println("could not tell in " + tooFew.size() + " rows: too few forks for an interval (the table's"
-                    + " verdicts); run each side with -f " + CompareTable.FORKS_NEEDED + " or more, or compare them"
-                    + " fork by fork with --duet");
+                    + " verdicts); " + GateEnding.MORE_FORKS);
             undecided.stream().filter(l -> !l.contains("; an interval needs ")).forEach(notes::println);
         } else {
             undecided.forEach(notes::println);

@@ -63,26 +63,35 @@ final class GateEnding {
     }
 
     /**
+     * What to do about a cell with too few forks for an interval: more forks a side, an option of the run that made
+     * it, or pairs of forks, which tools/compare-commits.sh runs.
+     */
+    static final String MORE_FORKS = "rerun each side with -f " + CompareTable.FORKS_NEEDED + " or more (java -jar"
+            + " target/benchmarks.jar -f N), or both with tools/compare-commits.sh, which runs their forks in pairs";
+
+    /**
      * "could not tell: <cell> time 1.012 [0.951, 1.077] (paired, 10 pairs): this comparison sees changes of 11 % or
-     * more; run longer or use --turns"; where the forks already took turns, "run longer or measure more iterations a
-     * fork (-i)".
+     * more; rerun with tools/compare-commits.sh --turns or more --forks"; where the forks already took turns, more
+     * --forks or more iterations a fork (-i, which the script passes to JMH).
      */
     static String couldNotTell(Comparison r, String cell, boolean turns) {
         Interval i = r.ratio();
         if (CompareTable.tooFewForks(r)) {
-            return String.format(Locale.ROOT, "could not tell: %s %s %.3f: %s (run each side with -f %d or more, or"
-                    + " compare them fork by fork with --duet)", cell, r.metric(), i.estimate(), CompareTable.tooFewNote(r),
-                    CompareTable.FORKS_NEEDED);
+            return String.format(Locale.ROOT, "could not tell: %s %s %.3f: %s (%s)", cell, r.metric(), i.estimate(),
+                    CompareTable.tooFewNote(r), MORE_FORKS);
         }
-        double visible = Power.visibleChange(i);
-        String sees = Double.isNaN(visible) ? "too few forks for an interval (at least 2 a side, 3 pairs)"
+        double visible = i.known() ? Power.visibleChange(i) : Double.NaN;
+        String sees = !i.known() ? "no interval, so no change it could see"
+                : Double.isNaN(visible) ? "too few forks for an interval (at least 2 a side, 3 pairs)"
                 : String.format(Locale.ROOT, "this comparison sees changes of %s or more (95 %% power)",
                 visible < 1 ? String.format(Locale.ROOT, "%.0f %%", Math.max(1, Math.ceil(visible * 100)))
                         : String.format(Locale.ROOT, "%.0fx", 1 + visible));
-        return String.format(Locale.ROOT, "could not tell: %s %s %.3f [%.3f, %.3f] (%s): %s; %s",
-                cell, r.metric(), i.estimate(), i.lower(), i.upper(),
+        return String.format(Locale.ROOT, "could not tell: %s %s %s (%s): %s; %s",
+                cell, r.metric(), CompareTable.ratioText(r),
                 r.paired() ? "paired, " + r.pairs().count() + " pairs" : "unpaired, " + i.forks() + " forks",
-                sees, turns ? "run longer or measure more iterations a fork (-i)" : "run longer or use --turns");
+                sees, turns ? "rerun tools/compare-commits.sh with more --forks, or more iterations a fork (-i N)"
+                        : "rerun with tools/compare-commits.sh --turns (the two sides' iterations a second apart), or"
+                        + " with more --forks");
     }
 
     /** "1 gated cell or metric", "2 gated cells or metrics" */

@@ -2,65 +2,131 @@ package dev.inferbench.report;
 
 import dev.inferbench.stats.Verdict;
 import dev.inferbench.cell.CellSpec;
-import dev.inferbench.results.MachineState;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import dev.inferbench.compare.CellKey;
 import dev.inferbench.compare.Comparer;
 import dev.inferbench.compare.Comparison;
-import dev.inferbench.stats.Interval;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
  * The result of {@code compare} as a terminal table or as Markdown (one row per cell and metric); in Markdown the
- * text from the results is escaped as in the report, so a '|' in a param cannot break the table.
+ * text from the results is escaped as in the report, so a '|' in a param cannot break the table. By default a table
+ * shows the gated rows and those whose change is shown (their ratio's interval excludes 1), then one line counting
+ * the rest: a cell has some 30 metrics, and a screen of rows within noise hides the one that moved.
  */
 public final class CompareTable {
 
     private CompareTable() {
     }
 
-    /** A cell is named once, on its first row, by the params that vary; the others are listed under the table. */
+    /** The default table: the gated rows and those whose change is shown. */
     public static String text(Comparer.Report report) {
+        return text(report, false);
+    }
+
+    /**
+     * A cell is named once, on its first row shown, by the params that vary; the others are listed under the table.
+     *
+     * @param all every row ({@code compare -v}), not only the gated ones and those whose change is shown
+     */
+    public static String text(Comparer.Report report, boolean all) {
         List<List<String>> rows = new ArrayList<>();
         rows.add(head(report));
         Set<String> varying = varying(report);
+        Shown shown = shown(report, all);
         CellKey last = null;
-        for (Comparison r : report.rows()) {
-            if (!r.cell().equals(last) || !tooFewForks(r)) {
-                // a cell without an interval is one line: its other metrics could not tell either, for the same reason
-                rows.add(cells(r, r.cell().equals(last) ? "" : r.cell().label(varying), UnaryOperator.identity()));
-            }
+        for (Comparison r : shown.rows()) {
+            rows.add(cells(r, r.cell().equals(last) ? "" : r.cell().label(varying), UnaryOperator.identity()));
             last = r.cell();
         }
-        return SummaryTable.layout(rows) + footer(report, "", UnaryOperator.identity());
+        return SummaryTable.layout(rows) + shown.line().map(l -> l + "\n").orElse("")
+                + footer(report, "", UnaryOperator.identity());
     }
 
     public static String markdown(Comparer.Report report) {
+        return markdown(report, false);
+    }
+
+    /** @param all every row ({@code compare -v}) */
+    public static String markdown(Comparer.Report report, boolean all) {
         StringBuilder sb = new StringBuilder();
         sb.append("| ").append(String.join(" | ", head(report))).append(" |\n");
         sb.append("|").append("---|".repeat(head(report).size())).append('\n');
         Set<String> varying = varying(report);
+        Shown shown = shown(report, all);
         CellKey last = null;
-        for (Comparison r : report.rows()) {
-            if (r.cell().equals(last) && tooFewForks(r)) {
-                continue;
-            }
+        for (Comparison r : shown.rows()) {
             String label = r.cell().equals(last) ? "" : r.cell().label(varying);
             sb.append("| ").append(String.join(" | ", cells(r, label, MarkdownReport::escape)).replace("±", "± "))
                     .append(" |\n");
             last = r.cell();
         }
-        return sb.append('\n').append(footer(report, "- ", MarkdownReport::escape)).toString();
+        sb.append('\n');
+        shown.line().ifPresent(l -> sb.append("- ").append(l).append('\n'));
+        return sb.append(footer(report, "- ", MarkdownReport::escape)).toString();
+    }
+
+    /**
+     * The rows a table shows, and the line that counts the others ("28 more metrics within noise; -v shows all").
+     *
+     * @param within the rows left out whose ratio interval holds 1
+     * @param none   the rows left out that have no ratio interval (a mean of 0 on a side, ...)
+     */
+    private record Shown(List<Comparison> rows, int within, int none) {
+        Optional<String> line() {
+            int hidden = within + none;
+            if (hidden == 0) {
+                return Optional.empty();
+            }
+            String metrics = hidden + " more metric" + (hidden == 1 ? "" : "s");
+            String counted = within == 0 ? metrics + " without a ratio interval"
+                    : none == 0 ? metrics + " within noise"
+                    : metrics + ": " + within + " within noise, " + none + " without a ratio interval";
+            return Optional.of(counted + "; -v shows all");
+        }
+    }
+
+    /**
+     * A cell without an interval is one line in every case: its other metrics could not tell either, for the same
+     * reason. Otherwise a row is shown when it is gated, when its change is shown, or when all are asked for.
+     */
+    private static Shown shown(Comparer.Report report, boolean all) {
+        List<Comparison> rows = new ArrayList<>();
+        int within = 0;
+        int none = 0;
+        CellKey last = null;
+        for (Comparison r : report.rows()) {
+            boolean first = !r.cell().equals(last);
+            last = r.cell();
+            if (tooFewForks(r)) {
+                if (first) {
+                    rows.add(r);
+                }
+            } else if (all || r.gated() || changeShown(r)) {
+                rows.add(r);
+            } else if (r.ratio().known()) {
+                within++;
+            } else {
+                none++;
+            }
+        }
+        return new Shown(rows, within, none);
+    }
+
+    /** Whether the row's ratio interval excludes 1: a change is shown, whatever its verdict says of its size. */
+    public static boolean changeShown(Comparison r) {
+        return r.ratio().known() && !r.ratio().contains(1);
     }
 
     static List<String> head(Comparer.Report report) {
-        return List.of("cell", "metric", "unit", "baseline", "candidate", "change",
+        return List.of("cell", "metric", "unit", "baseline ± (unit)", "candidate ± (unit)", "change",
                 String.format(Locale.ROOT, "ratio %.0f%% CI", report.confidence() * 100), "verdict", "gate");
     }
 
@@ -69,9 +135,15 @@ public final class CompareTable {
      * @param text  how the format shows text from the results (cell label, metric, unit)
      */
     static List<String> cells(Comparison r, String label, UnaryOperator<String> text) {
-        return List.of(text.apply(label), text.apply(r.metric()), text.apply(r.unit()),
-                withError(r.baseline()), withError(r.candidate()), change(r), ratio(r.ratio()),
-                tooFewForks(r) ? tooFewNote(r) : r.verdictWord(), gate(r));
+        CompareFigures f = CompareFigures.of(r);
+        return List.of(text.apply(label), text.apply(r.metric()), text.apply(f.unit()), f.baseline(), f.candidate(),
+                CompareFigures.change(r), CompareFigures.ratio(r), tooFewForks(r) ? tooFewNote(r) : r.verdictWord(),
+                gate(r));
+    }
+
+    /** The ratio and its interval as the table prints it, or why it has none; never NaN. */
+    public static String ratioText(Comparison r) {
+        return CompareFigures.ratio(r);
     }
 
     /** The fewest forks a side that give an interval (unpaired); paired rows need {@value #PAIRS_NEEDED} pairs. */
@@ -101,32 +173,6 @@ public final class CompareTable {
     static String gate(Comparison r) {
         return !r.gated() ? "" : r.gateVerdict() == Verdict.WORSE ? "FAIL"
                 : r.gateVerdict() == Verdict.INCONCLUSIVE ? "can't tell" : "pass";
-    }
-
-    /**
-     * Which interval the ratios come from: "ratio intervals: paired over 12 fork pairs (forks run side by side)" /
-     * "... from independent sides (Welch)" / both, with the row counts, so a reader knows whether drift was cancelled.
-     */
-    static String method(Comparer.Report report) {
-        List<Comparison> paired = report.rows().stream().filter(Comparison::paired).toList();
-        int welch = report.rows().size() - paired.size();
-        if (paired.isEmpty()) {
-            return "ratio intervals: the two sides as independent samples (Welch); the runs' forks were not measured"
-                    + " side by side";
-        }
-        int fewest = paired.stream().mapToInt(r -> r.pairs().count()).min().orElse(0);
-        int most = paired.stream().mapToInt(r -> r.pairs().count()).max().orElse(0);
-        int leftOut = paired.stream().mapToInt(r -> r.pairs().leftOut()).max().orElse(0);
-        int disturbed = paired.stream().mapToInt(r -> r.pairs().disturbed()).max().orElse(0);
-        return "ratio intervals: paired, over the per-pair ratios of forks run side by side ("
-                + (fewest == most ? fewest + "" : fewest + "-" + most) + " pairs"
-                + (leftOut > 0 ? ", " + leftOut + " unpaired forks left out" : "")
-                + (disturbed > 0 ? ", " + disturbed + " pair" + (disturbed == 1 ? "" : "s")
-                + String.format(Locale.ROOT, " left out: the machine was disturbed (a canary %.0f %% or more"
-                + " slower than its median, or other processes %.2f cores or more above theirs; --keep-disturbed"
-                + " keeps them)", MachineState.SLOW_CANARY * 100, MachineState.BURST_CORES) : "")
-                + ")"
-                + (welch > 0 ? "; " + welch + " rows unpaired (Welch)" : "");
     }
 
     /** The params whose values differ between the cells of the report (a param some cells lack differs too). */
@@ -162,38 +208,13 @@ public final class CompareTable {
         return keys.stream().map(k -> ConstantParams.shown(k.params())).toList();
     }
 
-    /**
-     * The estimate ± its interval's reach as a share of it; where the interval holds 0 (a growth rate of memory that
-     * is flat, around 0 either way) a share says nothing (the old "-1565 ±100.6%"), and the half-width is given as is.
-     */
-    static String withError(Interval i) {
-        double rel = i.relativeError();
-        if (Double.isNaN(rel)) {
-            return SummaryTable.num(i.estimate()) + " ±n/a";
-        }
-        return rel >= 1 ? SummaryTable.num(i.estimate()) + " ±" + SummaryTable.num(i.halfWidth())
-                : SummaryTable.num(i.estimate()) + String.format(Locale.ROOT, " ±%.1f%%", rel * 100);
-    }
-
-    /** The relative change; n/a where a side is not above 0 (no ratio of a signed figure means anything). */
-    private static String change(Comparison r) {
-        if (!(r.baseline().estimate() > 0 && r.candidate().estimate() > 0)) {
-            return "n/a";
-        }
-        return String.format(Locale.ROOT, "%+.1f%%", (r.ratio().estimate() - 1) * 100);
-    }
-
-    private static String ratio(Interval r) {
-        return r.known() ? String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", r.estimate(), r.lower(), r.upper())
-                : String.format(Locale.ROOT, "%.3f [n/a: %d fork%s]", r.estimate(), r.forks(), r.forks() == 1 ? "" : "s");
-    }
-
     static String footer(Comparer.Report report, String bullet, UnaryOperator<String> text) {
         StringBuilder sb = new StringBuilder();
         sb.append(bullet).append(String.format(Locale.ROOT,
-                "ratio = candidate / baseline; minimum effect %.1f%%; intervals with forks as the unit%n",
+                "ratio = candidate / baseline; ± = half each side's %.0f%% interval, in the row's unit; minimum effect"
+                        + " %.1f%%; intervals with forks as the unit%n", report.confidence() * 100,
                 report.minEffect() * 100));
-        sb.append(bullet).append(method(report)).append('\n');
+        sb.append(bullet).append(PairingLine.of(report)).append('\n');
         String shared = ConstantParams.line("every cell", shared(report));
         if (!shared.isEmpty()) {
             sb.append(bullet).append(text.apply(shared)).append('\n');

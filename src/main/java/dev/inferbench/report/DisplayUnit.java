@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -40,6 +41,23 @@ record DisplayUnit(String label, double factor) {
             }
         }
         return LABELS.get(LABELS.size() - 1);
+    }
+
+    /**
+     * The unit of one compared figure, by the same rule over both sides' values: a time or a time per something
+     * ("ms", "ms/op", "ms/sample") reads in the time unit that fits, keeping what it is per ("µs/op"); any other unit,
+     * and a figure without a value other than 0, stays as it is.
+     */
+    static DisplayUnit ofFigure(String unit, double... values) {
+        int slash = unit.indexOf('/');
+        double from = Units.seconds(slash < 0 ? unit : unit.substring(0, slash));
+        List<Double> seconds = Arrays.stream(values).filter(v -> Double.isFinite(v) && v != 0)
+                .mapToObj(v -> Math.abs(v) * from).toList();
+        if (Double.isNaN(from) || seconds.isEmpty()) {
+            return new DisplayUnit(unit, 1);
+        }
+        String label = label(seconds);
+        return new DisplayUnit(label + (slash < 0 ? "" : unit.substring(slash)), from / Units.seconds(label));
     }
 
     double convert(double v) {

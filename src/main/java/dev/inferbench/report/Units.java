@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import java.math.MathContext;
 import java.math.RoundingMode;
 import java.math.BigDecimal;
 import java.util.List;
@@ -61,5 +62,21 @@ public final class Units {
         String plain = BigDecimal.valueOf(v).setScale(decimals, RoundingMode.HALF_UP).toPlainString();
         boolean negative = v < 0 || v == 0 && 1 / v < 0;
         return negative && !plain.startsWith("-") ? "-" + plain : plain;
+    }
+
+    /**
+     * {@code v} to {@code digits} significant digits, its whole part never rounded away (78363 stays 78363) and
+     * trailing zeros kept (1.500), so that figures set side by side read alike; below 0.0001 in scientific notation.
+     */
+    static String significant(double v, int digits) {
+        if (!Double.isFinite(v) || v == 0) {
+            return v == 0 ? "0" : format(v);
+        }
+        if (Math.abs(v) < 1e-4) {
+            return String.format(Locale.ROOT, "%." + (digits - 1) + "e", v);
+        }
+        BigDecimal rounded = BigDecimal.valueOf(v).round(new MathContext(digits, RoundingMode.HALF_UP));
+        int whole = rounded.precision() - rounded.scale();
+        return BigDecimal.valueOf(v).setScale(Math.max(0, digits - whole), RoundingMode.HALF_UP).toPlainString();
     }
 }

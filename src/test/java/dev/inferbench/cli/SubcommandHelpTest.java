@@ -26,7 +26,7 @@ class SubcommandHelpTest {
             "compare", List.of("BASE HEAD", "--min-effect P", "--fail-on-regression", "--inconclusive fail|pass",
                     "--missing undecided|regression",
                     "--keep-disturbed", "--unpaired", "--gate M,...", "--threshold T", "--precision P",
-                    "--format F", "(default 3 %)"),
+                    "--format F", "-v", "(default 3 %)"),
             "flame", List.of("diff RUN_A RUN_B", "-o DIR"),
             "models", List.of("NAME|FILE", "--seq-len N", "--json"),
             "verify", List.of("NAME|FILE|TEST-SET-DIR", "--rtol R", "--atol A", "--out DIR", "(default 0.001)",

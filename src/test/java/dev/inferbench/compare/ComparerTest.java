@@ -159,6 +159,7 @@ class ComparerTest {
         CompareJson.write(r, json);
         matchesGolden(CompareTable.text(r), "compare.txt");
         matchesGolden(CompareTable.markdown(r), "compare.md");
+        matchesGolden(CompareTable.text(r, true), "compare-all.txt");
         matchesGolden(json.toString(StandardCharsets.UTF_8), "compare.json");
         StringWriter html = new StringWriter();
         CompareHtml.write(r, "results/base", "results/head", html);

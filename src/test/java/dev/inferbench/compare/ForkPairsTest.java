@@ -66,6 +66,9 @@ class ForkPairsTest {
         head.add(new ForkStamp(3, T0.plusSeconds(3600), T0.plusSeconds(3605)));
         ForkPairs p = ForkPairs.of(base, head);
         assertThat(p.count()).isEqualTo(3);
+        // the pair the gap rule broke is counted as such, not as two forks without a partner
+        assertThat(p.apart()).isEqualTo(1);
+        assertThat(p.leftOut()).isZero();
     }
 
     @Test

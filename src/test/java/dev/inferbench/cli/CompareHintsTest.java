@@ -1,0 +1,203 @@
+package dev.inferbench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.inferbench.BenchException;
+import dev.inferbench.compare.CellKey;
+import dev.inferbench.compare.CellResults;
+import dev.inferbench.compare.Comparer;
+import dev.inferbench.compare.ForkStamp;
+import dev.inferbench.compare.MetricSeries;
+import dev.inferbench.report.CompareTable;
+import dev.inferbench.results.RunLayout;
+import dev.inferbench.stats.Verdict;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every hint compare prints names an option of the command that takes it: compare's own, the run's (JMH's -f),
+ * or tools/compare-commits.sh's. Each option is parsed by that command's own parser, and every option found in
+ * compare's output must be one checked here, so a new hint with an option nobody takes fails.
+ */
+class CompareHintsTest {
+    private static final Path SCRIPT = Path.of("tools/compare-commits.sh");
+    /** An option in running text: "-v", "--keep-disturbed", not the dash inside "mlp-tiny" or "-1.4%". */
+    private static final Pattern OPTION = Pattern.compile("(?<![\\w-])--?[a-z][a-z-]*");
+
+    private enum Command { COMPARE, RUN, SCRIPT }
+
+    /** A hint as compare prints it, the command it names and the option as that command takes it. */
+    private record Hint(String text, Command command, List<String> option) {
+    }
+
+    private static final List<Hint> HINTS = List.of(
+            new Hint("; -v shows all", Command.COMPARE, List.of("-v")),
+            new Hint("exit 3 (--inconclusive pass to let it pass)", Command.COMPARE, List.of("--inconclusive", "pass")),
+            new Hint("(--missing regression to fail where HEAD lacks", Command.COMPARE, List.of("--missing", "regression")),
+            new Hint("compare with --keep-disturbed to keep", Command.COMPARE, List.of("--keep-disturbed")),
+            new Hint("rerun each side with -f 2 or more (java -jar target/benchmarks.jar -f N)", Command.RUN,
+                    List.of("-f", "2")),
+            new Hint("rerun with tools/compare-commits.sh --turns", Command.SCRIPT, List.of("--turns")),
+            new Hint("--turns (the two sides' iterations a second apart), or with more --forks", Command.SCRIPT,
+                    List.of("--forks", "20")),
+            new Hint("rerun tools/compare-commits.sh with more --forks, or more iterations a fork (-i N)",
+                    Command.SCRIPT, List.of("-i", "5")));
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int compare(String... args) {
+        List<String> a = new ArrayList<>(List.of("compare"));
+        a.addAll(List.of(args));
+        return new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true,
+                StandardCharsets.UTF_8)).run(a.toArray(String[]::new));
+    }
+
+    private static Path runFolder(Path dir, String name, Consumer<ArrayNode> change) throws IOException {
+        Path run = Files.createDirectories(dir.resolve(name));
+        ObjectMapper json = new ObjectMapper();
+        ArrayNode cells = (ArrayNode) json.readTree(Path.of("src/test/resources/jmh/sample-time.json").toFile());
+        change.accept(cells);
+        json.writeValue(RunLayout.of(run).result().toFile(), cells);
+        return run;
+    }
+
+    /** The cells as if their forks had taken turns with a partner's (tools/compare-commits.sh --turns). */
+    private static void tookTurns(ArrayNode cells) {
+        cells.forEach(c -> ((ObjectNode) c).putArray("jvmArgs").add("-Dinferbench.duet=/tmp/duet:base:turns"));
+    }
+
+    /** Only each cell's first fork: too few for an interval. */
+    private static void oneFork(ArrayNode cells) {
+        for (JsonNode c : cells) {
+            ((ObjectNode) c).put("forks", 1);
+            List<JsonNode> metrics = new ArrayList<>(List.of(c.get("primaryMetric")));
+            c.get("secondaryMetrics").forEach(metrics::add);
+            for (JsonNode m : metrics) {
+                for (String raw : List.of("rawData", "rawDataHistogram")) {
+                    if (m.get(raw) instanceof ArrayNode forks) {
+                        while (forks.size() > 1) {
+                            forks.remove(forks.size() - 1);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Everything compare printed on both streams for the comparisons that give every kind of hint. */
+    private String everyHint(Path dir) throws IOException, BenchException {
+        Path a = runFolder(dir, "a", c -> { });
+        Path b = runFolder(dir, "b", c -> { });
+        Path lost = runFolder(dir, "lost", c -> c.remove(1));
+        Path turnsA = runFolder(dir, "turns-a", CompareHintsTest::tookTurns);
+        Path turnsB = runFolder(dir, "turns-b", CompareHintsTest::tookTurns);
+        Path oneA = runFolder(dir, "one-a", CompareHintsTest::oneFork);
+        Path oneB = runFolder(dir, "one-b", CompareHintsTest::oneFork);
+        assertThat(compare(a.toString(), b.toString(), "--fail-on-regression")).isEqualTo(Main.UNDECIDED);
+        assertThat(compare(a.toString(), lost.toString(), "--fail-on-regression")).isEqualTo(Main.UNDECIDED);
+        assertThat(compare(turnsA.toString(), turnsB.toString(), "--fail-on-regression")).isEqualTo(Main.UNDECIDED);
+        assertThat(compare(oneA.toString(), oneB.toString(), "--fail-on-regression")).isEqualTo(Main.UNDECIDED);
+        assertThat(compare(oneA.toString(), b.toString(), "--fail-on-regression")).isEqualTo(Main.UNDECIDED);
+        return out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8) + lostPairs();
+    }
+
+    /** The line of a comparison whose forks took turns but lost their pairs to the gap rule and to disturbance. */
+    private static String lostPairs() throws BenchException {
+        Instant t0 = Instant.parse("2026-11-25T10:00:00Z");
+        List<ForkStamp> base = new ArrayList<>();
+        List<ForkStamp> head = new ArrayList<>();
+        double[][] forks = new double[3][];
+        for (int k = 0; k < 3; k++) {
+            Instant start = t0.plusSeconds(30L * k);
+            base.add(new ForkStamp(k, start, start.plusSeconds(5)));
+            Instant next = start.plusSeconds(k == 0 ? 13 : 5);
+            head.add(new ForkStamp(k, next, next.plusSeconds(5), k == 1));
+            forks[k] = new double[]{20 + k};
+        }
+        CellKey key = new CellKey("b.InferenceBenchmark.infer", Map.of("batchSize", "1"));
+        Map<String, MetricSeries> m = Map.of("time", MetricSeries.mean("time", "ms/op", forks));
+        return CompareTable.text(Comparer.compare(List.of(new CellResults(key, "avgt", m, base)),
+                List.of(new CellResults(key, "avgt", m, head)), 0.03, Verdict.CONFIDENCE));
+    }
+
+    @Test
+    void everyHintIsPrintedAndEveryOptionInThemIsChecked(@TempDir Path dir) throws Exception {
+        String printed = everyHint(dir);
+        assertThat(printed).doesNotContain("use --turns").doesNotContain("with --duet");
+        for (Hint h : HINTS) {
+            assertThat(printed).as("printed somewhere").contains(h.text());
+            assertThat(h.text()).contains(h.option().get(0));
+        }
+        Set<String> found = new TreeSet<>();
+        Matcher m = OPTION.matcher(printed.lines().filter(l -> !l.contains("±")) // the table's rows and header
+                .collect(Collectors.joining("\n")));
+        while (m.find()) {
+            found.add(m.group());
+        }
+        found.remove("-jar"); // java's, in "java -jar target/benchmarks.jar": how the run is started
+        Set<String> checked = HINTS.stream().map(h -> h.option().get(0)).collect(Collectors.toSet());
+        // a cause, not a hint: it is printed under the option that asked for it
+        checked.add("--fail-on-regression");
+        assertThat(checked).containsAll(found);
+    }
+
+    @Test
+    void compareTakesTheOptionsItsHintsName(@TempDir Path dir) throws IOException {
+        Path a = runFolder(dir, "a", c -> { });
+        for (Hint h : HINTS.stream().filter(h -> h.command() == Command.COMPARE).toList()) {
+            List<String> args = new ArrayList<>(List.of(a.toString(), a.toString()));
+            args.addAll(h.option());
+            assertThat(compare(args.toArray(String[]::new))).as(h.text() + ": " + err).isNotEqualTo(Main.BAD_INPUT);
+        }
+    }
+
+    @Test
+    void theRunTakesForksAndIterationsAsJmhOptions() throws Exception {
+        // inferbench's own flags leave -f and -i to JMH's parser, which compare-commits.sh hands them to as well
+        List<String> jmh = RunFlags.extract(List.of("-f", "2", "-i", "5")).jmhArgs();
+        CommandLineOptions options = new CommandLineOptions(jmh.toArray(String[]::new));
+        assertThat(options.getForkCount().get()).isEqualTo(2);
+        assertThat(options.getMeasurementIterations().get()).isEqualTo(5);
+    }
+
+    @Test
+    void compareCommitsTakesTheOptionsItsHintsName() throws Exception {
+        String script = Files.readString(SCRIPT);
+        for (Hint h : HINTS.stream().filter(h -> h.command() == Command.SCRIPT).toList()) {
+            String option = h.option().get(0);
+            boolean own = script.contains("\n    " + option + ") ");
+            // an option the script does not parse goes to JMH on both sides
+            assertThat(own || new CommandLineOptions(h.option().toArray(String[]::new)).getMeasurementIterations()
+                    .hasValue()).as(option).isTrue();
+        }
+        // and the script's parser, run: --turns is its own, refused only beside --duet
+        Process p = new ProcessBuilder("bash", SCRIPT.toString(), ".", ".", "--turns", "--duet").redirectErrorStream(true)
+                .start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).isEqualTo(2);
+        assertThat(said).contains("--duet and --turns are two ways to run a pair; give one");
+    }
+}
