@@ -27,8 +27,12 @@ class CallerFailureTest {
 
     @Test
     void anErrorInOneCallerFailsTheOpenLoopStepWithItsOneLine() {
-        OpenLoop.Call healthy = () -> { };
+        // the healthy caller holds its first request until the broken one has failed, so the broken one is sure to
+        // get a request of its own (an instant healthy caller could serve all 40 first)
+        java.util.concurrent.CountDownLatch failed = new java.util.concurrent.CountDownLatch(1);
+        OpenLoop.Call healthy = () -> failed.await(HANG.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
         OpenLoop.Call broken = () -> {
+            failed.countDown();
             throw new AssertionError("kernel gave NaN");
         };
         assertThatThrownBy(() -> OpenLoop.run(List.of(healthy, broken), Arrivals.CONSTANT.schedule(1000, 40, 1), 1000,
