@@ -14,7 +14,8 @@ import java.util.List;
  * {@code verify [NAME|FILE|TEST-SET-DIR ...] [--rtol R] [--atol A] [--out DIR]}: runs each model once on every
  * engine and device, prints the compatibility matrix as Markdown and writes verify.md and verify.json to DIR
  * (default results/verify-yyyyMMdd-HHmmss). Without models: the models of param.model. Exit 0 when everything that
- * could run agrees (or, with nothing to compare against, runs), 1 when something disagrees or failed, 2 for bad input.
+ * could run agrees (or, with nothing to compare against, runs), 1 when outputs disagree or an engine that reads the
+ * file failed, 2 for bad input. An engine that does not read the file's format is "not applicable", not a failure.
  * Here the arguments are parsed; {@link Verification} verifies and writes the matrix.
  */
 final class VerifyCommand implements Subcommand {
@@ -35,7 +36,10 @@ final class VerifyCommand implements Subcommand {
                   --rtol R                 relative tolerance (default %s)
                   --atol A                 absolute tolerance (default %s)
                   --out DIR                where the matrix goes (default: results/verify-yyyyMMdd-HHmmss)
-                Exit 0 when everything that could run agrees, 1 when something disagrees or failed, 2 bad input.
+                An engine that does not read the file's format (libtorch and an ONNX file the zoo did not write) is
+                "not applicable", with the reason: not a failure.
+                Exit 0 when everything that could run agrees, 1 when outputs disagree or an engine that reads the file
+                failed, 2 bad input.
                 """.formatted(plain(Tolerance.ONNX_BACKEND.rtol()), plain(Tolerance.ONNX_BACKEND.atol()));
     }
 

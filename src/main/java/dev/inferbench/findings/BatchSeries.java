@@ -19,7 +19,10 @@ public final class BatchSeries {
     private BatchSeries() {
     }
 
-    /** Each setting's cells that pass {@code has}, by batch, where two or more batches remain. */
+    /**
+     * Each setting's cells that pass {@code has}, by batch, where two or more batches remain, each once: the cells of
+     * one run (a setting with a batch size twice is no series).
+     */
     public static List<List<CellSummary>> of(List<CellSummary> cells, Predicate<CellSummary> has) {
         Map<String, List<CellSummary>> bySetting = new LinkedHashMap<>();
         for (CellSummary c : cells) {
@@ -31,7 +34,9 @@ public final class BatchSeries {
         }
         List<List<CellSummary>> out = new ArrayList<>();
         for (List<CellSummary> group : bySetting.values()) {
-            if (group.size() >= 2) {
+            // a batch size twice (one cell of two runs given as one list) is two readings of one point, not a series:
+            // read as one, it would "saturate at batch 1 ... by batch 1: x, 1: y"; callers keep runs apart
+            if (group.size() >= 2 && group.stream().map(BatchSeries::batch).distinct().count() == group.size()) {
                 group.sort(Comparator.comparingInt(BatchSeries::batch));
                 out.add(group);
             }

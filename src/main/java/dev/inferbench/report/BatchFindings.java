@@ -8,8 +8,11 @@ import dev.inferbench.findings.MemoryScaling;
 import dev.inferbench.findings.Saturation;
 import dev.inferbench.results.CellSummary;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -23,17 +26,34 @@ final class BatchFindings {
 
     /** Every finding across batch sizes, throughput first: the summary's and the reports' lines. */
     static List<String> findings(List<CellSummary> cells) {
-        return Stream.concat(saturation(cells).stream(), memory(cells).stream()).toList();
+        return findings(cells, "");
+    }
+
+    /**
+     * The findings of each run apart, in the order the runs come, the run named where there are several: two runs of
+     * one cell are two measurements of one batch size, not a series, so a series only ever holds cells of one run.
+     */
+    static List<String> findingsByRun(List<ReportRow> rows) {
+        Map<String, List<CellSummary>> byRun = new LinkedHashMap<>();
+        rows.forEach(r -> byRun.computeIfAbsent(r.run(), k -> new ArrayList<>()).add(CellSummary.of(r.source())));
+        List<String> out = new ArrayList<>();
+        byRun.forEach((run, cells) -> out.addAll(findings(cells, byRun.size() > 1 ? " in run " + run : "")));
+        return out;
+    }
+
+    private static List<String> findings(List<CellSummary> cells, String inRun) {
+        return Stream.concat(Saturation.of(cells).stream().map(s -> line(s, cells, inRun)),
+                MemoryScaling.of(cells).stream().map(m -> line(m, cells, inRun))).toList();
     }
 
     /** "throughput: resnet50 on ort saturates at batch 8 (...)" or "... still rises at batch 16 (...)". */
     static List<String> saturation(List<CellSummary> cells) {
-        return Saturation.of(cells).stream().map(s -> line(s, cells)).toList();
+        return Saturation.of(cells).stream().map(s -> line(s, cells, "")).toList();
     }
 
     /** "memory: resnet50 on ort: 12.5 [11.9, 13.1] MiB per sample + 640 MiB fixed (...)". */
     static List<String> memory(List<CellSummary> cells) {
-        return MemoryScaling.of(cells).stream().map(m -> line(m, cells)).toList();
+        return MemoryScaling.of(cells).stream().map(m -> line(m, cells, "")).toList();
     }
 
     /**
@@ -52,9 +72,9 @@ final class BatchFindings {
         return rest.isEmpty() ? who : who + ", " + rest;
     }
 
-    private static String line(Saturation s, List<CellSummary> all) {
+    private static String line(Saturation s, List<CellSummary> all, String inRun) {
         List<CellSummary> byBatch = s.byBatch();
-        String who = who(byBatch.get(0), all);
+        String who = who(byBatch.get(0), all) + inRun;
         StringBuilder path = new StringBuilder();
         for (CellSummary c : byBatch) {
             path.append(path.length() == 0 ? "" : ", ").append(batch(c)).append(": ")
@@ -69,7 +89,7 @@ final class BatchFindings {
                 + " batch %s)", who, batch(byBatch.get(last)), s.lastGainPercent(), batch(byBatch.get(last - 1)), path);
     }
 
-    private static String line(MemoryScaling m, List<CellSummary> all) {
+    private static String line(MemoryScaling m, List<CellSummary> all, String inRun) {
         double[] x = m.batches();
         double[] ys = m.resident();
         int n = x.length;
@@ -80,7 +100,7 @@ final class BatchFindings {
         String interval = m.slope().known() ? " [" + SummaryTable.num(m.slope().lower()) + ", "
                 + SummaryTable.num(m.slope().upper()) + "]" : " [n/a: one fork]";
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "memory: %s: %s%s MiB per sample + %s MiB fixed"
-                        + " (resident set by batch %s MiB", who(m.byBatch().get(0), all),
+                        + " (resident set by batch %s MiB", who(m.byBatch().get(0), all) + inRun,
                 SummaryTable.num(m.fit().slope()), interval, SummaryTable.num(m.fit().intercept()), sets));
         if (!m.checked()) {
             return sb.append("; two batch sizes: a line through both, linearity not checked)").toString();

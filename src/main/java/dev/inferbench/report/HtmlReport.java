@@ -59,7 +59,7 @@ final class HtmlReport {
                 sideBySide(out, new SideBySide(g, input.runs()));
             }
         }
-        BatchFindings.findings(rows.stream().filter(r -> !serving.contains(r)).map(r -> CellSummary.of(r.source())).toList())
+        BatchFindings.findingsByRun(rows.stream().filter(r -> !serving.contains(r)).toList())
                 .forEach(l -> out.println("<p class=\"saturation\">" + escape(l) + "</p>"));
         List<ModelScaling.Row> across = ModelScaling.rows(rows.stream().filter(r -> !serving.contains(r)).toList());
         if (!across.isEmpty()) {

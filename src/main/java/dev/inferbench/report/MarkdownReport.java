@@ -41,8 +41,7 @@ final class MarkdownReport {
                 table(out, side.header(), side.rows());
             }
         }
-        List<String> saturation = BatchFindings.findings(rows.stream().filter(r -> !serving.contains(r))
-                .map(r -> CellSummary.of(r.source())).toList());
+        List<String> saturation = BatchFindings.findingsByRun(rows.stream().filter(r -> !serving.contains(r)).toList());
         if (!saturation.isEmpty()) {
             out.println();
             saturation.forEach(l -> out.println("- " + escape(l)));

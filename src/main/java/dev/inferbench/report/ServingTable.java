@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -106,7 +107,31 @@ public final class ServingTable {
         }
         dropEmptyColumns(rows);
         return new TableSection(TITLE, HEADING, rows, "[-0-9.±: max≥]+", ConstantParams.line("every serving cell", constant),
-                ServingKnees.lines(cells), "knee");
+                lines(cells), "knee");
+    }
+
+    /** The knees, then the note on spinning threads where a cpu/req figure has them in it. */
+    private static List<String> lines(List<CellSummary> cells) {
+        List<String> out = new ArrayList<>(ServingKnees.lines(cells));
+        spinNote(cells).ifPresent(out::add);
+        return out;
+    }
+
+    /**
+     * ONNX Runtime's intra-op threads spin between calls unless the cell turned it off, and that CPU is the serving
+     * side's: at a low rate it dwarfs the calls' own (23 ms of CPU per request beside a 0.39 ms p50), so a cpu/req
+     * figure says when spinning is in it.
+     */
+    static Optional<String> spinNote(List<CellSummary> cells) {
+        List<CellSummary> spinning = cells.stream().filter(c -> c.extras().containsKey(CpuProfiler.PER_CALL))
+                .filter(c -> !c.params().getOrDefault(CellSpec.ENGINE, "ort").equals("djl-pytorch"))
+                .filter(c -> !c.params().getOrDefault(CellSpec.SPIN, "on").strip().equalsIgnoreCase("off")).toList();
+        if (spinning.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of("cpu/req: " + (spinning.size() == cells.size() ? "every cell's" : spinning.size() + " of "
+                + cells.size() + " cells'") + " CPU per request includes ONNX Runtime's threads spinning between"
+                + " requests (spin=on, the default); run with -p spin=off to see the difference");
     }
 
     /**

@@ -181,7 +181,7 @@ public record Slo(List<Term> terms) {
         }
         long good = step.tokens().stream().filter(t -> t != null && terms.stream().allMatch(term -> meets(t, term)))
                 .count();
-        return step.perSecond(good);
+        return step.goodPerSecond(good);
     }
 
     static boolean meets(TokenTimes t, Term term) {

@@ -115,7 +115,7 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
         return percentile(sortedNs(metric), p);
     }
 
-    /** Output tokens of the served requests per second of the step (as {@link #achievedPerSecond}); NaN unstreamed. */
+    /** Output tokens of the served requests per second of the step's window ({@link #perSecond}); NaN unstreamed. */
     public double outputTokensPerSecond() {
         long count = tokens.stream().filter(Objects::nonNull).mapToLong(TokenTimes::tokens).sum();
         return streamed() ? perSecond(count) : Double.NaN;
@@ -144,9 +144,30 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
                 .orElse(Double.NaN);
     }
 
-    /** {@code count} over the step's serving time, per second. */
+    /**
+     * {@code count} per second of the step's measured window. With a schedule the window is the time its measured
+     * arrivals offered: m arrivals own m mean gaps (each the gap after it), from the first measured arrival to when the
+     * arrival after the last would have come. Not from the first arrival to the last end: m arrivals at rate R span
+     * only m - 1 gaps, so instant calls would read m / (m - 1) x R (16 requests at 10/s: 10.67/s), more served than
+     * offered. The warm-up arrivals lie before the window and the drain after it. Closed-loop users keep no schedule:
+     * their window is from the first measured request to the last end.
+     */
     double perSecond(long count) {
-        return servingNs <= 0 ? Double.NaN : count / (servingNs / 1e9);
+        double windowNs = scheduled() ? requests() / scheduledPerSecond * 1e9 : servingNs;
+        return !(windowNs > 0) ? Double.NaN : count / (windowNs / 1e9);
+    }
+
+    /** Whether the requests arrived on a schedule with a rate of its own (the open loop), not from closed-loop users. */
+    private boolean scheduled() {
+        return !closedLoop() && scheduledPerSecond > 0 && requests() > 0;
+    }
+
+    /**
+     * {@code good} requests per second of the window, counting none served after it: goodput never reads above the
+     * served rate.
+     */
+    double goodPerSecond(long good) {
+        return perSecond(scheduled() ? Math.min(good, servedInWindow) : good);
     }
 
     /** Requests served per engine call, on average: above 1 only with dynamic batching. */
@@ -167,9 +188,13 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
         return completed() + warmupServed;
     }
 
-    /** Requests served per second: completed requests over the time from the first measured arrival to the last end. */
+    /**
+     * Requests served per second (served/s): with a schedule, the measured requests served within the window
+     * ({@link #servedInWindow}) over its length ({@link #perSecond}), so that it never reads above the rate the schedule
+     * offered; in a closed loop, the completed requests over the time from the first measured request to the last end.
+     */
     public double achievedPerSecond() {
-        return servingNs <= 0 ? Double.NaN : completed() / (servingNs / 1e9);
+        return perSecond(scheduled() ? servedInWindow : completed());
     }
 
     /**
@@ -178,7 +203,7 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
      * which no SLO this is used with has.
      */
     public double goodputPerSecond(long boundNs) {
-        return perSecond(Math.max(0, requests() - over(latenciesNs, boundNs) - dropped));
+        return goodPerSecond(Math.max(0, requests() - over(latenciesNs, boundNs) - dropped));
     }
 
     /** Measured requests whose latency exceeded {@code boundNs}. */

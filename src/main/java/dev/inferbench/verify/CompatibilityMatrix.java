@@ -26,11 +26,17 @@ public record CompatibilityMatrix(List<EngineCheck> checks, Tolerance tolerance)
                     + " | " + cell(v.detail()) + " |");
         }
         long problems = checks.stream().filter(v -> v.status().isProblem()).count();
-        long uncompared = checks.stream().filter(v -> v.status() == EngineCheck.Status.RUNS).count();
         out.println();
         out.println((problems == 0 ? "Everything that could run agrees" : problems + " of " + checks.size()
-                + " cells disagree or failed") + (uncompared == 0 ? "." : "; " + uncompared
-                + " ran with nothing to compare against."));
+                + " cells disagree or failed") + also(EngineCheck.Status.RUNS, " ran with nothing to compare against")
+                + also(EngineCheck.Status.NOT_APPLICABLE, " not applicable (the engine does not read this kind of file)")
+                + also(EngineCheck.Status.UNAVAILABLE, " unavailable (no such device, or not in this build)") + ".");
+    }
+
+    /** "; 2 not applicable (...)", or nothing when no check has {@code status}. */
+    private String also(EngineCheck.Status status, String what) {
+        long n = checks.stream().filter(v -> v.status() == status).count();
+        return n == 0 ? "" : "; " + n + what;
     }
 
     /** Writes the JSON; the caller owns and closes the stream. */

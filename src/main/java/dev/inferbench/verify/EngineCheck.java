@@ -14,8 +14,11 @@ public record EngineCheck(String model, String engine, String device, Status sta
         FAILED,
         /** The device is not there, or this build of the engine cannot use it: not a failure. */
         UNAVAILABLE,
-        /** The engine does not read this kind of model file: not a failure. */
-        UNSUPPORTED,
+        /**
+         * Not applicable: the engine does not read this kind of model file (libtorch and an ONNX file the zoo did not
+         * write, ONNX Runtime and a TorchScript file), so there was nothing to run. Not a failure; the detail says why.
+         */
+        NOT_APPLICABLE,
         /**
          * Ran, with nothing to compare its outputs against (no test set, and the reference engine does not read the
          * file, as for a TorchScript file): not a failure, and no claim of agreement either.
@@ -23,7 +26,7 @@ public record EngineCheck(String model, String engine, String device, Status sta
         RUNS;
 
         public String id() {
-            return name().toLowerCase(Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT).replace('_', ' ');
         }
 
         public boolean isProblem() {

@@ -77,7 +77,7 @@ public final class Verifier {
                     out.add(v);
                 } else if (cases != null) {
                     out.add(compare(v, cases, outputs.get(key), target.inputsLabel(), false));
-                } else if (refCheck.status() == Status.UNSUPPORTED) {
+                } else if (refCheck.status() == Status.NOT_APPLICABLE) {
                     out.add(new EngineCheck(v.model(), v.engine(), v.device(), Status.RUNS, "ran; no test set, and the"
                             + " reference (ort on cpu) cannot read this file: nothing to compare the outputs against"));
                 } else if (refCheck.status() != Status.AGREES) {
@@ -95,14 +95,15 @@ public final class Verifier {
     /** Runs the cell's inputs once; AGREES here only means "ran", {@link #compare} decides. */
     private EngineCheck run(Target target, EngineKind engine, String device, List<List<float[]>> got)
             throws BenchException {
-        Optional<String> unavailable = new DeviceCheck().unavailable(engine, Device.parse(device), device);
-        if (unavailable.isPresent()) {
-            return new EngineCheck(target.name(), engine.id(), device, Status.UNAVAILABLE, unavailable.get());
-        }
+        // the format first: an engine that cannot read the file is not applicable on any machine, with or without GPU
         try {
             engine.checkFile(target.file());
         } catch (BenchException e) {
-            return new EngineCheck(target.name(), engine.id(), device, Status.UNSUPPORTED, e.getMessage());
+            return new EngineCheck(target.name(), engine.id(), device, Status.NOT_APPLICABLE, e.getMessage());
+        }
+        Optional<String> unavailable = new DeviceCheck().unavailable(engine, Device.parse(device), device);
+        if (unavailable.isPresent()) {
+            return new EngineCheck(target.name(), engine.id(), device, Status.UNAVAILABLE, unavailable.get());
         }
         EngineSettings settings = new EngineSettings(0, 0, EngineSettings.GraphOptimization.ALL, target.perSample());
         try (InferenceEngine loaded = engine.open(target.file(), Device.parse(device), settings)) {

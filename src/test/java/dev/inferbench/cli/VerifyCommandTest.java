@@ -5,6 +5,8 @@ import ai.onnx.proto.OnnxMl.TensorProto;
 import com.google.protobuf.ByteString;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.TorchScriptFixture;
+import dev.inferbench.model.Zoo;
+import dev.inferbench.model.ZooGenerator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,8 +22,8 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * verify's exit codes on a model folder in the ONNX model zoo's layout (a Relu model with one test set), and on a
- * TorchScript file that no reference engine reads.
+ * verify's exit codes on a model folder in the ONNX model zoo's layout (a Relu model with one test set), on a
+ * TorchScript file that no reference engine reads, and on an ONNX export that libtorch cannot read.
  */
 class VerifyCommandTest {
     @TempDir
@@ -68,7 +70,8 @@ class VerifyCommandTest {
         Path model = reluModel(new float[]{-1, 0.5f, 2}, new float[]{0, 0.5f, 2});
         assertThat(verify(model.toString(), "--out", dir.resolve("m").toString())).as("%s%s", out, err).isEqualTo(0);
         assertThat(out.toString()).contains("| relu | ort | cpu | agrees |").contains("| relu | ort | cuda | unavailable |")
-                .contains("Everything that could run agrees.");
+                .contains("Everything that could run agrees; 2 not applicable (the engine does not read this kind of"
+                        + " file); 2 unavailable (no such device, or not in this build).");
         assertThat(Files.readString(dir.resolve("m/verify.json"))).contains("\"allAgree\" : true");
         assertThat(Files.readString(dir.resolve("m/verify.md"))).contains("| relu | ort | cpu | agrees |");
     }
@@ -127,11 +130,35 @@ class VerifyCommandTest {
         }
         assertThat(out.toString()).contains("| relu | djl-pytorch | cpu | runs | ran; no test set, and the reference"
                         + " (ort on cpu) cannot read this file: nothing to compare the outputs against |")
-                .contains("| relu | ort | cpu | unsupported |").contains("| relu | djl-ort | cpu | unsupported |")
+                .contains("| relu | ort | cpu | not applicable | engine 'ort' cannot read " + pt + ": it is a"
+                        + " TorchScript file").contains("| relu | djl-ort | cuda | not applicable |")
                 .contains("| relu | djl-pytorch | cuda | unavailable |").doesNotContain("| failed |")
-                .contains("Everything that could run agrees; 1 ran with nothing to compare against.");
+                .contains("Everything that could run agrees; 1 ran with nothing to compare against; 4 not applicable");
         assertThat(Files.readString(dir.resolve("m/verify.json"))).contains("\"allAgree\" : true")
                 .contains("\"result\" : \"runs\"");
+    }
+
+    /**
+     * A real export that is not a zoo model (a zoo file with its metadata stripped): libtorch has no ONNX importer, so
+     * djl-pytorch's rows are "not applicable", with the reason, and verify exits 0 on the rows that agree.
+     */
+    @Test
+    void anEngineThatCannotReadTheFormatIsNotApplicableAndExitsZero() throws Exception {
+        Path zoo = dir.resolve("mlp-tiny.onnx");
+        new ZooGenerator(7, new PrintStream(err, true, StandardCharsets.UTF_8))
+                .generate(Zoo.parse("mlp-tiny").architecture(), zoo);
+        Path foreign = dir.resolve("exported.onnx");
+        Files.write(foreign, OnnxMl.ModelProto.parseFrom(Files.readAllBytes(zoo)).toBuilder().clearMetadataProps()
+                .build().toByteArray());
+        assertThat(verify(foreign.toString(), "--out", dir.resolve("m").toString())).as("%s%s", out, err).isEqualTo(0);
+        assertThat(out.toString()).contains("| exported.onnx | ort | cpu | agrees |")
+                .contains("| exported.onnx | djl-pytorch | cpu | not applicable | engine 'djl-pytorch' cannot read "
+                        + foreign + ": libtorch has no ONNX importer and the file is not an inferbench zoo model")
+                .contains("| exported.onnx | djl-pytorch | cuda | not applicable |")
+                .doesNotContain("| failed |").doesNotContain("disagree or failed")
+                .contains("Everything that could run agrees; 2 not applicable");
+        assertThat(Files.readString(dir.resolve("m/verify.json"))).contains("\"allAgree\" : true")
+                .contains("\"result\" : \"not applicable\"");
     }
 
     @Test

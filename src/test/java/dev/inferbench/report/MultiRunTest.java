@@ -154,6 +154,37 @@ class MultiRunTest {
                 "b InferenceBenchmark.infer model=m batchSize=1 mean");
     }
 
+    private static String batchCell(int batch, double samples) {
+        return cell("avgt", 0.5, "ms/op").replace("\"batchSize\": \"1\"", "\"batchSize\": \"" + batch + "\"")
+                .replace("\"secondaryMetrics\": {}", ("\"secondaryMetrics\": {\"samples\": {\"score\": %s, \"scoreUnit\":"
+                        + " \"samples/s\", \"rawData\": [[%s], [%s], [%s]]}}").formatted(samples, samples, samples, samples));
+    }
+
+    /**
+     * Two runs of one cell are two readings of batch 1, not two batch sizes: no finding across batch sizes mixes runs,
+     * and where each run has a series, each line names its run.
+     */
+    @Test
+    void batchFindingsStayWithinOneRun() throws Exception {
+        Path a = jmhRun("run-a", batchCell(1, 302533));
+        Path b = jmhRun("run-b", batchCell(1, 210014));
+        Path out = dir.resolve("out-same-cell");
+        Reports.write(List.of(a, b), out, EnumSet.of(Reports.Format.MD, Reports.Format.HTML));
+        String md = Files.readString(out.resolve("report.md"));
+        assertThat(md).contains("| run |", "| run-a |", "| run-b |").doesNotContain("throughput:", "saturates");
+        assertThat(Files.readString(out.resolve("report.html"))).doesNotContain("throughput:");
+
+        Path c = jmhRun("run-c", batchCell(1, 100), batchCell(8, 400));
+        Path d = jmhRun("run-d", batchCell(1, 100), batchCell(8, 105));
+        out = dir.resolve("out-two-series");
+        Reports.write(List.of(c, d), out, EnumSet.of(Reports.Format.MD));
+        assertThat(Files.readString(out.resolve("report.md")).lines().filter(l -> l.contains("throughput:")))
+                .containsExactly("- throughput: m on ? in run run-c still rises at batch 8 (+300 % over batch 1;"
+                                + " samples/s by batch 1: 100.0, 8: 400.0)",
+                        "- throughput: m on ? in run run-d saturates at batch 1 (no larger batch serves 10 % more;"
+                                + " samples/s by batch 1: 100.0, 8: 105.0)");
+    }
+
     /** A model given by a long path, and two models whose names differ only in characters a file name cannot hold. */
     @Test
     void plotFilesForLongAndLookAlikeModelNames() throws Exception {

@@ -28,6 +28,12 @@ class SaturationTest {
                 "throughput: b on ort still rises at batch 8 (+150 % over batch 1; samples/s by batch 1: 100.0, 8: 250.0)");
     }
 
+    /** One cell read twice (two runs in one list) is one batch size, not a series from batch 1 to batch 1. */
+    @Test
+    void aBatchSizeTwiceIsNoSeries() {
+        assertThat(BatchFindings.saturation(List.of(cell("a", 1, 302533), cell("a", 1, 210014)))).isEmpty();
+    }
+
     @Test
     void aDipThenARiseIsNotSaturation() {
         // batch 4 is barely above 1, but 16 is far above both: saturation is judged against every larger batch

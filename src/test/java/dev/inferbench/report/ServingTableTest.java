@@ -140,4 +140,18 @@ class ServingTableTest {
     void aRunWithoutServingCellsHasNoServingTable() {
         assertThat(ServingTable.render(List.of())).isEmpty();
     }
+
+    /** A cpu/req figure with ORT's threads spinning in it says so, and points at spin=off; one without says nothing. */
+    @Test
+    void cpuPerRequestSaysWhenSpinningThreadsAreInIt() {
+        CellSummary on = cell("10/s", "on", 10, 1, 1, Double.NaN);
+        CellSummary off = cell("10/s", "off", 10, 1, 1, Double.NaN);
+        on.extras().put("cpu.call", 23.0);
+        off.extras().put("cpu.call", 0.5);
+        assertThat(ServingTable.spinNote(List.of(on, off))).hasValue("cpu/req: 1 of 2 cells' CPU per request includes"
+                + " ONNX Runtime's threads spinning between requests (spin=on, the default); run with -p spin=off to"
+                + " see the difference");
+        assertThat(ServingTable.render(List.of(on))).contains("cpu/req: every cell's CPU per request includes");
+        assertThat(ServingTable.spinNote(List.of(off))).isEmpty();
+    }
 }

@@ -156,6 +156,24 @@ class OpenLoopTest {
         assertThat(cold.percentileMs(100)).isGreaterThanOrEqualTo(100);
     }
 
+    /**
+     * Planted: a constant schedule at R with instant calls serves exactly what it was offered, so served/s reads R at
+     * most (up to the ns rounding of the arrival times), also pooled; 16 measured requests over their first-arrival-to-
+     * last-end time would read 16/15 R. Goodput, every request within its bound, is no more than served/s.
+     */
+    @Test
+    void instantCallsAtAConstantRateServeNoMoreThanWasOffered() throws Exception {
+        double rate = 100;
+        long[] schedule = Arrivals.CONSTANT.schedule(rate, 20, 1);
+        StepResult r = OpenLoop.run(List.<OpenLoop.BatchCall>of(n -> { }), OpenLoop.Batching.NONE, schedule, 4, rate, 5_000_000_000L);
+        assertThat(r.requests()).isEqualTo(16);
+        assertThat(r.achievedPerSecond()).isLessThanOrEqualTo(rate * (1 + 1e-9)).isGreaterThan(rate / 2);
+        assertThat(r.goodputPerSecond(1_000_000_000L)).isLessThanOrEqualTo(r.achievedPerSecond());
+        StepResult pooled = StepResult.pool(List.of(r, OpenLoop.run(List.<OpenLoop.BatchCall>of(n -> { }), OpenLoop.Batching.NONE,
+                Arrivals.CONSTANT.schedule(rate, 20, 1), 4, rate, 5_000_000_000L)));
+        assertThat(pooled.achievedPerSecond()).isLessThanOrEqualTo(rate * (1 + 1e-9));
+    }
+
     @Test
     void whatTheDrainLimitLeavesIsDroppedAndCountedAsItsWaitSoFar() throws Exception {
         OpenLoop.Call slow = () -> Thread.sleep(20);
