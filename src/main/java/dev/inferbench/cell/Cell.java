@@ -59,8 +59,21 @@ public record Cell(String benchmark, String mode, Map<String, String> params) {
     /** For progress lines: {@code resnet50 ort batchSize=1 ...}, the values that tell cells apart. */
     public String label() {
         StringBuilder sb = new StringBuilder(shortName());
-        params.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+        params.forEach((k, v) -> {
+            if (!unset(k, v)) {
+                sb.append(' ').append(k).append('=').append(v);
+            }
+        });
         return sb.toString();
+    }
+
+    /**
+     * A parameter at its "not given" value: {@code shape=none} and {@code values=none} are on every model cell and
+     * say nothing a reader needs, so labels leave them out (ids keep them: they name files).
+     */
+    public static boolean unset(String key, String value) {
+        return (key.equals(CellSpec.SHAPE) && value.equals(ShapeParam.NONE))
+                || (key.equals(CellSpec.VALUES) && value.equals(dev.inferbench.input.InputValues.NONE));
     }
 
     /** SHA-256 of the text, in hex. */

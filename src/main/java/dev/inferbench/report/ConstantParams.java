@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.cell.Cell;
 import dev.inferbench.results.SettingParams;
 
 import java.util.LinkedHashSet;
@@ -45,7 +46,11 @@ final class ConstantParams {
     /** {@code prefix: k=v, k=v}, or empty when nothing is constant. */
     static String line(String prefix, Map<String, String> constant) {
         StringBuilder sb = new StringBuilder();
-        constant.forEach((k, v) -> sb.append(sb.length() == 0 ? prefix + ": " : ", ").append(k).append('=').append(v));
+        constant.forEach((k, v) -> {
+            if (!Cell.unset(k, v)) {
+                sb.append(sb.length() == 0 ? prefix + ": " : ", ").append(k).append('=').append(v);
+            }
+        });
         return sb.toString();
     }
 }

@@ -1,6 +1,7 @@
 package dev.inferbench.report;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.cell.Cell;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.findings.ForkOutcomes;
 import dev.inferbench.findings.Knee;
@@ -78,7 +79,7 @@ final class ServingKnees {
     private static String others(Map<String, String> p) {
         StringBuilder sb = new StringBuilder();
         p.forEach((k, v) -> {
-            if (!DESCRIBED.contains(k) && !v.equals(DEFAULTS.get(k))) {
+            if (!DESCRIBED.contains(k) && !v.equals(DEFAULTS.get(k)) && !Cell.unset(k, v)) {
                 sb.append(", ").append(k).append('=').append(v);
             }
         });
