@@ -75,8 +75,7 @@ public final class AfterRun {
 
     /** A pass of native code over the run's cells, in a JVM of its own: its crash costs the pass, not the run. */
     private void inChild(String step, Path dir, String what) throws BenchException {
-        String configFile = prepared.config().file().map(p -> p.toAbsolutePath().toString()).orElse(null);
-        ChildJvm.run(new ChildJvm.Request(step, plan.runnableCells(), configFile, dir.toString()), what,
+        ChildJvm.run(ChildJvm.Request.of(step, plan.runnableCells(), prepared.config(), dir), what,
                 RunLayout.of(runDir).crashes(), console);
     }
 

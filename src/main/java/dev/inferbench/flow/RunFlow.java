@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.LocalDateTime;
@@ -45,8 +46,10 @@ public final class RunFlow {
                 : RunSetup.create(request.args(), request.options().runDir(), request.options().shard(), request.options().cells(), LocalDateTime.now(), out);
         PrintStream console = console(prepared, request.options().resume() != null);
         // JMH's log of every fork, kept in the run folder whatever the terminal shows; a resumed run adds to it
+        // a log grows as the run goes, so it is appended to, not written whole; never through a link
         PrintStream jmhLog = new PrintStream(Files.newOutputStream(prepared.store().dir().resolve(RunConsole.JMH_LOG),
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE), false,
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS), false,
                 StandardCharsets.UTF_8);
         try {
             RunInfo info = RunInfo.start(request.argv().toArray(String[]::new), prepared.config());
@@ -69,10 +72,9 @@ public final class RunFlow {
 
     /** A paced run's operator pass, when its driver asks for one between forks ({@link OperatorPass}). */
     private static LoopSettings withOperatorPass(LoopSettings loop, RunSetup.Prepared prepared, PrintStream console) {
-        String configFile = prepared.config().file().map(p -> p.toAbsolutePath().toString()).orElse(null);
         RunLayout layout = RunLayout.of(prepared.store().dir());
-        Pacer pacer = loop.pacer().withPass(pair -> ChildJvm.run(new ChildJvm.Request(OperatorPass.STEP,
-                prepared.plan().runnableCells(), configFile, layout.wherePass(pair).toString()),
+        Pacer pacer = loop.pacer().withPass(pair -> ChildJvm.run(ChildJvm.Request.of(OperatorPass.STEP,
+                prepared.plan().runnableCells(), prepared.config(), layout.wherePass(pair)),
                 "the operator pass of pair " + pair, layout.crashes(), console));
         return new LoopSettings(loop.maxForks(), loop.forkTimeout(), loop.precision(), loop.budget(), pacer);
     }
@@ -83,8 +85,8 @@ public final class RunFlow {
             return out;
         }
         return new PrintStream(Files.newOutputStream(Path.of(prepared.cmd().getOutput().get()), StandardOpenOption.CREATE,
-                resumed ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE),
-                true, StandardCharsets.UTF_8);
+                resumed ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS), true, StandardCharsets.UTF_8);
     }
 
     /** The profilers of every fork: {@code --flame}, and the user's own {@code -prof async[:...]}. */

@@ -38,14 +38,8 @@ public final class DataCheck {
         if (uses(specs).isEmpty()) {
             return;
         }
-        String model = specs.get(0).modelName();
-        String configFile = config.file().map(p -> p.toAbsolutePath().toString()).orElse(null);
-        Path crashes = Path.of(System.getProperty("java.io.tmpdir"));
-        if (!ChildJvm.run(new ChildJvm.Request(STEP, cells, configFile, "."), "the data check of " + model, crashes,
-                progress)) {
-            throw new BenchException("the data check of " + model + " crashed ONNX Runtime (the line above says where);"
-                    + " expected data files the model's engine can read");
-        }
+        ChildJvm.mustEnd(ChildJvm.Request.of(STEP, cells, config, Path.of(".")),
+                "the data check of " + specs.get(0).modelName(), "data files the model's engine can read", progress);
     }
 
     /** The check itself, in the JVM that {@link #inChild} started: every model of {@code cells}. */

@@ -26,12 +26,8 @@ public final class VariantStep {
 
     static void inChild(List<Cell> cells, String model, BenchConfig config, PrintStream progress)
             throws BenchException {
-        String configFile = config.file().map(p -> p.toAbsolutePath().toString()).orElse(null);
-        if (!ChildJvm.run(new ChildJvm.Request(STEP, cells, configFile, "."), "the int8 calibration of " + model,
-                Path.of(System.getProperty("java.io.tmpdir")), progress)) {
-            throw new BenchException("the int8 calibration of " + model + " crashed ONNX Runtime (the line above says"
-                    + " where); expected a model the engine can run at fp32");
-        }
+        ChildJvm.mustEnd(ChildJvm.Request.of(STEP, cells, config, Path.of(".")), "the int8 calibration of " + model,
+                "a model the engine can run at fp32", progress);
     }
 
     /** The variants themselves, in the JVM that {@link #inChild} started: every precision of {@code cells}. */

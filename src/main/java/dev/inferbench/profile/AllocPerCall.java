@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
@@ -103,12 +104,13 @@ public final class AllocPerCall {
     private static void write(Path out, Map<String, Long> stacks, CellSpec spec, long calls) throws IOException, BenchException {
         Files.createDirectories(out);
         Path collapsed = out.resolve("alloc.collapsed");
-        try (PrintStream p = new PrintStream(Files.newOutputStream(collapsed), false, StandardCharsets.UTF_8)) {
+        AtomicFile.write(collapsed, o -> {
+            PrintStream p = new PrintStream(o, false, StandardCharsets.UTF_8);
             stacks.forEach((stack, bytes) -> p.println(stack + " " + bytes));
-        }
-        try (OutputStream html = Files.newOutputStream(out.resolve("alloc-forward.html"))) {
-            FlameGraphs.merge(List.of(collapsed), String.format(Locale.ROOT, "%s batch %d on %s: Java heap bytes of %d calls",
-                    spec.modelName(), spec.batchSize(), spec.engine().id(), calls), false, html);
-        }
+            p.flush();
+        });
+        AtomicFile.write(out.resolve("alloc-forward.html"), html -> FlameGraphs.merge(List.of(collapsed),
+                String.format(Locale.ROOT, "%s batch %d on %s: Java heap bytes of %d calls", spec.modelName(),
+                        spec.batchSize(), spec.engine().id(), calls), false, html));
     }
 }

@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.AtomicFile;
 import java.nio.file.StandardCopyOption;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
@@ -151,8 +152,9 @@ public final class FlameHook implements ForkHook {
             if (settings.ops()) {
                 joinOperators(cell, fork, dir, jfr);
             }
-            Files.writeString(dir.resolve(ENGINE_FILE), "events=" + String.join(",", settings.events())
-                    + "\nengine=" + engine + "\n" + "engine.meaning=" + meaning(engine) + "\n", StandardCharsets.UTF_8);
+            AtomicFile.write(dir.resolve(ENGINE_FILE), ("events=" + String.join(",", settings.events())
+                    + "\nengine=" + engine + "\n" + "engine.meaning=" + meaning(engine) + "\n")
+                    .getBytes(StandardCharsets.UTF_8));
             if (settings.timeEvent() != null && fork == 1) {
                 // once per cell, as its first fork lands: the closing lines name each cell's merged graphs
                 console.println("[inferbench] flame graphs in " + dir + "; " + settings.timeEvent() + " samples taken by "
@@ -247,8 +249,8 @@ public final class FlameHook implements ForkHook {
     }
 
     private static void write(Path file, Writer writer) throws BenchException {
-        try (OutputStream out = Files.newOutputStream(file)) {
-            writer.write(out);
+        try {
+            AtomicFile.write(file, writer::write);
         } catch (IOException e) {
             throw new BenchException("cannot write " + file + ": " + e.getMessage(), e);
         }

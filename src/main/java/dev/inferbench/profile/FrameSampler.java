@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.engine.OrtProfiledRun;
 import one.profiler.AsyncProfiler;
@@ -133,8 +134,12 @@ final class FrameSampler implements OrtProfiledRun.Window {
     }
 
     private static void write(Path file, Map<String, Long> stacks) throws BenchException {
-        try (PrintStream out = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.UTF_8)) {
-            stacks.forEach((stack, n) -> out.println(stack + " " + n));
+        try {
+            AtomicFile.write(file, o -> {
+                PrintStream out = new PrintStream(o, false, StandardCharsets.UTF_8);
+                stacks.forEach((stack, n) -> out.println(stack + " " + n));
+                out.flush();
+            });
         } catch (IOException e) {
             throw new BenchException("cannot write " + file + ": " + e.getMessage(), e);
         }

@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.cell.BenchmarkNames;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.variant.Variants;
@@ -84,12 +85,9 @@ public final class OpProfilePass {
             return;
         }
         LayerTimes layers = LayerTimes.of(cell.label(), session, MEASURED_CALLS, model);
-        try (OutputStream json = Files.newOutputStream(dir.resolve(LAYERS_JSON))) {
-            layers.writeJson(json);
-        }
-        try (PrintStream txt = new PrintStream(Files.newOutputStream(dir.resolve("layers.txt")), true, StandardCharsets.UTF_8)) {
-            layers.printTable(txt, Math.max(layers.layers().size(), layers.modules().size()));
-        }
+        AtomicFile.write(dir.resolve(LAYERS_JSON), layers::writeJson);
+        AtomicFile.write(dir.resolve("layers.txt"), printing(txt -> layers.printTable(txt,
+                Math.max(layers.layers().size(), layers.modules().size()))));
     }
 
     static OpTable profile(Cell cell, CellSpec spec, Path dir) throws BenchException {
@@ -105,23 +103,25 @@ public final class OpProfilePass {
             OrtProfile profile = session.lastRuns(MEASURED_CALLS);
             OpTable table = OpTable.of(profile, run.callNanos());
             layers(cell, session, file, dir);
-            try (OutputStream json = Files.newOutputStream(dir.resolve("ops.json"))) {
-                table.writeJson(json);
-            }
-            try (PrintStream txt = new PrintStream(Files.newOutputStream(dir.resolve("ops.txt")), true, StandardCharsets.UTF_8)) {
-                table.printTable(txt, table.ops().size());
-            }
+            AtomicFile.write(dir.resolve("ops.json"), table::writeJson);
+            AtomicFile.write(dir.resolve("ops.txt"), printing(txt -> table.printTable(txt, table.ops().size())));
             Path collapsed = dir.resolve("ops.collapsed");
-            try (PrintStream c = new PrintStream(Files.newOutputStream(collapsed), true, StandardCharsets.UTF_8)) {
-                OpTable.writeCollapsed(profile, c);
-            }
-            try (OutputStream html = Files.newOutputStream(dir.resolve("ops.html"))) {
-                FlameGraphs.merge(List.of(collapsed), cell.label() + ": ORT operators (µs)", false, html);
-            }
+            AtomicFile.write(collapsed, printing(c -> OpTable.writeCollapsed(profile, c)));
+            AtomicFile.write(dir.resolve("ops.html"), o -> FlameGraphs.merge(List.of(collapsed),
+                    cell.label() + ": ORT operators (µs)", false, o));
             return table;
         } catch (IOException e) {
             throw new BenchException("cannot write the operator profile of " + cell.label() + " to " + dir + ": "
                     + e.getMessage() + "; expected a writable run folder", e);
         }
+    }
+
+    /** A file's content printed as UTF-8 text. */
+    private static AtomicFile.Body<RuntimeException> printing(java.util.function.Consumer<PrintStream> body) {
+        return out -> {
+            PrintStream p = new PrintStream(out, false, StandardCharsets.UTF_8);
+            body.accept(p);
+            p.flush();
+        };
     }
 }

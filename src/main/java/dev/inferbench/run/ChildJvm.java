@@ -3,6 +3,7 @@ package dev.inferbench.run;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
+import dev.inferbench.config.BenchConfig;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -43,6 +44,11 @@ public final class ChildJvm {
      * @param dir    the folder it writes into
      */
     public record Request(String step, List<Cell> cells, String config, String dir) {
+        /** The step over {@code cells} with the run's own properties file (the jar's copy when it has none). */
+        public static Request of(String step, List<Cell> cells, BenchConfig config, Path dir) {
+            return new Request(step, cells, config.file().map(p -> p.toAbsolutePath().toString()).orElse(null),
+                    dir.toString());
+        }
     }
 
     private ChildJvm() {
@@ -51,6 +57,18 @@ public final class ChildJvm {
     /** The request as the child reads it. */
     public static Request read(java.io.InputStream in) throws IOException {
         return JSON.readValue(in, Request.class);
+    }
+
+    /**
+     * A step before the first fork (a check, a variant), whose crash leaves nothing to go on with: one line, with the
+     * crash log in the temp folder, as there is no run folder yet.
+     *
+     * @param expected what the input must be for the step to end, for the refusal's line
+     */
+    public static void mustEnd(Request request, String what, String expected, PrintStream out) throws BenchException {
+        if (!run(request, what, Path.of(System.getProperty("java.io.tmpdir")), out)) {
+            throw new BenchException(what + " crashed ONNX Runtime (the line above says where); expected " + expected);
+        }
     }
 
     /**
