@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.ExitCode;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.Comparer;
 import dev.inferbench.compare.StopAnswer;
@@ -160,7 +161,7 @@ final class CompareCommand implements Subcommand {
             case "pass" -> true;
             case "fail" -> false;
             default -> throw new BenchException("--inconclusive '" + v + "' is not a choice; expected fail (exit "
-                    + Main.UNDECIDED + ", the default) or pass");
+                    + ExitCode.UNDECIDED + ", the default) or pass");
         };
     }
 
@@ -170,7 +171,7 @@ final class CompareCommand implements Subcommand {
             case "regression" -> true;
             case "undecided" -> false;
             default -> throw new BenchException("--missing '" + v + "' is not a choice; expected undecided (exit "
-                    + Main.UNDECIDED + ", the default) or regression (exit " + CompareFlow.Ending.FAILED.exitCode()
+                    + ExitCode.UNDECIDED + ", the default) or regression (exit " + CompareFlow.Ending.FAILED.exitCode()
                     + ")");
         };
     }

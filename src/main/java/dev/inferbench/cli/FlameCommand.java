@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.ExitCode;
 import dev.inferbench.BenchException;
 import dev.inferbench.profile.FlameDiff;
 
@@ -50,6 +51,6 @@ final class FlameCommand implements Subcommand {
         if (rest.size() != 3 || !rest.get(0).equals("diff")) {
             throw new BenchException("expected: flame diff RUN_A RUN_B [-o DIR]; got: flame " + String.join(" ", args));
         }
-        return FlameDiff.diff(rest.get(1), rest.get(2), target, out) ? Main.OK : Main.CELLS_FAILED;
+        return FlameDiff.diff(rest.get(1), rest.get(2), target, out) ? ExitCode.OK : ExitCode.FAILED;
     }
 }

@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.ExitCode;
 import java.util.Optional;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
@@ -69,6 +70,6 @@ final class HistoryCommand implements Subcommand {
         List<Path> written = Trend.write(entries, dir);
         out.println("inferbench: trend of " + entries.size() + " run" + (entries.size() == 1 ? "" : "s") + " in "
                 + dir.resolve("trend.md") + " (" + written.size() + " files)");
-        return Main.OK;
+        return ExitCode.OK;
     }
 }

@@ -2,8 +2,8 @@ package dev.inferbench.cli;
 
 import dev.inferbench.prepare.JmhArgs;
 import dev.inferbench.BenchException;
+import dev.inferbench.ExitCode;
 import dev.inferbench.config.BenchConfig;
-import dev.inferbench.flow.CompareFlow;
 import dev.inferbench.results.BuildInfo;
 import dev.inferbench.run.JmhDriver;
 import dev.inferbench.run.RunStoppedException;
@@ -28,22 +28,13 @@ import java.util.function.Supplier;
  * inferbench's defaults from benchmarks.properties, zoo models generated before the first fork, the JSON result in
  * a new run folder, and a summary table at the end. {@code --verbose} shows stack traces.
  *
- * <p>Exit codes: 0 all cells measured (skipped cells are not failures), 1 some cells failed (the others are kept),
+ * <p>Exit codes ({@link ExitCode}): 0 all cells measured (skipped cells are not failures), 1 some cells failed (the others are kept),
  * 2 bad input before any run, 3 a comparison that could not tell ({@code compare --fail-on-regression}), 4 an
  * internal error or an unexpected failure (a bug, a {@link Error}: never a verdict, so CI can tell a crash from a
  * slowdown), 5 a file or folder that could not be written or read (a full disk, no permission, a path through a
  * file): the machine's fault, neither the input's nor the code measured's. {@code --version} prints the build.
  */
 public final class Main {
-    static final int OK = 0;
-    static final int CELLS_FAILED = 1;
-    static final int BAD_INPUT = 2;
-    /** A gate that could not tell (compare, compare-commits): neither a regression nor shown the same. */
-    static final int UNDECIDED = CompareFlow.Ending.UNDECIDED.exitCode();
-    /** A bug or an unexpected failure inside inferbench: not a verdict about the code measured. */
-    static final int INTERNAL_ERROR = 4;
-    /** The file system refused: a full disk, an unwritable folder. Not bad input, not a bug, not a verdict. */
-    static final int IO_FAILURE = 5;
 
     /**
      * Subcommands by name, in the order the help lists them. Each is one class; add a line here to add one.
@@ -89,7 +80,7 @@ public final class Main {
         boolean verbose = args.remove("--verbose");
         if (args.equals(List.of("--version"))) {
             out.println(BuildInfo.ofThisJar().describe());
-            return OK;
+            return ExitCode.OK;
         }
         try {
             if (!args.isEmpty() && SUBCOMMANDS.containsKey(args.get(0))) {
@@ -97,7 +88,7 @@ public final class Main {
                 List<String> rest = List.copyOf(args.subList(1, args.size()));
                 if (rest.contains("--help") || rest.contains("-h")) {
                     out.print(command.usage()); // before any check of the other arguments: help is never bad input
-                    return OK;
+                    return ExitCode.OK;
                 }
                 return command.run(rest, out, err);
             }
@@ -127,7 +118,7 @@ public final class Main {
                 out.println();
                 out.println("JMH's options (every one works unchanged):");
                 cmd.showHelp();
-                return OK;
+                return ExitCode.OK;
             }
             if (cmd.shouldList() || cmd.shouldListWithParams() || cmd.shouldListProfilers()
                     || cmd.shouldListResultFormats()) {
@@ -135,17 +126,17 @@ public final class Main {
             }
             return new RunCommand(out, err, verbose).run(flags, parsed, argv);
         } catch (BenchException e) {
-            return fail(e, ioFailure(e) ? IO_FAILURE : BAD_INPUT, verbose);
+            return fail(e, ioFailure(e) ? ExitCode.IO_FAILURE : ExitCode.BAD_INPUT, verbose);
         } catch (RunStoppedException e) {
             // a disk that filled up mid-run stops it with what landed kept: no cell failed
-            return fail(e, ioFailure(e) ? IO_FAILURE : CELLS_FAILED, verbose);
+            return fail(e, ioFailure(e) ? ExitCode.IO_FAILURE : ExitCode.FAILED, verbose);
         } catch (IOException | UncheckedIOException e) {
             // a file that could not be read or written is no verdict on the code measured: 1 would read as one
-            return fail(e, ioFailure(e) ? IO_FAILURE : INTERNAL_ERROR, verbose);
+            return fail(e, ioFailure(e) ? ExitCode.IO_FAILURE : ExitCode.INTERNAL_ERROR, verbose);
         } catch (RuntimeException | Error e) {
             // an Error too (out of memory, a class missing from a mixed-up jar): without this catch the JVM's default
             // handler prints a stack trace and exits 1, the code of a regression
-            return fail(e, INTERNAL_ERROR, verbose);
+            return fail(e, ExitCode.INTERNAL_ERROR, verbose);
         }
     }
 
@@ -177,7 +168,7 @@ public final class Main {
 
     private int list(CommandLineOptions cmd, List<String> args) throws BenchException {
         JmhDriver.list(cmd, cmd.shouldListWithParams() ? withConfigParams(cmd, args, BenchConfig.load()) : cmd);
-        return OK;
+        return ExitCode.OK;
     }
 
     /** -lp shows the matrix a run would use: JMH's listing knows only -p, so the defaults become -p options. */

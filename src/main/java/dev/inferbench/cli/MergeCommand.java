@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.ExitCode;
 import dev.inferbench.BenchException;
 import dev.inferbench.flow.ShardJoin;
 
@@ -44,6 +45,6 @@ final class MergeCommand implements Subcommand {
                 dirs.add(Path.of(args.get(i)));
             }
         }
-        return new ShardJoin(out, err).join(dirs, target) ? Main.OK : Main.CELLS_FAILED;
+        return new ShardJoin(out, err).join(dirs, target) ? ExitCode.OK : ExitCode.FAILED;
     }
 }

@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.ExitCode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -76,7 +77,7 @@ final class ModelsCommand implements Subcommand {
         } else {
             table(stats, generatedMillis, seqLen, out);
         }
-        return Main.OK;
+        return ExitCode.OK;
     }
 
     /** The inputs column's width in the table. */

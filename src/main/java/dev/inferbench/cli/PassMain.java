@@ -1,6 +1,7 @@
 package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.ExitCode;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.prepare.DataCheck;
 import dev.inferbench.prepare.MatrixCheck;
@@ -31,7 +32,7 @@ public final class PassMain {
             code = ChildJvm.REFUSED;
         } catch (Exception | Error e) {
             System.out.println("inferbench: " + e);
-            code = Main.INTERNAL_ERROR;
+            code = ExitCode.INTERNAL_ERROR;
         }
         System.out.flush();
         System.exit(code);

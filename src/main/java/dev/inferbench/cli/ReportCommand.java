@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.ExitCode;
 import dev.inferbench.results.CallFigures;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.stats.Percentiles;
@@ -75,7 +76,7 @@ final class ReportCommand implements Subcommand {
         List<Path> written = Reports.write(runs, dir, formats, percentiles);
         out.println("inferbench: report of " + runs.size() + " run folder" + (runs.size() == 1 ? "" : "s") + " in "
                 + dir + " (" + written.size() + " files)");
-        return Main.OK;
+        return ExitCode.OK;
     }
 
     /** {@code RUN/report/} for a run folder; for a result file, {@code report/} beside it. */

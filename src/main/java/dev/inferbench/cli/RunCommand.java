@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.ExitCode;
 import dev.inferbench.BenchException;
 import dev.inferbench.flow.AfterRun;
 import dev.inferbench.flow.RunFlow;
@@ -30,6 +31,6 @@ final class RunCommand {
     int run(RunFlags flags, JmhArgs.Parsed args, String[] argv) throws BenchException, IOException, RunStoppedException {
         RunRequest request = new RunRequest(List.of(argv), args, flags.options(), verbose);
         AfterRun.Ending ending = new RunFlow(out, err).run(request);
-        return ending.ok() ? Main.OK : Main.CELLS_FAILED;
+        return ending.ok() ? ExitCode.OK : ExitCode.FAILED;
     }
 }

@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.ExitCode;
 import dev.inferbench.BenchException;
 import dev.inferbench.flow.VarianceFlow;
 import dev.inferbench.stats.Power;
@@ -67,7 +68,7 @@ final class VarianceCommand implements Subcommand {
             throw new BenchException("variance needs a run folder; expected: " + USAGE);
         }
         VarianceFlow.print(dir, budget, ab, minEffect, forkSeconds, out);
-        return Main.OK;
+        return ExitCode.OK;
     }
 
     private static double positiveSeconds(String s) throws BenchException {

@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.ExitCode;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.verify.Tolerance;
@@ -64,7 +65,7 @@ final class VerifyCommand implements Subcommand {
                 }
             }
         }
-        return Verification.run(config, models, rtol, atol, dir, out, err) ? Main.OK : Main.CELLS_FAILED;
+        return Verification.run(config, models, rtol, atol, dir, out, err) ? ExitCode.OK : ExitCode.FAILED;
     }
 
     /** 1e-7 as "1E-7", 0.001 as "0.001" */

@@ -2,6 +2,7 @@ package dev.inferbench.flow;
 
 import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
+import dev.inferbench.ExitCode;
 import dev.inferbench.compare.CellKey;
 import dev.inferbench.compare.Comparer;
 import dev.inferbench.compare.Comparison;
@@ -90,17 +91,17 @@ public final class CompareFlow {
          * no gated regression, every threshold met, every gated cell and metric on both sides, no gated row left
          * undecided (or those allowed to pass)
          */
-        PASS(0),
+        PASS(ExitCode.OK),
         /**
          * a gated regression (with --fail-on-regression) or a failed threshold, or a gated cell or metric HEAD lost
          * (with --missing regression)
          */
-        FAILED(1),
+        FAILED(ExitCode.FAILED),
         /**
          * a gated row could not tell (with --fail-on-regression, unless inconclusive rows pass), or a gated cell or
          * metric has no row as one side lacks it (with --fail-on-regression)
          */
-        UNDECIDED(3);
+        UNDECIDED(ExitCode.UNDECIDED);
 
         private final int exitCode;
 

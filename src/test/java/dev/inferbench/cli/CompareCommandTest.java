@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.ExitCode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -59,13 +60,13 @@ class CompareCommandTest {
         Path base = runFolder(dir, "base");
         Path head = runFolder(dir, "head", CompareCommandTest::dropSecondCell);
         assertThat(run("compare", base.toString(), head.toString(), "--fail-on-regression", "--inconclusive", "pass"))
-                .isEqualTo(Main.UNDECIDED);
+                .isEqualTo(ExitCode.UNDECIDED);
         assertThat(text()).contains("only in baseline: infer batchSize=2\n")
                 .contains("cell infer batchSize=2: measured in BASE only; HEAD has no fork of it\n")
                 .contains("inferbench: 1 gated cell or metric measured on one side only: no row, so no verdict; exit 3"
                         + " (--missing regression to fail where HEAD lacks what BASE measured)\n");
         assertThat(run("compare", base.toString(), head.toString(), "--fail-on-regression", "--missing", "undecided"))
-                .isEqualTo(Main.UNDECIDED);
+                .isEqualTo(ExitCode.UNDECIDED);
         text();
         // without the gate compare is a report: the cell is listed under the table, and nothing fails
         assertThat(run("compare", base.toString(), head.toString())).isZero();
@@ -78,7 +79,7 @@ class CompareCommandTest {
         Path head = runFolder(dir, "head");
         for (String missing : new String[]{"undecided", "regression"}) {
             assertThat(run("compare", base.toString(), head.toString(), "--fail-on-regression", "--inconclusive",
-                    "pass", "--missing", missing)).as(missing).isEqualTo(Main.UNDECIDED);
+                    "pass", "--missing", missing)).as(missing).isEqualTo(ExitCode.UNDECIDED);
             assertThat(text()).contains("cell infer batchSize=2: measured in HEAD only; BASE has no fork of it\n")
                     .contains("inferbench: 1 gated cell or metric measured on one side only: no row, so no verdict;"
                             + " exit 3\n");
@@ -94,7 +95,7 @@ class CompareCommandTest {
         assertThat(text()).contains("cell infer batchSize=2: measured in BASE only; HEAD has no fork of it\n")
                 .contains("inferbench: HEAD lacks 1 gated cell or metric that BASE measured; exit 1"
                         + " (--missing regression)\n");
-        assertThat(run("compare", base.toString(), head.toString(), "--missing", "maybe")).isEqualTo(Main.BAD_INPUT);
+        assertThat(run("compare", base.toString(), head.toString(), "--missing", "maybe")).isEqualTo(ExitCode.BAD_INPUT);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--missing 'maybe' is not a choice; expected"
                 + " undecided (exit 3, the default) or regression (exit 1)");
     }
@@ -105,13 +106,13 @@ class CompareCommandTest {
         Path head = runFolder(dir, "head",
                 cells -> ((ObjectNode) cells.get(0).get("secondaryMetrics")).remove("samples"));
         assertThat(run("compare", base.toString(), head.toString(), "--fail-on-regression", "--inconclusive", "pass",
-                "--gate", "primary,samples")).isEqualTo(Main.UNDECIDED);
+                "--gate", "primary,samples")).isEqualTo(ExitCode.UNDECIDED);
         assertThat(text()).contains("gated metric samples missing in candidate: infer batchSize=1\n")
                 .contains("cell infer batchSize=1: samples measured in BASE only; HEAD's forks of it have no samples\n")
                 .contains("inferbench: 1 gated cell or metric measured on one side only");
         // in JSON the notes go to stderr, and the document says which side lacks it
         assertThat(run("compare", base.toString(), head.toString(), "--fail-on-regression", "--inconclusive", "pass",
-                "--gate", "samples", "--format", "json")).isEqualTo(Main.UNDECIDED);
+                "--gate", "samples", "--format", "json")).isEqualTo(ExitCode.UNDECIDED);
         assertThat(text()).contains("\"metric\" : \"samples\",\n    \"lacking\" : \"candidate\"");
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("HEAD's forks of it have no samples");
         // outside the gate a metric one side lacks is not compared, and fails nothing
@@ -124,7 +125,7 @@ class CompareCommandTest {
     void sameRunTwiceFromTwoForksCannotTellAndSaysSoWithItsOwnExitCode(@TempDir Path dir) throws IOException {
         Path a = runFolder(dir, "a");
         Path b = runFolder(dir, "b");
-        assertThat(run("compare", a.toString(), b.toString(), "--fail-on-regression")).isEqualTo(Main.UNDECIDED);
+        assertThat(run("compare", a.toString(), b.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         String text = out.toString(StandardCharsets.UTF_8);
         assertThat(text).contains("ratio 99% CI").contains("+0.0%").contains("can't tell").doesNotContain("FAIL")
                 .contains("could not tell: infer batchSize=1 ")
@@ -143,7 +144,7 @@ class CompareCommandTest {
         // without a gate, compare is a report: it says what it could not tell, and exits 0
         out.reset();
         assertThat(run("compare", a.toString(), b.toString())).isZero();
-        assertThat(run("compare", a.toString(), b.toString(), "--inconclusive", "maybe")).isEqualTo(Main.BAD_INPUT);
+        assertThat(run("compare", a.toString(), b.toString(), "--inconclusive", "maybe")).isEqualTo(ExitCode.BAD_INPUT);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--inconclusive 'maybe' is not a choice");
     }
 

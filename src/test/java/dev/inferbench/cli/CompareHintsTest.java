@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.ExitCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -116,11 +117,11 @@ class CompareHintsTest {
         Path turnsB = runFolder(dir, "turns-b", CompareHintsTest::tookTurns);
         Path oneA = runFolder(dir, "one-a", CompareHintsTest::oneFork);
         Path oneB = runFolder(dir, "one-b", CompareHintsTest::oneFork);
-        assertThat(compare(a.toString(), b.toString(), "--fail-on-regression")).isEqualTo(Main.UNDECIDED);
-        assertThat(compare(a.toString(), lost.toString(), "--fail-on-regression")).isEqualTo(Main.UNDECIDED);
-        assertThat(compare(turnsA.toString(), turnsB.toString(), "--fail-on-regression")).isEqualTo(Main.UNDECIDED);
-        assertThat(compare(oneA.toString(), oneB.toString(), "--fail-on-regression")).isEqualTo(Main.UNDECIDED);
-        assertThat(compare(oneA.toString(), b.toString(), "--fail-on-regression")).isEqualTo(Main.UNDECIDED);
+        assertThat(compare(a.toString(), b.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
+        assertThat(compare(a.toString(), lost.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
+        assertThat(compare(turnsA.toString(), turnsB.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
+        assertThat(compare(oneA.toString(), oneB.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
+        assertThat(compare(oneA.toString(), b.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         return out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8) + lostPairs();
     }
 
@@ -170,7 +171,7 @@ class CompareHintsTest {
         for (Hint h : HINTS.stream().filter(h -> h.command() == Command.COMPARE).toList()) {
             List<String> args = new ArrayList<>(List.of(a.toString(), a.toString()));
             args.addAll(h.option());
-            assertThat(compare(args.toArray(String[]::new))).as(h.text() + ": " + err).isNotEqualTo(Main.BAD_INPUT);
+            assertThat(compare(args.toArray(String[]::new))).as(h.text() + ": " + err).isNotEqualTo(ExitCode.BAD_INPUT);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.ExitCode;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.run.Plan;
@@ -119,7 +120,7 @@ class HostileForkFileTest {
 
     private void assertRefusedInOneLine(int exit, String... expected) {
         List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
-        assertThat(exit).as(lines.toString()).isEqualTo(Main.BAD_INPUT);
+        assertThat(exit).as(lines.toString()).isEqualTo(ExitCode.BAD_INPUT);
         assertThat(lines).hasSize(1);
         assertThat(lines.get(0)).startsWith("inferbench: ").contains(expected);
         assertThat(Tripwire.read).as("a class of the file was read").isFalse();

@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.ExitCode;
 import com.fasterxml.jackson.core.JsonParseException;
 import dev.inferbench.BenchException;
 import dev.inferbench.run.RunStoppedException;
@@ -65,37 +66,37 @@ class MainExitCodeTest {
 
     @Test
     void anIoFailureIsFiveNotARegressionNorBadInput() {
-        assertThat(exitWhenThrowing(new IOException("No space left on device"))).isEqualTo(Main.IO_FAILURE);
+        assertThat(exitWhenThrowing(new IOException("No space left on device"))).isEqualTo(ExitCode.IO_FAILURE);
         assertThat(exitWhenThrowing(new BenchException("cannot create run folder x: x",
-                new AccessDeniedException("x")))).isEqualTo(Main.IO_FAILURE);
+                new AccessDeniedException("x")))).isEqualTo(ExitCode.IO_FAILURE);
         assertThat(exitWhenThrowing(new RunStoppedException("cannot write the result of a fork",
-                new IOException("No space left on device")))).isEqualTo(Main.IO_FAILURE);
+                new IOException("No space left on device")))).isEqualTo(ExitCode.IO_FAILURE);
         assertThat(exitWhenThrowing(new UncheckedIOException(new FileSystemException("x", null, "Read-only file system"))))
-                .isEqualTo(Main.IO_FAILURE);
+                .isEqualTo(ExitCode.IO_FAILURE);
         assertThat(lines()).first().isEqualTo("inferbench: java.io.IOException: No space left on device");
     }
 
     @Test
     void aFileThatIsMissingOrNotWhatItShouldBeIsStillBadInput() {
         assertThat(exitWhenThrowing(new BenchException("cannot read x: x", new NoSuchFileException("x"))))
-                .isEqualTo(Main.BAD_INPUT);
+                .isEqualTo(ExitCode.BAD_INPUT);
         assertThat(exitWhenThrowing(new BenchException("x is not valid JSON", new JsonParseException(null, "bad"))))
-                .isEqualTo(Main.BAD_INPUT);
-        assertThat(exitWhenThrowing(new BenchException("x ended early", new EOFException()))).isEqualTo(Main.BAD_INPUT);
+                .isEqualTo(ExitCode.BAD_INPUT);
+        assertThat(exitWhenThrowing(new BenchException("x ended early", new EOFException()))).isEqualTo(ExitCode.BAD_INPUT);
         assertThat(exitWhenThrowing(new RunStoppedException("interrupted", new InterruptedException())))
-                .isEqualTo(Main.CELLS_FAILED);
+                .isEqualTo(ExitCode.FAILED);
     }
 
     @Test
     void anErrorIsFourInOneLine() {
-        assertThat(exitWhenThrowing(new NoClassDefFoundError("dev/inferbench/Gone"))).isEqualTo(Main.INTERNAL_ERROR);
+        assertThat(exitWhenThrowing(new NoClassDefFoundError("dev/inferbench/Gone"))).isEqualTo(ExitCode.INTERNAL_ERROR);
         assertThat(lines()).containsExactly("inferbench: java.lang.NoClassDefFoundError: dev/inferbench/Gone");
     }
 
     @Test
     void aBugIsFourAndBadInputTwo() {
-        assertThat(exitWhenThrowing(new IllegalStateException("bug"))).isEqualTo(Main.INTERNAL_ERROR);
-        assertThat(exitWhenThrowing(new BenchException("bad"))).isEqualTo(Main.BAD_INPUT);
+        assertThat(exitWhenThrowing(new IllegalStateException("bug"))).isEqualTo(ExitCode.INTERNAL_ERROR);
+        assertThat(exitWhenThrowing(new BenchException("bad"))).isEqualTo(ExitCode.BAD_INPUT);
         assertThat(lines()).containsExactly("inferbench: java.lang.IllegalStateException: bug", "inferbench: bad");
     }
 }

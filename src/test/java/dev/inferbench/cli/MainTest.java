@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.ExitCode;
 import java.util.Arrays;
 import java.util.List;
 import ai.onnx.proto.OnnxMl;
@@ -73,7 +74,7 @@ class MainTest {
         ByteArrayOutputStream jmh = new ByteArrayOutputStream();
         System.setOut(new PrintStream(jmh, true, StandardCharsets.UTF_8));
         try {
-            assertThat(run(args)).isEqualTo(Main.OK);
+            assertThat(run(args)).isEqualTo(ExitCode.OK);
         } finally {
             System.setOut(stdout);
         }
@@ -83,7 +84,7 @@ class MainTest {
     private void assertRefused(String expected, String... args) {
         int code = run(args);
         String e = err.toString(StandardCharsets.UTF_8);
-        assertThat(code).as(e).isEqualTo(Main.BAD_INPUT);
+        assertThat(code).as(e).isEqualTo(ExitCode.BAD_INPUT);
         assertThat(e.lines()).as("stderr").hasSize(1);
         assertThat(e).startsWith("inferbench: ").contains(expected);
         if (Files.exists(results)) {
@@ -188,7 +189,7 @@ class MainTest {
     @Test
     void verboseAddsTheStackTrace() {
         int code = run("--verbose", "-p", "engine=onnx");
-        assertThat(code).isEqualTo(Main.BAD_INPUT);
+        assertThat(code).isEqualTo(ExitCode.BAD_INPUT);
         assertThat(err.toString(StandardCharsets.UTF_8).lines().count()).isGreaterThan(1);
     }
 
@@ -248,10 +249,10 @@ class MainTest {
 
     @Test
     void modelsCommandPrintsStatisticsOfAFileByPath() {
-        assertThat(run("models", dir.resolve("good.onnx").toString())).isEqualTo(Main.OK);
+        assertThat(run("models", dir.resolve("good.onnx").toString())).isEqualTo(ExitCode.OK);
         assertThat(out.toString()).contains("2,410").contains("input:float32[-1, 64]").contains("Gemm 2");
         out.reset();
-        assertThat(run("models", "good", "--json")).isEqualTo(Main.OK);
+        assertThat(run("models", "good", "--json")).isEqualTo(ExitCode.OK);
         assertThat(out.toString()).contains("\"params\" : 2410").contains("\"macsPerSample\" : 2368");
     }
 

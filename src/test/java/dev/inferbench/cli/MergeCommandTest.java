@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.ExitCode;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.run.Plan;
 import dev.inferbench.run.RunStore;
@@ -53,7 +54,7 @@ class MergeCommandTest {
         Path merged = dir.resolve("merged");
         // no fork ran in these hand-made shards: the merge says which cells are short and does not exit 0
         assertThat(merge(one.toString(), two.toString(), "--run-dir", merged.toString()))
-                .as(err.toString(StandardCharsets.UTF_8)).isEqualTo(Main.CELLS_FAILED);
+                .as(err.toString(StandardCharsets.UTF_8)).isEqualTo(ExitCode.FAILED);
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("inferbench: cells short of forks")
                 .contains("InferenceBenchmark.infer batchSize=1 (0 of 1 forks)");
         assertThat(merged.resolve("environment.json")).hasSameTextualContentAs(one.resolve("environment.json"));
@@ -65,7 +66,7 @@ class MergeCommandTest {
         Path one = shard("1/2", "Intel Xeon");
         Path two = shard("2/2", "AMD EPYC");
         Path merged = dir.resolve("merged");
-        assertThat(merge(one.toString(), two.toString(), "--run-dir", merged.toString())).isEqualTo(Main.CELLS_FAILED);
+        assertThat(merge(one.toString(), two.toString(), "--run-dir", merged.toString())).isEqualTo(ExitCode.FAILED);
         assertThat(merged.resolve("environment.json")).hasSameTextualContentAs(one.resolve("environment.json"));
         assertThat(out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("different CPUs")))
                 .containsExactly("inferbench: the shards ran on different CPUs (Intel Xeon; AMD EPYC); the merged run's"

@@ -1,5 +1,6 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.ExitCode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -59,7 +60,7 @@ class SubcommandHelpTest {
     @Test
     void helpWinsOverArgumentsThatWouldBeBadInput() {
         // without --help each of these is bad input (exit 2): help is answered before the arguments are read
-        assertThat(run("compare", "only-one-run").code).isEqualTo(Main.BAD_INPUT);
+        assertThat(run("compare", "only-one-run").code).isEqualTo(ExitCode.BAD_INPUT);
         Result r = run("compare", "only-one-run", "--format", "pdf", "--help");
         assertThat(r.code).isZero();
         assertThat(r.out).startsWith("usage: java -jar target/benchmarks.jar compare ");

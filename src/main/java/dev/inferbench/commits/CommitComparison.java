@@ -1,0 +1,18 @@
+package dev.inferbench.commits;
+
+import dev.inferbench.BenchException;
+
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * One interleaved comparison of two commits, as {@code compare-commits} runs it: {@code args} are that subcommand's
+ * arguments ({@code BASE HEAD [JMH args] [--precision P] [--budget D] ...}) and the exit code is its ending: 0 pass,
+ * 1 a regression (with {@code --fail-on-regression}), 3 could not tell, 2 bad input or a side that does not build,
+ * 4 any other failure. The bisect and the power ledger ask their questions through this, so their tests can answer
+ * without building anything.
+ */
+@FunctionalInterface
+public interface CommitComparison {
+    int run(List<String> args, PrintStream out, PrintStream err) throws BenchException;
+}
