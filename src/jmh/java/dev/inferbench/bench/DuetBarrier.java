@@ -18,7 +18,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * Keeps the two forks of a duet in step (tools/compare-commits.sh --duet, docs/duet.md): the base and the head fork
+ * Keeps the two forks of a duet in step (compare-commits --duet, docs/duet.md): the base and the head fork
  * of one pair run at the same time, each pinned to its own CPUs, and every measured iteration of one starts together
  * with the same iteration of the other, so that whatever else the machine does hits both alike.
  *

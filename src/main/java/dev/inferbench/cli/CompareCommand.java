@@ -3,6 +3,7 @@ package dev.inferbench.cli;
 import dev.inferbench.ExitCode;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.Comparer;
+import dev.inferbench.compare.PilotRecord;
 import dev.inferbench.compare.StopAnswer;
 import dev.inferbench.compare.Threshold;
 import dev.inferbench.flow.CompareFlow;
@@ -25,15 +26,15 @@ import java.util.Set;
  * metric measured on one side only is 3 too, one line each saying which side lacks it; {@code --missing regression}
  * makes one that HEAD lost exit 1.
  * With {@code --precision P} it adds one line saying how many cells are settled ({@link StoppingRule}: the
- * primary metric's ratio interval narrower than P, from 8 forks). tools/compare-commits.sh does not read it: it asks
- * {@code --stop-status} ({@link StopAnswer}), whose answer never depends on a verdict.
+ * primary metric's ratio interval narrower than P, from 8 forks). compare-commits does not read it: it asks
+ * {@link StopAnswer}'s question, whose answer never depends on a verdict. A comparison whose pairs its pilot chose
+ * says so beside its runs ({@link PilotRecord}), and the paired intervals take their spread from those pairs.
  * Here the flags are parsed; {@link CompareFlow} compares, prints and decides the ending, which becomes the exit code.
  */
 final class CompareCommand implements Subcommand {
     private static final String USAGE = "compare BASE HEAD [--min-effect 3%] [--fail-on-regression] [--inconclusive fail|pass]"
             + " [--missing undecided|regression] [--keep-disturbed] [--unpaired] [--gate M,...] [--threshold T]..."
-            + " [--precision P] [--pilot N]"
-            + " [--stop-status --max-pairs N] [--format table|md|json|html] [-v]";
+            + " [--precision P] [--format table|md|json|html] [-v]";
 
     @Override
     public String summary() {
@@ -46,12 +47,11 @@ final class CompareCommand implements Subcommand {
                 compare BASE HEAD [--min-effect P] [--fail-on-regression]
                         [--inconclusive fail|pass] [--missing undecided|regression]
                         [--keep-disturbed] [--unpaired] [--gate M,...]
-                        [--threshold T]... [--precision P] [--pilot N]
-                        [--stop-status --max-pairs N] [--format F] [-v]
+                        [--threshold T]... [--precision P] [--format F] [-v]
                 Compares two runs cell by cell and metric by metric: the ratio HEAD/BASE with its interval, forks as
                 the unit, paired fork by fork where the forks ran side by side, and a verdict per row. An
                 interval, and so a verdict, needs 2 forks a side or more (-f 2), or 3 pairs or more of forks run
-                side by side (tools/compare-commits.sh); a cell with fewer is one line that says so. The table shows
+                side by side (compare-commits); a cell with fewer is one line that says so. The table shows
                 the gated rows and those whose change is shown (the ratio's interval excludes 1), then one line
                 counting the rest; ± is half each side's interval, in the row's unit.
                   BASE HEAD                 two run folders (or JMH JSON result files)
@@ -70,12 +70,6 @@ final class CompareCommand implements Subcommand {
                   --gate M,...              the metrics the gate covers (default primary; e.g. primary,p99,mem.rss.peak)
                   --threshold T             an absolute bound on HEAD, '[param=v:]metric<value', repeatable
                   --precision P             add a line: how many cells' intervals are narrower than P
-                  --pilot N                 the number of pairs was chosen from the first N pairs (Stein's two
-                                            stages): paired intervals take their spread from those N pairs
-                  --stop-status             print only one line, "stop: ..." or "continue: ...": whether every
-                                            gated row has the pairs its pilot asks for at --precision P (needs
-                                            --precision, --pilot and --max-pairs; what compare-commits asks)
-                  --max-pairs N             the most pairs the comparison may run
                   --format F                table (default), md, json or html
                   -v                        every row in table and md (json and html always hold every row)
                 Exit 0 pass, 1 regression or failed threshold, 2 bad input, 3 could not tell (docs/statistics.md).
@@ -95,9 +89,6 @@ final class CompareCommand implements Subcommand {
         List<Threshold> thresholds = new ArrayList<>();
         double precision = Double.NaN;
         Set<String> gate = Comparer.PRIMARY_ONLY;
-        int pilot = Integer.MAX_VALUE;
-        int maxPairs = -1;
-        boolean stopStatus = false;
         boolean allRows = false;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -111,9 +102,6 @@ final class CompareCommand implements Subcommand {
                 case "--gate" -> gate = gateMetrics(value(args, ++i, a));
                 case "--threshold" -> thresholds.add(Threshold.parse(value(args, ++i, a)));
                 case "--precision" -> precision = RunFlags.percent(value(args, ++i, a), a);
-                case "--pilot" -> pilot = count(value(args, ++i, a), a, 3);
-                case "--max-pairs" -> maxPairs = count(value(args, ++i, a), a, 3);
-                case "--stop-status" -> stopStatus = true;
                 case "-v" -> allRows = true;
                 case "--format" -> {
                     format = value(args, ++i, a);
@@ -132,13 +120,8 @@ final class CompareCommand implements Subcommand {
         if (runs.size() != 2) {
             throw new BenchException("compare needs two run folders, got " + runs.size() + "; expected: " + USAGE);
         }
-        if (stopStatus && (Double.isNaN(precision) || pilot == Integer.MAX_VALUE || maxPairs < 0)) {
-            throw new BenchException("--stop-status needs --precision P, --pilot N and --max-pairs N; found "
-                    + (Double.isNaN(precision) ? "no --precision" : pilot == Integer.MAX_VALUE ? "no --pilot" : "no --max-pairs"));
-        }
         return new CompareFlow(out, err).compare(new CompareFlow.Request(runs, minEffect, failOnRegression,
-                inconclusivePasses, lostFails, keepDisturbed, unpaired, gate, thresholds, precision, pilot, maxPairs,
-                stopStatus, format, allRows)).exitCode();
+                inconclusivePasses, lostFails, keepDisturbed, unpaired, gate, thresholds, precision, format, allRows)).exitCode();
     }
 
     /** {@code --gate time,p99,mem.rss.peak}: the metrics whose regressions fail the gate ({@code primary} by default). */
@@ -174,18 +157,6 @@ final class CompareCommand implements Subcommand {
                     + ExitCode.UNDECIDED + ", the default) or regression (exit " + CompareFlow.Ending.FAILED.exitCode()
                     + ")");
         };
-    }
-
-    private static int count(String v, String flag, int least) throws BenchException {
-        try {
-            int n = Integer.parseInt(v);
-            if (n >= least) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // the message below says what was expected
-        }
-        throw new BenchException(flag + " '" + v + "' is not a whole number of at least " + least);
     }
 
     private static String value(List<String> args, int i, String flag) throws BenchException {

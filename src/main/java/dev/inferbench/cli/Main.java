@@ -46,6 +46,7 @@ public final class Main {
         SUBCOMMANDS.put("merge", MergeCommand::new);
         SUBCOMMANDS.put("variance", VarianceCommand::new);
         SUBCOMMANDS.put("compare", CompareCommand::new);
+        SUBCOMMANDS.put("compare-commits", CompareCommitsCommand::new);
         SUBCOMMANDS.put("flame", FlameCommand::new);
         SUBCOMMANDS.put("models", ModelsCommand::new);
         SUBCOMMANDS.put("verify", VerifyCommand::new);
@@ -82,49 +83,37 @@ public final class Main {
             out.println(BuildInfo.ofThisJar().describe());
             return ExitCode.OK;
         }
+        if (!args.isEmpty() && SUBCOMMANDS.containsKey(args.get(0))) {
+            return run(args.subList(1, args.size()), SUBCOMMANDS.get(args.get(0)).get(), verbose);
+        }
+        return guarded(verbose, () -> jmh(args, argv, verbose));
+    }
+
+    /** {@code command} run on {@code args} (its name left out): its help, its one-line failures, its exit code. */
+    int run(List<String> args, Subcommand command) {
+        List<String> rest = new ArrayList<>(args);
+        boolean verbose = rest.remove("--verbose");
+        return run(rest, command, verbose);
+    }
+
+    private int run(List<String> args, Subcommand command, boolean verbose) {
+        List<String> rest = List.copyOf(args);
+        if (rest.contains("--help") || rest.contains("-h")) {
+            out.print(command.usage()); // before any check of the other arguments: help is never bad input
+            return ExitCode.OK;
+        }
+        return guarded(verbose, () -> command.run(rest, out, err));
+    }
+
+    /** What exits with a code, or throws what {@link #guarded} turns into one. */
+    @FunctionalInterface
+    private interface Step {
+        int run() throws BenchException, RunStoppedException, IOException;
+    }
+
+    private int guarded(boolean verbose, Step step) {
         try {
-            if (!args.isEmpty() && SUBCOMMANDS.containsKey(args.get(0))) {
-                Subcommand command = SUBCOMMANDS.get(args.get(0)).get();
-                List<String> rest = List.copyOf(args.subList(1, args.size()));
-                if (rest.contains("--help") || rest.contains("-h")) {
-                    out.print(command.usage()); // before any check of the other arguments: help is never bad input
-                    return ExitCode.OK;
-                }
-                return command.run(rest, out, err);
-            }
-            if (args.equals(List.of("--help"))) {
-                args = new ArrayList<>(List.of("-h")); // JMH's parser knows only -h
-            }
-            RunFlags flags = RunFlags.extract(args);
-            flags.applyConfig();
-            JmhArgs.Parsed parsed = JmhArgs.read(flags.jmhArgs());
-            CommandLineOptions cmd = parsed.cmd();
-            if (cmd.shouldHelp()) {
-                out.println("usage: java -jar target/benchmarks.jar [SUBCOMMAND | JMH and inferbench options]");
-                out.println("A run measures every cell of the matrix (-p model=resnet50 -p batchSize=1,8) in forks and"
-                        + " prints the plan, a line per fork, the summary and where its files are; JMH's own log goes"
-                        + " to the run folder's jmh.log (-v NORMAL shows it as it runs).");
-                out.println("inferbench's options: --version (the build, its commit and engine versions), --verbose"
-                        + " (JMH's log and stack traces); defaults from "
-                        + BenchConfig.FILE_NAME + " (--config FILE: your own, outside the checkout); a run folder results/<time>-<sha>/ kept fork by fork (-rff FILE:"
-                        + " a copy of the result there too);");
-                out.println("  --cells FILE (a list of configurations), --resume DIR [-f N] [--trust-folder], --run-dir DIR,"
-                        + " --shard i/n, --max-forks N, --fork-timeout D,"
-                        + " --precision P%, --budget D, --paced (see docs/running.md)");
-                out.println("  --flame [--flame-events cpu,alloc,...] [--flame-optional], --op-profile,"
-                        + " --threshold '[param=v:]metric<value', --percentiles 50,90,99.9 (the summary's)");
-                out.println("subcommands (java -jar target/benchmarks.jar SUBCOMMAND --help for each one's flags):");
-                SUBCOMMANDS.forEach((name, command) -> out.println("  " + name + ": " + command.get().summary()));
-                out.println();
-                out.println("JMH's options (every one works unchanged):");
-                cmd.showHelp();
-                return ExitCode.OK;
-            }
-            if (cmd.shouldList() || cmd.shouldListWithParams() || cmd.shouldListProfilers()
-                    || cmd.shouldListResultFormats()) {
-                return list(cmd, args);
-            }
-            return new RunCommand(out, err, verbose).run(flags, parsed, argv);
+            return step.run();
         } catch (BenchException e) {
             return fail(e, ioFailure(e) ? ExitCode.IO_FAILURE : ExitCode.BAD_INPUT, verbose);
         } catch (RunStoppedException e) {
@@ -138,6 +127,43 @@ public final class Main {
             // handler prints a stack trace and exits 1, the code of a regression
             return fail(e, ExitCode.INTERNAL_ERROR, verbose);
         }
+    }
+
+    private int jmh(List<String> given, String[] argv, boolean verbose) throws BenchException, RunStoppedException, IOException {
+        List<String> args = given;
+        if (args.equals(List.of("--help"))) {
+            args = new ArrayList<>(List.of("-h")); // JMH's parser knows only -h
+        }
+        RunFlags flags = RunFlags.extract(args);
+        flags.applyConfig();
+        JmhArgs.Parsed parsed = JmhArgs.read(flags.jmhArgs());
+        CommandLineOptions cmd = parsed.cmd();
+        if (cmd.shouldHelp()) {
+            out.println("usage: java -jar target/benchmarks.jar [SUBCOMMAND | JMH and inferbench options]");
+            out.println("A run measures every cell of the matrix (-p model=resnet50 -p batchSize=1,8) in forks and"
+                    + " prints the plan, a line per fork, the summary and where its files are; JMH's own log goes"
+                    + " to the run folder's jmh.log (-v NORMAL shows it as it runs).");
+            out.println("inferbench's options: --version (the build, its commit and engine versions), --verbose"
+                    + " (JMH's log and stack traces); defaults from "
+                    + BenchConfig.FILE_NAME + " (--config FILE: your own, outside the checkout); a run folder results/<time>-<sha>/ kept fork by fork (-rff FILE:"
+                    + " a copy of the result there too);");
+            out.println("  --cells FILE (a list of configurations), --resume DIR [-f N] [--trust-folder], --run-dir DIR,"
+                    + " --shard i/n, --max-forks N, --fork-timeout D,"
+                    + " --precision P%, --budget D, --paced (see docs/running.md)");
+            out.println("  --flame [--flame-events cpu,alloc,...] [--flame-optional], --op-profile,"
+                    + " --threshold '[param=v:]metric<value', --percentiles 50,90,99.9 (the summary's)");
+            out.println("subcommands (java -jar target/benchmarks.jar SUBCOMMAND --help for each one's flags):");
+            SUBCOMMANDS.forEach((name, command) -> out.println("  " + name + ": " + command.get().summary()));
+            out.println();
+            out.println("JMH's options (every one works unchanged):");
+            cmd.showHelp();
+            return ExitCode.OK;
+        }
+        if (cmd.shouldList() || cmd.shouldListWithParams() || cmd.shouldListProfilers()
+                || cmd.shouldListResultFormats()) {
+            return list(cmd, args);
+        }
+        return new RunCommand(out, err, verbose).run(flags, parsed, argv);
     }
 
     /**

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Which forks of a cell's two sides were measured as pairs: fork N of the baseline with fork N of the candidate when
- * they ran next to each other, one right after the other or at the same time, as tools/compare-commits.sh runs them
+ * they ran next to each other, one right after the other or at the same time, as compare-commits runs them
  * (A, B, A, B ..., or in a duet). Two runs made at different times have no pairs, and compare falls back to the
  * unpaired interval: the pairing is read off the forks' wall times, never assumed.
  *

@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The machine around each fork of an interleaved comparison, as tools/compare-commits.sh took it outside the measured
+ * The machine around each fork of an interleaved comparison, as compare-commits took it outside the measured
  * JVMs ({@value #FILE} in the folder that holds the two run folders): per fork, its wall-clock window, other processes'
  * CPU over it (the machine's busy time from /proc less the script's and the two launchers' process trees) and the
  * script's own canary (a fixed shell loop) timed before and after the pair. Neither side's build runs any of it, so a

@@ -44,7 +44,7 @@ public final class RunReader {
     /**
      * Cells as the statistics need them, every fork kept apart, with when each fork ran where {@code runOrFile} is a
      * run folder that says so (what pairs the forks of two interleaved runs), and whether the machine was disturbed
-     * during it: from the machine record of tools/compare-commits.sh beside the run ({@link MachineRecord}), taken
+     * during it: from the machine record of compare-commits beside the run ({@link MachineRecord}), taken
      * outside the measured JVMs, else from the figures each fork took of itself ({@link MachineState}).
      */
     public static List<CellResults> of(List<MeasuredCell> cells, Path runOrFile) throws BenchException {

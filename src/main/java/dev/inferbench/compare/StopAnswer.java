@@ -5,7 +5,7 @@ import dev.inferbench.stats.TwoStage;
 import java.util.Locale;
 
 /**
- * The answer to "run another pair of forks?" that tools/compare-commits.sh asks {@code compare --stop-status}: one
+ * The answer to "run another pair of forks?" that compare-commits asks {@code compare --stop-status}: one
  * line, whose first word ({@code stop} or {@code continue}) is what the script acts on. It depends only on how many
  * pairs each gated row has and on the spread of its first {@code pilot} pairs ({@link TwoStage}), never on where an
  * interval lies or what a verdict says, so the looks cost the gate nothing of its error rate.

@@ -18,7 +18,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * The operator passes two run folders hold ({@code where/pair-N/}, written when tools/compare-commits.sh asks each
+ * The operator passes two run folders hold ({@code where/pair-N/}, written when compare-commits asks each
  * side's launcher between pairs), set pair for pair beside each gated row of a comparison: a {@link Where} per cell
  * whose passes both runs hold for at least {@value #MIN_PAIRS} pairs.
  */

@@ -91,7 +91,7 @@ public final class Calibration {
 
     /**
      * The comparison row: this checkout against itself with the slowdown aid on the head side, forks interleaved and
-     * paired as a CI gate runs them ({@code tools/compare-commits.sh . .}), and compare's paired ratio. Run one after
+     * paired as a CI gate runs them ({@code compare-commits . .}), and compare's paired ratio. Run one after
      * the other, the two sides' fork means differ by more than the slowdown on a shared VM; interleaved, the pairs
      * cancel the drift. Needs the checkout the jar was built in (its tools/ beside target/).
      */

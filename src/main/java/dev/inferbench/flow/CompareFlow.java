@@ -4,11 +4,13 @@ import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.ExitCode;
 import dev.inferbench.compare.CellKey;
+import dev.inferbench.compare.CellResults;
 import dev.inferbench.compare.Comparer;
 import dev.inferbench.compare.Comparison;
 import dev.inferbench.compare.Gate;
 import dev.inferbench.compare.MachineRecord;
 import dev.inferbench.compare.Missing;
+import dev.inferbench.compare.PilotRecord;
 import dev.inferbench.compare.RunReader;
 import dev.inferbench.compare.SideEngines;
 import dev.inferbench.compare.StopAnswer;
@@ -50,8 +52,8 @@ import java.util.Set;
  * regression (with --fail-on-regression) or a failed threshold, {@link Ending#UNDECIDED} when a gated row could not
  * tell (with --fail-on-regression, unless inconclusive rows pass) or a gated cell or metric is measured on one side
  * only ({@link Missing}; {@link Ending#FAILED} where HEAD lost it and the request says so): "inconclusive" and "not
- * measured" are never a silent pass. With {@code stopStatus} it prints only the {@link StopAnswer} line, whose answer
- * never depends on a verdict.
+ * measured" are never a silent pass. {@link #stopAnswer} is the question an adaptive comparison of commits asks after
+ * each pair, whose answer never depends on a verdict.
  */
 public final class CompareFlow {
     /** The head run's folder (under {@code where/}) for the differential flame graphs of the passes. */
@@ -72,17 +74,13 @@ public final class CompareFlow {
      * @param gate               the metrics the gate covers
      * @param thresholds         absolute bounds on HEAD
      * @param precision          the precision of the settled line, NaN for none
-     * @param pilot              the pilot's number of pairs, {@code Integer.MAX_VALUE} for none
-     * @param maxPairs           the most pairs the comparison may run, negative for none
-     * @param stopStatus         print only the stop-status line
      * @param format             table, md, json or html
      * @param allRows            every row in the table and md formats ({@code -v}), not only the gated ones and those
      *                           whose change is shown; json and html always hold every row
      */
     public record Request(List<Path> runs, double minEffect, boolean failOnRegression, boolean inconclusivePasses,
                           boolean lostFails, boolean keepDisturbed, boolean unpaired, Set<String> gate,
-                          List<Threshold> thresholds, double precision, int pilot, int maxPairs, boolean stopStatus,
-                          String format, boolean allRows) {
+                          List<Threshold> thresholds, double precision, String format, boolean allRows) {
     }
 
     /** How the comparison ends, and the exit code each ending gives. */
@@ -122,29 +120,44 @@ public final class CompareFlow {
         this.err = err;
     }
 
-    public Ending compare(Request request) throws BenchException {
+    /** The two runs of {@code request} read and compared, with their readers (the gate checks HEAD's cells). */
+    private record Read(List<MeasuredCell> baseCells, List<MeasuredCell> candidateCells, List<CellResults> candidate,
+                        Comparer.Report report) {
+    }
+
+    private static Read read(Request request) throws BenchException {
         List<Path> runs = request.runs();
-        double minEffect = request.minEffect();
-        boolean keepDisturbed = request.keepDisturbed();
-        boolean unpaired = request.unpaired();
-        Set<String> gate = request.gate();
-        List<Threshold> thresholds = request.thresholds();
-        double precision = request.precision();
-        int pilot = request.pilot();
-        int maxPairs = request.maxPairs();
-        String format = request.format();
         List<MeasuredCell> baseCells = RunReader.readCells(runs.get(0));
         List<MeasuredCell> candidateCells = RunReader.readCells(runs.get(1));
         // --unpaired reads the sides as if they had been run apart: what pairing buys, on the same forks
-        var candidate = unpaired ? RunReader.of(candidateCells) : RunReader.of(candidateCells, runs.get(1));
-        var baseline = unpaired ? RunReader.of(baseCells) : RunReader.of(baseCells, runs.get(0));
-        Comparer.Report report = Comparer.compare(baseline, candidate, minEffect,
-                Verdict.CONFIDENCE, gate, keepDisturbed, pilot, precision);
-        checkGateNames(gate, report);
-        if (request.stopStatus()) {
-            out.println(StopAnswer.of(report, precision, pilot, maxPairs).line());
-            return Ending.PASS;
-        }
+        var candidate = request.unpaired() ? RunReader.of(candidateCells) : RunReader.of(candidateCells, runs.get(1));
+        var baseline = request.unpaired() ? RunReader.of(baseCells) : RunReader.of(baseCells, runs.get(0));
+        Comparer.Report report = Comparer.compare(baseline, candidate, request.minEffect(), Verdict.CONFIDENCE,
+                request.gate(), request.keepDisturbed(), PilotRecord.beside(runs.get(0), runs.get(1)),
+                request.precision());
+        checkGateNames(request.gate(), report);
+        return new Read(baseCells, candidateCells, candidate, report);
+    }
+
+    /**
+     * Whether a comparison whose pilot is {@code pilot} pairs may stop at {@code request}'s precision, asked after a
+     * pair ({@link StopAnswer}): its answer never depends on a verdict.
+     */
+    public static StopAnswer stopAnswer(Request request, int pilot, int maxPairs) throws BenchException {
+        return StopAnswer.of(read(request).report(), request.precision(), pilot, maxPairs);
+    }
+
+    public Ending compare(Request request) throws BenchException {
+        List<Path> runs = request.runs();
+        Set<String> gate = request.gate();
+        List<Threshold> thresholds = request.thresholds();
+        double precision = request.precision();
+        String format = request.format();
+        Read read = read(request);
+        List<MeasuredCell> baseCells = read.baseCells();
+        List<MeasuredCell> candidateCells = read.candidateCells();
+        var candidate = read.candidate();
+        Comparer.Report report = read.report();
         List<Gate.Check> checks = Gate.check(thresholds, candidate);
         Map<CellKey, Where> where = flameDiffs(WhereRuns.of(runs.get(0), runs.get(1), report), runs.get(1), report);
         SideEngines engines = SideEngines.of(runs.get(0), runs.get(1));
@@ -251,7 +264,7 @@ public final class CompareFlow {
 
     /**
      * A line when pairs were left out by the figures the measured forks took of themselves, because no machine record
-     * of tools/compare-commits.sh lies beside the runs: a build that slows that canary has its pairs left out.
+     * of compare-commits lies beside the runs: a build that slows that canary has its pairs left out.
      */
     private static Optional<String> insideFlag(Comparer.Report report, List<Path> runs) throws BenchException {
         boolean leftOut = report.rows().stream().anyMatch(r -> r.paired() && r.pairs().disturbed() > 0);
@@ -259,7 +272,7 @@ public final class CompareFlow {
             return Optional.empty();
         }
         return Optional.of("disturbed pairs: flagged by the canary and /proc readings inside the measured forks, as no "
-                + MachineRecord.FILE + " (tools/compare-commits.sh's record, taken outside them) lies beside both runs;"
+                + MachineRecord.FILE + " (compare-commits's record, taken outside them) lies beside both runs;"
                 + " a build that slows that canary has its pairs left out (--keep-disturbed keeps them)");
     }
 

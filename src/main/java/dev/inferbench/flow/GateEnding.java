@@ -64,14 +64,14 @@ final class GateEnding {
 
     /**
      * What to do about a cell with too few forks for an interval: more forks a side, an option of the run that made
-     * it, or pairs of forks, which tools/compare-commits.sh runs.
+     * it, or pairs of forks, which compare-commits runs.
      */
     static final String MORE_FORKS = "rerun each side with -f " + CompareTable.FORKS_NEEDED + " or more (java -jar"
-            + " target/benchmarks.jar -f N), or both with tools/compare-commits.sh, which runs their forks in pairs";
+            + " target/benchmarks.jar -f N), or both with compare-commits, which runs their forks in pairs";
 
     /**
      * "could not tell: <cell> time 1.012 [0.951, 1.077] (paired, 10 pairs): this comparison sees changes of 11 % or
-     * more; rerun with tools/compare-commits.sh --turns or more --forks"; where the forks already took turns, more
+     * more; rerun with compare-commits --turns or more --forks"; where the forks already took turns, more
      * --forks or more iterations a fork (-i, which the script passes to JMH).
      */
     static String couldNotTell(Comparison r, String cell, boolean turns) {
@@ -89,8 +89,8 @@ final class GateEnding {
         return String.format(Locale.ROOT, "could not tell: %s %s %s (%s): %s; %s",
                 cell, r.metric(), CompareTable.ratioText(r),
                 r.paired() ? "paired, " + r.pairs().count() + " pairs" : "unpaired, " + i.forks() + " forks",
-                sees, turns ? "rerun tools/compare-commits.sh with more --forks, or more iterations a fork (-i N)"
-                        : "rerun with tools/compare-commits.sh --turns (the two sides' iterations a second apart), or"
+                sees, turns ? "rerun compare-commits with more --forks, or more iterations a fork (-i N)"
+                        : "rerun with compare-commits --turns (the two sides' iterations a second apart), or"
                         + " with more --forks");
     }
 

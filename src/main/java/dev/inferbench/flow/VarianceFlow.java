@@ -41,7 +41,7 @@ public final class VarianceFlow {
         List<CellResults> cells = RunReader.read(dir);
         double iteration = RunReader.iterationSeconds(dir);
         // what a fork costs where the A/B will run, when that is not this run's own median fork (e.g. half of a
-        // tools/compare-commits.sh pair: its fork, the other side's and what the script spends between them)
+        // compare-commits pair: its fork, the other side's and what the script spends between them)
         double forkWall = Double.isNaN(forkSeconds) ? ForkTimes.medianForkSeconds(dir) : forkSeconds;
         double perCell = budget.toMillis() / 1e3 / cells.size() / (ab ? 2 : 1);
         out.printf(Locale.ROOT, "fork wall time (%s) %.1f s, iteration %.1f s, budget %s = %.0f s per cell%s (%d cells)%n",

@@ -28,7 +28,7 @@ import java.util.stream.Stream;
 
 /**
  * One profiled pass of each {@code ort} or {@code djl-ort} inference cell of a run, asked for between the timed forks
- * of an interleaved comparison (tools/compare-commits.sh), so that each side's operator times are taken pair by pair
+ * of an interleaved comparison (compare-commits), so that each side's operator times are taken pair by pair
  * as its timed forks are: the cell's model once more with ONNX Runtime's session profiling on, never in a timed fork,
  * in a JVM of its own ({@code run.ChildJvm}), so that a crash of the engine costs the pass only.
  * A pass warms up for at least {@value #WARMUP_CALLS} calls and half its time (the pass's JVM runs the engine's

@@ -19,7 +19,7 @@ import java.util.Locale;
 final class PairingLine {
     private static final String GAP = "their second fork started longer after the first ended than a fork lasts:"
             + " something ran between them, such as another job measuring on the machine";
-    private static final String GAP_FIX = "rerun tools/compare-commits.sh while no other job measures on the machine";
+    private static final String GAP_FIX = "rerun compare-commits while no other job measures on the machine";
 
     private PairingLine() {
     }
@@ -30,7 +30,7 @@ final class PairingLine {
                 .filter(p -> p != null && !p.usable() && p.apart() + p.disturbed() > 0).distinct().toList();
         if (paired.isEmpty()) {
             return lost.isEmpty() ? "ratio intervals: the two sides as independent samples (Welch): the runs' forks"
-                    + " were not measured side by side (tools/compare-commits.sh measures them in pairs)"
+                    + " were not measured side by side (compare-commits measures them in pairs)"
                     : "ratio intervals: the two sides as independent samples (Welch), though the forks took turns: "
                     + lostPairs(lost);
         }

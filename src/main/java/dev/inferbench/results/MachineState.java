@@ -112,7 +112,7 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
 
     /**
      * Whether a fork counts as disturbed by the rule of {@link #disturbedForks}, from figures taken anywhere: inside
-     * the fork (its canary and /proc readings) or outside it (tools/compare-commits.sh's machine record).
+     * the fork (its canary and /proc readings) or outside it (compare-commits's machine record).
      */
     public static boolean disturbed(double canary, double others, double canaryMedian, double othersMedian) {
         return !why(canary, others, canaryMedian, othersMedian).isEmpty();

@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
  * {@code --paced}: before each fork the loop prints {@value #READY} and waits for a line on its input; the end of
  * the input stops the run as {@code --max-forks} does (resumable, the summary and report written). An interleaved
  * A/B comparison keeps one such launcher per side running and lets each run one fork in turn, instead of starting a
- * launcher JVM, planning the run and writing its report for every fork (tools/compare-commits.sh).
+ * launcher JVM, planning the run and writing its report for every fork (compare-commits).
  *
  * <p>A paced loop writes the run's merged result only when its input asks ({@value #WRITE}) and at its end, not
  * after every fork: JMH's writer takes longer the more forks a cell has (about 27 ms more per fork of a SampleTime

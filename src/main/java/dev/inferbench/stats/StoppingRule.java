@@ -7,7 +7,7 @@ package dev.inferbench.stats;
  * (stopping at the first narrow interval favours forks that happen to agree; from 3 forks a 95 % interval covered
  * the truth 91 % of the time, from 8 forks 93-95 %). {@link #settled} is the same test on a ratio, which compare
  * reports; an adaptive A/B between commits does not stop on it: stopping on a ratio's width re-estimates the spread
- * at every look and lifted the A/A fail rate above nominal (0.7-1.0 % at a nominal 0.5 %), so tools/compare-commits.sh
+ * at every look and lifted the A/A fail rate above nominal (0.7-1.0 % at a nominal 0.5 %), so compare-commits
  * runs the number of pairs its pilot chose ({@link TwoStage}, {@link #PILOT_PAIRS}).
  */
 public final class StoppingRule {

@@ -130,7 +130,7 @@ class CompareCommandTest {
         assertThat(text).contains("ratio 99% CI").contains("+0.0%").contains("can't tell").doesNotContain("FAIL")
                 .contains("could not tell: infer batchSize=1 ")
                 .containsPattern("this comparison sees changes of \\d+(x| %) or more \\(95 % power\\); rerun with"
-                        + " tools/compare-commits.sh --turns \\(the two sides' iterations a second apart\\), or with more"
+                        + " compare-commits --turns \\(the two sides' iterations a second apart\\), or with more"
                         + " --forks\n")
                 .contains("inferbench: could not tell in 2 of the gate's 2 rows")
                 .contains("the two sides as independent samples (Welch)");

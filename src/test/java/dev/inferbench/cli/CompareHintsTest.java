@@ -39,11 +39,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every hint compare prints names an option of the command that takes it: compare's own, the run's (JMH's -f),
- * or tools/compare-commits.sh's. Each option is parsed by that command's own parser, and every option found in
+ * or compare-commits's. Each option is parsed by that command's own parser, and every option found in
  * compare's output must be one checked here, so a new hint with an option nobody takes fails.
  */
 class CompareHintsTest {
-    private static final Path SCRIPT = Path.of("tools/compare-commits.sh");
     /** An option in running text: "-v", "--keep-disturbed", not the dash inside "mlp-tiny" or "-1.4%". */
     private static final Pattern OPTION = Pattern.compile("(?<![\\w-])--?[a-z][a-z-]*");
 
@@ -60,10 +59,10 @@ class CompareHintsTest {
             new Hint("compare with --keep-disturbed to keep", Command.COMPARE, List.of("--keep-disturbed")),
             new Hint("rerun each side with -f 2 or more (java -jar target/benchmarks.jar -f N)", Command.RUN,
                     List.of("-f", "2")),
-            new Hint("rerun with tools/compare-commits.sh --turns", Command.SCRIPT, List.of("--turns")),
+            new Hint("rerun with compare-commits --turns", Command.SCRIPT, List.of("--turns")),
             new Hint("--turns (the two sides' iterations a second apart), or with more --forks", Command.SCRIPT,
                     List.of("--forks", "20")),
-            new Hint("rerun tools/compare-commits.sh with more --forks, or more iterations a fork (-i N)",
+            new Hint("rerun compare-commits with more --forks, or more iterations a fork (-i N)",
                     Command.SCRIPT, List.of("-i", "5")));
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -85,7 +84,7 @@ class CompareHintsTest {
         return run;
     }
 
-    /** The cells as if their forks had taken turns with a partner's (tools/compare-commits.sh --turns). */
+    /** The cells as if their forks had taken turns with a partner's (compare-commits --turns). */
     private static void tookTurns(ArrayNode cells) {
         cells.forEach(c -> ((ObjectNode) c).putArray("jvmArgs").add("-Dinferbench.duet=/tmp/duet:base:turns"));
     }
@@ -177,7 +176,7 @@ class CompareHintsTest {
 
     @Test
     void theRunTakesForksAndIterationsAsJmhOptions() throws Exception {
-        // inferbench's own flags leave -f and -i to JMH's parser, which compare-commits.sh hands them to as well
+        // inferbench's own flags leave -f and -i to JMH's parser, which compare-commits hands them to as well
         List<String> jmh = RunFlags.extract(List.of("-f", "2", "-i", "5")).jmhArgs();
         CommandLineOptions options = new CommandLineOptions(jmh.toArray(String[]::new));
         assertThat(options.getForkCount().get()).isEqualTo(2);
@@ -186,19 +185,17 @@ class CompareHintsTest {
 
     @Test
     void compareCommitsTakesTheOptionsItsHintsName() throws Exception {
-        String script = Files.readString(SCRIPT);
         for (Hint h : HINTS.stream().filter(h -> h.command() == Command.SCRIPT).toList()) {
-            String option = h.option().get(0);
-            boolean own = script.contains("\n    " + option + ") ");
-            // an option the script does not parse goes to JMH on both sides
+            List<String> args = new java.util.ArrayList<>(List.of(".", "."));
+            args.addAll(h.option());
+            boolean own = !CompareCommitsCommand.parse(args).jmhArgs().contains(h.option().get(0));
+            // an option compare-commits does not parse goes to JMH on both sides
             assertThat(own || new CommandLineOptions(h.option().toArray(String[]::new)).getMeasurementIterations()
-                    .hasValue()).as(option).isTrue();
+                    .hasValue()).as(h.option().get(0)).isTrue();
         }
-        // and the script's parser, run: --turns is its own, refused only beside --duet
-        Process p = new ProcessBuilder("bash", SCRIPT.toString(), ".", ".", "--turns", "--duet").redirectErrorStream(true)
-                .start();
-        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor()).isEqualTo(2);
-        assertThat(said).contains("--duet and --turns are two ways to run a pair; give one");
+        // --turns is its own, refused only beside --duet
+        assertThat(CompareCommitsCommand.parse(List.of(".", ".", "--turns")).turns()).isTrue();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CompareCommitsCommand.parse(List.of(".", ".", "--turns",
+                "--duet"))).hasMessage("--duet and --turns are two ways to run a pair; give one");
     }
 }

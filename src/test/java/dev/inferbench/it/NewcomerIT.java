@@ -83,7 +83,7 @@ class NewcomerIT {
         assertThat(c.out().lines().filter(l -> l.startsWith("could not tell")))
                 .containsExactly("could not tell in 2 rows: too few forks for an interval (the table's verdicts);"
                         + " rerun each side with -f 2 or more (java -jar target/benchmarks.jar -f N), or both with"
-                        + " tools/compare-commits.sh, which runs their forks in pairs");
+                        + " compare-commits, which runs their forks in pairs");
         // mlp-tiny takes no sequence length: the cells' shared settings do not name one
         assertThat(c.out()).contains("every cell: ").doesNotContain("seqLen");
         // the history of a run in a folder of the user's choosing stays beside it

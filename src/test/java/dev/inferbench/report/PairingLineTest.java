@@ -59,7 +59,7 @@ class PairingLineTest {
                 + " fork started longer after the first ended than a fork lasts: something ran between them, such as"
                 + " another job measuring on the machine) and 1 left out as the machine was disturbed (a canary 20 %"
                 + " or more slower than its median, or other processes 0.25 cores or more above theirs), leaving 1,"
-                + " fewer than the 3 a paired interval needs; rerun tools/compare-commits.sh while no other job"
+                + " fewer than the 3 a paired interval needs; rerun compare-commits while no other job"
                 + " measures on the machine, or compare with --keep-disturbed to keep the disturbed pairs");
     }
 
@@ -68,7 +68,7 @@ class PairingLineTest {
         assertThat(line(sides(6, Set.of(4), Set.of()))).isEqualTo("ratio intervals: paired, over the per-pair"
                 + " ratios of forks run side by side (5 pairs, 1 pair left out by the gap rule: their second fork"
                 + " started longer after the first ended than a fork lasts: something ran between them, such as"
-                + " another job measuring on the machine; rerun tools/compare-commits.sh while no other job measures"
+                + " another job measuring on the machine; rerun compare-commits while no other job measures"
                 + " on the machine)");
     }
 
@@ -77,6 +77,6 @@ class PairingLineTest {
         List<CellResults> s = sides(3, Set.of(), Set.of());
         List<CellResults> apart = List.of(s.get(0), new CellResults(s.get(1).key(), "avgt", s.get(1).metrics()));
         assertThat(line(apart)).isEqualTo("ratio intervals: the two sides as independent samples (Welch): the runs'"
-                + " forks were not measured side by side (tools/compare-commits.sh measures them in pairs)");
+                + " forks were not measured side by side (compare-commits measures them in pairs)");
     }
 }

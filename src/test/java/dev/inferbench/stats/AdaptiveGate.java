@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * tools/compare-commits.sh --precision 2% --fail-on-regression, simulated on the path it really takes: fork means of
+ * compare-commits --precision 2% --fail-on-regression, simulated on the path it really takes: fork means of
  * a {@link NoisyMachine} become two sides' cells with the wall-clock stamps of interleaved forks (in the pair order
  * the script's coin chose), {@link Comparer} pairs them by those stamps as compare does, the stopping question is asked
  * after the pilot's last pair and then from the pair each answer named ({@link StopAnswer#nextLook}), and the compare

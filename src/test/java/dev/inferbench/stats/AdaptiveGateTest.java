@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The adaptive A/B gate as tools/compare-commits.sh runs it ({@link AdaptiveGate}: interleaved, paired by the forks'
+ * The adaptive A/B gate as compare-commits runs it ({@link AdaptiveGate}: interleaved, paired by the forks'
  * stamps, the stop question from the pilot's last pair, the compare at the end), at the README's CI settings:
  * --precision 2%, 99 % intervals, minimum effect 3 %, 8 to 60 pairs. Each A/A bound is the nominal rate (0.5 % slower) plus three binomial
  * standard errors of the trials run, so a rule whose true rate is above nominal fails here instead of passing by its

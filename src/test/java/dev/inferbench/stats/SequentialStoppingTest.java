@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@link StoppingRule} with known truth: a look after every fork through the width of an unpaired (Welch) ratio
  * interval, 99 % intervals, 3 % minimum effect, 3 % fork-to-fork noise, precision 2 %, at most 60 forks, and a run's
- * {@code --precision 2%} with its 95 % interval. The paired path tools/compare-commits.sh takes, with its two-stage
+ * {@code --precision 2%} with its 95 % interval. The paired path compare-commits takes, with its two-stage
  * stop, is {@link AdaptiveGateTest}'s.
  */
 class SequentialStoppingTest {

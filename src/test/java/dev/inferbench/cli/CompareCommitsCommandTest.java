@@ -1,10 +1,17 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.BenchException;
+import dev.inferbench.commits.Tools;
+import dev.inferbench.commits.Verdicts;
+import dev.inferbench.compare.StopAnswer;
+import dev.inferbench.flow.CompareFlow;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,20 +23,21 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * tools/compare-commits.sh's exit codes and its exchange with each side's launcher, driven with stand-ins for java
- * and mvn (src/test/resources/compare-commits): every failure that is not a verdict ends 4 (or 2 for bad input) with
- * one line, never 0 or 1.
+ * compare-commits' exit codes and its exchange with each side's launcher, driven with stand-ins for java and mvn
+ * (src/test/resources/compare-commits) and for compare's two answers (the stop question and the verdict): every
+ * failure that is not a verdict ends 4 (or 2 for bad input) with one line, never 0 or 1.
  */
-class CompareCommitsScriptTest {
-    private static final Path SCRIPT = Path.of("tools/compare-commits.sh").toAbsolutePath();
+class CompareCommitsCommandTest {
     private static final Path FAKES = Path.of("src/test/resources/compare-commits").toAbsolutePath();
 
     @TempDir
     Path tmp;
     private Path repo;
     private Path log;
+    /** What the fake compare was asked, one line per question: "stop PRECISION PILOT MAXPAIRS" or "compare ...". */
+    private final List<String> asked = new ArrayList<>();
 
-    /** What a run of the script ended with. */
+    /** What a run of the command ended with. */
     record Ended(int code, String out, String err) {
     }
 
@@ -37,13 +45,11 @@ class CompareCommitsScriptTest {
     void aCheckoutWithAJar() throws Exception {
         repo = Files.createDirectories(tmp.resolve("repo"));
         log = tmp.resolve("log");
-        Files.createDirectories(repo.resolve("tools"));
-        Files.copy(SCRIPT, repo.resolve("tools/compare-commits.sh"));
         Files.writeString(repo.resolve(".gitignore"), "target/\nresults/\n");
-        exec(List.of("git", "init", "-q"), Map.of());
-        exec(List.of("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "x", "--allow-empty"), Map.of());
-        exec(List.of("git", "add", "."), Map.of());
-        exec(List.of("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "script"), Map.of());
+        exec(List.of("git", "init", "-q"));
+        exec(List.of("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "x", "--allow-empty"));
+        exec(List.of("git", "add", "."));
+        exec(List.of("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "ignore"));
         Files.createDirectories(repo.resolve("target"));
         Files.writeString(repo.resolve("target/benchmarks.jar"), "jar");
         Path bin = Files.createDirectories(tmp.resolve("bin"));
@@ -53,21 +59,55 @@ class CompareCommitsScriptTest {
         }
     }
 
-    private Ended run(Map<String, String> env, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("bash", "tools/compare-commits.sh"));
-        cmd.addAll(List.of(args));
-        return exec(cmd, env);
+    /**
+     * The command run in-process on the fake checkout: {@code env} shapes the fake launchers and builds; the stop
+     * question answers {@code stop} (a line as StopAnswer prints it) and the verdict is {@code verdict}.
+     */
+    private Ended run(Map<String, String> env, String stop, int verdict, String... args) throws Exception {
+        StringBuilder conf = new StringBuilder("FAKE_LOG=" + log + "\n");
+        env.forEach((k, v) -> conf.append(k).append("='").append(v).append("'\n"));
+        Files.writeString(tmp.resolve("bin/fake.env"), conf);
+        Verdicts fake = new Verdicts() {
+            @Override
+            public StopAnswer stopAnswer(CompareFlow.Request r, int pilot, int maxPairs) throws BenchException {
+                asked.add("stop " + r.precision() + " " + pilot + " " + maxPairs);
+                if (stop == null) {
+                    throw new BenchException("no jmh-result.json in " + r.runs().get(0));
+                }
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("no stop before pair (\\d+)$").matcher(stop);
+                return new StopAnswer(stop.startsWith("stop"), 0, m.find() ? Integer.parseInt(m.group(1)) : 0,
+                        stop.replaceFirst("^(stop|continue): ", "").replaceFirst("; no stop before pair \\d+$", ""));
+            }
+
+            @Override
+            public int compare(CompareFlow.Request r, PrintStream o, PrintStream e) {
+                if (verdict < 0) {
+                    throw new IllegalStateException("compare broke");
+                }
+                asked.add("compare " + r.precision() + " " + r.failOnRegression() + " " + r.runs());
+                o.println("fake compare");
+                return verdict;
+            }
+        };
+        Tools tools = new Tools(repo, List.of(tmp.resolve("bin/java").toString()), List.of(),
+                tmp.resolve("bin/mvn").toString(), "git");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        int code = new Main(o, e).run(List.of(args), new CompareCommitsCommand(tools, fake));
+        return new Ended(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    private Ended exec(List<String> cmd, Map<String, String> env) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(repo.toFile());
-        pb.environment().putAll(env);
-        pb.environment().put("PATH", tmp.resolve("bin") + ":" + System.getenv("PATH"));
-        pb.environment().put("FAKE_LOG", log.toString());
-        pb.redirectOutput(tmp.resolve("stdout").toFile()).redirectError(tmp.resolve("stderr").toFile());
-        Process p = pb.start();
+    private Ended run(Map<String, String> env, String... args) throws Exception {
+        return run(env, "stop: fake", 0, args);
+    }
+
+    private void exec(List<String> cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).directory(repo.toFile()).redirectErrorStream(true)
+                .redirectOutput(tmp.resolve("git.out").toFile()).start();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("ended within a minute").isTrue();
-        return new Ended(p.exitValue(), Files.readString(tmp.resolve("stdout")), Files.readString(tmp.resolve("stderr")));
+        assertThat(p.exitValue()).as(String.join(" ", cmd)).isZero();
     }
 
     private String out() {
@@ -83,7 +123,7 @@ class CompareCommitsScriptTest {
     void eachPairsOrderIsASeededCoinRecordedInTheRunFolder() throws Exception {
         Ended e = run(Map.of(), ".", ".", "--forks", "6", "--seed", "7", "--out", out());
         assertThat(e.code()).as(e.err()).isZero();
-        assertThat(e.out()).contains("[compare-commits] base .: JMH fake, built in base"); // a side named as given
+        assertThat(e.out()).contains("[compare-commits] base .: JMH fake, built in repo"); // a side named as given
         assertThat(e.out()).contains("[compare-commits] stopped after 6 pairs: each side ran the 6 forks it was given"
                 + " (--forks 6)\n");
         String order = read(out() + "/pair-order.txt");
@@ -134,7 +174,7 @@ class CompareCommitsScriptTest {
     /** Where each pair's time went: one line per pair whose phases add up to no more than the pair's wall time. */
     @Test
     void eachPairsTimeIsSplitIntoItsPhases() throws Exception {
-        Ended e = run(Map.of("FAKE_BASE_PROTOCOL", "4", "FAKE_HEAD_PROTOCOL", "4", "FAKE_STOP", "continue: x"), ".", ".",
+        Ended e = run(Map.of("FAKE_BASE_PROTOCOL", "4", "FAKE_HEAD_PROTOCOL", "4"), "continue: x", 0, ".", ".",
                 "--precision", "2%", "--forks", "9", "--out", out());
         assertThat(e.code()).as(e.err()).isZero();
         List<String> lines = read(out() + "/pair-time.tsv").lines().toList();
@@ -150,7 +190,9 @@ class CompareCommitsScriptTest {
             assertThat(f[6]).as("the rest").isGreaterThanOrEqualTo(0);
             assertThat(f[1] + f[2] + f[3] + f[4] + f[5] + f[6]).isCloseTo(f[7], org.assertj.core.data.Offset.offset(0.01));
         }
-        assertThat(lines.get(9).split("\t")[5]).as("the stop question at the last pair").isNotEqualTo("0.000");
+        assertThat(lines.get(9).split("\t")[4]).as("the results written for the stop question at the last pair")
+                .isNotEqualTo("0.000");
+        assertThat(asked).as("asked after the pilot's last pair and the one after").hasSize(3);
     }
 
     @Test
@@ -174,37 +216,32 @@ class CompareCommitsScriptTest {
         Files.writeString(repo.resolve("a-file"), "x");
         Ended mkdir = run(Map.of(), ".", ".", "--forks", "3", "--out", repo.resolve("a-file/out").toString());
         assertThat(mkdir.code()).isEqualTo(4);
-        assertThat(mkdir.err().lines()).filteredOn(l -> l.startsWith("compare-commits:")).singleElement().asString()
-                .startsWith("compare-commits: unexpected failure")
-                .contains("mkdir");
-        Ended mktemp = run(Map.of("TMPDIR", tmp.resolve("no-such-dir").toString()), ".", ".", "--forks", "3",
-                "--out", out());
-        assertThat(mktemp.code()).isEqualTo(4);
-        assertThat(mktemp.err().lines()).filteredOn(l -> l.startsWith("compare-commits:")).singleElement().asString()
-                .contains("mktemp");
+        assertThat(mkdir.err().lines()).singleElement().asString()
+                .startsWith("compare-commits: cannot make " + repo.resolve("a-file/out"));
     }
 
     /** compare's verdicts are the script's: 3 (could not tell, a gated cell one side lacks among them) stays 3. */
     @Test
     void comparesVerdictsAreTheScriptsExitCodes() throws Exception {
         for (int rc : new int[]{1, 3}) {
-            Ended e = run(Map.of("FAKE_COMPARE_RC", String.valueOf(rc)), ".", ".", "--forks", "3",
+            Ended e = run(Map.of(), "stop: fake", rc, ".", ".", "--forks", "3",
                     "--fail-on-regression", "--out", out() + rc);
             assertThat(e.code()).as(e.err()).isEqualTo(rc);
             assertThat(e.err()).doesNotContain("compare-commits:");
         }
-        assertThat(read(log + ".compare").lines()).hasSize(2)
-                .allSatisfy(l -> assertThat(l).endsWith("--fail-on-regression"));
+        assertThat(asked).hasSize(2).allSatisfy(l -> assertThat(l).startsWith("compare NaN true"));
     }
 
     @Test
     void aCompareThatCannotAnswerOrEndsOddlyEndsFour() throws Exception {
-        Ended stop = run(Map.of("FAKE_STOP_RC", "2"), ".", ".", "--precision", "2%", "--out", out());
+        Ended stop = run(Map.of(), null, 0, ".", ".", "--precision", "2%", "--out", out());
         assertThat(stop.code()).isEqualTo(4);
-        assertThat(stop.err()).startsWith("compare-commits: compare could not answer whether to stop");
-        Ended killed = run(Map.of("FAKE_COMPARE_RC", "137"), ".", ".", "--forks", "3", "--out", out() + "2");
-        assertThat(killed.code()).isEqualTo(4);
-        assertThat(killed.err().lines()).containsExactly("compare-commits: compare ended with exit 137; expected 0 to 4");
+        assertThat(stop.err()).startsWith("compare-commits: compare could not answer whether to stop: no jmh-result");
+        Ended broken = run(Map.of(), "stop: fake", -1, ".", ".", "--forks", "3", "--out", out() + "2");
+        assertThat(broken.code()).isEqualTo(4);
+        assertThat(broken.err().lines()).containsExactly("inferbench: java.lang.IllegalStateException: compare broke");
+        assertThat(read(out() + "2/head.input").lines()).as("the launchers ended before the failure was said")
+                .containsOnly("go");
     }
 
     /**
@@ -213,13 +250,14 @@ class CompareCommitsScriptTest {
      */
     @Test
     void theStopIsCompareAnsweringAStopQuestionWithThePilot() throws Exception {
-        Ended e = run(Map.of("FAKE_STOP", "continue: pilot"), ".", ".", "--precision", "2%", "--forks", "12",
+        Ended e = run(Map.of(), "continue: pilot", 0, ".", ".", "--precision", "2%", "--forks", "12",
                 "--fail-on-regression", "--out", out());
         assertThat(e.code()).as(e.err()).isZero();
-        assertThat(read(log + ".stop").lines()).as("asked after pairs 8 to 12").hasSize(5)
-                .allMatch(l -> l.contains("--precision 2% --pilot 8 --max-pairs 12 --stop-status"));
-        assertThat(read(log + ".compare")).contains("--fail-on-regression --precision 2% --pilot 8");
-        run(Map.of("FAKE_STOP", "stop: enough"), ".", ".", "--precision", "2%", "--forks", "12", "--out", out() + "2");
+        assertThat(asked.subList(0, asked.size() - 1)).as("asked after pairs 8 to 12").hasSize(5)
+                .allMatch(l -> l.equals("stop 0.02 8 12"));
+        assertThat(asked.get(asked.size() - 1)).startsWith("compare 0.02 true");
+        assertThat(read(out() + "/pilot.txt")).as("compare reads the pilot beside the runs").isEqualTo("8\n");
+        run(Map.of(), "stop: enough", 0, ".", ".", "--precision", "2%", "--forks", "12", "--out", out() + "2");
         assertThat(read(out() + "2/head.input").lines().filter(l -> l.equals("go"))).as("stopped at the first stop")
                 .hasSize(8);
     }
@@ -227,10 +265,10 @@ class CompareCommitsScriptTest {
     /** "no stop before pair K": the next question comes after pair K, not before. */
     @Test
     void theStopQuestionWaitsForThePairItsAnswerNamed() throws Exception {
-        Ended e = run(Map.of("FAKE_STOP", "continue: 8 of the 11 pairs its pilot asked for (c time); no stop before pair 11"),
+        Ended e = run(Map.of(), "continue: 8 of the 11 pairs its pilot asked for (c time); no stop before pair 11", 0,
                 ".", ".", "--precision", "2%", "--forks", "13", "--out", out());
         assertThat(e.code()).as(e.err()).isZero();
-        assertThat(read(log + ".stop").lines()).as("asked after pairs 8, 11, 12 and 13").hasSize(4);
+        assertThat(asked).filteredOn(l -> l.startsWith("stop")).as("asked after pairs 8, 11, 12 and 13").hasSize(4);
         List<String> stopMs = read(out() + "/pair-time.tsv").lines().skip(1).map(l -> l.split("\t")[5]).toList();
         assertThat(stopMs).hasSize(13);
         for (int pair = 1; pair <= 13; pair++) {
@@ -247,9 +285,9 @@ class CompareCommitsScriptTest {
         Ended newer = run(Map.of("FAKE_HEAD_PROTOCOL", "9"), ".", ".", "--forks", "3", "--out", out());
         assertThat(newer.code()).isEqualTo(2);
         assertThat(newer.err().lines()).singleElement().asString()
-                .contains("the head side's launcher speaks paced protocol 9; this script knows 1 to 4");
+                .contains("the head side's launcher speaks paced protocol 9; this jar knows 1 to 4");
         // a base from before the announcement whose Pacer has no write-result (this jar is no zip) gets go lines only
-        Ended older = run(Map.of("FAKE_BASE_PROTOCOL", "none", "FAKE_STOP", "continue: x"), ".", ".",
+        Ended older = run(Map.of("FAKE_BASE_PROTOCOL", "none"), "continue: x", 0, ".", ".",
                 "--precision", "2%", "--forks", "9", "--out", out() + "2");
         assertThat(older.code()).as(older.err()).isZero();
         assertThat(read(out() + "2/base.input").lines()).hasSize(9).containsOnly("go");
@@ -302,7 +340,7 @@ class CompareCommitsScriptTest {
         assertThat(order.lines()).hasSize(5).first().isEqualTo("seed 7");
         assertThat(order.lines().skip(1)).allMatch(l -> l.matches("pair \\d: (base|head) leads the odd rounds"));
         assertThat(run(Map.of(), ".", ".", "--turns", "--duet", "--out", out() + "2").err().strip())
-                .isEqualTo("compare-commits: --duet and --turns are two ways to run a pair; give one");
+                .isEqualTo("inferbench: --duet and --turns are two ways to run a pair; give one");
         // --no-where stays off with --pin (the CPU check once overwrote the flag)
         Ended pinned = run(both, ".", ".", "--pin", "--no-where", "--forks", "3", "--out", out() + "3");
         assertThat(pinned.code()).as(pinned.err()).isZero();
