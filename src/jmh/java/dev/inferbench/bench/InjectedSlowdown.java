@@ -13,20 +13,18 @@ import java.util.function.LongSupplier;
  * <p>Two ways, chosen per call by the call's own length:
  * <ul>
  * <li><b>A call of {@value #TIMED_FROM_MS} ms or more</b> is followed by a wait of P % of its own time, spun on the
- * clock: every such call is exactly P % longer, however few calls a fork makes. (Counting extra calls planted nothing
- * there: a resnet50 fork of 1 s warm-up and 2 s measured makes about 21 calls, and 3 % is one extra call after the
- * 34th, so its "+3 %" comparisons were A/A ones.)</li>
+ * clock: every such call is exactly P % longer, however few calls a fork makes. (Extra calls cannot plant a few
+ * percent there: a fork of such calls makes only tens of them, so P % of them rounds to one extra call or none.)</li>
  * <li><b>A shorter call</b> is made again now and then: each caller makes one extra call every {@code 100 / P} short
  * calls (a running share, so 3 % is an extra call after the 33rd, 67th, 100th ... call), P % more calls of the
  * same work. Once a call is seen to be short, the clock is read on one call in {@value #CHECK_EVERY} only (to notice
- * calls that grow past the limit): two clock reads a call are about 40 ns, 1 % of a 4.5 µs mlp-tiny call, which the
- * aid would otherwise plant on top of its P %. In one JVM ({@link AidCheck}) the schedule plants P % on such calls
- * (mlp-tiny: 3 % within half a point); comparisons across forks have read its 3 % about 1.5 points higher there, for a
- * reason not found (docs/evidence/calibration-aid.md).
- * A wait or busy work that short does not work either: a few dozen {@code Blackhole.consumeCPU} tokens after a 2 µs
- * mlp-tiny call, sized as 5 %, read +1.6 % in a 45-pair comparison, and sized as 3 % made the calls 1.5 % faster
- * (0.985 [0.977, 0.994], 83 pairs), and a clock read costs about as much as the share it would time. Such calls run
- * thousands to a fork, so the schedule's step is far below a percent.</li>
+ * calls that grow past the limit): two clock reads a call would cost about a percent of a µs call themselves, which
+ * the aid would otherwise plant on top of its P %. {@link AidCheck} holds the schedule to its label in one JVM; what
+ * it reads there and across forks is in docs/evidence/calibration-aid.md.
+ * A wait or busy work that short does not work either: a few dozen {@code Blackhole.consumeCPU} tokens overlap the
+ * call's own work in the pipeline and do not add what they are sized as (docs/evidence/calibration-aid.md), and a
+ * clock read costs about as much as the share it would time. Such calls run thousands to a fork, so the schedule's
+ * step is far below a percent.</li>
  * </ul>
  * What the aid does not imitate: a slowdown spread evenly over short calls. Their extra calls land on a few
  * operations (P % of them take twice as long), so percentiles above {@code 100 - P} move more than the mean; the

@@ -190,8 +190,8 @@ public class ServingBenchmark extends CallerParams {
      * The open-loop warm-up: {@value #WARMUP_SECONDS} s of requests at {@value #REHEARSAL_LOAD} of the capacity (at
      * most {@value #REHEARSAL_MAX_REQUESTS}), through the same loop as the measured step and its figures discarded. The
      * back-to-back warm-up runs the engine hot but not the path from a request's time to its call (the caller awake
-     * for it, the queue, the hand-off); cold, that path took 0.15 ms at the median in a first step of a few hundred
-     * requests against 0.06 ms after one such warm-up (docs/evidence/calibration.md).
+     * for it, the queue, the hand-off), and cold that path is slower than after one such warm-up, so a first step
+     * would read another service than later ones (docs/evidence/calibration.md, "The open loop's resolution").
      */
     private void rehearse() throws Exception {
         if (spec.idleMs() > 0 || !(capacity > 0)) {

@@ -24,8 +24,8 @@ import java.util.Set;
  * into direct buffers of the state's own ({@link PinnedKvCache}, two per present, used in turn and grown when a
  * request needs more), and each is passed as the next step's {@code past_key_values} as it is (no copy on the Java
  * side; the graph's Concat copies past into present inside ORT, as every Optimum export does). Pinned, the binding
- * makes no Java object of an output it returns at every step (8 to 10 µs a step on llama-tiny, by
- * tools/step-check.sh). The logits are
+ * makes no Java object of an output it returns at every step, which on a small decoder is a visible share of a
+ * step (tools/step-check.sh measures it; docs/evidence/outside-decoder.md). The logits are
  * written into a pinned direct buffer per step length, read in place by the token choice (float16 logits: their last
  * positions read out in bulk, as bits for greedy, converted to float32 for a sampler); ids, mask and positions are
  * written into reused direct buffers that the input tensors wrap.

@@ -79,9 +79,8 @@ final class CalibrationRows {
     /**
      * The open loop's resolution of one request's latency, ms: the path from a request's time to its call's start on
      * the caller awake for it (the issue, the queue, the caller's own bookkeeping), which after an idle gap runs with
-     * the core's caches cold. On a 2-core VM it took 0.05-0.15 ms at the median and up to 0.4 ms at the 98th
-     * percentile of a 600-request step (docs/evidence/calibration.md); a latency row allows this much or its share,
-     * whichever is more.
+     * the core's caches cold: a few tenths of a millisecond at most on a small VM (docs/evidence/calibration.md, "The
+     * open loop's resolution"); a latency row allows this much or its share, whichever is more.
      */
     static final double OPEN_LOOP_PATH_MS = 0.5;
 
@@ -143,8 +142,8 @@ final class CalibrationRows {
         summaryRows(rows);
         generationRows(rows, generation);
         generationTailRows(rows);
-        // the resident set, not the bytes allocated: a kernel that reclaims cold pages (DAMON's kdamond runs on the
-        // VMs this was calibrated on) takes some of the leak back; five runs read -11.9 to +0.9 %
+        // the resident set, not the bytes allocated: a kernel that reclaims cold pages (DAMON's kdamond) takes some
+        // of the leak back, hence the wide tolerance (docs/evidence/calibration.md, "The full table")
         rows.add(new Row(MemoryProfiler.RSS_GROWTH + ", leaking 1 MiB per 2^20 calls", 1e4 / (1 << 20), "MiB/10k calls",
                 0.2, true, true, new Run("leak", List.of("FaultInjectionBenchmark", "-p", "fault=leak", "-f", "1", "-wi", "1",
                 "-w", "1s", "-i", "2", "-r", "2s")), MemoryProfiler.RSS_GROWTH));
@@ -165,9 +164,10 @@ final class CalibrationRows {
         rows.add(new Row("serve.sustainable, 1 ms service, p50<2s (capacity)", 1000, "req/s", 0.05, true, false,
                 serving("capacity", "call=1ms", "-p", "rate=max", "-p", "slo=p50<2s"), ServingProfiler.SUSTAINABLE));
         // 4 ms calls and a 20 ms bound (M/D/1 scales: the knee is 1 ms's at 5 ms, divided by 4), so that the late
-        // rule's 2 ms is far from what one scheduler thread keeps on 2 cores. The planted knee is the rate a search
-        // can show met: a step of 10 s is met only when its count over the bound is shown under 10 % at 95 %, which
-        // the model's expected count meets a little below the rate where p90 equals the bound (that rate is named)
+        // rule's 2 ms is far from what one scheduler thread keeps on a machine with few cores. The planted knee is
+        // the rate a search can show met: a step of 10 s is met only when its count over the bound is shown under
+        // 10 % at 95 %, which the model's expected count meets a little below the rate where p90 equals the bound
+        // (that rate is named)
         double p90Knee = QueueModel.kneeRate(90, 0.020, 0.004);
         double shown = QueueModel.shownKneeRate(90, 0.020, 0.004, ServingSpec.DEFAULT_STEP_SECONDS, 100,
                 PercentileBound.CONFIDENCE);
@@ -185,7 +185,8 @@ final class CalibrationRows {
      * 2 ms, p99 and max 20 ms, the mean 0.98 × 2 + 0.02 × 20 = 2.36 ms), a load 5 s longer and a first call 500 ms
      * longer than the engine's own, and memory held from the load. What the engine costs on its own (ORT's load of
      * the model, the JVM's memory) is read in a run of the same call without the rest and taken off; two JVMs' starts
-     * and ORT loads differ by up to about 150 ms, hence plants of seconds (at 2 s the start-to-first row read -8 %).
+     * and ORT loads differ by a good part of a second, hence plants of seconds (docs/evidence/calibration.md, "Why the
+     * start rows plant seconds").
      */
     private static void summaryRows(List<Row> rows) {
         Run base = inference("base-2ms", "call=2ms");
@@ -213,8 +214,8 @@ final class CalibrationRows {
                 0.05, true, true, times, SetupProfiler.LOAD_TIME, base));
         rows.add(new Row("first ms (" + SetupProfiler.FIRST_INFERENCE + "), 500 ms planted on a 2 ms call", 502, "ms",
                 0.05, true, true, times, SetupProfiler.FIRST_INFERENCE));
-        // two JVMs' starts (this fork's and the base's, minutes apart) differ by up to about 400 ms on a shared 2-core
-        // VM (-6.2 % and +6.8 % seen): 8 %, which still fails a reading that misses the 500 ms first call (-9.1 %)
+        // two JVMs' starts (this fork's and the base's, minutes apart) differ by hundreds of ms on a shared VM: 8 %,
+        // which still fails a reading that misses the 500 ms first call (docs/evidence/calibration.md)
         rows.add(new Row("process->first ms (" + SetupProfiler.PROCESS_TO_FIRST_RESULT + "), 5 s load + 500 ms first,"
                 + " less the engine's own", 5500, "ms", 0.08, true, true, times,
                 SetupProfiler.PROCESS_TO_FIRST_RESULT, base));
@@ -255,7 +256,7 @@ final class CalibrationRows {
      * TTFT's and TPOT's percentiles over the requests: every request of the stub decoder takes the same prefill and
      * the same time a token, so each percentile is the planted time. p50 and p90 need 20 and 100 requests in an
      * iteration: 2 ms prefills and 1 ms tokens (5 ms requests) give them in seconds. A p99 needs 1,000, and at 1 ms a
-     * token one scheduler hiccup in a hundred requests moves it by a tenth (it read +2 % alone and +12 % in a full
+     * token one scheduler hiccup in a hundred requests moves it by a tenth (close alone, far off beside a full
      * build), so the p99 rows plant the generation rows' 20 ms and 5 ms and run a minute: not in the fast table.
      */
     private static void generationTailRows(List<Row> rows) {

@@ -12,11 +12,11 @@ import java.util.function.LongSupplier;
  * were over ({@link SetupRecord#callsEnded}: JMH runs the trial's teardown, which frees the model, inside the last
  * measured iteration) are dropped.
  *
- * <p>Cost: one read of /proc/self/statm (about 2 µs here, allocating nothing: {@link StatmSource}) per interval, on a
- * thread that is otherwise asleep, i.e. about 0.01 % of one core at 20 ms; docs/metrics.md gives its measured effect
- * on µs calls. {@code -Dinferbench.rssSampleMs=N} sets the interval, 0 turns the thread off (the two readings at the
- * iteration's ends remain). A long iteration keeps at most {@value #CAPACITY} readings: when full, every other one is
- * dropped and the interval doubles.
+ * <p>Cost: one read of /proc/self/statm (a few µs, allocating nothing: {@link StatmSource}) per interval, on a
+ * thread that is otherwise asleep, i.e. about 0.01 % of one core at 20 ms; docs/evidence/memory-figures.md gives its
+ * measured effect on µs calls. {@code -Dinferbench.rssSampleMs=N} sets the interval, 0 turns the thread off (the
+ * two readings at the iteration's ends remain). A long iteration keeps at most {@value #CAPACITY} readings: when
+ * full, every other one is dropped and the interval doubles.
  */
 final class RssSampler {
     static final String PROPERTY = "inferbench.rssSampleMs";

@@ -69,8 +69,8 @@ public final class Reports {
     }
 
     /**
-     * Writes the formats side by side, one per core (they only read the rows; on 2 cores the median of a 10,000-cell
-     * report fell from 1.23 to 0.74 s against one after the other); the plots first, as the HTML report embeds them.
+     * Writes the formats side by side, one per core (they only read the rows, and a big matrix's report takes
+     * markedly less wall time so: docs/evidence/report-speed.md); the plots first, as the HTML report embeds them.
      *
      * @return the files written, in the order of the formats
      */

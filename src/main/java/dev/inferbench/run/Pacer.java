@@ -17,9 +17,9 @@ import java.nio.charset.StandardCharsets;
  * launcher JVM, planning the run and writing its report for every fork (compare-commits).
  *
  * <p>A paced loop writes the run's merged result only when its input asks ({@value #WRITE}) and at its end, not
- * after every fork: JMH's writer takes longer the more forks a cell has (about 27 ms more per fork of a SampleTime
- * cell on a 2-core VM), and after a fork of one side that time was spent before the other side's fork of the pair
- * could start, so the pair's two forks drifted apart (2.2 s at the 80th pair, as long as a fork of mlp-tiny).
+ * after every fork: JMH's writer takes longer the more forks a cell has, and after a fork of one side that time was
+ * spent before the other side's fork of the pair could start, so the pair's two forks drifted apart as the comparison
+ * grew, late pairs by as long as a short fork (docs/evidence/fork-cost.md).
  */
 public interface Pacer {
     /** The line a paced loop prints when it waits for the go of its next fork. */

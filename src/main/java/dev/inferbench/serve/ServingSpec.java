@@ -42,7 +42,7 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
     /** {@value}: no dynamic batching, the default of {@link #BATCH_WAIT_MS}. */
     public static final String OFF = "off";
     /**
-     * The highest rate a rate search tries: about what one scheduler thread issues on time on a 2-core VM (each
+     * The highest rate a rate search tries: about what one scheduler thread issues on time on a small VM (each
      * arrival costs a wake-up and a queue hand-off, some µs). A search whose top passed says it found a ceiling.
      * Fixed rates above it are run: whether the generator kept up is each step's validity ({@link Validity}).
      */

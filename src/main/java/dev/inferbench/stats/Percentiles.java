@@ -12,8 +12,8 @@ import java.util.stream.Collectors;
 /**
  * A percentile (p50, p99 ...) of a cell's timed calls, all forks pooled, nearest rank. Its uncertainty is not this
  * class's business: {@code compare} takes each fork's percentile as one value and bounds those with the fork-mean
- * and ratio intervals, forks as the unit (a bootstrap over 2-5 forks has only a handful of distinct resamples, and
- * in A/A simulations its 99 % ratio flagged 12 % of comparisons at 3 forks).
+ * and ratio intervals, forks as the unit (a bootstrap over 2-5 forks has only a handful of distinct resamples, so its
+ * ratio interval flags far more A/A comparisons than its confidence says: docs/statistics.md, ComparerTest).
  */
 public final class Percentiles {
     private record Bin(double value, long count) {

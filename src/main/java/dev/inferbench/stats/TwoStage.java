@@ -12,7 +12,8 @@ import java.util.Arrays;
  * with {@code pilot - 1} degrees of freedom whatever n the pilot chose (Stein 1945). The interval then keeps its
  * nominal error rate exactly, one look or sixty. Stopping at the first narrow interval (re-estimating the spread
  * after every pair) does not: it stops more often just after pairs that happened to agree, when the spread is
- * underestimated, and flagged 0.6-0.9 % of A/A comparisons at a nominal 0.5 %. Group-sequential looks with alpha
+ * underestimated, and so flags more A/A comparisons than its nominal rate (docs/evidence/adaptive-gate.md).
+ * Group-sequential looks with alpha
  * spending would also hold the rate and stop early on large changes, but need boundaries computed for a known
  * spread and a planned number of looks, which a gate on a shared VM knows neither of. The price of this design is
  * the t quantile of the pilot's few degrees of freedom: more pairs for the same width (docs/statistics.md).
@@ -22,9 +23,8 @@ import java.util.Arrays;
  * is the fixed-n one over all its pairs (t with {@code n - 1} degrees of freedom, all pairs' spread). That keeps the
  * error rate: for normal pairs the mean of all pairs is independent of every spread computed from them, and the
  * spread of all pairs is the pilot's sum of squares plus independent terms, so knowing that the pilot's spread was
- * large can only widen it. Stein's interval there threw away what the later pairs say about the spread: on resnet50
- * in turns (pair sd about 4 %) a 10-minute comparison of 28 pairs read 1.033 [0.994, 1.073] where the pairs' own
- * spread gives about ± 2 % (docs/evidence/power-ledger.md).
+ * large can only widen it. Stein's interval there would throw away what the later pairs say about the spread, and
+ * read about twice as wide as the pairs' own spread gives (docs/evidence/power-ledger.md).
  */
 public final class TwoStage {
     private TwoStage() {
