@@ -5,15 +5,15 @@ import dev.inferbench.stats.TwoStage;
 import java.util.Locale;
 
 /**
- * The answer to "run another pair of forks?" that compare-commits asks {@code compare --stop-status}: one
- * line, whose first word ({@code stop} or {@code continue}) is what the script acts on. It depends only on how many
+ * The answer to "run another pair of forks?" that compare-commits asks after a pair: one line, whose first word
+ * ({@code stop} or {@code continue}) says what it does. It depends only on how many
  * pairs each gated row has and on the spread of its first {@code pilot} pairs ({@link TwoStage}), never on where an
  * interval lies or what a verdict says, so the looks cost the gate nothing of its error rate.
  *
  * <p>A {@code continue} line ends with the pair before which no stop can come ({@code no stop before pair K}): a row
  * has at most one pair per pair run, and needs the pairs its pilot asked for (the pilot's own pairs while the pilot
- * is not complete), so until K pairs have run every answer would be {@code continue}. The script asks again only
- * then: each question is a JVM of its own and both launchers writing their merged results.
+ * is not complete), so until K pairs have run every answer would be {@code continue}. compare-commits asks again
+ * only then: each question has both launchers write their merged results.
  *
  * @param stop     whether every gated row has the pairs its pilot asked for
  * @param needed   the most pairs any gated row's pilot asked for; -1 while a pilot is not complete
