@@ -1,12 +1,12 @@
 package dev.inferbench.bench;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.calibration.plant.Plant;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.cell.Sharing;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
-import dev.inferbench.engine.Plant;
 import dev.inferbench.serve.ConcurrencyCheck;
 import dev.inferbench.engine.PreparedInput;
 import dev.inferbench.input.InputSpec;

@@ -1,6 +1,7 @@
 package dev.inferbench.bench;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.calibration.plant.InjectedSlowdown;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.metrics.ServingThreads;
@@ -77,7 +78,11 @@ public class InferenceBenchmark extends CallerParams {
         @Setup(Level.Trial)
         public void take(InferenceBenchmark cell) {
             own = cell.callers.next();
-            slowdown = InjectedSlowdown.ofProperty();
+            try {
+                slowdown = InjectedSlowdown.ofProperty();
+            } catch (BenchException e) {
+                throw new CellFailure(e);
+            }
             ServingThreads.join(); // this JMH thread is a caller: its CPU is the serving side's (cpu.call.serving)
         }
     }

@@ -1,11 +1,11 @@
 package dev.inferbench.flow;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.calibration.plant.HeldArrivals;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.flow.CalibrationRows.Row;
 import dev.inferbench.flow.CalibrationRows.Run;
 import dev.inferbench.metrics.CpuProfiler;
-import dev.inferbench.serve.HeldArrivals;
 import dev.inferbench.serve.QueueModel;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.serve.ServingSpec;
