@@ -1,7 +1,7 @@
 package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.flow.Calibration;
+import dev.inferbench.calibration.CalibrationTable;
 
 import java.io.PrintStream;
 import java.net.URISyntaxException;
@@ -62,7 +62,7 @@ final class CalibrateCommand implements Subcommand {
             target = Path.of("results", "calibration-" + LocalDateTime.now().format(
                     DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
-        List<Calibration.Outcome> rows = new Calibration(jar(), target, out).run(fast, only);
+        List<CalibrationTable.Outcome> rows = new CalibrationTable(jar(), target, out).run(fast, only);
         long failed = rows.stream().filter(r -> !r.holds()).count();
         out.println("inferbench: " + (rows.size() - failed) + " of " + rows.size() + " figures read their planted"
                 + " value; runs in " + target);
