@@ -1,10 +1,13 @@
 package dev.inferbench;
 
+import dev.inferbench.calibration.Checks;
+import dev.inferbench.calibration.plant.Plant;
 import dev.inferbench.model.CycleProbe;
 import dev.inferbench.model.Graph;
 import dev.inferbench.model.stats.CycleProbeBack;
 import dev.inferbench.run.Plan;
 import dev.inferbench.tensor.TensorSpec;
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -27,6 +30,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -156,6 +160,55 @@ class ArchitectureTest {
                 .satisfies(l -> assertThat(l.packages()).isEmpty());
         assertThat(layers).filteredOn(l -> l.name().equals("run")).singleElement()
                 .satisfies(l -> assertThat(l.packages()).containsExactly(ROOT + ".run"));
+    }
+
+    /** Who may use the calibration (the planted-truth table and the one-JVM checks): the command and the checks' JVM. */
+    static final List<String> CALIBRATION_USERS = List.of(ROOT + ".cli.CalibrateCommand");
+    /**
+     * Who may read the plants: each place a user selects one (the stub engine, {@code -p engine=stub}; the open loop's
+     * issue, {@code -Dinferbench.heldArrivals}; the measured call, {@code -Dinferbench.slowdown}; the check of the
+     * forks' JVM arguments before the first fork; the stub's line in a fork's console).
+     */
+    static final List<String> PLANT_READERS = List.of(ROOT + ".engine.StubEngine", ROOT + ".engine.StubDecoder",
+            ROOT + ".serve.OpenLoop", ROOT + ".serve.Schedule", ROOT + ".bench.InferenceBenchmark",
+            ROOT + ".bench.Callers", ROOT + ".prepare.JmhOptions");
+
+    /** No class outside the calibration's packages uses {@code pkg}, but {@code allowed} (and their nested classes). */
+    static ArchRule onlyUse(String pkg, List<String> allowed) {
+        DescribedPredicate<JavaClass> listed = DescribedPredicate.describe("one of " + allowed,
+                c -> allowed.stream().anyMatch(a -> c.getName().equals(a) || c.getName().startsWith(a + "$")));
+        return noClasses().that().resideOutsideOfPackages(ROOT + ".calibration..", ROOT + ".bench.calibration..")
+                .and(DescribedPredicate.not(listed)).should().dependOnClassesThat().resideInAPackage(pkg);
+    }
+
+    @Test
+    void theProductDoesNotUseTheCalibration() {
+        onlyUse(ROOT + ".calibration", CALIBRATION_USERS).check(classes);
+    }
+
+    @Test
+    void theProductReadsThePlantsOnlyWhereAUserSelectsThem() {
+        onlyUse(ROOT + ".calibration.plant", PLANT_READERS).check(classes);
+    }
+
+    /** Both rules have teeth: a product class that reaches for the checks or a plant is reported, by name. */
+    @Test
+    void aProductClassUsingTheCalibrationIsCaught() {
+        EvaluationResult checks = onlyUse(ROOT + ".calibration", CALIBRATION_USERS)
+                .evaluate(new ClassFileImporter().importClasses(CalibrationProbe.class, Checks.class));
+        assertThat(checks.hasViolation()).isTrue();
+        assertThat(checks.getFailureReport().toString()).contains(CalibrationProbe.class.getName());
+        EvaluationResult plants = onlyUse(ROOT + ".calibration.plant", PLANT_READERS)
+                .evaluate(new ClassFileImporter().importClasses(CalibrationProbe.class, Plant.class));
+        assertThat(plants.hasViolation()).isTrue();
+        assertThat(plants.getFailureReport().toString()).contains(CalibrationProbe.class.getName());
+    }
+
+    /** Stands for a product class that uses a check and a plant (compiled with the tests, so never shipped). */
+    static final class CalibrationProbe {
+        boolean reaches() {
+            return Checks.isCheck("aid-check") && Plant.NONE.callNanos() == 0;
+        }
     }
 
     /** Stands for a base-layer class that reaches up into the run loop (compiled with the tests, so never shipped). */

@@ -1,12 +1,12 @@
 package dev.inferbench.bench;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.calibration.plant.Plant;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.cell.Sharing;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
-import dev.inferbench.engine.Plant;
 import dev.inferbench.serve.ConcurrencyCheck;
 import dev.inferbench.engine.PreparedInput;
 import dev.inferbench.input.InputSpec;
@@ -39,14 +39,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * alone ({@link ConcurrencyCheck}: rounds started together at a barrier, every batch size the cell's calls take); a
  * cell whose engine mixes callers' results fails instead of being measured.
  */
-final class Callers implements AutoCloseable {
+public final class Callers implements AutoCloseable {
     private final List<Caller> callers = new ArrayList<>();
     private final AtomicInteger handedOut = new AtomicInteger();
     /** The engines' own threads (their pools), counted as serving threads while the engines are open. */
     private final List<Integer> engineThreads = new ArrayList<>();
 
     /** One caller: an engine (shared or its own) and its own prepared input. */
-    static final class Caller implements AutoCloseable {
+    public static final class Caller implements AutoCloseable {
         final InferenceEngine engine;
         final PreparedInput input;
         private final boolean ownsEngine;
@@ -67,7 +67,7 @@ final class Callers implements AutoCloseable {
             this.ownsEngine = ownsEngine;
         }
 
-        Outputs run() throws BenchException {
+        public Outputs run() throws BenchException {
             bytes.before();
             Outputs out = engine.run(input);
             bytes.after();
@@ -105,7 +105,7 @@ final class Callers implements AutoCloseable {
     }
 
     /** Loads the cell for its {@code cell.callers()} callers; on failure everything loaded so far is closed. */
-    static Callers load(CellSpec cell) throws BenchException {
+    public static Callers load(CellSpec cell) throws BenchException {
         Callers c = new Callers();
         try {
             c.loadAll(cell);
@@ -284,7 +284,7 @@ final class Callers implements AutoCloseable {
     }
 
     /** The next caller not yet handed to a thread. */
-    Caller next() {
+    public Caller next() {
         int i = handedOut.getAndIncrement();
         if (i >= callers.size()) {
             throw new IllegalStateException((i + 1) + " threads took callers of a cell loaded for " + callers.size()

@@ -1,6 +1,7 @@
 package dev.inferbench.bench;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.calibration.plant.InjectedSlowdown;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.metrics.ServingThreads;
@@ -77,7 +78,11 @@ public class InferenceBenchmark extends CallerParams {
         @Setup(Level.Trial)
         public void take(InferenceBenchmark cell) {
             own = cell.callers.next();
-            slowdown = InjectedSlowdown.ofProperty();
+            try {
+                slowdown = InjectedSlowdown.ofProperty();
+            } catch (BenchException e) {
+                throw new CellFailure(e);
+            }
             ServingThreads.join(); // this JMH thread is a caller: its CPU is the serving side's (cpu.call.serving)
         }
     }
@@ -113,12 +118,12 @@ public class InferenceBenchmark extends CallerParams {
     /**
      * One measured call, and with the calibration aid on, its extra calls: a long call waited out P % longer, a short
      * one made again now and then, from the same call site (so that an extra call is compiled as every call is); off
-     * (the default) it is a field read and a branch before and after the call. {@link AidCheck} times this method
-     * with the aid on and off in one JVM.
+     * (the default) it is a field read and a branch before and after the call. {@code calibrate aid-check} times this
+     * method with the aid on and off in one JVM.
      *
      * @return the calls made (1, or more when the aid adds extra ones)
      */
-    static int call(Callers.Caller own, InjectedSlowdown slowdown, Blackhole bh) throws BenchException {
+    public static int call(Callers.Caller own, InjectedSlowdown slowdown, Blackhole bh) throws BenchException {
         long start = slowdown.start();
         int calls = 1;
         for (int i = 0; i < calls; i++) {

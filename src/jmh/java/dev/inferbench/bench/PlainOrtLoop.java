@@ -25,9 +25,9 @@ import java.util.Map;
  * tensors from Java arrays, runs the session for every output, copies the logits out of the returned tensor
  * ({@code getByteBuffer}) and takes the argmax of each sequence's last position (float16 through a table of its own),
  * and passes the present tensors back as the next past. {@link PlainOrtLoopBenchmark} times it in its own forks,
- * {@link StepCheck} beside the harness's request in one JVM.
+ * {@code calibrate step-check} beside the harness's request in one JVM.
  */
-final class PlainOrtLoop implements AutoCloseable {
+public final class PlainOrtLoop implements AutoCloseable {
     private final OrtEnvironment env = OrtEnvironment.getEnvironment();
     private final OrtSession session;
     private final List<String> pasts = new ArrayList<>();
@@ -49,7 +49,7 @@ final class PlainOrtLoop implements AutoCloseable {
     private long endNanos;
 
     /** @param prompt {@code batch * promptLen} token ids, sequence by sequence */
-    PlainOrtLoop(Path file, int threads, int batch, long[] prompt, int outputLen) throws OrtException {
+    public PlainOrtLoop(Path file, int threads, int batch, long[] prompt, int outputLen) throws OrtException {
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             options.setIntraOpNumThreads(threads);
             session = env.createSession(file.toString(), options);
@@ -86,7 +86,7 @@ final class PlainOrtLoop implements AutoCloseable {
     }
 
     /** One request; returns its last tokens, one per sequence. */
-    long[] request() throws OrtException {
+    public long[] request() throws OrtException {
         long[] ids = prompt;
         int n = promptLen;
         int past = 0;
@@ -146,12 +146,12 @@ final class PlainOrtLoop implements AutoCloseable {
     }
 
     /** The latest request's TPOT as GenerationBenchmark defines it: (end - first token) / (outputLen - 1), ms. */
-    double tpotMs() {
+    public double tpotMs() {
         return (endNanos - firstTokenNanos) / 1e6 / (outputLen - 1);
     }
 
     /** The latest request's tokens, {@code batch * outputLen}, sequence by sequence. */
-    long[] output() {
+    public long[] output() {
         return output.clone();
     }
 

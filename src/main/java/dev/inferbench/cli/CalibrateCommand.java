@@ -1,7 +1,8 @@
 package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.flow.Calibration;
+import dev.inferbench.calibration.CalibrationTable;
+import dev.inferbench.calibration.Checks;
 
 import java.io.PrintStream;
 import java.net.URISyntaxException;
@@ -14,14 +15,15 @@ import java.util.List;
 /**
  * {@code calibrate [--fast] [-o OUT]}: every headline figure read on a workload whose true value is known (the stub
  * engine's planted cost, the leaking fault, the slowdown aid), as a table of planted value against reading; exit 1 when
- * a row fails.
+ * a row fails. {@code calibrate CHECK ...}: one of the instrument's checks in a JVM of its own ({@link Checks}), with
+ * the check's exit code.
  */
 final class CalibrateCommand implements Subcommand {
 
     @Override
     public String summary() {
         return "calibrate [--fast] [--only TEXT] [-o OUT]: each figure read against a planted truth (stub engine of known cost), as"
-                + " a table; exit 1 when one misses";
+                + " a table; exit 1 when one misses; calibrate CHECK: " + String.join(", ", Checks.ARGUMENTS.keySet());
     }
 
     @Override
@@ -38,11 +40,28 @@ final class CalibrateCommand implements Subcommand {
                   --only TEXT  only the rows whose figure names TEXT (e.g. --only sustainable)
                   -o OUT   where each row's run goes (default: results/calibration-<time>)
                 Exit: 0 every row holds, 1 a row fails, 2 bad input.
+                calibrate CHECK [ARGS]
+                One of the instrument's checks, each in a JVM of its own (docs/calibration.md, "Checks in one JVM"):
+                  aid-check MODEL PERCENT [ROUNDS=1600]   the slowdown aid (-Dinferbench.slowdown) held to its label
+                                                          on one cell; exit 0 held, 1 not held, 3 cannot tell
+                  step-check MODEL [PROMPT_LEN=32] [OUTPUT_LEN=64] [ROUNDS=400]
+                                                          what GenerationBenchmark adds to ORT's binding per token;
+                                                          exit 0 under 1 %, 1 more or other tokens, 3 cannot tell
+                  alloc-per-call MODEL [BATCH=1] [ENGINE=ort]
+                                                          every heap byte of one call, by site, and its flame graph
+                                                          (results/alloc/MODEL-bBATCH-ENGINE/)
+                  open-loop-path [ROUNDS=2]               the open loop's path from a request's time to its call,
+                                                          fresh JVMs cold and rehearsed in turn
+                aid-check, step-check and alloc-per-call need the model file (a run of the cell makes zoo models);
+                exit 2 bad input.
                 """;
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
+        if (!args.isEmpty() && Checks.isCheck(args.get(0))) {
+            return Checks.run(jar(), args.get(0), args.subList(1, args.size()));
+        }
         boolean fast = false;
         String only = "";
         Path target = null;
@@ -55,14 +74,15 @@ final class CalibrateCommand implements Subcommand {
             } else if (a.equals("-o") && i + 1 < args.size()) {
                 target = Path.of(args.get(++i));
             } else {
-                throw new BenchException("unexpected argument '" + a + "' for calibrate; expected [--fast] [--only TEXT] [-o OUT]");
+                throw new BenchException("unexpected argument '" + a + "' for calibrate; expected [--fast] [--only TEXT] [-o OUT]"
+                        + " or a check: " + String.join(", ", Checks.ARGUMENTS.keySet()));
             }
         }
         if (target == null) {
             target = Path.of("results", "calibration-" + LocalDateTime.now().format(
                     DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
-        List<Calibration.Outcome> rows = new Calibration(jar(), target, out).run(fast, only);
+        List<CalibrationTable.Outcome> rows = new CalibrationTable(jar(), target, out).run(fast, only);
         long failed = rows.stream().filter(r -> !r.holds()).count();
         out.println("inferbench: " + (rows.size() - failed) + " of " + rows.size() + " figures read their planted"
                 + " value; runs in " + target);

@@ -1,12 +1,12 @@
 package dev.inferbench.prepare;
 
+import dev.inferbench.calibration.plant.HeldArrivals;
+import dev.inferbench.calibration.plant.Plant;
 import dev.inferbench.cell.BenchmarkNames;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.metrics.ModelStatsProfiler;
 import dev.inferbench.metrics.QualityProfiler;
-import dev.inferbench.engine.Plant;
-import dev.inferbench.serve.HeldArrivals;
 import dev.inferbench.metrics.CallBytesProfiler;
 import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.metrics.IoProfiler;

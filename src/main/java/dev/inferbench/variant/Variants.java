@@ -86,7 +86,7 @@ public final class Variants {
             case INT4 -> Int4Transform.decoder(fp32);
             case INT8 -> {
                 ModelProto folded = ConvFolding.apply(fp32);
-                var ranges = Calibration.ranges(fp32, QdqTransform.activations(folded), model, perSample, seed);
+                var ranges = Int8Ranges.ranges(fp32, QdqTransform.activations(folded), model, perSample, seed);
                 yield QdqTransform.apply(folded, ranges);
             }
             case FP32 -> fp32;

@@ -34,7 +34,8 @@ class SubcommandHelpTest {
                     "(default 1E-7)"),
             "report", List.of("RUN...", "-o DIR", "--format LIST", "md,html,csv,gab,bmf,jmh,plots"),
             "history", List.of("[DIR]", "-o OUT", "results/history"),
-            "calibrate", List.of("--fast", "-o OUT"));
+            "calibrate", List.of("--fast", "-o OUT", "aid-check MODEL PERCENT", "step-check MODEL",
+                    "alloc-per-call MODEL", "open-loop-path [ROUNDS=2]"));
 
     static Stream<Arguments> helps() {
         return Main.SUBCOMMANDS.keySet().stream()

@@ -1,5 +1,6 @@
 package dev.inferbench.serve;
 
+import dev.inferbench.calibration.plant.HeldArrivals;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.inferbench.bench;
+package dev.inferbench.calibration.plant;
 
 import dev.inferbench.BenchException;
 
@@ -19,7 +19,7 @@ import java.util.function.LongSupplier;
  * calls (a running share, so 3 % is an extra call after the 33rd, 67th, 100th ... call), P % more calls of the
  * same work. Once a call is seen to be short, the clock is read on one call in {@value #CHECK_EVERY} only (to notice
  * calls that grow past the limit): two clock reads a call would cost about a percent of a µs call themselves, which
- * the aid would otherwise plant on top of its P %. {@link AidCheck} holds the schedule to its label in one JVM; what
+ * the aid would otherwise plant on top of its P %. In one JVM ({@code calibrate aid-check}) the schedule is held to its label in one JVM; what
  * it reads there and across forks is in docs/evidence/calibration-aid.md.
  * A wait or busy work that short does not work either: a few dozen {@code Blackhole.consumeCPU} tokens overlap the
  * call's own work in the pipeline and do not add what they are sized as (docs/evidence/calibration-aid.md), and a
@@ -30,8 +30,8 @@ import java.util.function.LongSupplier;
  * operations (P % of them take twice as long), so percentiles above {@code 100 - P} move more than the mean; the
  * gate's default metric is the mean.
  */
-final class InjectedSlowdown {
-    static final String PROPERTY = "inferbench.slowdown";
+public final class InjectedSlowdown {
+    public static final String PROPERTY = "inferbench.slowdown";
 
     /** Calls at least this long are lengthened by a timed wait; shorter ones by extra calls. */
     static final long TIMED_FROM_MS = 1;
@@ -49,29 +49,29 @@ final class InjectedSlowdown {
     private boolean timed = true;
     private int sinceCheck;
 
-    InjectedSlowdown(double percent, LongSupplier clock) {
+    public InjectedSlowdown(double percent, LongSupplier clock) {
         this.share = Math.round(percent / 100 * WHOLE);
         this.clock = clock;
     }
 
     /** One caller's schedule of extra calls for the slowdown asked for ({@link #PROPERTY}); none when unset. */
-    static InjectedSlowdown ofProperty() {
+    public static InjectedSlowdown ofProperty() throws BenchException {
         return new InjectedSlowdown(percent(), System::nanoTime);
     }
 
     /** The slowdown asked for, in percent; 0 when the property is not set. */
-    static double percent() {
+    public static double percent() throws BenchException {
         String v = System.getProperty(PROPERTY, "0").trim().replace("%", "");
         double p = number(v);
         if (p >= 0 && p <= 1000) {
             return p;
         }
-        throw new CellFailure(new BenchException("-D" + PROPERTY + "='" + v
-                + "' is not a percentage from 0 to 1000; expected e.g. -D" + PROPERTY + "=5"));
+        throw new BenchException("-D" + PROPERTY + "='" + v
+                + "' is not a percentage from 0 to 1000; expected e.g. -D" + PROPERTY + "=5");
     }
 
     /** A percentage as written, with or without its sign ("5", " 5% "); NaN when it is not a number. */
-    static double number(String text) {
+    public static double number(String text) {
         try {
             return Double.parseDouble(text.trim().replace("%", ""));
         } catch (NumberFormatException e) {
@@ -80,7 +80,7 @@ final class InjectedSlowdown {
     }
 
     /** The line a fork prints once when the aid is on; empty when it is off. */
-    static String describe(double percent) {
+    public static String describe(double percent) {
         return percent <= 0 ? "" : String.format(java.util.Locale.ROOT, "[inferbench] slowdown %.3g %%: one extra call"
                 + " every %.3g calls, so the mean call does %.3g %% more work", percent, 100 / percent, percent);
     }
@@ -89,7 +89,7 @@ final class InjectedSlowdown {
      * When the call about to be made starts, for {@link #extraCalls(long)}; 0 (and no clock read) when off, and no
      * clock read either for a short call between checks.
      */
-    long start() {
+    public long start() {
         if (share == 0) {
             return 0;
         }
@@ -105,7 +105,7 @@ final class InjectedSlowdown {
      * by a spin on the clock and owes nothing; a shorter one returns how many extra calls are due, mostly 0, 1 every
      * {@code 100 / P} short calls (more above 100 %).
      */
-    int extraCalls(long start) {
+    public int extraCalls(long start) {
         if (share == 0) {
             return 0;
         }

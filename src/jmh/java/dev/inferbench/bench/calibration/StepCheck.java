@@ -1,6 +1,7 @@
-package dev.inferbench.bench;
+package dev.inferbench.bench.calibration;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.bench.PlainOrtLoop;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.DecodeState;
@@ -22,7 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code tools/step-check.sh MODEL [PROMPT_LEN] [OUTPUT_LEN] [ROUNDS]}: what GenerationBenchmark adds to ONNX Runtime's
+ * {@code calibrate step-check MODEL [PROMPT_LEN] [OUTPUT_LEN] [ROUNDS]}: what GenerationBenchmark adds to ONNX Runtime's
  * Java binding per output token, on one decoder, in one JVM, with nothing of the machine's process-to-process spread
  * in the way. Each round runs one greedy request (batch 1, one intra-op thread) through the harness's own request
  * ({@link Generation#request}, on the decoder GenerationBenchmark opens) and one through {@link PlainOrtLoop}, the
@@ -41,25 +42,26 @@ public final class StepCheck {
     static final double WARMUP_SECONDS = 5;
     static final double TOLERANCE_PERCENT = 1;
     static final double CONFIDENCE = 0.99;
-    private static final String USAGE = "usage: tools/step-check.sh MODEL [PROMPT_LEN] [OUTPUT_LEN] [ROUNDS] (e.g. "
-            + "tools/step-check.sh llama-tiny)";
+    private static final String USAGE = "usage: java -jar target/benchmarks.jar calibrate step-check MODEL [PROMPT_LEN] [OUTPUT_LEN] [ROUNDS]"
+            + " (e.g. ... calibrate step-check llama-tiny)";
 
     private StepCheck() {
     }
 
-    public static void main(String[] args) throws Exception {
+    /** The check on its arguments (MODEL [PROMPT_LEN] [OUTPUT_LEN] [ROUNDS]); its exit code. */
+    public static int check(String[] args) throws Exception {
         if (args.length < 1 || args.length > 4) {
             System.err.println(USAGE);
-            System.exit(2);
+            return 2;
         }
         try {
             int prompt = args.length > 1 ? whole("PROMPT_LEN", args[1], 1, "32") : PROMPT_LEN;
             int output = args.length > 2 ? whole("OUTPUT_LEN", args[2], 2, "64") : OUTPUT_LEN;
             int rounds = args.length > 3 ? whole("ROUNDS", args[3], 8, "400") : ROUNDS;
-            System.exit(run(args[0], prompt, output, rounds));
+            return run(args[0], prompt, output, rounds);
         } catch (BenchException e) {
             System.err.println("inferbench: " + e.getMessage());
-            System.exit(2);
+            return 2;
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.inferbench.flow;
+package dev.inferbench.calibration;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.Comparer;
@@ -24,7 +24,7 @@ import java.util.Map;
  * the table of planted value against reading printed, one row at a time as its run ends. A row whose run failed
  * reads nothing and fails.
  */
-public final class Calibration {
+public final class CalibrationTable {
     /** The slowdown the comparison row plants, in %. */
     static final int SLOWDOWN = 10;
 
@@ -44,7 +44,7 @@ public final class Calibration {
     private final PrintStream console;
     private final Map<CalibrationRows.Run, Path> done = new LinkedHashMap<>();
 
-    public Calibration(Path jar, Path out, PrintStream console) {
+    public CalibrationTable(Path jar, Path out, PrintStream console) {
         this.jar = jar;
         this.out = out;
         this.console = console;
@@ -160,7 +160,7 @@ public final class Calibration {
         }
     }
 
-    private static String javaBinary() {
+    static String javaBinary() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 

@@ -28,11 +28,11 @@ import java.util.Map;
  * quantized exposed as extra outputs, on a batch of seeded synthetic inputs; each range is the observed min and max.
  * One intra-op thread and basic graph optimization keep the reductions, and so the file, the same from run to run.
  */
-final class Calibration {
+final class Int8Ranges {
     /** Samples per calibration batch, for models whose batch dimension is dynamic. */
     static final int SAMPLES = 4;
 
-    private Calibration() {
+    private Int8Ranges() {
     }
 
     static Map<String, float[]> ranges(ModelProto model, List<String> activations, String name,

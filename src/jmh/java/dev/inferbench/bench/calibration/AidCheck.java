@@ -1,6 +1,9 @@
-package dev.inferbench.bench;
+package dev.inferbench.bench.calibration;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.bench.Callers;
+import dev.inferbench.bench.InferenceBenchmark;
+import dev.inferbench.calibration.plant.InjectedSlowdown;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.Outputs;
@@ -15,7 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code tools/aid-check.sh MODEL PERCENT [ROUNDS]}: holds the injected-slowdown aid ({@link InjectedSlowdown}) to its
+ * {@code calibrate aid-check MODEL PERCENT [ROUNDS]}: holds the injected-slowdown aid ({@link InjectedSlowdown}) to its
  * label on one cell, in one JVM, with nothing of a comparison's fork-to-fork spread in the way. The cell (batch 1, one
  * intra-op thread, on ort) is called in blocks of equal length, three per round in every order in turn, for ROUNDS
  * rounds ({@value #ROUNDS} unless given) after a warm-up that runs all three: the aid on and the aid off through the
@@ -45,17 +48,19 @@ public final class AidCheck {
     private AidCheck() {
     }
 
-    public static void main(String[] args) throws Exception {
+    /** The check on its arguments (MODEL PERCENT [ROUNDS]); its exit code. */
+    public static int check(String[] args) throws Exception {
         if (args.length < 2 || args.length > 3) {
-            System.err.println("usage: tools/aid-check.sh MODEL PERCENT [ROUNDS] (e.g. tools/aid-check.sh mlp-tiny 3)");
-            System.exit(2);
+            System.err.println("usage: java -jar target/benchmarks.jar calibrate aid-check MODEL PERCENT [ROUNDS] (e.g. ... calibrate aid-check"
+                    + " mlp-tiny 3)");
+            return 2;
         }
         try {
             double percent = percent(args[1]);
-            System.exit(run(args[0], percent, args.length > 2 ? rounds(args[2]) : ROUNDS));
+            return run(args[0], percent, args.length > 2 ? rounds(args[2]) : ROUNDS);
         } catch (BenchException e) {
             System.err.println("inferbench: " + e.getMessage());
-            System.exit(2);
+            return 2;
         }
     }
 

@@ -1,5 +1,6 @@
-package dev.inferbench.bench;
+package dev.inferbench.calibration.plant;
 
+import dev.inferbench.BenchException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +14,7 @@ class InjectedSlowdownTest {
         System.clearProperty(InjectedSlowdown.PROPERTY);
     }
 
-    private static int extraOver(int calls) {
+    private static int extraOver(int calls) throws BenchException {
         InjectedSlowdown s = InjectedSlowdown.ofProperty();
         int extra = 0;
         for (int i = 0; i < calls; i++) {
@@ -23,7 +24,7 @@ class InjectedSlowdownTest {
     }
 
     @Test
-    void threePercentIsThreeExtraCallsInAHundredEvenlySpread() {
+    void threePercentIsThreeExtraCallsInAHundredEvenlySpread() throws BenchException {
         System.setProperty(InjectedSlowdown.PROPERTY, "3");
         assertThat(extraOver(10_000)).isEqualTo(300);
         InjectedSlowdown s = InjectedSlowdown.ofProperty();
@@ -35,7 +36,7 @@ class InjectedSlowdownTest {
     }
 
     @Test
-    void aShortCallOwesItsShareAndALongOneIsWaitedOutByItsShareOfItsOwnTime() {
+    void aShortCallOwesItsShareAndALongOneIsWaitedOutByItsShareOfItsOwnTime() throws BenchException {
         long[] now = {0};
         // a clock that moves 1 µs at every read, so a spin ends and its length is counted in reads
         InjectedSlowdown s = new InjectedSlowdown(3, () -> now[0] += 1_000);
@@ -63,7 +64,7 @@ class InjectedSlowdownTest {
     }
 
     @Test
-    void shortCallsReadTheClockOnOneCallInSixtyFourAndNoticeCallsThatGrowLong() {
+    void shortCallsReadTheClockOnOneCallInSixtyFourAndNoticeCallsThatGrowLong() throws BenchException {
         long[] now = {0};
         int[] reads = {0};
         InjectedSlowdown s = new InjectedSlowdown(3, () -> {
@@ -96,7 +97,7 @@ class InjectedSlowdownTest {
     }
 
     @Test
-    void offByDefaultAndAboveAHundredPercentSeveralAtOnce() {
+    void offByDefaultAndAboveAHundredPercentSeveralAtOnce() throws BenchException {
         assertThat(extraOver(1000)).isZero();
         System.setProperty(InjectedSlowdown.PROPERTY, "250");
         assertThat(extraOver(100)).isEqualTo(250);
@@ -105,9 +106,9 @@ class InjectedSlowdownTest {
     }
 
     @Test
-    void aValueThatIsNoPercentageFailsTheCellWithOneLine() {
+    void aValueThatIsNoPercentageFailsTheCellWithOneLine() throws BenchException {
         System.setProperty(InjectedSlowdown.PROPERTY, "fast");
-        assertThatThrownBy(InjectedSlowdown::percent).isInstanceOf(CellFailure.class)
+        assertThatThrownBy(InjectedSlowdown::percent).isInstanceOf(BenchException.class)
                 .hasMessageContaining("'fast' is not a percentage from 0 to 1000");
     }
 }

@@ -1,11 +1,11 @@
-package dev.inferbench.flow;
+package dev.inferbench.calibration;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.calibration.plant.HeldArrivals;
 import dev.inferbench.config.BenchConfig;
-import dev.inferbench.flow.CalibrationRows.Row;
-import dev.inferbench.flow.CalibrationRows.Run;
+import dev.inferbench.calibration.CalibrationRows.Row;
+import dev.inferbench.calibration.CalibrationRows.Run;
 import dev.inferbench.metrics.CpuProfiler;
-import dev.inferbench.serve.HeldArrivals;
 import dev.inferbench.serve.QueueModel;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.serve.ServingSpec;
@@ -16,8 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
-import static dev.inferbench.flow.CalibrationRows.run;
-import static dev.inferbench.flow.CalibrationRows.serving;
+import static dev.inferbench.calibration.CalibrationRows.run;
+import static dev.inferbench.calibration.CalibrationRows.serving;
 
 /**
  * The planted truths of the serving tables ({@link CalibrationRows} holds the rest and runs them all): queues whose

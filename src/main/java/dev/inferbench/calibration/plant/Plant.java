@@ -1,4 +1,4 @@
-package dev.inferbench.engine;
+package dev.inferbench.calibration.plant;
 
 import dev.inferbench.BenchException;
 
@@ -129,7 +129,7 @@ public record Plant(long callNanos, long cpuNanos, int allocBytes, long prefillN
     }
 
     /** One call's planted work: its heap bytes, then its CPU time, then its wall time. */
-    Object call() {
+    public Object call() {
         return work(callNanos);
     }
 
@@ -137,7 +137,7 @@ public record Plant(long callNanos, long cpuNanos, int allocBytes, long prefillN
      * The {@code n}-th call's planted work (from 1): its heap bytes, its CPU time, then its wall time, which is the
      * tail's on every {@code tailEvery}-th call, and the first call's extra on the first.
      */
-    Object call(long n) {
+    public Object call(long n) {
         long wall = tailEvery > 0 && n % tailEvery == 0 ? tailNanos : callNanos;
         return work(n == 1 ? wall + firstNanos : wall);
     }
@@ -149,7 +149,7 @@ public record Plant(long callNanos, long cpuNanos, int allocBytes, long prefillN
         return kept;
     }
 
-    static void spinWall(long nanos) {
+    public static void spinWall(long nanos) {
         if (nanos <= 0) {
             return;
         }
@@ -183,7 +183,7 @@ public record Plant(long callNanos, long cpuNanos, int allocBytes, long prefillN
      * The load's planted work: waits {@code loadNanos} and returns what the engine holds until it closes, the native
      * buffer with every page written and the heap arrays (null when neither is planted).
      */
-    Object[] load() {
+    public Object[] load() {
         spinWall(loadNanos);
         if (nativeBytes == 0 && heapBytes == 0) {
             return null;

@@ -1,4 +1,4 @@
-package dev.inferbench.flow;
+package dev.inferbench.calibration;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.generate.GenerationFigures;

@@ -1,3 +1,5 @@
+package dev.inferbench.calibration;
+
 import dev.inferbench.serve.OpenLoop;
 import dev.inferbench.serve.StepResult;
 
@@ -10,10 +12,14 @@ import java.util.List;
  * each printed as the latency less the call and the wait, at p50/p90/p95/p99. With "rehearsed", the steps follow 250
  * requests 8 ms apart first (2 s at half the capacity: the fork's open-loop warm-up).
  */
-public class OpenLoopPath {
+public final class OpenLoopPath {
     private static final long CALL_NS = 4_000_000;
 
-    public static void main(String[] args) throws Exception {
+    private OpenLoopPath() {
+    }
+
+    /** One JVM's steps: {@code cold}, or {@code rehearsed}; exit code 0. */
+    public static int check(String[] args) throws Exception {
         boolean rehearsed = args.length > 0 && args[0].equals("rehearsed");
         if (rehearsed) {
             step(250, 0, 8_000_000);
@@ -23,6 +29,7 @@ public class OpenLoopPath {
             System.out.println((rehearsed ? "rehearsed" : "cold") + " step " + k + ": latency - call "
                     + percentiles(r.latenciesNs(), CALL_NS) + "; wait " + percentiles(r.waitsNs(), 0));
         }
+        return 0;
     }
 
     private static StepResult step(int n, int warmup, long gapNs) throws Exception {

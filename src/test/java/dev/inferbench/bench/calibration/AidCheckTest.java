@@ -1,4 +1,4 @@
-package dev.inferbench.bench;
+package dev.inferbench.bench.calibration;
 
 import dev.inferbench.BenchException;
 import org.junit.jupiter.api.Test;
@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** tools/aid-check.sh's arguments: a slowdown and a number of rounds, each refused in one line when wrong. */
+/** calibrate aid-check's arguments: a slowdown and a number of rounds, each refused in one line when wrong. */
 class AidCheckTest {
     @Test
     void readsAPercentWithOrWithoutItsSign() throws Exception {

@@ -1,7 +1,6 @@
-package dev.inferbench.serve;
+package dev.inferbench.calibration.plant;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.engine.Plant;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,7 +20,7 @@ public record HeldArrivals(long heldNs, int every) {
     private static final Pattern FORM = Pattern.compile("(\\d+(?:\\.\\d+)?)(us|µs|ms|s)/(\\d+)");
 
     /** What this JVM was given, {@link #NONE} without the property. */
-    static HeldArrivals ofProperty() throws BenchException {
+    public static HeldArrivals ofProperty() throws BenchException {
         String text = System.getProperty(PROPERTY);
         return text == null || text.isBlank() ? NONE : parse(text);
     }

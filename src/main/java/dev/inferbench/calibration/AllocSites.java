@@ -1,4 +1,4 @@
-package dev.inferbench.profile;
+package dev.inferbench.calibration;
 
 import java.io.PrintStream;
 import java.util.ArrayList;

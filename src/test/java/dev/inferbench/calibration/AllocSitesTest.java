@@ -1,4 +1,4 @@
-package dev.inferbench.profile;
+package dev.inferbench.calibration;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.inferbench.bench;
+package dev.inferbench.bench.calibration;
 
 import dev.inferbench.BenchException;
 import org.junit.jupiter.api.Test;
@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** tools/step-check.sh's numbers: each a whole number from its least, refused in one line when not. */
+/** calibrate step-check's numbers: each a whole number from its least, refused in one line when not. */
 class StepCheckTest {
     @Test
     void readsWholeNumbersFromTheirLeast() throws Exception {

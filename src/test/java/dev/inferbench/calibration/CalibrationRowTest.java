@@ -1,4 +1,4 @@
-package dev.inferbench.flow;
+package dev.inferbench.calibration;
 
 import org.junit.jupiter.api.Test;
 
@@ -36,20 +36,20 @@ class CalibrationRowTest {
     void theTableSaysBoth() {
         CalibrationRows.Row row = new CalibrationRows.Row("serve.p95", 4, "ms", 0.1, true, false, RUN, "serve.p95")
                 .atLeast(0.5);
-        assertThat(Calibration.line(new Calibration.Outcome(row, 4.4)))
+        assertThat(CalibrationTable.line(new CalibrationTable.Outcome(row, 4.4)))
                 .isEqualTo("| serve.p95 | 4 ms | 4.40 ms | +10.0 % | ± 10 % or 0.5 ms | holds |");
     }
 
     @Test
     void aPlantedValueIsExactAndAReadingKeepsItsDigits() {
         CalibrationRows.Row late = new CalibrationRows.Row("serve.late", 0.5, "%", 0.1667, false, false, RUN, "serve.late");
-        assertThat(Calibration.line(new Calibration.Outcome(late, 0.5)))
+        assertThat(CalibrationTable.line(new CalibrationTable.Outcome(late, 0.5)))
                 .as("the late share planted at 1 in 200, read at 3 of 600")
                 .startsWith("| serve.late | 0.5 % | 0.5000 % |");
-        assertThat(Calibration.exact(0.0125)).isEqualTo("0.0125");
-        assertThat(Calibration.exact(2.5)).isEqualTo("2.5");
-        assertThat(Calibration.exact(-0.25)).isEqualTo("-0.25");
-        assertThat(Calibration.exact(1500)).isEqualTo("1500");
-        assertThat(Calibration.exact(0)).isEqualTo("0");
+        assertThat(CalibrationTable.exact(0.0125)).isEqualTo("0.0125");
+        assertThat(CalibrationTable.exact(2.5)).isEqualTo("2.5");
+        assertThat(CalibrationTable.exact(-0.25)).isEqualTo("-0.25");
+        assertThat(CalibrationTable.exact(1500)).isEqualTo("1500");
+        assertThat(CalibrationTable.exact(0)).isEqualTo("0");
     }
 }

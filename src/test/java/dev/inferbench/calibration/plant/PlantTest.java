@@ -1,4 +1,4 @@
-package dev.inferbench.engine;
+package dev.inferbench.calibration.plant;
 
 import dev.inferbench.BenchException;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.inferbench.profile;
+package dev.inferbench.calibration;
 
 import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
@@ -8,6 +8,8 @@ import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.engine.PreparedInput;
 import dev.inferbench.input.SyntheticInputs;
+import dev.inferbench.profile.FlameGraphs;
+import dev.inferbench.profile.FlameHook;
 import one.profiler.AsyncProfiler;
 import one.profiler.Counter;
 
@@ -24,7 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code tools/alloc-per-call.sh MODEL [BATCH] [ENGINE]}: every Java heap byte of one inference call, by the site
+ * {@code calibrate alloc-per-call MODEL [BATCH] [ENGINE]}: every Java heap byte of one inference call, by the site
  * that allocated it. The cell is loaded and called as a benchmark caller calls it ({@code run}, then {@code close}
  * of the outputs), warmed up for {@value #WARMUP_SECONDS} s so the JIT has compiled the path, then exactly
  * {@code calls} calls on this thread: the thread's allocated bytes over them, divided by the calls, are the bytes of
@@ -40,16 +42,18 @@ public final class AllocPerCall {
     private AllocPerCall() {
     }
 
-    public static void main(String[] args) throws Exception {
+    /** The check on its arguments (OUT_DIR MODEL [BATCH] [ENGINE]); its exit code. */
+    public static int check(String[] args) throws Exception {
         if (args.length < 2) {
             System.err.println("usage: AllocPerCall OUT_DIR MODEL [BATCH] [ENGINE]");
-            System.exit(2);
+            return 2;
         }
         try {
             run(Path.of(args[0]), args[1], args.length > 2 ? args[2] : "1", args.length > 3 ? args[3] : "ort", System.out);
+            return 0;
         } catch (BenchException e) {
             System.err.println("inferbench: " + e.getMessage());
-            System.exit(2);
+            return 2;
         }
     }
 
