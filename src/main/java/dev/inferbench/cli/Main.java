@@ -53,6 +53,8 @@ public final class Main {
         SUBCOMMANDS.put("report", ReportCommand::new);
         SUBCOMMANDS.put("history", HistoryCommand::new);
         SUBCOMMANDS.put("calibrate", CalibrateCommand::new);
+        SUBCOMMANDS.put("bisect", BisectCommand::new);
+        SUBCOMMANDS.put("power-ledger", PowerLedgerCommand::new);
     }
 
     private final PrintStream out;

@@ -158,7 +158,7 @@ public final class Fingerprint {
     }
 
     /** The first processor's fields of /proc/cpuinfo; empty off Linux. */
-    static Map<String, String> cpuinfo() {
+    public static Map<String, String> cpuinfo() {
         Map<String, String> fields = new LinkedHashMap<>();
         try {
             for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {

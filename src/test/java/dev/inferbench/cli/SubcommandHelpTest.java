@@ -21,21 +21,29 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SubcommandHelpTest {
     /** Every flag each subcommand's parser accepts: a new flag or subcommand without help fails here. */
-    private static final Map<String, List<String>> FLAGS = Map.of(
-            "merge", List.of("DIR...", "--run-dir OUT"),
-            "variance", List.of("RUN", "--budget D", "--ab", "--min-effect P", "--fork-seconds S", "default 3.0%"),
-            "compare", List.of("BASE HEAD", "--min-effect P", "--fail-on-regression", "--inconclusive fail|pass",
+    private static final Map<String, List<String>> FLAGS = Map.ofEntries(
+            Map.entry("merge", List.of("DIR...", "--run-dir OUT")),
+            Map.entry("variance", List.of("RUN", "--budget D", "--ab", "--min-effect P", "--fork-seconds S", "default 3.0%")),
+            Map.entry("compare", List.of("BASE HEAD", "--min-effect P", "--fail-on-regression", "--inconclusive fail|pass",
                     "--missing undecided|regression",
                     "--keep-disturbed", "--unpaired", "--gate M,...", "--threshold T", "--precision P",
-                    "--format F", "-v", "(default 3 %)"),
-            "flame", List.of("diff RUN_A RUN_B", "-o DIR"),
-            "models", List.of("NAME|FILE", "--seq-len N", "--json"),
-            "verify", List.of("NAME|FILE|TEST-SET-DIR", "--rtol R", "--atol A", "--out DIR", "(default 0.001)",
-                    "(default 1E-7)"),
-            "report", List.of("RUN...", "-o DIR", "--format LIST", "md,html,csv,gab,bmf,jmh,plots"),
-            "history", List.of("[DIR]", "-o OUT", "results/history"),
-            "calibrate", List.of("--fast", "-o OUT", "aid-check MODEL PERCENT", "step-check MODEL",
-                    "alloc-per-call MODEL", "open-loop-path [ROUNDS=2]"));
+                    "--format F", "-v", "(default 3 %)")),
+            Map.entry("flame", List.of("diff RUN_A RUN_B", "-o DIR")),
+            Map.entry("models", List.of("NAME|FILE", "--seq-len N", "--json")),
+            Map.entry("verify", List.of("NAME|FILE|TEST-SET-DIR", "--rtol R", "--atol A", "--out DIR", "(default 0.001)",
+                    "(default 1E-7)")),
+            Map.entry("report", List.of("RUN...", "-o DIR", "--format LIST", "md,html,csv,gab,bmf,jmh,plots")),
+            Map.entry("history", List.of("[DIR]", "-o OUT", "results/history")),
+            Map.entry("calibrate", List.of("--fast", "-o OUT", "aid-check MODEL PERCENT", "step-check MODEL",
+                    "alloc-per-call MODEL", "open-loop-path [ROUNDS=2]")),
+            Map.entry("compare-commits", List.of("BASE HEAD", "--precision P", "--budget D", "--forks N",
+                    "--min-effect P", "--fail-on-regression", "--out DIR", "--head-args A", "--pin [CPUS]", "--duet",
+                    "--turns", "--seed N", "--offline", "--no-where", "--where-every K", "--base-build A",
+                    "--head-build A", "(default 3 %)")),
+            Map.entry("bisect", List.of("GOOD BAD", "--budget B", "--min-effect E", "--out DIR", "--offline",
+                    "(default 10m)")),
+            Map.entry("power-ledger", List.of("--cell C", "--slowdown P", "--count N", "--budget B", "--turns", "--keep",
+                    "--ledger FILE", "--summary", "--since COMMIT", "docs/evidence/power-ledger.tsv")));
 
     static Stream<Arguments> helps() {
         return Main.SUBCOMMANDS.keySet().stream()
