@@ -1,7 +1,7 @@
 package dev.inferbench.cli;
 
+import dev.inferbench.Json;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.inferbench.BenchException;
@@ -119,7 +119,7 @@ final class ModelsCommand implements Subcommand {
 
     private static void json(List<ModelStats> stats, Map<String, Long> generated, int seqLen, PrintStream out)
             throws BenchException {
-        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectMapper mapper = Json.mapper(Json.Option.PRETTY);
         ArrayNode models = mapper.createArrayNode();
         for (ModelStats s : stats) {
             ObjectNode m = models.addObject();

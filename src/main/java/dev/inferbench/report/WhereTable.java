@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.inferbench.compare.Comparison;
@@ -134,9 +135,9 @@ public final class WhereTable {
         change(n.putObject("call"), w.call());
         if (w.namedShare() != null) {
             ObjectNode s = n.putObject("namedShare");
-            number(s, "estimate", w.namedShare().estimate());
-            number(s, "lower", w.namedShare().lower());
-            number(s, "upper", w.namedShare().upper());
+            Json.putNumber(s, "estimate", w.namedShare().estimate());
+            Json.putNumber(s, "lower", w.namedShare().lower());
+            Json.putNumber(s, "upper", w.namedShare().upper());
             s.put("confidence", w.namedShare().confidence());
         }
         ArrayNode rows = n.putArray("operators");
@@ -161,12 +162,12 @@ public final class WhereTable {
             ObjectNode jvm = fn.putObject("jvm");
             for (Where.Change c : f.jvm()) {
                 ObjectNode o = jvm.putObject(c.name());
-                number(o, "base", c.baseMs());
-                number(o, "head", c.headMs());
+                Json.putNumber(o, "base", c.baseMs());
+                Json.putNumber(o, "head", c.headMs());
                 ObjectNode d = o.putObject("change");
-                number(d, "estimate", c.change().estimate());
-                number(d, "lower", c.change().lower());
-                number(d, "upper", c.change().upper());
+                Json.putNumber(d, "estimate", c.change().estimate());
+                Json.putNumber(d, "lower", c.change().lower());
+                Json.putNumber(d, "upper", c.change().upper());
                 d.put("confidence", c.change().confidence());
             }
             if (f.flameDiff() != null) {
@@ -176,26 +177,18 @@ public final class WhereTable {
     }
 
     private static void change(ObjectNode o, Where.Change c) {
-        number(o, "baseMs", c.baseMs());
-        number(o, "headMs", c.headMs());
+        Json.putNumber(o, "baseMs", c.baseMs());
+        Json.putNumber(o, "headMs", c.headMs());
         ObjectNode d = o.putObject("changeMs");
-        number(d, "estimate", c.change().estimate());
-        number(d, "lower", c.change().lower());
-        number(d, "upper", c.change().upper());
+        Json.putNumber(d, "estimate", c.change().estimate());
+        Json.putNumber(d, "lower", c.change().lower());
+        Json.putNumber(d, "upper", c.change().upper());
         d.put("confidence", c.change().confidence());
-        number(o, "share", c.share().estimate());
+        Json.putNumber(o, "share", c.share().estimate());
         ObjectNode s = o.putObject("shareInterval");
-        number(s, "lower", c.share().lower());
-        number(s, "upper", c.share().upper());
+        Json.putNumber(s, "lower", c.share().lower());
+        Json.putNumber(s, "upper", c.share().upper());
         s.put("confidence", c.share().confidence());
-    }
-
-    private static void number(ObjectNode n, String name, double v) {
-        if (Double.isFinite(v)) {
-            n.put(name, v);
-        } else {
-            n.putNull(name);
-        }
     }
 
     private static String change(Interval i) {
