@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.Numbers;
 import dev.inferbench.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -43,7 +44,7 @@ public final class WhereTable {
     static String text(String cell, Where w, boolean flamePath) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "where: %s, %d pairs of operator passes (%s %% intervals for the table as"
-                        + " a whole)%n", cell, w.pairs(), percent(w.confidence())));
+                        + " a whole)%n", cell, w.pairs(), Numbers.percentText(w.confidence())));
         Where.Change call = w.call();
         sb.append(String.format(Locale.ROOT, "  a call in the passes: %s ms -> %s ms, change %s%n", ms(call.baseMs()),
                 ms(call.headMs()), change(call.change())));
@@ -87,11 +88,11 @@ public final class WhereTable {
         }
         if (!share.known()) {
             return String.format(Locale.ROOT, "  %s: %+.4f ms, %s of the call's change, its interval unbounded: the"
-                    + " call's change holds 0 at %s %%%n", what, ms, share(share.estimate()), percent(confidence));
+                    + " call's change holds 0 at %s %%%n", what, ms, share(share.estimate()), Numbers.percentText(confidence));
         }
         return String.format(Locale.ROOT, "  %s: %+.4f ms, %s [%s, %s] of the call's change (%s %% interval,"
                         + " Fieller's: the call's change is uncertain too)%n", what, ms, share(share.estimate()),
-                share(share.lower()), share(share.upper()), percent(confidence));
+                share(share.lower()), share(share.upper()), Numbers.percentText(confidence));
     }
 
     /** The second block: the frame groups' time per call, then the JVM's figures. */
@@ -227,9 +228,5 @@ public final class WhereTable {
 
     private static String share(double f) {
         return Double.isFinite(f) ? String.format(Locale.ROOT, "%.0f %%", f * 100) : "n/a";
-    }
-
-    private static String percent(double fraction) {
-        return java.math.BigDecimal.valueOf(fraction * 100).stripTrailingZeros().toPlainString();
     }
 }

@@ -34,7 +34,8 @@ class RunFlagsTest {
 
     @Test
     void badValuesAreOneClearLine() {
-        assertThatThrownBy(() -> RunFlags.extract(List.of("--max-forks", "0"))).hasMessage("--max-forks '0' is not a whole number >= 1");
+        assertThatThrownBy(() -> RunFlags.extract(List.of("--max-forks", "0"))).hasMessage("--max-forks '0' is not a whole number >= 1;"
+                + " expected forks per cell, e.g. --max-forks 5");
         assertThatThrownBy(() -> RunFlags.extract(List.of("--precision", "150%"))).hasMessageContaining("expected e.g. 2%");
         assertThatThrownBy(() -> RunFlags.extract(List.of("--budget", "soon"))).hasMessageContaining("not a duration");
         assertThatThrownBy(() -> RunFlags.extract(List.of("--resume"))).hasMessageContaining("--resume needs a value");
