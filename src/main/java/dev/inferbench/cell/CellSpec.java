@@ -1,5 +1,6 @@
 package dev.inferbench.cell;
 
+import dev.inferbench.Numbers;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.config.ModelEntry;
@@ -129,14 +130,6 @@ public record CellSpec(ModelEntry model, EngineKind engine, Device device, Strin
         if (value == null) {
             return absent;
         }
-        try {
-            int n = Integer.parseInt(value.trim());
-            if (n >= min) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new BenchException(name + " '" + value + "' is not a whole number >= " + min + "; expected " + hint);
+        return Numbers.wholeAtLeast(value, min, name, hint);
     }
 }

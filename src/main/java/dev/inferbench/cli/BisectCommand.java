@@ -1,6 +1,7 @@
 package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.Numbers;
 import dev.inferbench.ExitCode;
 import dev.inferbench.commits.Bisect;
 import dev.inferbench.commits.GoodBuild;
@@ -108,7 +109,7 @@ final class BisectCommand implements Subcommand {
                 }
                 case "--min-effect" -> {
                     String v = value(args, ++i, "--min-effect needs a value, e.g. 10%");
-                    RunFlags.percent(v, a); // refuses what is not a percentage, in compare's words
+                    Numbers.percent(v, a); // refuses what is not a percentage, in compare's words
                     // the figure as written, so that half of "5%" is 2.5 %, not 2.5 % less a rounding error
                     minEffect = Double.parseDouble(v.strip().replaceAll("%$", ""));
                     passed.addAll(List.of(a, v));
@@ -125,7 +126,7 @@ final class BisectCommand implements Subcommand {
         String message = "--budget '" + budget + "' is not a duration; expected e.g. 90s, 20m, 1h";
         Duration d;
         try {
-            d = RunFlags.duration(budget, "--budget");
+            d = Numbers.duration(budget, "--budget");
         } catch (BenchException e) {
             throw new BenchException(message, e);
         }

@@ -2,6 +2,7 @@ package dev.inferbench.cli;
 
 import dev.inferbench.ExitCode;
 import dev.inferbench.BenchException;
+import dev.inferbench.Numbers;
 import dev.inferbench.compare.Comparer;
 import dev.inferbench.compare.PilotRecord;
 import dev.inferbench.compare.StopAnswer;
@@ -93,7 +94,7 @@ final class CompareCommand implements Subcommand {
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
-                case "--min-effect" -> minEffect = RunFlags.percent(value(args, ++i, a), a);
+                case "--min-effect" -> minEffect = Numbers.percent(value(args, ++i, a), a);
                 case "--fail-on-regression" -> failOnRegression = true;
                 case "--inconclusive" -> inconclusivePasses = inconclusive(value(args, ++i, a));
                 case "--missing" -> lostFails = missing(value(args, ++i, a));
@@ -101,7 +102,7 @@ final class CompareCommand implements Subcommand {
                 case "--unpaired" -> unpaired = true;
                 case "--gate" -> gate = gateMetrics(value(args, ++i, a));
                 case "--threshold" -> thresholds.add(Threshold.parse(value(args, ++i, a)));
-                case "--precision" -> precision = RunFlags.percent(value(args, ++i, a), a);
+                case "--precision" -> precision = Numbers.percent(value(args, ++i, a), a);
                 case "-v" -> allRows = true;
                 case "--format" -> {
                     format = value(args, ++i, a);

@@ -1,6 +1,7 @@
 package dev.inferbench.cli;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.Numbers;
 import dev.inferbench.commits.CommitsFlow;
 import dev.inferbench.commits.CommitsRequest;
 import dev.inferbench.commits.Tools;
@@ -123,20 +124,22 @@ final class CompareCommitsCommand implements Subcommand {
         for (int i = 2; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
-                case "--precision" -> precision = RunFlags.percent(value(args, ++i, a), a);
+                case "--precision" -> precision = Numbers.percent(FlagValue.of(args, ++i, a, "a percentage, e.g. 2%"), a);
                 case "--budget" -> {
-                    budget = value(args, ++i, a);
-                    budgetSeconds = RunFlags.duration(budget, a).toSeconds();
+                    budget = FlagValue.of(args, ++i, a, "a duration, e.g. 20m");
+                    budgetSeconds = Numbers.duration(budget, a).toSeconds();
                 }
-                case "--forks" -> forks = atLeast(value(args, ++i, a), a, 3);
-                case "--min-effect" -> minEffect = RunFlags.percent(value(args, ++i, a), a);
+                case "--forks" -> forks = Numbers.wholeAtLeast(FlagValue.of(args, ++i, a, "forks per side, e.g. 10"), 3, a,
+                        "forks per side, e.g. 10");
+                case "--min-effect" -> minEffect = Numbers.percent(FlagValue.of(args, ++i, a, "a percentage, e.g. 3%"), a);
                 case "--fail-on-regression" -> fail = true;
-                case "--seed" -> seed = (long) atLeast(value(args, ++i, a), a, 0);
+                case "--seed" -> seed = (long) Numbers.wholeAtLeast(FlagValue.of(args, ++i, a, "a whole number"), 0, a,
+                        "a whole number");
                 case "--offline" -> offline = true;
-                case "--out" -> out = Path.of(value(args, ++i, a));
-                case "--head-args" -> headArgs = words(value(args, ++i, a));
-                case "--base-build" -> baseBuild = words(value(args, ++i, a));
-                case "--head-build" -> headBuild = words(value(args, ++i, a));
+                case "--out" -> out = Path.of(FlagValue.of(args, ++i, a, "a folder"));
+                case "--head-args" -> headArgs = words(options(args, ++i, a));
+                case "--base-build" -> baseBuild = words(options(args, ++i, a));
+                case "--head-build" -> headBuild = words(options(args, ++i, a));
                 case "--pin" -> {
                     boolean listed = i + 1 < args.size() && !args.get(i + 1).isEmpty()
                             && Character.isDigit(args.get(i + 1).charAt(0));
@@ -145,7 +148,8 @@ final class CompareCommitsCommand implements Subcommand {
                 case "--duet" -> duet = true;
                 case "--turns" -> turns = true;
                 case "--no-where" -> where = false;
-                case "--where-every" -> whereEvery = atLeast(value(args, ++i, a), a, 1);
+                case "--where-every" -> whereEvery = Numbers.wholeAtLeast(FlagValue.of(args, ++i, a, "a number of pairs"), 1, a,
+                        "a number of pairs, e.g. 2");
                 default -> jmh.add(a);
             }
         }
@@ -163,21 +167,11 @@ final class CompareCommitsCommand implements Subcommand {
         return v.isBlank() ? List.of() : Arrays.asList(v.strip().split("\\s+"));
     }
 
-    private static int atLeast(String v, String flag, int least) throws BenchException {
-        try {
-            int n = Integer.parseInt(v.trim());
-            if (n >= least) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new BenchException(flag + " '" + v + "' is not a whole number >= " + least);
-    }
-
-    private static String value(List<String> args, int i, String flag) throws BenchException {
+    /** The value of a flag that takes options of its own ({@code --head-args "-jvmArgsAppend ..."}). */
+    private static String options(List<String> args, int i, String flag) throws BenchException {
         if (i >= args.size()) {
-            throw new BenchException(flag + " needs a value; expected: " + USAGE);
+            throw new BenchException(flag + " needs a value; expected options in one argument, e.g. " + flag
+                    + " \"-Donnxruntime.version=1.22.0\"");
         }
         return args.get(i);
     }

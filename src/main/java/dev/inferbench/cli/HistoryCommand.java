@@ -41,10 +41,7 @@ final class HistoryCommand implements Subcommand {
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (a.equals("-o")) {
-                if (i + 1 >= args.size()) {
-                    throw new BenchException("-o needs a value; expected a folder for the trend report");
-                }
-                target = Path.of(args.get(++i));
+                target = Path.of(FlagValue.of(args, ++i, a, "a folder for the trend report"));
             } else if (a.startsWith("-") || root != null) {
                 throw new BenchException("unexpected argument '" + a + "' for history; expected [DIR] [-o OUT]");
             } else {

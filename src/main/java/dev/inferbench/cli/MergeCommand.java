@@ -35,10 +35,7 @@ final class MergeCommand implements Subcommand {
         Path target = null;
         for (int i = 0; i < args.size(); i++) {
             if (args.get(i).equals("--run-dir")) {
-                if (i + 1 >= args.size()) {
-                    throw new BenchException("--run-dir needs a value; expected a folder for the merged run");
-                }
-                target = Path.of(args.get(++i));
+                target = Path.of(FlagValue.of(args, ++i, "--run-dir", "a folder for the merged run"));
             } else if (args.get(i).startsWith("-")) {
                 throw new BenchException("unknown option '" + args.get(i) + "' for merge; expected run folders and --run-dir OUT");
             } else {

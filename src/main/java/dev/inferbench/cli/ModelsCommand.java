@@ -2,10 +2,11 @@ package dev.inferbench.cli;
 
 import dev.inferbench.ExitCode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.inferbench.BenchException;
+import dev.inferbench.Numbers;
+import dev.inferbench.Json;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.flow.ModelsFlow;
 import dev.inferbench.model.ZooGenerator;
@@ -61,7 +62,7 @@ final class ModelsCommand implements Subcommand {
             if (a.equals("--json")) {
                 json = true;
             } else if (a.equals("--seq-len") && i + 1 < args.size()) {
-                seqLen = positive(args.get(++i));
+                seqLen = Numbers.wholeAtLeast(args.get(++i), 1, a, "tokens per sample");
             } else if (a.startsWith("-")) {
                 throw new BenchException("unknown option '" + a + "' for models; expected model names, .onnx files,"
                         + " --seq-len N and --json");
@@ -120,7 +121,7 @@ final class ModelsCommand implements Subcommand {
 
     private static void json(List<ModelStats> stats, Map<String, Long> generated, int seqLen, PrintStream out)
             throws BenchException {
-        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectMapper mapper = Json.mapper(Json.Option.PRETTY);
         ArrayNode models = mapper.createArrayNode();
         for (ModelStats s : stats) {
             ObjectNode m = models.addObject();
@@ -146,15 +147,4 @@ final class ModelsCommand implements Subcommand {
         }
     }
 
-    private static int positive(String v) throws BenchException {
-        try {
-            int n = Integer.parseInt(v);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new BenchException("--seq-len '" + v + "' is not a whole number >= 1; expected tokens per sample");
-    }
 }

@@ -50,11 +50,8 @@ final class ReportCommand implements Subcommand {
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (a.equals("-o") || a.equals("--format") || a.equals("--percentiles")) {
-                if (i + 1 >= args.size()) {
-                    throw new BenchException(a + " needs a value; expected " + (a.equals("-o") ? "a folder"
-                            : a.equals("--format") ? "formats such as md,html" : "percentiles, e.g. 50,90,99.9"));
-                }
-                String v = args.get(++i);
+                String v = FlagValue.of(args, ++i, a, a.equals("-o") ? "a folder"
+                        : a.equals("--format") ? "formats such as md,html" : "percentiles, e.g. 50,90,99.9");
                 if (a.equals("-o")) {
                     target = Path.of(v);
                 } else if (a.equals("--format")) {

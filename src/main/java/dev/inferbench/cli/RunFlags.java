@@ -1,6 +1,6 @@
 package dev.inferbench.cli;
 
-import java.util.concurrent.TimeUnit;
+import dev.inferbench.Numbers;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.Threshold;
 import dev.inferbench.config.BenchConfig;
@@ -9,14 +9,12 @@ import dev.inferbench.profile.FlameSettings;
 import dev.inferbench.run.LoopSettings;
 import dev.inferbench.run.Pacer;
 import dev.inferbench.run.Shard;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import dev.inferbench.results.CallFigures;
@@ -56,27 +54,28 @@ record RunFlags(RunOptions options, List<String> jmhArgs, Path config) {
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
-                case "--resume" -> resume = Path.of(value(args, ++i, a, "a run folder, e.g. results/<yyyyMMdd-HHmmss>-<git sha>"));
-                case "--config" -> config = configFile(value(args, ++i, a, "a properties file, e.g. my-models.properties"));
-                case "--cells" -> cells = Path.of(value(args, ++i, a, "a file of configurations, one per line"));
-                case "--run-dir" -> runDir = Path.of(value(args, ++i, a, "a folder for the new run"));
-                case "--shard" -> shard = Shard.parse(value(args, ++i, a, "i/n, e.g. 2/4"));
-                case "--max-forks" -> maxForks = OptionalInt.of(positive(value(args, ++i, a, "a whole number >= 1"), a));
-                case "--fork-timeout" -> forkTimeout = duration(value(args, ++i, a, "a duration, e.g. 10m"), a);
-                case "--precision" -> precision = OptionalDouble.of(percent(value(args, ++i, a, "a percentage, e.g. 2%"), a));
-                case "--budget" -> budget = duration(value(args, ++i, a, "a duration, e.g. 20m"), a);
+                case "--resume" -> resume = Path.of(FlagValue.of(args, ++i, a, "a run folder, e.g. results/<yyyyMMdd-HHmmss>-<git sha>"));
+                case "--config" -> config = configFile(FlagValue.of(args, ++i, a, "a properties file, e.g. my-models.properties"));
+                case "--cells" -> cells = Path.of(FlagValue.of(args, ++i, a, "a file of configurations, one per line"));
+                case "--run-dir" -> runDir = Path.of(FlagValue.of(args, ++i, a, "a folder for the new run"));
+                case "--shard" -> shard = Shard.parse(FlagValue.of(args, ++i, a, "i/n, e.g. 2/4"));
+                case "--max-forks" -> maxForks = OptionalInt.of(Numbers.wholeAtLeast(
+                        FlagValue.of(args, ++i, a, "a whole number >= 1"), 1, a, "forks per cell, e.g. --max-forks 5"));
+                case "--fork-timeout" -> forkTimeout = Numbers.duration(FlagValue.of(args, ++i, a, "a duration, e.g. 10m"), a);
+                case "--precision" -> precision = OptionalDouble.of(Numbers.percent(FlagValue.of(args, ++i, a, "a percentage, e.g. 2%"), a));
+                case "--budget" -> budget = Numbers.duration(FlagValue.of(args, ++i, a, "a duration, e.g. 20m"), a);
                 case "--flame" -> flame = flame != null ? flame : FlameSettings.parse(FlameSettings.DEFAULT);
                 case "--threshold" -> {
-                    String t = value(args, ++i, a, "a check, e.g. 'batchSize=1:p99<100ms' or 'samples>40'");
+                    String t = FlagValue.of(args, ++i, a, "a check, e.g. 'batchSize=1:p99<100ms' or 'samples>40'");
                     Threshold.parse(t); // a typo fails here, before any fork
                     thresholds.add(t);
                 }
-                case "--percentiles" -> percentiles = Percentiles.parseList(value(args, ++i, a, "percentiles, e.g. 50,90,99.9"));
+                case "--percentiles" -> percentiles = Percentiles.parseList(FlagValue.of(args, ++i, a, "percentiles, e.g. 50,90,99.9"));
                 case "--op-profile" -> opProfile = true;
                 case "--paced" -> pacer = Pacer.lines(System.in, System.out);
                 case "--flame-optional" -> flameOptional = true;
                 case "--trust-folder" -> trustFolder = true;
-                case "--flame-events" -> flame = FlameSettings.parse(value(args, ++i, a, "events, e.g. cpu,alloc"));
+                case "--flame-events" -> flame = FlameSettings.parse(FlagValue.of(args, ++i, a, "events, e.g. cpu,alloc"));
                 default -> rest.add(a);
             }
         }
@@ -113,50 +112,4 @@ record RunFlags(RunOptions options, List<String> jmhArgs, Path config) {
         return p;
     }
 
-    private static String value(List<String> args, int i, String flag, String expected) throws BenchException {
-        if (i >= args.size() || args.get(i).startsWith("-")) {
-            throw new BenchException(flag + " needs a value; expected " + expected);
-        }
-        return args.get(i);
-    }
-
-    private static int positive(String v, String flag) throws BenchException {
-        try {
-            int n = Integer.parseInt(v.trim());
-            if (n >= 1) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new BenchException(flag + " '" + v + "' is not a whole number >= 1");
-    }
-
-    static Duration duration(String v, String flag) throws BenchException {
-        try {
-            String s = v.trim().matches("\\d+h") ? v.trim() + "r" : v.trim(); // JMH spells hours "hr"
-            TimeValue t = TimeValue.fromString(s);
-            Duration d = Duration.ofNanos(t.convertTo(TimeUnit.NANOSECONDS));
-            if (!d.isZero() && !d.isNegative()) {
-                return d;
-            }
-        } catch (IllegalArgumentException ignored) {
-            // reported below
-        }
-        throw new BenchException(flag + " '" + v + "' is not a duration; expected e.g. 90s, 10m, 1h");
-    }
-
-    /** {@code 3%} or {@code 3}: both three percent (a bare 0.5 is half a percent, not half). */
-    static double percent(String v, String flag) throws BenchException {
-        String s = v.trim().toLowerCase(Locale.ROOT);
-        try {
-            double p = Double.parseDouble(s.endsWith("%") ? s.substring(0, s.length() - 1) : s) / 100;
-            if (p > 0 && p < 1) {
-                return p;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new BenchException(flag + " '" + v + "' is not a percentage between 0 and 100; expected e.g. 2%");
-    }
 }

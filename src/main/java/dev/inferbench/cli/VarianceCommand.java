@@ -2,6 +2,7 @@ package dev.inferbench.cli;
 
 import dev.inferbench.ExitCode;
 import dev.inferbench.BenchException;
+import dev.inferbench.Numbers;
 import dev.inferbench.flow.VarianceFlow;
 import dev.inferbench.stats.Power;
 import dev.inferbench.stats.Verdict;
@@ -51,9 +52,9 @@ final class VarianceCommand implements Subcommand {
         double forkSeconds = Double.NaN;
         for (int i = 0; i < args.size(); i++) {
             if (args.get(i).equals("--budget") && i + 1 < args.size()) {
-                budget = RunFlags.duration(args.get(++i), "--budget");
+                budget = Numbers.duration(args.get(++i), "--budget");
             } else if (args.get(i).equals("--min-effect") && i + 1 < args.size()) {
-                minEffect = RunFlags.percent(args.get(++i), "--min-effect");
+                minEffect = Numbers.percent(args.get(++i), "--min-effect");
             } else if (args.get(i).equals("--fork-seconds") && i + 1 < args.size()) {
                 forkSeconds = positiveSeconds(args.get(++i));
             } else if (args.get(i).equals("--ab")) {

@@ -54,9 +54,9 @@ final class VerifyCommand implements Subcommand {
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
-                case "--rtol" -> rtol = number(a, value(args, ++i, a));
-                case "--atol" -> atol = number(a, value(args, ++i, a));
-                case "--out" -> dir = Path.of(value(args, ++i, a));
+                case "--rtol" -> rtol = number(a, FlagValue.of(args, ++i, a, "a number >= 0, e.g. --rtol 1e-3"));
+                case "--atol" -> atol = number(a, FlagValue.of(args, ++i, a, "a number >= 0, e.g. --atol 1e-7"));
+                case "--out" -> dir = Path.of(FlagValue.of(args, ++i, a, "a folder for verify.md and verify.json"));
                 default -> {
                     if (a.startsWith("--")) {
                         throw new BenchException("unknown option '" + a + "' for verify; expected --rtol, --atol, --out");
@@ -71,13 +71,6 @@ final class VerifyCommand implements Subcommand {
     /** 1e-7 as "1E-7", 0.001 as "0.001" */
     private static String plain(double v) {
         return new java.math.BigDecimal(Double.toString(v)).stripTrailingZeros().toString();
-    }
-
-    private static String value(List<String> args, int i, String option) throws BenchException {
-        if (i >= args.size()) {
-            throw new BenchException("option " + option + " needs a value");
-        }
-        return args.get(i);
     }
 
     private static double number(String option, String v) throws BenchException {

@@ -49,12 +49,14 @@ public final class CommitsFlow {
         try {
             return compare(request);
         } catch (Stop e) {
-            err.println("compare-commits: " + e.getMessage());
+            err.println("inferbench: " + e.getMessage());
             return e.exitCode();
         }
     }
 
     private int compare(CommitsRequest r) throws Stop {
+        Side.checkOptions("base", r.baseBuild());
+        Side.checkOptions("head", r.headBuild());
         Commands top = Commands.run(List.of(tools.git(), "rev-parse", "--show-toplevel"), tools.cwd(), null);
         if (!top.ok()) {
             throw Stop.badInput("not inside a git checkout");

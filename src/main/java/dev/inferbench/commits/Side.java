@@ -39,15 +39,7 @@ final class Side {
      * that build; anything else must name a commit.
      */
     static Side resolve(String name, String given, List<String> build, Path repo, Tools tools) throws Stop {
-        for (int i = 0; i < build.size(); i++) {
-            // a side's build arguments are Maven options (-Dname=value, -P profile ...), never a goal
-            String word = build.get(i);
-            String prev = i > 0 ? build.get(i - 1) : "";
-            if (!word.startsWith("-") && !prev.equals("-P") && !prev.equals("-pl")) {
-                throw Stop.badInput("--" + name + "-build '" + String.join(" ", build) + "' is not Maven options: '"
-                        + word + "' is no option; expected e.g. -Donnxruntime.version=1.22.0");
-            }
-        }
+        checkOptions(name, build);
         Side side;
         Path folder = tools.cwd().resolve(given);
         if (given.equals(".")) {
@@ -68,6 +60,18 @@ final class Side {
                     + "' is a jar already built, used as it is");
         }
         return side;
+    }
+
+    /** A side's build arguments are Maven options (-Dname=value, -P profile ...), never a goal. */
+    static void checkOptions(String name, List<String> build) throws Stop {
+        for (int i = 0; i < build.size(); i++) {
+            String word = build.get(i);
+            String prev = i > 0 ? build.get(i - 1) : "";
+            if (!word.startsWith("-") && !prev.equals("-P") && !prev.equals("-pl")) {
+                throw Stop.badInput("--" + name + "-build '" + String.join(" ", build) + "' is not Maven options: '"
+                        + word + "' is no option; expected e.g. -Donnxruntime.version=1.22.0");
+            }
+        }
     }
 
     boolean needsBuild() {

@@ -4,6 +4,8 @@ import dev.inferbench.BenchException;
 import dev.inferbench.results.ForkTime;
 import dev.inferbench.results.RunLayout;
 
+import dev.inferbench.stats.Percentiles;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,11 +37,11 @@ public final class ForkTimes {
         try (Stream<Path> files = Files.walk(forks, 2)) {
             // a time beside a fork that never landed (killed between its files) is not a fork's time
             seconds = files.filter(p -> p.getFileName().toString().endsWith(RunLayout.FORK_TIME_SUFFIX) && landed(p))
-                    .map(ForkTime::read).flatMap(Optional::stream).mapToDouble(ForkTime::seconds).sorted().toArray();
+                    .map(ForkTime::read).flatMap(Optional::stream).mapToDouble(ForkTime::seconds).toArray();
         } catch (IOException e) {
             throw new BenchException("cannot read " + forks + ": " + e.getMessage(), e);
         }
-        return seconds.length == 0 ? Double.NaN : seconds[seconds.length / 2];
+        return Percentiles.median(seconds);
     }
 
     /** A fork's landed marker, of this build or (present, never read) of an older one's Java-serialized format. */

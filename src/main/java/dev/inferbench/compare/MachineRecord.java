@@ -47,10 +47,9 @@ public final class MachineRecord {
             readings.put(2 * (f.pair() - 1), f.canaryBefore());
             readings.put(2 * f.pair(), f.canaryAfter());
         }
-        this.canaryMedian = Percentiles.interpolated(readings.values().stream().mapToDouble(Double::doubleValue)
-                .sorted().toArray(), 0.5);
-        this.othersMedian = Percentiles.interpolated(forks.stream().mapToDouble(Fork::others)
-                .filter(d -> !Double.isNaN(d)).sorted().toArray(), 0.5);
+        this.canaryMedian = Percentiles.median(readings.values().stream().mapToDouble(Double::doubleValue).toArray());
+        this.othersMedian = Percentiles.median(forks.stream().mapToDouble(Fork::others)
+                .filter(d -> !Double.isNaN(d)).toArray());
     }
 
     /** The record in the folder above {@code run} (a side of a compare-commits comparison); empty where there is none. */

@@ -2,6 +2,7 @@ package dev.inferbench.compare;
 
 import dev.inferbench.profile.LayerTimes;
 import dev.inferbench.profile.OperatorPass;
+import dev.inferbench.stats.ForkMeans;
 import dev.inferbench.stats.Interval;
 import dev.inferbench.stats.PairedDifference;
 import dev.inferbench.stats.RatioOfMeans;
@@ -111,7 +112,7 @@ public record Where(int pairs, double confidence, Change call, List<Change> rows
         }
         rows.sort(Comparator.comparing((Change c) -> !c.named())
                 .thenComparing(c -> -Math.abs(c.change().estimate())).thenComparing(Change::name));
-        Change call = new Change("call", "", mean(callB), mean(callH), callChange,
+        Change call = new Change("call", "", ForkMeans.mean(callB), ForkMeans.mean(callH), callChange,
                 new Interval(1, 1, 1, confidence, n));
         return new Where(n, confidence, call, List.copyOf(rows), namedShare(rows, b, h, callD, confidence),
                 WhereFrames.of(base, head, callD, confidence));
@@ -135,7 +136,7 @@ public record Where(int pairs, double confidence, Change call, List<Change> rows
             }
             share = RatioOfMeans.fieller(diff, callChange, confidence);
         }
-        return new Change(name, module, mean(base), mean(head), d, share);
+        return new Change(name, module, ForkMeans.mean(base), ForkMeans.mean(head), d, share);
     }
 
     /** This table with its frame block replaced ({@link WhereFrames#withStacks}). */
@@ -184,13 +185,5 @@ public record Where(int pairs, double confidence, Change call, List<Change> rows
         return modules.entrySet().stream().max(Comparator.comparingDouble((Map.Entry<String, double[]> e) ->
                 Math.abs(e.getValue()[0])).thenComparing(Map.Entry::getKey, Comparator.reverseOrder()))
                 .map(Map.Entry::getKey).orElse("");
-    }
-
-    private static double mean(double[] v) {
-        double s = 0;
-        for (double x : v) {
-            s += x;
-        }
-        return v.length == 0 ? Double.NaN : s / v.length;
     }
 }

@@ -1,7 +1,7 @@
 package dev.inferbench.engine;
 
+import dev.inferbench.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.inferbench.BenchException;
 
 import java.io.IOException;
@@ -56,7 +56,7 @@ final class TorchMemoryTrace {
     static TorchMemoryTrace read(Path file) throws BenchException {
         JsonNode json;
         try {
-            json = new ObjectMapper().readTree(file.toFile());
+            json = Json.mapper().readTree(file.toFile());
         } catch (IOException e) {
             throw new BenchException("cannot read libtorch's profile " + file + ": " + e.getMessage()
                     + "; expected the JSON trace libtorch's profiler writes", e);

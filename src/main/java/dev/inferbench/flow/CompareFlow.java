@@ -1,5 +1,6 @@
 package dev.inferbench.flow;
 
+import dev.inferbench.Numbers;
 import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.ExitCode;
@@ -301,7 +302,6 @@ public final class CompareFlow {
 
     /** 0.9975 as "99.75", 0.03 as "3" */
     public static String percent(double fraction) {
-        return java.math.BigDecimal.valueOf(fraction * 100).round(new java.math.MathContext(6)).stripTrailingZeros()
-                .toPlainString();
+        return Numbers.percentText(fraction);
     }
 }

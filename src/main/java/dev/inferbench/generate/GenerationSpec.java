@@ -1,5 +1,6 @@
 package dev.inferbench.generate;
 
+import dev.inferbench.Numbers;
 import dev.inferbench.BenchException;
 import dev.inferbench.engine.DecoderLayout;
 
@@ -89,15 +90,6 @@ public record GenerationSpec(int promptLen, int outputLen, Sampling sampling, Pr
     }
 
     private static int whole(Map<String, String> params, String name, String absent, String hint) throws BenchException {
-        String value = params.getOrDefault(name, absent);
-        try {
-            int n = Integer.parseInt(value.trim());
-            if (n >= 1) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new BenchException(name + " '" + value + "' is not a whole number >= 1; expected " + hint);
+        return Numbers.wholeAtLeast(params.getOrDefault(name, absent), 1, name, hint);
     }
 }

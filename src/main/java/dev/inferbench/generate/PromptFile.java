@@ -1,5 +1,6 @@
 package dev.inferbench.generate;
 
+import dev.inferbench.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,7 +27,7 @@ public record PromptFile(Path path, List<String> texts, List<Integer> lines) {
     public static final String PARAM = "prompts";
     /** {@code prompts=none}: seeded random ids of {@code promptLen} tokens, the default. */
     public static final String NONE = "none";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     public PromptFile {
         texts = List.copyOf(texts);

@@ -1,5 +1,6 @@
 package dev.inferbench.generate;
 
+import dev.inferbench.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.inferbench.BenchException;
@@ -26,7 +27,7 @@ import java.util.OptionalLong;
  */
 public record Prompts(PromptFile file, List<long[]> ids, long[] stop, String stopSource) {
     public static final String TOKENIZER = "tokenizer.json";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     /**
      * Encodes {@code file} with the tokenizer beside {@code modelFile}; every id must lie in the model's vocabulary.

@@ -1,5 +1,6 @@
 package dev.inferbench.metrics;
 
+import dev.inferbench.stats.Percentiles;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.InternalProfiler;
@@ -9,7 +10,6 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.ScalarResult;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 
@@ -88,8 +88,7 @@ public final class MachineProfiler implements InternalProfiler {
             sink += kernel(STEPS);
             ms[i] = (System.nanoTime() - t0) / 1e6;
         }
-        Arrays.sort(ms);
-        return ms[CANARY_RUNS / 2];
+        return Percentiles.median(ms);
     }
 
     /** A fixed, branch-free integer mix: the same instructions on every machine state. */

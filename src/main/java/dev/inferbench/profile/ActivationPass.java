@@ -1,8 +1,7 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.Json;
 import dev.inferbench.cell.BenchmarkNames;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.inferbench.BenchException;
 import dev.inferbench.ByteUnits;
@@ -33,9 +32,7 @@ import java.util.stream.Stream;
  * the folder later needs no model file. Reading the graph without its weights takes well under a second.
  */
 public final class ActivationPass {
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final ObjectMapper JSON = Json.mapper(Json.Option.LENIENT);
 
     /** One graph at one input size: what {@code layers/activation-*.json} holds. */
     public record Entry(String model, String precision, ActivationMemory memory) {

@@ -1,10 +1,8 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.Json;
 import ai.onnx.proto.OnnxMl;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.inferbench.BenchException;
 import dev.inferbench.model.stats.LayerName;
 import dev.inferbench.model.stats.OnnxSummary;
@@ -42,10 +40,7 @@ public record LayerTimes(String cell, int runs, double kernelMs, List<Layer> lay
                          OrtArena arena) {
     /** The module of kernels ORT made without naming their source that run before any it did name. */
     public static final String ENGINE_ADDED = "(added by ORT)";
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final ObjectMapper JSON = Json.mapper(Json.Option.PRETTY, Json.Option.LENIENT);
 
     /**
      * One node as ORT ran it.

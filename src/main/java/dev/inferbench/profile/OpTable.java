@@ -1,9 +1,8 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.Json;
 import java.util.Arrays;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -24,6 +23,8 @@ import java.util.Map;
  * @param callMs         mean of the same calls timed from Java around the engine's run, ms
  */
 public record OpTable(List<Op> ops, int runs, double modelRunMs, double callMs) {
+    private static final ObjectMapper JSON = Json.mapper(Json.Option.PRETTY);
+
 
     /**
      * One operator type.
@@ -85,9 +86,7 @@ public record OpTable(List<Op> ops, int runs, double modelRunMs, double callMs) 
         json.put("callMs", callMs);
         json.put("harnessOverhead", harnessOverhead());
         json.put("ops", ops);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false)
-                .writeValue(out, json);
+        JSON.writeValue(out, json);
     }
 
     /**

@@ -1,8 +1,7 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.Json;
 import dev.inferbench.AtomicFile;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.BenchmarkNames;
@@ -55,9 +54,7 @@ public final class OperatorPass {
     public static final String SUFFIX = ".json";
     /** The step's name for {@code cli.PassMain}, which runs it in a JVM of its own. */
     public static final String STEP = "operator";
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final ObjectMapper JSON = Json.mapper(Json.Option.LENIENT);
 
     /**
      * One cell's pass.

@@ -1,5 +1,6 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.inferbench.BenchException;
@@ -19,7 +20,7 @@ import java.util.List;
  * @param modelRuns each session run ({@code cat=Session}, name {@code model_run}), in order
  */
 public record OrtProfile(List<Kernel> kernels, List<Run> modelRuns) {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Json.mapper();
     private static final String KERNEL_SUFFIX = "_kernel_time";
 
     /**

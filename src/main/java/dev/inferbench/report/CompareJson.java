@@ -1,7 +1,7 @@
 package dev.inferbench.report;
 
+import dev.inferbench.Json;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.inferbench.compare.CellKey;
@@ -23,7 +23,7 @@ import java.util.Map;
  * {@code missing} each gated cell or metric one side lacks, with that side ({@code lacking}: baseline or candidate).
  */
 public final class CompareJson {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = Json.mapper(Json.Option.PRETTY);
 
     private CompareJson() {
     }
@@ -115,17 +115,9 @@ public final class CompareJson {
 
     /** NaN bounds (too few forks) are written as null: JSON has no NaN. */
     private static void interval(ObjectNode n, Interval i) {
-        number(n, "estimate", i.estimate());
-        number(n, "lower", i.lower());
-        number(n, "upper", i.upper());
+        Json.putNumber(n, "estimate", i.estimate());
+        Json.putNumber(n, "lower", i.lower());
+        Json.putNumber(n, "upper", i.upper());
         n.put("forks", i.forks());
-    }
-
-    private static void number(ObjectNode n, String name, double v) {
-        if (Double.isNaN(v) || Double.isInfinite(v)) {
-            n.putNull(name);
-        } else {
-            n.put(name, v);
-        }
     }
 }

@@ -1,5 +1,7 @@
 package dev.inferbench.report;
 
+import dev.inferbench.stats.Percentiles;
+
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -34,7 +36,7 @@ record DisplayUnit(String label, double factor) {
     /** The rule itself: the label for a group's means given in seconds (at least one, none NaN). */
     static String label(List<Double> seconds) {
         double[] sorted = seconds.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        double typical = sorted[(sorted.length - 1) / 2];
+        double typical = Percentiles.atRank(sorted, 50);
         for (int i = 0; i < LABELS.size() - 1; i++) {
             if (typical >= Units.seconds(LABELS.get(i))) {
                 return LABELS.get(i);

@@ -1,12 +1,10 @@
 package dev.inferbench.report;
 
+import dev.inferbench.Json;
 import java.util.Set;
 import java.util.Map;
 import java.util.HashSet;
 import java.util.HashMap;
-import com.fasterxml.jackson.core.StreamWriteFeature;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -28,10 +26,7 @@ import java.util.List;
  * JMH adapter drops params). JMH Visualizer's file is written by {@code JmhJsonWriter.writeForVisualizer}.
  */
 final class Exports {
-    /** Writers here never close the stream they are given. */
-    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
-            .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build())
-            .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+    private static final ObjectMapper JSON = Json.mapper(Json.Option.PRETTY, Json.Option.FAST_DOUBLES);
 
     private Exports() {
     }
@@ -67,7 +62,7 @@ final class Exports {
                 }
             });
         }
-        JSON.writerWithDefaultPrettyPrinter().writeValue(out, all);
+        JSON.writeValue(out, all);
     }
 
     /**
@@ -174,6 +169,6 @@ final class Exports {
                 }
             });
         }
-        JSON.writerWithDefaultPrettyPrinter().writeValue(out, all);
+        JSON.writeValue(out, all);
     }
 }

@@ -1,5 +1,6 @@
 package dev.inferbench.report;
 
+import dev.inferbench.Json;
 import dev.inferbench.results.ReceivedFolder;
 import java.util.Set;
 import java.util.HashSet;
@@ -31,7 +32,7 @@ import java.util.TreeMap;
  * @param runs in the order given; the first run's folder is where the report goes by default
  */
 public record ReportInput(List<Run> runs) {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     /**
      * @param files       the JMH result files the cells came from (one per shard)

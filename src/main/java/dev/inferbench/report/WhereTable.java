@@ -1,5 +1,7 @@
 package dev.inferbench.report;
 
+import dev.inferbench.Numbers;
+import dev.inferbench.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.inferbench.compare.Comparison;
@@ -42,7 +44,7 @@ public final class WhereTable {
     static String text(String cell, Where w, boolean flamePath) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "where: %s, %d pairs of operator passes (%s %% intervals for the table as"
-                        + " a whole)%n", cell, w.pairs(), percent(w.confidence())));
+                        + " a whole)%n", cell, w.pairs(), Numbers.percentText(w.confidence())));
         Where.Change call = w.call();
         sb.append(String.format(Locale.ROOT, "  a call in the passes: %s ms -> %s ms, change %s%n", ms(call.baseMs()),
                 ms(call.headMs()), change(call.change())));
@@ -86,11 +88,11 @@ public final class WhereTable {
         }
         if (!share.known()) {
             return String.format(Locale.ROOT, "  %s: %+.4f ms, %s of the call's change, its interval unbounded: the"
-                    + " call's change holds 0 at %s %%%n", what, ms, share(share.estimate()), percent(confidence));
+                    + " call's change holds 0 at %s %%%n", what, ms, share(share.estimate()), Numbers.percentText(confidence));
         }
         return String.format(Locale.ROOT, "  %s: %+.4f ms, %s [%s, %s] of the call's change (%s %% interval,"
                         + " Fieller's: the call's change is uncertain too)%n", what, ms, share(share.estimate()),
-                share(share.lower()), share(share.upper()), percent(confidence));
+                share(share.lower()), share(share.upper()), Numbers.percentText(confidence));
     }
 
     /** The second block: the frame groups' time per call, then the JVM's figures. */
@@ -134,9 +136,9 @@ public final class WhereTable {
         change(n.putObject("call"), w.call());
         if (w.namedShare() != null) {
             ObjectNode s = n.putObject("namedShare");
-            number(s, "estimate", w.namedShare().estimate());
-            number(s, "lower", w.namedShare().lower());
-            number(s, "upper", w.namedShare().upper());
+            Json.putNumber(s, "estimate", w.namedShare().estimate());
+            Json.putNumber(s, "lower", w.namedShare().lower());
+            Json.putNumber(s, "upper", w.namedShare().upper());
             s.put("confidence", w.namedShare().confidence());
         }
         ArrayNode rows = n.putArray("operators");
@@ -161,12 +163,12 @@ public final class WhereTable {
             ObjectNode jvm = fn.putObject("jvm");
             for (Where.Change c : f.jvm()) {
                 ObjectNode o = jvm.putObject(c.name());
-                number(o, "base", c.baseMs());
-                number(o, "head", c.headMs());
+                Json.putNumber(o, "base", c.baseMs());
+                Json.putNumber(o, "head", c.headMs());
                 ObjectNode d = o.putObject("change");
-                number(d, "estimate", c.change().estimate());
-                number(d, "lower", c.change().lower());
-                number(d, "upper", c.change().upper());
+                Json.putNumber(d, "estimate", c.change().estimate());
+                Json.putNumber(d, "lower", c.change().lower());
+                Json.putNumber(d, "upper", c.change().upper());
                 d.put("confidence", c.change().confidence());
             }
             if (f.flameDiff() != null) {
@@ -176,26 +178,18 @@ public final class WhereTable {
     }
 
     private static void change(ObjectNode o, Where.Change c) {
-        number(o, "baseMs", c.baseMs());
-        number(o, "headMs", c.headMs());
+        Json.putNumber(o, "baseMs", c.baseMs());
+        Json.putNumber(o, "headMs", c.headMs());
         ObjectNode d = o.putObject("changeMs");
-        number(d, "estimate", c.change().estimate());
-        number(d, "lower", c.change().lower());
-        number(d, "upper", c.change().upper());
+        Json.putNumber(d, "estimate", c.change().estimate());
+        Json.putNumber(d, "lower", c.change().lower());
+        Json.putNumber(d, "upper", c.change().upper());
         d.put("confidence", c.change().confidence());
-        number(o, "share", c.share().estimate());
+        Json.putNumber(o, "share", c.share().estimate());
         ObjectNode s = o.putObject("shareInterval");
-        number(s, "lower", c.share().lower());
-        number(s, "upper", c.share().upper());
+        Json.putNumber(s, "lower", c.share().lower());
+        Json.putNumber(s, "upper", c.share().upper());
         s.put("confidence", c.share().confidence());
-    }
-
-    private static void number(ObjectNode n, String name, double v) {
-        if (Double.isFinite(v)) {
-            n.put(name, v);
-        } else {
-            n.putNull(name);
-        }
     }
 
     private static String change(Interval i) {
@@ -234,9 +228,5 @@ public final class WhereTable {
 
     private static String share(double f) {
         return Double.isFinite(f) ? String.format(Locale.ROOT, "%.0f %%", f * 100) : "n/a";
-    }
-
-    private static String percent(double fraction) {
-        return java.math.BigDecimal.valueOf(fraction * 100).stripTrailingZeros().toPlainString();
     }
 }

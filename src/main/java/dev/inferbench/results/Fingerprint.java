@@ -1,5 +1,6 @@
 package dev.inferbench.results;
 
+import dev.inferbench.Json;
 import java.util.TreeMap;
 import java.util.HexFormat;
 import java.security.NoSuchAlgorithmException;
@@ -8,7 +9,6 @@ import dev.inferbench.BenchException;
 import com.fasterxml.jackson.databind.JsonNode;
 import ai.onnxruntime.OrtEnvironment;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,7 +30,7 @@ import java.util.Properties;
  * written at build time), not whatever the working directory holds now.
  */
 public final class Fingerprint {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = Json.mapper(Json.Option.PRETTY);
     /** The cpuinfo flags that decide which kernels ORT and libtorch pick. */
     private static final List<String> VECTOR_FLAGS = List.of("sse4_2", "avx", "avx2", "fma", "f16c", "avx_vnni");
 

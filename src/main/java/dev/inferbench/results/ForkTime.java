@@ -1,5 +1,6 @@
 package dev.inferbench.results;
 
+import dev.inferbench.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -18,7 +19,7 @@ import java.util.Optional;
  * survive a merge of shards.
  */
 public record ForkTime(Instant start, Instant end) {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
 
     public double seconds() {
         return Duration.between(start, end).toNanos() / 1e9;

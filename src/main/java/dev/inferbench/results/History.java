@@ -1,5 +1,6 @@
 package dev.inferbench.results;
 
+import dev.inferbench.Json;
 import dev.inferbench.AtomicFile;
 import java.util.Optional;
 import dev.inferbench.config.BenchConfig;
@@ -32,7 +33,7 @@ import java.util.stream.Stream;
 public final class History {
     /** Where runs are appended unless {@code run.history} says otherwise. */
     public static final String DEFAULT_ROOT = "results/history";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     /** The parts of environment.json that make figures comparable; the kernel's patch level and the date do not. */
     private static final List<String> ENVIRONMENT_PARTS = List.of("/cpu", "/memory.total.mb", "/os/name", "/os/arch",
             "/jdk/version", "/engines");

@@ -1,5 +1,6 @@
 package dev.inferbench.results;
 
+import dev.inferbench.stats.ForkMeans;
 import dev.inferbench.stats.Percentiles;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.cell.VaryingParams;
@@ -62,7 +63,7 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
             }
             double[] canaries = medians(canary.iterationMeans());
             JmhMetric others = c.secondary().get(MachineProfiler.OTHERS);
-            double[] busy = others == null ? new double[canaries.length] : means(others.iterationMeans());
+            double[] busy = others == null ? new double[canaries.length] : ForkMeans.of(others.iterationMeans());
             for (int f = 0; f < canaries.length; f++) {
                 forks.add(new Fork(label(c, cells), f + 1, canaries[f], f < busy.length ? busy[f] : Double.NaN));
             }
@@ -73,9 +74,8 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
         double[] canaries = forks.stream().mapToDouble(Fork::canary).sorted().toArray();
         double median = Percentiles.interpolated(canaries, 0.5);
         double spread = (Percentiles.interpolated(canaries, 0.9) - Percentiles.interpolated(canaries, 0.1)) / median;
-        double othersMedian = Percentiles.interpolated(forks.stream().mapToDouble(Fork::others)
-                .filter(d -> !Double.isNaN(d)).sorted()
-                .toArray(), 0.5);
+        double othersMedian = Percentiles.median(forks.stream().mapToDouble(Fork::others)
+                .filter(d -> !Double.isNaN(d)).toArray());
         List<Disturbed> disturbed = new ArrayList<>();
         for (Fork f : forks) {
             List<String> why = why(f.canary(), f.others(), median, othersMedian);
@@ -102,7 +102,7 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
         }
         double[] canaries = medians(canary.iterationMeans());
         JmhMetric others = cell.secondary().get(MachineProfiler.OTHERS);
-        double[] busy = others == null ? new double[0] : means(others.iterationMeans());
+        double[] busy = others == null ? new double[0] : ForkMeans.of(others.iterationMeans());
         boolean[] out = new boolean[canaries.length];
         for (int f = 0; f < canaries.length; f++) {
             out[f] = !why(canaries[f], f < busy.length ? busy[f] : Double.NaN, canaryMedian, othersMedian).isEmpty();
@@ -195,11 +195,6 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
     }
 
     private static double[] medians(double[][] perFork) {
-        return Arrays.stream(perFork).mapToDouble(it -> Percentiles.interpolated(Arrays.stream(it).sorted().toArray(), 0.5))
-                .toArray();
-    }
-
-    private static double[] means(double[][] perFork) {
-        return Arrays.stream(perFork).mapToDouble(it -> Arrays.stream(it).average().orElse(Double.NaN)).toArray();
+        return Arrays.stream(perFork).mapToDouble(Percentiles::median).toArray();
     }
 }

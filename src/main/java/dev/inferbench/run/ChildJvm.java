@@ -1,5 +1,6 @@
 package dev.inferbench.run;
 
+import dev.inferbench.Json;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.Cell;
@@ -32,7 +33,7 @@ public final class ChildJvm {
     public static final String MAIN = "dev.inferbench.cli.PassMain";
     /** The child's exit code for a refusal (a {@link BenchException}: its last line is the message). */
     public static final int REFUSED = 2;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.mapper();
     private static final int TAIL = 60;
 
     /**

@@ -1,9 +1,8 @@
 package dev.inferbench.run;
 
+import dev.inferbench.Json;
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
@@ -35,10 +34,7 @@ import static dev.inferbench.run.ResultRecord.require;
 record ForkRecord(int format, Params params, List<Fork> forks) {
     static final int FORMAT = 1;
 
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
+    private static final ObjectMapper JSON = Json.mapper(Json.Option.WHOLE);
 
     /** A stretch of time, as JMH's {@link TimeValue}. */
     record Time(long time, TimeUnit unit) {

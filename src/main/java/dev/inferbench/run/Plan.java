@@ -1,11 +1,10 @@
 package dev.inferbench.run;
 
+import dev.inferbench.Json;
 import java.util.Collections;
 import dev.inferbench.cell.Cell;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.inferbench.BenchException;
 
 import java.util.ArrayList;
@@ -27,9 +26,7 @@ public record Plan(int format, String id, List<String> args, String config, int 
                    String shard, List<Cell> cells, List<Skipped> skipped) {
 
     public static final int FORMAT = 1;
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final ObjectMapper JSON = Json.mapper(Json.Option.PRETTY, Json.Option.LENIENT);
 
     /**
      * JMH's per-fork settings that the command line or benchmarks.properties gave, as JMH's own option syntax

@@ -144,7 +144,7 @@ public final class QueueModel {
     public record Served(long[] sortedLatenciesNs, double meanWaitMs) {
         /** Nearest-rank percentile of the latencies, ms, as a step's figure reads it. */
         public double percentileMs(double p) {
-            return sortedLatenciesNs[Percentiles.rank(sortedLatenciesNs.length, p) - 1] / 1e6;
+            return Percentiles.atRank(sortedLatenciesNs, p) / 1e6;
         }
     }
 }

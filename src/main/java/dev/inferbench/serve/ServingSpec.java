@@ -1,5 +1,6 @@
 package dev.inferbench.serve;
 
+import dev.inferbench.Numbers;
 import dev.inferbench.BenchException;
 
 import java.util.Locale;
@@ -114,15 +115,8 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
         if (requestsText.equals("auto")) {
             requests = slo == null ? DEFAULT_REQUESTS : Math.max(slo.requestsNeeded(), 20);
         } else {
-            try {
-                requests = Integer.parseInt(requestsText);
-            } catch (NumberFormatException e) {
-                requests = 0;
-            }
-            if (requests < 1) {
-                throw new BenchException("requests '" + requestsText + "' is not a whole number >= 1; expected requests"
-                        + " per measured step, or auto (" + DEFAULT_REQUESTS + ", or what the SLO's percentile needs)");
-            }
+            requests = Numbers.wholeAtLeast(requestsText, 1, REQUESTS, "requests per measured step, or auto ("
+                    + DEFAULT_REQUESTS + ", or what the SLO's percentile needs)");
         }
         if (slo != null && requests < slo.requestsNeeded()) {
             throw new BenchException("requests=" + requests + " is too few for the SLO " + slo + ": its percentile needs "
@@ -161,19 +155,8 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
 
     /** The cell's closed-loop users, 0 (the open loop) when the benchmark has no such parameter. */
     static int users(Map<String, String> params) throws BenchException {
-        String text = params.getOrDefault(USERS, "0").strip();
-        int users;
-        try {
-            users = Integer.parseInt(text);
-        } catch (NumberFormatException e) {
-            users = -1;
-        }
-        if (users < 0) {
-            throw new BenchException("users '" + text + "' is not a whole number >= 0; expected closed-loop users,"
-                    + " e.g. -p users=1,4,16 (each sends its next request when its last one ends), or 0 for the open"
-                    + " loop at the rate");
-        }
-        return users;
+        return Numbers.wholeAtLeast(params.getOrDefault(USERS, "0").strip(), 0, USERS, "closed-loop users, e.g. -p"
+                + " users=1,4,16 (each sends its next request when its last one ends), or 0 for the open loop at the rate");
     }
 
     /** Whether closed-loop users send the requests ({@link #users} above 0) instead of the arrival schedule. */

@@ -195,7 +195,7 @@ public record Slo(List<Term> terms) {
                     yield true;
                 }
                 Arrays.sort(gaps);
-                yield gaps[Percentiles.rank(gaps.length, term.percentile()) - 1] <= term.boundNs();
+                yield Percentiles.atRank(gaps, term.percentile()) <= term.boundNs();
             }
         };
     }

@@ -112,7 +112,7 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
 
     /** Nearest-rank percentile (0 < p <= 100) of one figure, ms; NaN without values. */
     public double percentileMs(Slo.Metric metric, double p) {
-        return percentile(sortedNs(metric), p);
+        return Percentiles.atRank(sortedNs(metric), p) / 1e6;
     }
 
     /** Output tokens of the served requests per second of the step's window ({@link #perSecond}); NaN unstreamed. */
@@ -218,14 +218,7 @@ public record StepResult(double offeredPerSecond, double scheduledPerSecond, lon
 
     /** Nearest-rank percentile (0 < p <= 100) of the latencies, ms; NaN without requests. */
     public double percentileMs(double p) {
-        return percentile(latenciesNs, p);
-    }
-
-    private static double percentile(long[] sorted, double p) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        return sorted[Percentiles.rank(sorted.length, p) - 1] / 1e6;
+        return Percentiles.atRank(latenciesNs, p) / 1e6;
     }
 
     public double meanMs() {

@@ -45,10 +45,31 @@ public final class Percentiles {
      * {@link #callsFor} asks (a p99 of 40 requests would be their largest).
      */
     public static double nearestRank(double[] sorted, double p) {
-        if (sorted.length == 0 || sorted.length < callsFor(p)) {
-            return Double.NaN;
-        }
-        return sorted[rank(sorted.length, p) - 1];
+        return sorted.length < callsFor(p) ? Double.NaN : atRank(sorted, p);
+    }
+
+    /**
+     * The value at the nearest rank of percentile {@code p} among sorted values, however few (a serving step's own
+     * figures, which carry their request count beside them); NaN without values. {@code atRank(sorted, 50)} is the
+     * lower median.
+     */
+    public static double atRank(double[] sorted, double p) {
+        return sorted.length == 0 ? Double.NaN : sorted[rank(sorted.length, p) - 1];
+    }
+
+    /** {@link #atRank(double[], double)} of sorted whole numbers (latencies in ns); NaN without values. */
+    public static double atRank(long[] sorted, double p) {
+        return sorted.length == 0 ? Double.NaN : sorted[rank(sorted.length, p) - 1];
+    }
+
+    /**
+     * The median of a few readings in any order (the mean of the middle two of an even count); NaN without any. The
+     * one median of the machine check, fork wall times and rounds of a calibration; {@code values} is not changed.
+     */
+    public static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return interpolated(sorted, 0.5);
     }
 
     /**

@@ -1,8 +1,7 @@
 package dev.inferbench.verify;
 
-import com.fasterxml.jackson.core.JsonGenerator;
+import dev.inferbench.Json;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -41,8 +40,7 @@ public record CompatibilityMatrix(List<EngineCheck> checks, Tolerance tolerance)
 
     /** Writes the JSON; the caller owns and closes the stream. */
     public void writeJson(OutputStream out) throws IOException {
-        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+        ObjectMapper mapper = Json.mapper(Json.Option.PRETTY);
         ObjectNode root = mapper.createObjectNode();
         root.put("rtol", tolerance.rtol());
         root.put("atol", tolerance.atol());

@@ -199,7 +199,7 @@ class CompareCommitsCommandTest {
     void aHeadForkThatFailsMidComparisonEndsFourInOneLine() throws Exception {
         Ended e = run(Map.of("FAKE_HEAD_CRASH", "3"), ".", ".", "--forks", "6", "--out", out());
         assertThat(e.code()).isEqualTo(4);
-        assertThat(e.err().lines()).containsExactly("compare-commits: a head fork failed at pair 3 (no result landed,"
+        assertThat(e.err().lines()).containsExactly("inferbench: a head fork failed at pair 3 (no result landed,"
                 + " the launcher ran on); see " + out() + "/head.log");
     }
 
@@ -208,7 +208,7 @@ class CompareCommitsCommandTest {
         Ended e = run(Map.of("FAKE_BASE_DIE", "2"), ".", ".", "--forks", "6", "--out", out());
         assertThat(e.code()).isEqualTo(4);
         assertThat(e.err().lines()).singleElement().asString()
-                .startsWith("compare-commits: the base side's launcher ended with exit 1 after 1 forks");
+                .startsWith("inferbench: the base side's launcher ended with exit 1 after 1 forks");
     }
 
     @Test
@@ -217,7 +217,7 @@ class CompareCommitsCommandTest {
         Ended mkdir = run(Map.of(), ".", ".", "--forks", "3", "--out", repo.resolve("a-file/out").toString());
         assertThat(mkdir.code()).isEqualTo(4);
         assertThat(mkdir.err().lines()).singleElement().asString()
-                .startsWith("compare-commits: cannot make " + repo.resolve("a-file/out"));
+                .startsWith("inferbench: cannot make " + repo.resolve("a-file/out"));
     }
 
     /** compare's verdicts are the script's: 3 (could not tell, a gated cell one side lacks among them) stays 3. */
@@ -227,7 +227,7 @@ class CompareCommitsCommandTest {
             Ended e = run(Map.of(), "stop: fake", rc, ".", ".", "--forks", "3",
                     "--fail-on-regression", "--out", out() + rc);
             assertThat(e.code()).as(e.err()).isEqualTo(rc);
-            assertThat(e.err()).doesNotContain("compare-commits:");
+            assertThat(e.err()).doesNotContain("inferbench:");
         }
         assertThat(asked).hasSize(2).allSatisfy(l -> assertThat(l).startsWith("compare NaN true"));
     }
@@ -236,7 +236,7 @@ class CompareCommitsCommandTest {
     void aCompareThatCannotAnswerOrEndsOddlyEndsFour() throws Exception {
         Ended stop = run(Map.of(), null, 0, ".", ".", "--precision", "2%", "--out", out());
         assertThat(stop.code()).isEqualTo(4);
-        assertThat(stop.err()).startsWith("compare-commits: compare could not answer whether to stop: no jmh-result");
+        assertThat(stop.err()).startsWith("inferbench: compare could not answer whether to stop: no jmh-result");
         Ended broken = run(Map.of(), "stop: fake", -1, ".", ".", "--forks", "3", "--out", out() + "2");
         assertThat(broken.code()).isEqualTo(4);
         assertThat(broken.err().lines()).containsExactly("inferbench: java.lang.IllegalStateException: compare broke");
@@ -401,13 +401,13 @@ class CompareCommitsCommandTest {
     void buildArgumentsThatAreNoMavenOptionsOrNoBuildAreRefusedInOneLine() throws Exception {
         Ended goal = run(Map.of(), "HEAD", "HEAD", "--base-build", "onnxruntime.version=1.22.0", "--out", out());
         assertThat(goal.code()).isEqualTo(2);
-        assertThat(goal.err().lines()).containsExactly("compare-commits: --base-build 'onnxruntime.version=1.22.0' is"
+        assertThat(goal.err().lines()).containsExactly("inferbench: --base-build 'onnxruntime.version=1.22.0' is"
                 + " not Maven options: 'onnxruntime.version=1.22.0' is no option; expected e.g."
                 + " -Donnxruntime.version=1.22.0");
         Ended built = run(Map.of(), ".", "HEAD", "--base-build", "-Donnxruntime.version=1.22.0", "--out", out());
         assertThat(built.code()).isEqualTo(2);
         assertThat(built.err().lines()).singleElement().asString()
-                .startsWith("compare-commits: --base-build needs a commit to build; the base side '.' is a jar");
+                .startsWith("inferbench: --base-build needs a commit to build; the base side '.' is a jar");
         assertThat(read(log + ".mvn")).as("nothing built").isEmpty();
     }
 }

@@ -25,16 +25,9 @@ class RunFlagsTest {
     }
 
     @Test
-    void aBareNumberIsAPercentageToo() throws BenchException {
-        assertThat(RunFlags.percent("3", "--min-effect")).isEqualTo(0.03);
-        assertThat(RunFlags.percent("3%", "--min-effect")).isEqualTo(0.03);
-        assertThat(RunFlags.percent("0.5", "--min-effect")).isEqualTo(0.005); // half a percent, not 50 %
-        assertThatThrownBy(() -> RunFlags.percent("100", "--min-effect")).hasMessageContaining("between 0 and 100");
-    }
-
-    @Test
     void badValuesAreOneClearLine() {
-        assertThatThrownBy(() -> RunFlags.extract(List.of("--max-forks", "0"))).hasMessage("--max-forks '0' is not a whole number >= 1");
+        assertThatThrownBy(() -> RunFlags.extract(List.of("--max-forks", "0"))).hasMessage("--max-forks '0' is not a whole number >= 1;"
+                + " expected forks per cell, e.g. --max-forks 5");
         assertThatThrownBy(() -> RunFlags.extract(List.of("--precision", "150%"))).hasMessageContaining("expected e.g. 2%");
         assertThatThrownBy(() -> RunFlags.extract(List.of("--budget", "soon"))).hasMessageContaining("not a duration");
         assertThatThrownBy(() -> RunFlags.extract(List.of("--resume"))).hasMessageContaining("--resume needs a value");

@@ -14,6 +14,14 @@ class ForkMeansTest {
     static final VarianceComponents TRUTH = new VarianceComponents(20, 0.6 * 0.6, 0.2 * 0.2, 0, 0);
 
     @Test
+    void meanOfNoneIsNaNAndOfOneIsItself() {
+        assertThat(ForkMeans.mean(new double[0])).isNaN();
+        assertThat(ForkMeans.mean(new double[]{4.5})).isEqualTo(4.5);
+        assertThat(ForkMeans.mean(new double[]{1, 2, 6})).isEqualTo(3.0);
+        assertThat(ForkMeans.of(new double[][]{{1, 3}, {}})).containsExactly(2.0, Double.NaN);
+    }
+
+    @Test
     void intervalOverForkMeansCoversAboutNinetyFivePercent() {
         SplittableRandom rng = new SplittableRandom(1);
         int covered = 0;

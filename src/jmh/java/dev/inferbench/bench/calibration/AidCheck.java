@@ -191,8 +191,6 @@ public final class AidCheck {
 
     /** The median of the rounds, one figure each ({@code v[r][0]}); StepCheck reads its rounds the same way. */
     static double median(double[][] v) {
-        double[] x = ForkMeans.of(v);
-        java.util.Arrays.sort(x);
-        return Percentiles.interpolated(x, 0.5);
+        return Percentiles.median(ForkMeans.of(v));
     }
 }

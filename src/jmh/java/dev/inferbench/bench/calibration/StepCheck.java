@@ -1,5 +1,6 @@
 package dev.inferbench.bench.calibration;
 
+import dev.inferbench.Numbers;
 import dev.inferbench.BenchException;
 import dev.inferbench.bench.PlainOrtLoop;
 import dev.inferbench.cell.CellSpec;
@@ -67,16 +68,7 @@ public final class StepCheck {
 
     /** {@code text} as a whole number of {@code least} or more, or one line that says what was expected. */
     static int whole(String name, String text, int least, String example) throws BenchException {
-        try {
-            int n = Integer.parseInt(text.trim());
-            if (n >= least) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new BenchException(name + " '" + text + "' is not a whole number of " + least + " or more; expected e.g. "
-                + example);
+        return Numbers.wholeAtLeast(text, least, name, "e.g. " + example);
     }
 
     private static int run(String model, int promptLen, int outputLen, int rounds) throws Exception {

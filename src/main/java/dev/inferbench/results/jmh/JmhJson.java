@@ -1,13 +1,11 @@
 package dev.inferbench.results.jmh;
 
+import dev.inferbench.Json;
 import java.util.Locale;
 import java.util.Arrays;
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.inferbench.BenchException;
 
@@ -29,9 +27,7 @@ import java.util.TreeMap;
  * that is not a JMH result file is refused with one line saying what was found.
  */
 public final class JmhJson {
-    /** Jackson's fast double parser and writer: JDK 17's own conversions were a third of a big report's time. */
-    static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER).enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build());
+    static final ObjectMapper MAPPER = Json.mapper(Json.Option.FAST_DOUBLES);
 
     private JmhJson() {
     }

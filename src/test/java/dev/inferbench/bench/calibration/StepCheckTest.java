@@ -20,7 +20,7 @@ class StepCheckTest {
         for (String bad : new String[]{"1", "0", "-2", "2.5", "many", ""}) {
             assertThatThrownBy(() -> StepCheck.whole("OUTPUT_LEN", bad, 2, "64")).as(bad)
                     .isInstanceOf(BenchException.class)
-                    .hasMessage("OUTPUT_LEN '" + bad + "' is not a whole number of 2 or more; expected e.g. 64");
+                    .hasMessage("OUTPUT_LEN '" + bad + "' is not a whole number >= 2; expected e.g. 64");
         }
     }
 }
