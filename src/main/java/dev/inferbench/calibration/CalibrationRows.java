@@ -27,8 +27,8 @@ import java.util.Map;
 /**
  * The planted truths, one row each: a run of the {@code stub} engine (or the leaking fault, or the slowdown aid) whose
  * true value is known, the figure that must read it back, and how close. Each row names the run it reads; rows that
- * read the same run share it. The fast rows (seconds each) run in {@code mvn verify}; the others take minutes (rate
- * searches with 10 s steps, a comparison of two runs).
+ * read the same run share it. The fast rows (seconds each) run in {@code calibrate --fast} and
+ * {@code mvn verify -Pcalibration}; the others take minutes (rate searches with 10 s steps, a comparison of two runs).
  */
 final class CalibrationRows {
     /** A run of the jar: JMH arguments after the benchmark's name; rows with equal arguments share one run. */
@@ -40,7 +40,7 @@ final class CalibrationRows {
      * @param planted   the true value
      * @param unit      its unit
      * @param tolerance the largest error allowed: absolute in {@code unit} when {@code relative} is false, else a share
-     * @param fast      whether it runs in {@code mvn verify}
+     * @param fast      whether it takes seconds ({@code calibrate --fast})
      * @param run       the run it reads
      * @param metric    the secondary metric read (the run's one cell), or {@link #RATIO} for the comparison's ratio
      * @param baseline  a run without the plant whose reading of the same figure is taken off this run's (what the

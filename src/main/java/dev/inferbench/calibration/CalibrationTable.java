@@ -51,15 +51,17 @@ public final class CalibrationTable {
     }
 
     /**
-     * Runs the rows ({@code fast}: only those {@code mvn verify} runs; {@code only}: those whose figure contains it,
-     * "" for all) and returns their outcomes.
+     * Runs the rows ({@code fast}: only those that take seconds; {@code only}: those whose figure contains one of
+     * them, none for all) and returns their outcomes.
      */
-    public List<Outcome> run(boolean fast, String only) throws BenchException {
+    public List<Outcome> run(boolean fast, List<String> only) throws BenchException {
         List<CalibrationRows.Row> rows = CalibrationRows.all().stream()
-                .filter(r -> (!fast || r.fast()) && r.figure().contains(only)).toList();
+                .filter(r -> (!fast || r.fast()) && (only.isEmpty() || only.stream().anyMatch(r.figure()::contains)))
+                .toList();
         if (rows.isEmpty()) {
-            throw new BenchException("no calibration row's figure names '" + only + "'" + (fast ? " among the fast rows"
-                    : "") + "; expected a part of a figure's name, e.g. sustainable, alloc, gen.");
+            throw new BenchException("no calibration row's figure names '" + String.join("' or '", only) + "'"
+                    + (fast ? " among the fast rows" : "") + "; expected a part of a figure's name, e.g. sustainable,"
+                    + " alloc, gen.");
         }
         try {
             Files.createDirectories(out);

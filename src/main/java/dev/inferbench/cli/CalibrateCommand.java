@@ -10,10 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code calibrate [--fast] [-o OUT]}: every headline figure read on a workload whose true value is known (the stub
+ * {@code calibrate [--fast] [--only TEXT]... [-o OUT]}: every headline figure read on a workload whose true value is known (the stub
  * engine's planted cost, the leaking fault, the slowdown aid), as a table of planted value against reading; exit 1 when
  * a row fails. {@code calibrate CHECK ...}: one of the instrument's checks in a JVM of its own ({@link Checks}), with
  * the check's exit code.
@@ -22,22 +23,23 @@ final class CalibrateCommand implements Subcommand {
 
     @Override
     public String summary() {
-        return "calibrate [--fast] [--only TEXT] [-o OUT]: each figure read against a planted truth (stub engine of known cost), as"
+        return "calibrate [--fast] [--only TEXT]... [-o OUT]: each figure read against a planted truth (stub engine of known cost), as"
                 + " a table; exit 1 when one misses; calibrate CHECK: " + String.join(", ", Checks.ARGUMENTS.keySet());
     }
 
     @Override
     public String usage() {
         return USAGE_PREFIX + """
-                calibrate [--fast] [--only TEXT] [-o OUT]
+                calibrate [--fast] [--only TEXT]... [-o OUT]
                 Runs this jar on workloads whose true figures are known (the stub engine: -p engine=stub with
                 -Dinferbench.stub=call=,cpu=,alloc=,tail=,load=,first=,native=,heap=,prefill=,token=; the leaking
                 fault; the slowdown aid) and prints,
                 per figure, the planted value, the reading, the error and whether it is within what is allowed.
                 See docs/calibration.md.
-                  --fast   only the rows that take seconds (those mvn verify runs); without it, also the rate
-                           searches and the comparison (about 15 minutes in all)
-                  --only TEXT  only the rows whose figure names TEXT (e.g. --only sustainable)
+                  --fast   only the rows that take seconds (mvn verify -Pcalibration runs them); without it,
+                           also the rate searches and the comparison (about 15 minutes in all)
+                  --only TEXT  only the rows whose figure names TEXT (e.g. --only sustainable); given again, the
+                           rows that name any of them
                   -o OUT   where each row's run goes (default: results/calibration-<time>)
                 Exit: 0 every row holds, 1 a row fails, 2 bad input.
                 calibrate CHECK [ARGS]
@@ -63,18 +65,18 @@ final class CalibrateCommand implements Subcommand {
             return Checks.run(jar(), args.get(0), args.subList(1, args.size()));
         }
         boolean fast = false;
-        String only = "";
+        List<String> only = new ArrayList<>();
         Path target = null;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (a.equals("--fast")) {
                 fast = true;
             } else if (a.equals("--only") && i + 1 < args.size()) {
-                only = args.get(++i);
+                only.add(args.get(++i));
             } else if (a.equals("-o") && i + 1 < args.size()) {
                 target = Path.of(args.get(++i));
             } else {
-                throw new BenchException("unexpected argument '" + a + "' for calibrate; expected [--fast] [--only TEXT] [-o OUT]"
+                throw new BenchException("unexpected argument '" + a + "' for calibrate; expected [--fast] [--only TEXT]... [-o OUT]"
                         + " or a check: " + String.join(", ", Checks.ARGUMENTS.keySet()));
             }
         }

@@ -7,7 +7,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,13 +20,28 @@ class FlameIT {
     @TempDir
     static Path cwd;
 
+    /**
+     * Two runs of two forks each with flame graphs, and their diff. The first is also the README's flame graph
+     * example as a newcomer sees it: a screen or two that ends with where each event's merged graph is, the time
+     * event's first, and JMH's line about the recording names the file where it now is.
+     */
     @Test
     void everyForkKeepsItsFlameGraphsAndTwoRunsDiff() throws Exception {
-        String args = "-p model=mlp-tiny -p batchSize=1 -f 2 -wi 0 -i 1 -r 300ms --flame --run-dir ";
+        String args = "-p model=mlp-tiny -p batchSize=1 -f 2 -wi 0 -i 1 -r 300ms --flame --run-dir results/";
         Jar.Run a = Jar.run(cwd, args + "a");
-        assertThat(a.code()).as(a.out() + a.err()).isZero();
+        List<String> lines = Screen.fitsTwoScreens(a);
+        List<String> merged = lines.stream().filter(l -> l.startsWith("inferbench: flame graph, forks merged: ")).toList();
+        assertThat(merged).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(merged.get(0)).contains("merged-cpu-forward.html");
+        assertThat(merged).anyMatch(l -> l.contains("merged-alloc-forward.html"));
+        Screen.closingLinesNameFilesThatExist(cwd, lines);
+        String log = Files.readString(cwd.resolve("results/a/jmh.log"));
+        Matcher jfr = Pattern.compile("(\\S+\\.jfr)").matcher(log);
+        assertThat(jfr.find()).as(log).isTrue();
+        assertThat(cwd.resolve(jfr.group(1))).exists();
+
         Path cell;
-        try (Stream<Path> s = Files.list(cwd.resolve("a/flames"))) {
+        try (Stream<Path> s = Files.list(cwd.resolve("results/a/flames"))) {
             cell = s.filter(Files::isDirectory).findFirst().orElseThrow();
         }
         for (int fork = 1; fork <= 2; fork++) {
@@ -45,10 +63,10 @@ class FlameIT {
 
         Jar.Run b = Jar.run(cwd, args + "b");
         assertThat(b.code()).isZero();
-        Jar.Run diff = Jar.run(cwd, "flame diff a b -o d");
+        Jar.Run diff = Jar.run(cwd, "flame diff results/a results/b -o d");
         assertThat(diff.code()).as(diff.err()).isZero();
         assertThat(cwd.resolve("d").resolve(cell.getFileName()).resolve("diff-cpu.html")).isNotEmptyFile();
-        Jar.Run none = Jar.run(cwd, "flame diff a models");
+        Jar.Run none = Jar.run(cwd, "flame diff results/a models");
         assertThat(none.code()).isEqualTo(2);
         assertThat(none.err()).contains("models has no flame graphs, operator profile or results; expected a run folder");
     }

@@ -232,12 +232,11 @@ class HostileFolderIT {
     @Test
     void aFolderInUseIsRefused() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("busy"));
-        Process first = Jar.command(cwd, "-p model=mlp-tiny -p batchSize=1 -f 3 -wi 0 -i 2 -r 1s --run-dir run")
+        // three forks and the report after them: the run holds its folder for seconds after its plan is written,
+        // longer than a second launcher takes to start and look
+        Process first = Jar.command(cwd, "-p model=mlp-tiny -p batchSize=1 -f 3 -wi 0 -i 1 -r 200ms --run-dir run")
                 .redirectErrorStream(true).redirectOutput(cwd.resolve("first.txt").toFile()).start();
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
-        while (first.isAlive() && System.nanoTime() < deadline && !Files.exists(cwd.resolve("run/plan.json"))) {
-            Thread.onSpinWait();
-        }
+        Jar.awaitWhileAlive(first, () -> Files.exists(cwd.resolve("run/plan.json")));
         Jar.Run second = Jar.run(cwd, "--resume run");
         assertThat(second.code()).as(second.out() + second.err()).isEqualTo(2);
         assertThat(second.err().strip()).startsWith("inferbench: run folder run is in use by another inferbench"

@@ -41,6 +41,23 @@ final class Jar {
         return command(cwd, List.of(), List.of(args.trim().split(" +")));
     }
 
+    /** A condition a test waits for, that may read files a run is writing. */
+    @FunctionalInterface
+    interface Condition {
+        boolean holds() throws IOException;
+    }
+
+    /**
+     * Waits until {@code done} holds, {@code p} ends or two minutes pass, looking every 10 ms: a test that spun
+     * instead would hold one of a 2-core machine's cores away from the run it waits for.
+     */
+    static void awaitWhileAlive(Process p, Condition done) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (!done.holds() && System.nanoTime() < deadline && !p.waitFor(10, TimeUnit.MILLISECONDS)) {
+            // the process is still running and the condition does not hold yet
+        }
+    }
+
     /** Runs to the end (at most 5 minutes) and returns the exit code and both outputs. */
     static Run run(Path cwd, String args) throws IOException, InterruptedException {
         return run(command(cwd, args), cwd);

@@ -6,10 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,14 +14,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The README's examples as a newcomer runs them, shortened to tiny models and short iterations: each output fits a
  * screen or two, ends in the lines that say where its files are, names only files that exist, and prints no NaN
- * and no parameter that does not apply.
+ * and no parameter that does not apply ({@link Screen}). The serving example is checked on ServingIT's sweep and the
+ * flame graph example on FlameIT's first run, which are the same runs.
  */
 class NewcomerIT {
     private static final String SHORT = "-f 1 -wi 0 -i 1 -r 200ms";
-    /** Two screens of a terminal. */
-    private static final int TWO_SCREENS = 100;
-    /** A run folder's path or a file in it, as the closing lines print them. */
-    private static final Pattern PATH = Pattern.compile("(results/[^\\s;,()]+)");
 
     @TempDir
     static Path work;
@@ -36,11 +30,7 @@ class NewcomerIT {
     private static Fit fitsTwoScreens(String folder, String args) throws Exception {
         Path cwd = Files.createDirectory(work.resolve(folder));
         Jar.Run r = Jar.run(cwd, args + " " + SHORT);
-        assertThat(r.code()).as(r.out() + r.err()).isZero();
-        List<String> lines = r.out().lines().toList();
-        assertThat(lines.size()).as(r.out()).isLessThanOrEqualTo(TWO_SCREENS);
-        assertThat(r.out()).doesNotContain("NaN");
-        return new Fit(cwd, r, lines);
+        return new Fit(cwd, r, Screen.fitsTwoScreens(r));
     }
 
     @Test
@@ -62,7 +52,7 @@ class NewcomerIT {
         assertThat(throughput.get(1)).contains("threads=2");
         assertThat(lines.stream().filter(l -> l.startsWith("[inferbench] fork ")))
                 .allMatch(l -> l.matches(".*cell \\d/6 batchSize=\\d+ threads=\\d, fork 1 of 1.*"));
-        closingLinesNameFilesThatExist(cwd, lines);
+        Screen.closingLinesNameFilesThatExist(cwd, lines);
         assertThat(lines.get(lines.size() - 1)).startsWith("inferbench: 6 cells measured, 0 failed, 0 skipped");
     }
 
@@ -88,57 +78,6 @@ class NewcomerIT {
         assertThat(c.out()).contains("every cell: ").doesNotContain("seqLen");
         // the history of a run in a folder of the user's choosing stays beside it
         assertThat(second.out()).contains("run added to the history in " + Path.of("results", "history"));
-    }
-
-    @Test
-    void aServingRunFitsAScreenWithItsKnee() throws Exception {
-        Fit f = fitsTwoScreens("serving", "Serving -p model=mlp-tiny -p batchSize=1 -p rate=50,100 -p slo=p90<60ms"
-                + " -p requests=100 -p stepSeconds=0");
-        Path cwd = f.cwd();
-        Jar.Run r = f.run();
-        List<String> lines = f.lines();
-        assertThat(r.out()).contains("knee: mlp-tiny on ort").doesNotContain("seqLen");
-        assertThat(lines.stream().filter(l -> l.startsWith("[inferbench] fork ")))
-                .hasSize(2).allMatch(l -> l.matches(".*cell \\d/2 rate=\\d+, fork 1 of 1.*"));
-        closingLinesNameFilesThatExist(cwd, lines);
-    }
-
-    @Test
-    void aFlameRunEndsWithWhereItsGraphsAre() throws Exception {
-        Fit f = fitsTwoScreens("flame", "-p model=mlp-tiny -p batchSize=1 --flame");
-        Path cwd = f.cwd();
-        Jar.Run r = f.run();
-        List<String> lines = f.lines();
-        assertThat(r.out()).contains("inferbench: flame graph, forks merged: ");
-        // every event's graph is named, the time event's first
-        List<String> merged = lines.stream().filter(l -> l.startsWith("inferbench: flame graph, forks merged: ")).toList();
-        assertThat(merged).hasSizeGreaterThanOrEqualTo(2);
-        assertThat(merged.get(0)).contains("merged-cpu-forward.html");
-        assertThat(merged).anyMatch(l -> l.contains("merged-alloc-forward.html"));
-        closingLinesNameFilesThatExist(cwd, lines);
-        // JMH's own line about the recording names the file where it is, not the folder it was moved from
-        Path runDir = onlyRunFolder(cwd);
-        String log = Files.readString(runDir.resolve("jmh.log"));
-        Matcher jfr = Pattern.compile("(\\S+\\.jfr)").matcher(log);
-        assertThat(jfr.find()).as(log).isTrue();
-        assertThat(cwd.resolve(jfr.group(1))).exists();
-    }
-
-    /** Every path the closing lines (those after the summary) print exists. */
-    private static void closingLinesNameFilesThatExist(Path cwd, List<String> lines) {
-        int summary = lines.indexOf(lines.stream().filter(l -> l.startsWith("inferbench summary")).findFirst()
-                .orElseThrow());
-        List<String> paths = new ArrayList<>();
-        for (String line : lines.subList(summary, lines.size())) {
-            Matcher m = PATH.matcher(line);
-            while (m.find()) {
-                paths.add(m.group(1));
-            }
-        }
-        assertThat(paths).as(String.join("\n", lines)).isNotEmpty();
-        for (String p : paths) {
-            assertThat(cwd.resolve(p)).as(p).exists();
-        }
     }
 
     private static Path onlyRunFolder(Path cwd) throws IOException {

@@ -52,10 +52,7 @@ class QuietHomeIT {
         Path home = Files.createDirectory(work.resolve("home-kill"));
         Process p = withoutTelemetrySwitch(cwd, home, "-p model=mlp-tiny -p batchSize=1 -f 3 -wi 0 -i 3 -r 1s"
                 + " --run-dir out").redirectErrorStream(true).redirectOutput(work.resolve("kill.txt").toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (p.isAlive() && System.nanoTime() < deadline && !Files.exists(cwd.resolve("out/plan.json"))) {
-            Thread.onSpinWait();
-        }
+        Jar.awaitWhileAlive(p, () -> Files.exists(cwd.resolve("out/plan.json")));
         List<ProcessHandle> started = p.toHandle().descendants().toList();
         assertThat(started).as("the relaunched run").isNotEmpty();
         p.destroyForcibly();

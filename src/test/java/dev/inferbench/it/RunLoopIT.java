@@ -110,10 +110,7 @@ class RunLoopIT {
         String args = "-p model=mlp-tiny -p batchSize=1,2 -f 3 -wi 0 -i 2 -r 200ms --run-dir run";
         Path runDir = cwd.resolve("run");
         Process p = Jar.command(cwd, args).redirectErrorStream(true).redirectOutput(cwd.resolve("out.txt").toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (p.isAlive() && System.nanoTime() < deadline && resultCells(runDir) < 1) {
-            Thread.onSpinWait();
-        }
+        Jar.awaitWhileAlive(p, () -> resultCells(runDir) >= 1);
         p.destroyForcibly();
         assertThat(p.waitFor(1, TimeUnit.MINUTES)).isTrue();
         long landed = landedForks(runDir);

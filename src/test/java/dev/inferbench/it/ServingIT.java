@@ -58,7 +58,12 @@ class ServingIT {
         Path cwd = Files.createDirectory(work.resolve("serving"));
         Jar.Run r = Jar.run(cwd, "Serving -p model=mlp-tiny -p batchSize=1 -p threads=1 -p rate=200,400 -p stepSeconds=0 "
                 + "-p slo=p90<1s -p requests=100 -f 1");
-        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        // the README's serving example as a newcomer sees it: a screen or two, a line per fork, files that exist
+        List<String> lines = Screen.fitsTwoScreens(r);
+        assertThat(r.out()).contains("knee: mlp-tiny on ort").doesNotContain("seqLen");
+        assertThat(lines.stream().filter(l -> l.startsWith("[inferbench] fork ")))
+                .hasSize(2).allMatch(l -> l.matches(".*cell \\d/2 rate=\\d+, fork 1 of 1.*"));
+        Screen.closingLinesNameFilesThatExist(cwd, lines);
         assertThat(r.out()).contains("serving (open loop").contains("late %").contains("valid");
         JsonNode cells = result(cwd);
         assertThat(cells.size()).isEqualTo(2);
