@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,7 +23,7 @@ final class MachineLog {
     private static final int CANARY_LOOP = 1_000_000;
     private static final Path STAT = Path.of("/proc/stat");
 
-    private final Path file;
+    private final ComparisonFolder folder;
     private final boolean proc;
     private final double ticksPerSecond;
     /** The canary's readings in microseconds: index 0 before pair 1, index p after pair p. */
@@ -38,10 +37,10 @@ final class MachineLog {
     }
 
     MachineLog(Path out, double ticksPerSecond) throws Stop {
-        this.file = out.resolve(MachineRecord.FILE);
+        this.folder = new ComparisonFolder(out);
         this.proc = Files.isReadable(STAT) && Files.isReadable(Path.of("/proc/self/stat"));
         this.ticksPerSecond = ticksPerSecond;
-        append(HEADER);
+        folder.write(MachineRecord.FILE, HEADER);
         for (int i = 0; i < 5; i++) {
             time(); // compiled before its first reading: an interpreted loop would read as a slow machine
         }
@@ -88,7 +87,7 @@ final class MachineLog {
     void recordPair(int pair, List<String> sides) throws Stop {
         for (String side : sides) {
             long[] w = windows.get(side);
-            append(pair + "\t" + side + "\t" + w[0] + "\t" + w[1] + "\t" + others.get(side) + "\t"
+            folder.append(MachineRecord.FILE, pair + "\t" + side + "\t" + w[0] + "\t" + w[1] + "\t" + others.get(side) + "\t"
                     + ms(canary.get(pair - 1)) + "\t" + ms(canary.get(pair)));
         }
     }
@@ -129,15 +128,6 @@ final class MachineLog {
             return Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
         } catch (IOException | RuntimeException e) {
             return 0;
-        }
-    }
-
-    private void append(String line) throws Stop {
-        try {
-            Files.writeString(file, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw Stop.failure("cannot write " + file + ": " + e.getMessage());
         }
     }
 }

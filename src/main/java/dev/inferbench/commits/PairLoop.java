@@ -9,7 +9,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +33,7 @@ final class PairLoop {
     private final Map<String, PacedLauncher> sides;
     private final CpuPlan cpus;
     private final Path out;
+    private final ComparisonFolder folder;
     private final PrintStream say;
     private final StopQuestion stopQuestion;
     private final MachineLog machine;
@@ -55,6 +55,7 @@ final class PairLoop {
         this.sides = sides;
         this.cpus = cpus;
         this.out = out;
+        this.folder = new ComparisonFolder(out);
         this.where = where;
         this.whereEvery = request.whereEvery() > 0 ? request.whereEvery() : 1;
         this.say = say;
@@ -66,11 +67,11 @@ final class PairLoop {
     /** Runs pairs until the plan, the stop rule or the budget ends them; why they ended, for the closing line. */
     String run(long startMillis) throws Stop {
         Random coin = new Random(request.seed());
-        write("pair-order.txt", "seed " + request.seed());
+        folder.write("pair-order.txt", "seed " + request.seed());
         if (where) {
-            write("where.tsv", "pair\tside\tms");
+            folder.write("where.tsv", "pair\tside\tms");
         }
-        write("pair-time.tsv", "pair\tpasses_ms\tforks_ms\tcanary_ms\twrite_ms\tstop_ms\trest_ms\tpair_ms");
+        folder.write("pair-time.tsv", "pair\tpasses_ms\tforks_ms\tcanary_ms\twrite_ms\tstop_ms\trest_ms\tpair_ms");
         machine.canary();
         int nextLook = PILOT; // no stop can come before the pilot's last pair
         while (true) {
@@ -114,9 +115,9 @@ final class PairLoop {
             }
             machine.recordPair(pairs + 1, forked);
             if (request.turns()) {
-                append("pair-order.txt", "pair " + (pairs + 1) + ": " + first + " leads the odd rounds");
+                folder.append("pair-order.txt", "pair " + (pairs + 1) + ": " + first + " leads the odd rounds");
             } else if (!request.duet()) {
-                append("pair-order.txt", "pair " + (pairs + 1) + ": " + first + " first");
+                folder.append("pair-order.txt", "pair " + (pairs + 1) + ": " + first + " first");
             }
             pairs++;
             long last = (micros() - u0) / 1_000_000;
@@ -137,7 +138,7 @@ final class PairLoop {
                 nextLook = Math.max(pairs + 1, answer.stop() ? 0 : answer.nextLook());
             }
             long all = micros() - u0;
-            append("pair-time.tsv", pairs + "\t" + MachineLog.ms(passUs) + "\t" + MachineLog.ms(forksUs) + "\t"
+            folder.append("pair-time.tsv", pairs + "\t" + MachineLog.ms(passUs) + "\t" + MachineLog.ms(forksUs) + "\t"
                     + MachineLog.ms(canaryUs) + "\t" + MachineLog.ms(writeUs) + "\t" + MachineLog.ms(stopUs) + "\t"
                     + MachineLog.ms(all - passUs - forksUs - canaryUs - writeUs - stopUs) + "\t" + MachineLog.ms(all));
             if (where && request.whereEvery() == 0 && pairs == 1) {
@@ -177,7 +178,7 @@ final class PairLoop {
             l.exchange(dev.inferbench.run.Pacer.PASS + " " + pair);
         }
         long t = micros() - t0;
-        append("where.tsv", pair + "\t" + side + "\t" + MachineLog.ms(t));
+        folder.append("where.tsv", pair + "\t" + side + "\t" + MachineLog.ms(t));
         passMillis += t / 1000;
     }
 
@@ -278,20 +279,8 @@ final class PairLoop {
         CommitsFlow.reap(l, landed(side), out);
     }
 
-    /** The forks that landed in the side's run folder. */
     int landed(String side) {
-        Path forks = out.resolve(side).resolve("forks");
-        if (!Files.isDirectory(forks)) {
-            return 0;
-        }
-        try (Stream<Path> s = Files.walk(forks)) {
-            return (int) s.map(p -> p.getFileName().toString())
-                    .filter(n -> n.startsWith("fork-") && n.endsWith(".json") && !n.endsWith(".time.json")
-                            && !n.endsWith(".record.json"))
-                    .count();
-        } catch (IOException e) {
-            return 0;
-        }
+        return folder.landed(side);
     }
 
     private long[] pids() {
@@ -300,21 +289,5 @@ final class PairLoop {
 
     private static long micros() {
         return System.nanoTime() / 1000;
-    }
-
-    private void write(String name, String line) throws Stop {
-        try {
-            Files.writeString(out.resolve(name), line + "\n", StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw Stop.failure("cannot write " + out.resolve(name) + ": " + e.getMessage());
-        }
-    }
-
-    private void append(String name, String line) throws Stop {
-        try {
-            Files.writeString(out.resolve(name), line + "\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw Stop.failure("cannot write " + out.resolve(name) + ": " + e.getMessage());
-        }
     }
 }
