@@ -1,7 +1,7 @@
 package dev.inferbench;
 
 import dev.inferbench.calibration.Checks;
-import dev.inferbench.calibration.plant.Plant;
+import dev.inferbench.plant.Plant;
 import dev.inferbench.model.CycleProbe;
 import dev.inferbench.model.Graph;
 import dev.inferbench.model.stats.CycleProbeBack;
@@ -177,7 +177,8 @@ class ArchitectureTest {
     static ArchRule onlyUse(String pkg, List<String> allowed) {
         DescribedPredicate<JavaClass> listed = DescribedPredicate.describe("one of " + allowed,
                 c -> allowed.stream().anyMatch(a -> c.getName().equals(a) || c.getName().startsWith(a + "$")));
-        return noClasses().that().resideOutsideOfPackages(ROOT + ".calibration..", ROOT + ".bench.calibration..")
+        return noClasses().that().resideOutsideOfPackages(ROOT + ".calibration..", ROOT + ".bench.calibration..",
+                        ROOT + ".plant..")
                 .and(DescribedPredicate.not(listed)).should().dependOnClassesThat().resideInAPackage(pkg);
     }
 
@@ -188,7 +189,7 @@ class ArchitectureTest {
 
     @Test
     void theProductReadsThePlantsOnlyWhereAUserSelectsThem() {
-        onlyUse(ROOT + ".calibration.plant", PLANT_READERS).check(classes);
+        onlyUse(ROOT + ".plant", PLANT_READERS).check(classes);
     }
 
     /** Both rules have teeth: a product class that reaches for the checks or a plant is reported, by name. */
@@ -198,7 +199,7 @@ class ArchitectureTest {
                 .evaluate(new ClassFileImporter().importClasses(CalibrationProbe.class, Checks.class));
         assertThat(checks.hasViolation()).isTrue();
         assertThat(checks.getFailureReport().toString()).contains(CalibrationProbe.class.getName());
-        EvaluationResult plants = onlyUse(ROOT + ".calibration.plant", PLANT_READERS)
+        EvaluationResult plants = onlyUse(ROOT + ".plant", PLANT_READERS)
                 .evaluate(new ClassFileImporter().importClasses(CalibrationProbe.class, Plant.class));
         assertThat(plants.hasViolation()).isTrue();
         assertThat(plants.getFailureReport().toString()).contains(CalibrationProbe.class.getName());

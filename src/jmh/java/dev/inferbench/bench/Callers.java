@@ -1,7 +1,7 @@
 package dev.inferbench.bench;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.calibration.plant.Plant;
+import dev.inferbench.plant.Plant;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.cell.Sharing;
 import dev.inferbench.engine.EngineKind;

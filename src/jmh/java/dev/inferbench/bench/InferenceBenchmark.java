@@ -1,7 +1,7 @@
 package dev.inferbench.bench;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.calibration.plant.InjectedSlowdown;
+import dev.inferbench.plant.InjectedSlowdown;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.metrics.ServingThreads;

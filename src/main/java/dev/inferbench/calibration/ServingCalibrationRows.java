@@ -1,7 +1,7 @@
 package dev.inferbench.calibration;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.calibration.plant.HeldArrivals;
+import dev.inferbench.plant.HeldArrivals;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.calibration.CalibrationRows.Row;
 import dev.inferbench.calibration.CalibrationRows.Run;

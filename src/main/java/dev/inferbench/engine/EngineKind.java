@@ -17,7 +17,7 @@ public enum EngineKind {
     /** DJL's PyTorch engine (libtorch): TorchScript files, or zoo models rendered from their Graph. */
     DJL_PYTORCH("djl-pytorch"),
     /**
-     * Not an engine: calls of planted cost ({@link dev.inferbench.calibration.plant.Plant}, -Dinferbench.stub=...) on the model's signature and ORT's
+     * Not an engine: calls of planted cost ({@link dev.inferbench.plant.Plant}, -Dinferbench.stub=...) on the model's signature and ORT's
      * outputs, so that every figure can be read against a known value (docs/calibration.md).
      */
     STUB("stub");

@@ -1,7 +1,7 @@
 package dev.inferbench.engine;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.calibration.plant.Plant;
+import dev.inferbench.plant.Plant;
 
 import java.nio.file.Path;
 

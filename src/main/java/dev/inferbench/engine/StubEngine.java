@@ -1,7 +1,7 @@
 package dev.inferbench.engine;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.calibration.plant.Plant;
+import dev.inferbench.plant.Plant;
 import dev.inferbench.tensor.HostTensor;
 
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.inferbench.prepare;
 
-import dev.inferbench.calibration.plant.HeldArrivals;
-import dev.inferbench.calibration.plant.Plant;
+import dev.inferbench.plant.HeldArrivals;
+import dev.inferbench.plant.Plant;
 import dev.inferbench.cell.BenchmarkNames;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;

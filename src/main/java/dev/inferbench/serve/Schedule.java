@@ -1,6 +1,6 @@
 package dev.inferbench.serve;
 
-import dev.inferbench.calibration.plant.HeldArrivals;
+import dev.inferbench.plant.HeldArrivals;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;

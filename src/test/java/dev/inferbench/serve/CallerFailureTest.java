@@ -1,7 +1,7 @@
 package dev.inferbench.serve;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.calibration.plant.HeldArrivals;
+import dev.inferbench.plant.HeldArrivals;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.inferbench.serve;
 
-import dev.inferbench.calibration.plant.HeldArrivals;
+import dev.inferbench.plant.HeldArrivals;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

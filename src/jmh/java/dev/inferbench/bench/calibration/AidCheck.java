@@ -3,7 +3,7 @@ package dev.inferbench.bench.calibration;
 import dev.inferbench.BenchException;
 import dev.inferbench.bench.Callers;
 import dev.inferbench.bench.InferenceBenchmark;
-import dev.inferbench.calibration.plant.InjectedSlowdown;
+import dev.inferbench.plant.InjectedSlowdown;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.Outputs;

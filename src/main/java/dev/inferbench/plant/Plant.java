@@ -1,4 +1,4 @@
-package dev.inferbench.calibration.plant;
+package dev.inferbench.plant;
 
 import dev.inferbench.BenchException;
 
