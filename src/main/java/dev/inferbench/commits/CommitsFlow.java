@@ -14,7 +14,6 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -80,7 +79,10 @@ public final class CommitsFlow {
         } catch (IOException e) {
             throw Stop.failure("cannot make " + folder + ": " + e.getMessage());
         }
-        Map<String, PacedLauncher> launchers = new LinkedHashMap<>();
+        Map<String, PacedLauncher> launchers = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
+        // an interrupted comparison (Ctrl-C, a CI job cancelled) still ends its launchers and removes its worktrees
+        Thread interrupted = new Thread(() -> cleanUp(launchers, base, head, trees, repo), "compare-commits-cleanup");
+        Runtime.getRuntime().addShutdownHook(interrupted);
         try {
             for (Side side : List.of(base, head)) {
                 if (side.needsBuild()) {
@@ -94,14 +96,33 @@ public final class CommitsFlow {
             }
             return run(r, repo, cpus, base, head, folder, launchers);
         } finally {
-            launchers.values().forEach(PacedLauncher::close);
-            for (Side side : List.of(base, head)) {
-                if (side.tree != null && side.tree.startsWith(trees)) {
-                    Commands.run(List.of(tools.git(), "worktree", "remove", "--force", side.tree.toString()), repo, null);
+            try {
+                Runtime.getRuntime().removeShutdownHook(interrupted);
+            } catch (IllegalStateException e) {
+                // the JVM is already shutting down: the hook cleans up
+            }
+            cleanUp(launchers, base, head, trees, repo);
+        }
+    }
+
+    /** Ends the launchers, then removes the worktrees they ran in; a second call finds nothing left to do. */
+    private void cleanUp(Map<String, PacedLauncher> launchers, Side base, Side head, Path trees, Path repo) {
+        launchers.values().forEach(PacedLauncher::close);
+        for (Side side : List.of(base, head)) {
+            if (side.tree != null && side.tree.startsWith(trees) && Files.isDirectory(side.tree)) {
+                try {
+                    Commands.run(List.of(tools.git(), "worktree", "remove", "--force", side.tree.toString()), repo,
+                            null);
+                } catch (Stop e) {
+                    // a worktree left behind is pruned by the next comparison
                 }
             }
-            delete(trees);
+        }
+        delete(trees);
+        try {
             Commands.run(List.of(tools.git(), "worktree", "prune"), repo, null);
+        } catch (Stop e) {
+            // as above
         }
     }
 
