@@ -173,7 +173,7 @@ class DocsTest {
                 "It prints the count that failed with its exact bound (0 of 60 bounds the rate at 4.9 %).",
                 "A warm-up of 2 x 1 s, then 16 forks of 2 iterations; a run of 1,887 ms in 5 forks.",
                 "n commits take at most ceil(log2 n) + 1 comparisons; the time is 20 ms at p99.",
-                "Run the proof with `tools/aa-proof.sh` on your runner, with no other job on it.",
+                "Run the proof with `power-ledger --two-builds HEAD` on your runner, with no other job on it.",
                 "You may 2x the budget; the report runs at 12:30 each day, set in cron.");
         assertThat(labNotes("p.md", prose)).isEmpty();
     }

@@ -3,6 +3,7 @@ package dev.inferbench.calibration;
 import dev.inferbench.BenchException;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,7 +17,10 @@ import java.util.Map;
  * ({@value #OPEN_LOOP_PATH}). Each runs in a JVM of its own started from this jar ({@value #MAIN}), its lines on this
  * console and its exit code the command's: the checks load ONNX Runtime, whose crash must cost the check and not the
  * launcher; they time code against code inside their JVM, which should hold nothing else; and the open loop's path is
- * by definition that of fresh JVMs, one per round and mode.
+ * by definition that of fresh JVMs, one per round and mode. Three more drive runs of this jar from the launcher, as a
+ * user would start them: whether a cell's resident set settles ({@value #MEMORY_PLATEAU}, {@link MemoryPlateau}),
+ * that a run killed with SIGKILL loses no finished fork ({@value #KILL_RESUME}, {@link KillResume}), and the harness's
+ * TPOT against a loop outside Java ({@value #TPOT_CROSSCHECK}, {@link TpotCrosscheck}).
  */
 public final class Checks {
     /**
@@ -28,6 +32,9 @@ public final class Checks {
     public static final String STEP = "step-check";
     public static final String ALLOC = "alloc-per-call";
     public static final String OPEN_LOOP_PATH = "open-loop-path";
+    public static final String MEMORY_PLATEAU = "memory-plateau";
+    public static final String KILL_RESUME = "kill-resume";
+    public static final String TPOT_CROSSCHECK = "tpot-crosscheck";
     /** Each check's arguments, in the order the help lists them. */
     public static final Map<String, String> ARGUMENTS = new LinkedHashMap<>();
 
@@ -36,6 +43,9 @@ public final class Checks {
         ARGUMENTS.put(STEP, "MODEL [PROMPT_LEN=32] [OUTPUT_LEN=64] [ROUNDS=400]");
         ARGUMENTS.put(ALLOC, "MODEL [BATCH=1] [ENGINE=ort]");
         ARGUMENTS.put(OPEN_LOOP_PATH, "[ROUNDS=2]");
+        ARGUMENTS.put(MEMORY_PLATEAU, MemoryPlateau.ARGUMENTS);
+        ARGUMENTS.put(KILL_RESUME, KillResume.ARGUMENTS);
+        ARGUMENTS.put(TPOT_CROSSCHECK, TpotCrosscheck.ARGUMENTS);
     }
 
     private Checks() {
@@ -55,6 +65,10 @@ public final class Checks {
         return switch (name) {
             case ALLOC -> allocPerCall(jar, args);
             case OPEN_LOOP_PATH -> openLoopPath(jar, args);
+            case MEMORY_PLATEAU -> MemoryPlateau.check(jar, args, Child.processes(), System.out);
+            case KILL_RESUME -> KillResume.check(jar, args, Child.processes(), KillResume::sleep, workFolder(),
+                    System.out);
+            case TPOT_CROSSCHECK -> TpotCrosscheck.check(jar, args, System.out);
             default -> launch(jar, name, args);
         };
     }
@@ -93,6 +107,14 @@ public final class Checks {
             }
         }
         return 0;
+    }
+
+    private static Path workFolder() throws BenchException {
+        try {
+            return Files.createTempDirectory("kill-resume.");
+        } catch (IOException e) {
+            throw new BenchException("cannot make a temporary folder (" + e.getMessage() + ")", e);
+        }
     }
 
     private static int launch(Path jar, String name, List<String> args) throws BenchException {

@@ -54,6 +54,16 @@ final class CalibrateCommand implements Subcommand {
                                                           (results/alloc/MODEL-bBATCH-ENGINE/)
                   open-loop-path [ROUNDS=2]               the open loop's path from a request's time to its call,
                                                           fresh JVMs cold and rehearsed in turn
+                  memory-plateau [--iterations 10] [--bound-mib 16] [JMH args]
+                                                          one long fork's mem.rss per iteration; exit 1 when it
+                                                          grew by more than the bound after the first
+                  kill-resume [KILLS=5] [--seed 42] [JMH args]
+                                                          a run killed with SIGKILL and resumed, KILLS times; exit 1
+                                                          when a finished fork was lost
+                  tpot-crosscheck [--against c|node] MODEL.onnx [ROUNDS=5] [PROMPT_LEN=128] [OUTPUT_LEN=64]
+                                  [THREADS=1] [WARMUP_S=2] [MEASURE_S=6]
+                                                          the harness's TPOT against a plain loop outside Java
+                                                          (tools/tpot-crosscheck/loop.c or loop.js)
                 aid-check, step-check and alloc-per-call need the model file (a run of the cell makes zoo models);
                 exit 2 bad input.
                 """;

@@ -55,6 +55,7 @@ public final class Main {
         SUBCOMMANDS.put("calibrate", CalibrateCommand::new);
         SUBCOMMANDS.put("bisect", BisectCommand::new);
         SUBCOMMANDS.put("power-ledger", PowerLedgerCommand::new);
+        SUBCOMMANDS.put("power-modes", PowerModesCommand::new);
     }
 
     private final PrintStream out;

@@ -4,6 +4,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.ExitCode;
 import dev.inferbench.commits.CommitComparison;
 import dev.inferbench.commits.PowerLedger;
+import dev.inferbench.commits.WrappedComparison;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -13,15 +14,16 @@ import java.util.List;
 
 /**
  * {@code power-ledger --cell resnet50|mlp-tiny --slowdown P [--count N] [--budget 10m] [--turns] [--keep]
- * [--ledger FILE]} and {@code power-ledger --summary [--since COMMIT] [--ledger FILE]}: the gate's power and
+ * [--ledger FILE] [--two-builds COMMIT [--offline]] [--each CMD]} and {@code power-ledger --summary [--since COMMIT] [--ledger FILE]}: the gate's power and
  * false-alarm rate counted on real comparisons ({@link PowerLedger}). Here the flags are parsed and checked, in the
  * order the script it replaces checked them, and the comparison chosen.
  */
 final class PowerLedgerCommand implements Subcommand {
     private static final String USAGE = "power-ledger --cell resnet50|mlp-tiny --slowdown P [--count N] [--budget 10m]"
-            + " [--turns] [--keep] [--ledger FILE] | --summary [--since COMMIT] [--ledger FILE]";
-    private static final String FLAGS = "--cell, --slowdown, --count, --budget, --turns, --keep, --ledger, --summary or"
-            + " --since";
+            + " [--turns] [--keep] [--ledger FILE] [--two-builds COMMIT [--offline]] [--each CMD]"
+            + " | --summary [--since COMMIT] [--ledger FILE]";
+    private static final String FLAGS = "--cell, --slowdown, --count, --budget, --turns, --keep, --ledger,"
+            + " --two-builds, --offline, --each, --summary or --since";
 
     private final Path checkout;
     private final CommitsWiring wiring;
@@ -46,6 +48,7 @@ final class PowerLedgerCommand implements Subcommand {
         return USAGE_PREFIX + """
                 power-ledger --cell resnet50|mlp-tiny --slowdown P [--count N] [--budget 10m]
                              [--turns] [--keep] [--ledger FILE]
+                             [--two-builds COMMIT [--offline]] [--each CMD]
                        power-ledger --summary [--since COMMIT] [--ledger FILE]
                 Makes N comparisons of this checkout against itself with compare-commits at the README's CI settings
                 (--precision 2% --fail-on-regression), the slowdown aid planting P % on the head side (0: an A/A
@@ -62,6 +65,13 @@ final class PowerLedgerCommand implements Subcommand {
                   --ledger FILE   the ledger, tab-separated with a header line (default
                                   docs/evidence/power-ledger.tsv); a comparison that ends in anything but a verdict
                                   (exit 0, 1 or 3) is written with its exit code and counted apart
+                  --two-builds C  build commit C twice (two worktrees, two jars, sharing this checkout's
+                                  models/) and compare one build against the other, the sides swapping every
+                                  other comparison: the rate of a gate that compares two builds; the mode column
+                                  says "two-builds"
+                  --offline       build the two with mvn -o
+                  --each CMD      run each comparison as a program under CMD (e.g. "flock /tmp/cpu.lock"), so
+                                  that a lock is held one comparison at a time
                   --summary       only print the summary
                   --since COMMIT  count only comparisons made at COMMIT or a commit after it, so that a count never
                                   mixes two designs of the gate
@@ -73,7 +83,9 @@ final class PowerLedgerCommand implements Subcommand {
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
         try {
             PowerLedger.Request request = parse(args);
-            CommitComparison comparison = request.summary() ? null : wiring.comparison();
+            List<String> each = each(args);
+            CommitComparison comparison = request.summary() ? null : each.isEmpty() ? wiring.comparison()
+                    : WrappedComparison.of(each, checkout.resolve(Path.of("target", "benchmarks.jar")));
             return new PowerLedger(checkout, comparison, out).run(request);
         } catch (BenchException e) {
             err.println("power-ledger: " + e.getMessage());
@@ -93,6 +105,8 @@ final class PowerLedgerCommand implements Subcommand {
         boolean turns = false;
         boolean keep = false;
         String since = null;
+        String twoBuilds = null;
+        boolean offline = false;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -105,11 +119,21 @@ final class PowerLedgerCommand implements Subcommand {
                 case "--since" -> since = value(args, ++i, "--since needs a commit");
                 case "--turns" -> turns = true;
                 case "--keep" -> keep = true;
+                case "--two-builds" -> twoBuilds = value(args, ++i, "--two-builds needs a commit");
+                case "--offline" -> offline = true;
+                case "--each" -> {
+                    if (value(args, ++i, "--each needs a command, e.g. \"flock /tmp/cpu.lock\"").isBlank()) {
+                        throw new BenchException("--each needs a command, e.g. \"flock /tmp/cpu.lock\"");
+                    }
+                }
                 default -> throw new BenchException("unknown argument '" + a + "'; expected " + FLAGS);
             }
         }
         if (summary) {
-            return new PowerLedger.Request(null, 0, 0, budget, turns, keep, ledger, true, since);
+            return new PowerLedger.Request(null, 0, 0, budget, turns, keep, ledger, true, since, null, false);
+        }
+        if (offline && twoBuilds == null) {
+            throw new BenchException("--offline is how --two-builds builds; expected it with --two-builds COMMIT");
         }
         PowerLedger.Cell c = switch (cell) {
             case "resnet50" -> PowerLedger.Cell.RESNET50;
@@ -127,7 +151,13 @@ final class PowerLedgerCommand implements Subcommand {
             throw new BenchException("--budget '" + budget + "' is not whole minutes, e.g. 10m");
         }
         return new PowerLedger.Request(c, Integer.parseInt(slowdown), Integer.parseInt(count), budget, turns, keep,
-                ledger, false, since);
+                ledger, false, since, twoBuilds, offline);
+    }
+
+    /** The --each wrapper's words; empty without one. */
+    static List<String> each(List<String> args) {
+        int i = args.indexOf("--each");
+        return i < 0 || i + 1 >= args.size() ? List.of() : List.of(args.get(i + 1).strip().split("\\s+"));
     }
 
     private static String value(List<String> args, int i, String message) throws BenchException {

@@ -17,8 +17,8 @@ import java.util.List;
  * (Kalibera &amp; Jones) and the split of forks and iterations that buys the narrowest interval of the mean in the
  * budget, with the fork cost measured from the run folder and the iteration length the run used. With {@code --ab}
  * the budget is for an interleaved A/B comparison of two builds (half the time per side) and each cell also gets
- * the smallest slowdown {@code compare} flags with 95 % power in it ({@link Power}): what {@code tools/calibrate}
- * prints. Here the flags are parsed; {@link VarianceFlow} reads the run and prints the table.
+ * the smallest slowdown {@code compare} flags with 95 % power in it ({@link Power}), the figure a gate's machine is checked with
+ * before it is trusted. Here the flags are parsed; {@link VarianceFlow} reads the run and prints the table.
  */
 final class VarianceCommand implements Subcommand {
     private static final String USAGE = "variance RUN [--budget 5m] [--ab] [--min-effect 3%] [--fork-seconds S]";

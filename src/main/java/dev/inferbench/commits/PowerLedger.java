@@ -27,11 +27,16 @@ import java.util.stream.Stream;
  * slowdown aid planting P % on the head side (0: an A/A comparison), each appended to the ledger as soon as it ends,
  * so that an interrupted proof loses nothing and proofs spread over days add up; then the summary
  * ({@link LedgerSummary}), which {@code --summary} prints alone. {@code --since COMMIT} counts only comparisons made
- * at COMMIT or a commit after it, so that a count never mixes two designs of the gate.
+ * at COMMIT or a commit after it, so that a count never mixes two designs of the gate. {@code --two-builds COMMIT}
+ * compares COMMIT built twice ({@link TwinBuild}) instead of the checkout against its own jar, the sides swapping
+ * every other comparison: the rate a CI gate that compares two builds has. Its lines carry the mode
+ * {@value #TWO_BUILDS} after the pairing's, so the summary counts them apart.
  */
 public final class PowerLedger {
     /** The ledger the evidence pages quote, in the checkout. */
     public static final Path DEFAULT_LEDGER = Path.of("docs", "evidence", "power-ledger.tsv");
+    /** What the mode column adds for comparisons of one commit built twice. */
+    public static final String TWO_BUILDS = "two-builds";
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm'Z'")
             .withZone(ZoneOffset.UTC);
 
@@ -69,20 +74,28 @@ public final class PowerLedger {
      * @param budget   each comparison's budget in whole minutes ("10m"), as the ledger records it
      * @param ledger   the ledger file, relative to the checkout unless absolute
      * @param since    the commit from which comparisons count in the summary; null for all
+     * @param twoBuilds the commit to build twice and compare against itself; null for the checkout against itself
+     * @param offline  build the two with {@code mvn -o}
      */
     public record Request(Cell cell, int slowdown, int count, String budget, boolean turns, boolean keep, Path ledger,
-                          boolean summary, String since) {
+                          boolean summary, String since, String twoBuilds, boolean offline) {
     }
 
     private final Path checkout;
     private final CommitComparison comparison;
     private final PrintStream out;
+    private final TwinBuild.Builder builder;
 
     /** @param checkout the checkout compared against itself, where relative paths start and git is asked */
     public PowerLedger(Path checkout, CommitComparison comparison, PrintStream out) {
+        this(checkout, comparison, out, TwinBuild.inWorktrees(checkout, out));
+    }
+
+    PowerLedger(Path checkout, CommitComparison comparison, PrintStream out, TwinBuild.Builder builder) {
         this.checkout = checkout;
         this.comparison = comparison;
         this.out = out;
+        this.builder = builder;
     }
 
     /** @throws BenchException for bad input (exit 2) */
@@ -96,9 +109,26 @@ public final class PowerLedger {
             throw new BenchException("build this checkout first: mvn -q package -DskipTests");
         }
         ledger.prepare();
-        String mode = request.turns() ? "turns" : "interleaved";
+        if (request.twoBuilds() == null) {
+            String commit = new GitCall(checkout).must("rev-parse", "--short=12", "HEAD").strip();
+            compareAll(request, ledger, commit, null);
+        } else {
+            String sha = new GitCall(checkout).commit(request.twoBuilds()).orElseThrow(() -> new BenchException(
+                    "--two-builds '" + request.twoBuilds() + "' is not a commit of this repository"));
+            Path logs = Files.createTempDirectory("power-ledger-builds-logs.");
+            try (TwinBuild twin = builder.build(sha, request.offline(), logs)) {
+                compareAll(request, ledger, sha.substring(0, 12), twin.sides());
+            }
+        }
+        summarize(ledger, request.since());
+        return ExitCode.OK;
+    }
+
+    /** @param sides the two builds, or null for the checkout against itself */
+    private void compareAll(Request request, Ledger ledger, String commit, List<Path> sides)
+            throws BenchException, IOException {
+        String mode = (request.turns() ? "turns" : "interleaved") + (sides == null ? "" : " " + TWO_BUILDS);
         String machine = machine();
-        String commit = new GitCall(checkout).must("rev-parse", "--short=12", "HEAD").strip();
         List<String> extra = new ArrayList<>();
         if (request.slowdown() > 0) {
             extra.addAll(List.of("--head-args", "-jvmArgsAppend -Dinferbench.slowdown=" + request.slowdown()));
@@ -112,7 +142,10 @@ public final class PowerLedger {
             out.println("[power-ledger] comparison " + i + " of " + request.count() + ": " + request.cell().model() + ", "
                     + mode + ", " + request.slowdown() + " % planted, budget " + request.budget() + ", seed " + seed
                     + "; in " + folder);
-            List<String> args = new ArrayList<>(List.of(".", "."));
+            // two builds swap sides every other comparison: a difference between the builds reads both ways
+            List<String> args = new ArrayList<>(sides == null ? List.of(".", ".") : i % 2 == 1
+                    ? List.of(sides.get(0).toString(), sides.get(1).toString())
+                    : List.of(sides.get(1).toString(), sides.get(0).toString()));
             args.addAll(request.cell().jmhArgs(request.turns()));
             args.addAll(List.of("--precision", "2%", "--budget", request.budget(), "--fail-on-regression", "--seed",
                     Long.toString(seed)));
@@ -131,8 +164,6 @@ public final class PowerLedger {
                 delete(folder);
             }
         }
-        summarize(ledger, request.since());
-        return ExitCode.OK;
     }
 
     private int compare(List<String> args, Path log) throws IOException {

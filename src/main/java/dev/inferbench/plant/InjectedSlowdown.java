@@ -5,7 +5,7 @@ import dev.inferbench.BenchException;
 import java.util.function.LongSupplier;
 
 /**
- * A calibration aid: a known extra cost per call, so that {@code compare} and {@code tools/calibrate} can be shown
+ * A calibration aid: a known extra cost per call, so that {@code compare} and {@code variance --ab} can be shown
  * to catch a slowdown of a given size: {@code -jvmArgsAppend -Dinferbench.slowdown=5} makes the mean call 5 % slower.
  * A system property rather than a {@code @Param} on purpose: the cells keep the same params, so a run with the
  * slowdown compares cell for cell against one without, exactly as two builds would.

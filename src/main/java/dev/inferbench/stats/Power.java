@@ -78,4 +78,25 @@ public final class Power {
         // a one-sided 95 % quantile is the two-sided 90 % one
         return Math.exp(h * (1 + ForkMeans.tQuantile(df, 0.90) / ForkMeans.tQuantile(df, ratio.confidence()))) - 1;
     }
+
+    /** What {@link #visibleAt} finds: the change seen with 95 % power, and the spread of one unit's log ratio. */
+    public record Visible(double change, double sd) {
+    }
+
+    /**
+     * The change a comparison of {@code unitsThen} units (pairs, or forks a side) finds with 95 % power at the
+     * interval's confidence, from an interval over {@code unitsNow} units: the spread of one unit's log ratio is
+     * {@code sd = h / t(dfNow) * sqrt(unitsNow)} ({@code h} the log half-width), and the change
+     * {@code exp(sd / sqrt(unitsThen) * (t(dfThen) + t_0.95(dfThen))) - 1}, t quantiles two-sided at the confidence
+     * and one-sided at 95 %. Paired: df is units - 1; Welch's two sides: 2 units - 2. NaN for an unknown interval.
+     */
+    public static Visible visibleAt(Interval ratio, int dfNow, int unitsNow, int dfThen, int unitsThen) {
+        if (!ratio.known() || ratio.lower() <= 0 || dfNow < 1 || dfThen < 1 || unitsNow < 1 || unitsThen < 1) {
+            return new Visible(Double.NaN, Double.NaN);
+        }
+        double h = (Math.log(ratio.upper()) - Math.log(ratio.lower())) / 2;
+        double sd = h / ForkMeans.tQuantile(dfNow, ratio.confidence()) * Math.sqrt(unitsNow);
+        double q = ForkMeans.tQuantile(dfThen, ratio.confidence()) + ForkMeans.tQuantile(dfThen, 0.90);
+        return new Visible(Math.exp(sd / Math.sqrt(unitsThen) * q) - 1, sd);
+    }
 }

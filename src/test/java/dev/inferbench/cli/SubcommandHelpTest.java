@@ -35,6 +35,7 @@ class SubcommandHelpTest {
             Map.entry("report", List.of("RUN...", "-o DIR", "--format LIST", "md,html,csv,gab,bmf,jmh,plots")),
             Map.entry("history", List.of("[DIR]", "-o OUT", "results/history")),
             Map.entry("calibrate", List.of("--fast", "-o OUT", "aid-check MODEL PERCENT", "step-check MODEL",
+                    "memory-plateau [--iterations 10]", "kill-resume [KILLS=5]", "tpot-crosscheck [--against c|node]",
                     "alloc-per-call MODEL", "open-loop-path [ROUNDS=2]")),
             Map.entry("compare-commits", List.of("BASE HEAD", "--precision P", "--budget D", "--forks N",
                     "--min-effect P", "--fail-on-regression", "--out DIR", "--head-args A", "--pin [CPUS]", "--duet",
@@ -43,7 +44,10 @@ class SubcommandHelpTest {
             Map.entry("bisect", List.of("GOOD BAD", "--budget B", "--min-effect E", "--out DIR", "--offline",
                     "(default 10m)")),
             Map.entry("power-ledger", List.of("--cell C", "--slowdown P", "--count N", "--budget B", "--turns", "--keep",
-                    "--ledger FILE", "--summary", "--since COMMIT", "docs/evidence/power-ledger.tsv")));
+                    "--ledger FILE", "--summary", "--since COMMIT", "docs/evidence/power-ledger.tsv", "--two-builds C",
+                    "--offline", "--each CMD")),
+            Map.entry("power-modes", List.of("--cell C", "--modes M,...", "--rounds N", "--minutes N", "--budget B",
+                    "--slowdown P", "--out DIR")));
 
     static Stream<Arguments> helps() {
         return Main.SUBCOMMANDS.keySet().stream()
