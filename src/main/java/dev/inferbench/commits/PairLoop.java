@@ -42,6 +42,8 @@ final class PairLoop {
     private int whereEvery;
     long passMillis;
     int pairs;
+    /** Forks that failed and were run again: their launchers end with the exit of a run whose cells failed. */
+    int replaced;
 
     /** "Run another pair?", asked of both sides' merged results. */
     @FunctionalInterface
@@ -97,9 +99,9 @@ final class PairLoop {
                 step(first);
                 step(second);
             }
-            long forksUs = micros() - u1;
             checkSide("base", beforeBase);
             checkSide("head", beforeHead);
+            long forksUs = micros() - u1;
             if (landed("head") <= beforeHead && landed("base") <= beforeBase) { // nothing more in the plan
                 return "each side ran the " + request.forks() + " forks it was given (" + request.forksFrom() + ")";
             }
@@ -267,16 +269,31 @@ final class PairLoop {
     }
 
     /** After a pair: the side's fork landed, or its launcher ended cleanly with its plan. */
+    /**
+     * After a pair: the side's fork landed, or its launcher ended cleanly with its plan. A fork that failed while its
+     * launcher ran on (a crash, a kill) is run once more at once, so that it still runs next to the other side's fork
+     * of the pair and the pair is kept; in a duet or in turns the partner has already gone, and a second failure is
+     * the comparison's.
+     */
     private void checkSide(String side, int before) throws Stop {
         if (landed(side) > before) {
             return;
         }
         PacedLauncher l = sides.get(side);
-        if (!l.ended()) {
-            throw Stop.failure("a " + side + " fork failed at pair " + (pairs + 1) + " (no result landed, the"
-                    + " launcher ran on); see " + out.resolve(side + ".log"));
+        if (!l.ended() && !request.paired()) {
+            say.println("[compare-commits] a " + side + " fork failed at pair " + (pairs + 1) + " (no result landed;"
+                    + " see " + out.resolve(side + ".log") + "); running it again");
+            replaced++;
+            step(side);
+            if (landed(side) > before) {
+                return;
+            }
         }
-        CommitsFlow.reap(l, landed(side), out);
+        if (!l.ended()) {
+            throw Stop.failure("a " + side + " fork failed at pair " + (pairs + 1) + (request.paired() ? "" : ", twice")
+                    + " (no result landed, the launcher ran on); see " + out.resolve(side + ".log"));
+        }
+        CommitsFlow.reap(l, landed(side), out, replaced);
     }
 
     int landed(String side) {

@@ -195,12 +195,29 @@ class CompareCommitsCommandTest {
         assertThat(asked).as("asked after the pilot's last pair and the one after").hasSize(3);
     }
 
+    /** A fork killed mid-comparison is run again at once, next to its partner: the pair is kept. */
     @Test
-    void aHeadForkThatFailsMidComparisonEndsFourInOneLine() throws Exception {
-        Ended e = run(Map.of("FAKE_HEAD_CRASH", "3"), ".", ".", "--forks", "6", "--out", out());
+    void aHeadForkThatFailsMidComparisonIsRunAgainAndThePairKept() throws Exception {
+        Ended e = run(Map.of("FAKE_HEAD_CRASH", "3"), ".", ".", "--forks", "6", "--seed", "1", "--out", out());
+        assertThat(e.code()).as(e.err()).isZero();
+        assertThat(e.out()).contains("[compare-commits] a head fork failed at pair 3 (no result landed; see " + out()
+                + "/head.log); running it again\n");
+        List<String> machine = read(out() + "/machine.tsv").lines().toList();
+        assertThat(machine).filteredOn(l -> l.startsWith("3\t")).extracting(l -> l.split("\t")[1])
+                .containsExactlyInAnyOrder("base", "head");
+        assertThat(read(out() + "/head.input").lines().filter(l -> l.equals("go"))).as("the failed go and its rerun")
+                .hasSize(6);
+    }
+
+    @Test
+    void aForkThatFailsTwiceEndsFourInOneLine() throws Exception {
+        Ended e = run(Map.of("FAKE_HEAD_CRASH", "3 4"), ".", ".", "--forks", "6", "--out", out());
         assertThat(e.code()).isEqualTo(4);
-        assertThat(e.err().lines()).containsExactly("inferbench: a head fork failed at pair 3 (no result landed,"
-                + " the launcher ran on); see " + out() + "/head.log");
+        assertThat(e.err().lines()).containsExactly("inferbench: a head fork failed at pair 3, twice (no result"
+                + " landed, the launcher ran on); see " + out() + "/head.log");
+        Ended turns = run(Map.of("FAKE_HEAD_CRASH", "2"), ".", ".", "--turns", "--forks", "4", "--out", out() + "2");
+        assertThat(turns.code()).as("in turns the partner has gone: no rerun").isEqualTo(4);
+        assertThat(turns.err()).contains("a head fork failed at pair 2 (no result landed");
     }
 
     @Test
