@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -111,6 +112,7 @@ public final class RunLoop {
         Thread onInterrupt = new Thread(this::interrupted, "inferbench-interrupt");
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         Map<Cell, String> failed = new LinkedHashMap<>();
+        Set<String> rerun = new HashSet<>();
         int run = 0;
         boolean stoppedEarly = false;
         try (ForkWatchdog watchdog = new ForkWatchdog()) {
@@ -131,7 +133,11 @@ public final class RunLoop {
                     Optional<String> failure = runFork(cell, fork, watchdog);
                     progress.finished((System.nanoTime() - t0) / 1e9);
                     run++;
-                    if (failure.isPresent()) {
+                    if (failure.isPresent() && killedFromOutside(failure.get()) && rerun.add(cell.id() + "#" + fork)) {
+                        progress.println("[inferbench] " + Progress.name(cell, cells, varying) + " fork " + fork
+                                + " was killed from outside (" + failure.get() + "); it runs once more");
+                        i--; // the same cell and fork again: a kill is the machine's doing, not the cell's
+                    } else if (failure.isPresent()) {
                         failed.put(cell, failure.get());
                         progress.println("[inferbench] " + Progress.name(cell, cells, varying) + " fork " + fork + " failed: "
                                 + failure.get() + "; the cell's other forks are skipped"
@@ -157,6 +163,16 @@ public final class RunLoop {
         int left = (int) cells.stream().filter(c -> !failed.containsKey(c) && !precise(c))
                 .mapToLong(c -> plan.forks() - landed.get(c).stream().filter(f -> f <= plan.forks()).count()).sum();
         return new Outcome(writeResult(cells), failed, run, stoppedEarly ? left : 0);
+    }
+
+    /**
+     * Whether a fork's JVM ended by SIGKILL or SIGTERM from outside (another process, the OOM killer, a test), not by
+     * a failure of its own: exit 137 or 143, and not the watchdog's kill of a fork past its timeout. Such a fork runs
+     * once more; a second kill fails the cell as any failure does.
+     */
+    static boolean killedFromOutside(String reason) {
+        return reason.startsWith("forked VM failed with exit code 137")
+                || reason.startsWith("forked VM failed with exit code 143");
     }
 
     /** Rewrites the run's merged result from every landed fork (the loop and, when interrupted, its hook). */
