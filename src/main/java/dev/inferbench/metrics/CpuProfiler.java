@@ -3,16 +3,9 @@ package dev.inferbench.metrics;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.profile.InternalProfiler;
-import org.openjdk.jmh.results.AggregationPolicy;
 import org.openjdk.jmh.results.IterationResult;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.ScalarResult;
 
 import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
 
 /**
  * What an inference costs in CPU, beside what it costs in time: the process's CPU time over each measured iteration
@@ -33,7 +26,7 @@ import java.util.List;
  * Calls are those JMH counted, or, for a benchmark that makes its own calls inside one invocation (the open-loop
  * serving steps), those it reported through {@link CallCount}. The CPU clock is the JVM's process CPU time in ns.
  */
-public final class CpuProfiler implements InternalProfiler {
+public final class CpuProfiler extends FigureProfiler {
     public static final String PER_CALL = "cpu.call";
     public static final String CORES = "cpu.cores";
     public static final String GENERATOR = "cpu.generator";
@@ -43,9 +36,8 @@ public final class CpuProfiler implements InternalProfiler {
     private long cpuStart;
     private long wallStart;
 
-    @Override
-    public String getDescription() {
-        return "process CPU time per call (ms/op) and cores busy (CPU time / wall time) per iteration";
+    public CpuProfiler() {
+        super("process CPU time per call (ms/op) and cores busy (CPU time / wall time) per iteration");
     }
 
     @Override
@@ -58,32 +50,28 @@ public final class CpuProfiler implements InternalProfiler {
     }
 
     @Override
-    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
-                                                       IterationResult result) {
+    protected void figures(Iteration it, Figures out) {
         long generator = GeneratorCpu.counted();
         ServingThreads.Cpu serving = ServingThreads.counted();
         long cpu = processCpuNanos() - cpuStart - generator;
         long wall = System.nanoTime() - wallStart;
-        List<Result> out = new ArrayList<>();
         if (cpuStart < 0 || cpu < 0 || wall <= 0) {
-            return out; // no process CPU clock on this JVM
+            return; // no process CPU clock on this JVM
         }
-        out.add(new ScalarResult(CORES, cpu / (double) wall, "cores", AggregationPolicy.AVG));
+        out.add(CORES, cpu / (double) wall, "cores");
         if (generator > 0) {
-            out.add(new ScalarResult(GENERATOR, generator / (double) wall, "cores", AggregationPolicy.AVG));
+            out.add(GENERATOR, generator / (double) wall, "cores");
         }
-        long calls = calls(benchmarkParams, result);
+        long calls = calls(it.benchmark(), it.result());
         if (calls > 0) {
-            out.add(new ScalarResult(PER_CALL, cpu / 1e6 / calls, "ms/op", AggregationPolicy.AVG));
+            out.add(PER_CALL, cpu / 1e6 / calls, "ms/op");
             if (serving != null) {
-                out.add(new ScalarResult(SERVING, serving.serving() / 1e6 / calls, "ms/op", AggregationPolicy.AVG));
+                out.add(SERVING, serving.serving() / 1e6 / calls, "ms/op");
                 if (serving.inside() >= 0) {
-                    out.add(new ScalarResult(WAIT, Math.max(0, serving.callers() - serving.inside()) / 1e6 / calls,
-                            "ms/op", AggregationPolicy.AVG));
+                    out.add(WAIT, Math.max(0, serving.callers() - serving.inside()) / 1e6 / calls, "ms/op");
                 }
             }
         }
-        return out;
     }
 
     /** The iteration's calls: those a benchmark reported itself, else JMH's count; 0 for a single timed call. */
