@@ -41,11 +41,11 @@ public final class CallMeanProfiler extends FigureProfiler {
     /**
      * The mean time per call of the iteration in ns, the one figure samples/s and GMAC/s are made from: over every
      * call for SampleTime, the primary score for the other time modes; NaN for throughput, failed iterations and
-     * benchmarks that counted their own calls ({@link CallCount}: their rate is their own figure).
+     * benchmarks that counted their own calls ({@link CpuProfiler#CALLS}: their rate is their own figure).
      */
     static double meanNanos(BenchmarkParams benchmarkParams, IterationParams iterationParams, IterationResult result) {
         if (result.getRawPrimaryResults().isEmpty() || !benchmarkParams.getMode().name().endsWith("Time")
-                || CallCount.counted() > 0) {
+                || CpuProfiler.CALLS.sum() > 0) {
             // a benchmark that made its own calls (an open-loop serving step) has no closed-loop time per call
             return Double.NaN;
         }

@@ -25,12 +25,8 @@ public final class TrainingProfiler extends FigureProfiler {
         return BenchmarkNames.inClass(benchmark, BenchmarkNames.TRAINING);
     }
 
-    private static volatile TrainingMemory measured;
-
-    /** The fork's figures, from the benchmark's setup; they stand for every measured iteration of the fork. */
-    public static void record(TrainingMemory memory) {
-        measured = memory;
-    }
+    /** The fork's figures, set by the benchmark's setup; they stand for every measured iteration of the fork. */
+    public static final Handoff.Slot<TrainingMemory> MEMORY = new Handoff.Slot<>();
 
     public TrainingProfiler() {
         super("training step memory: inference, forward with gradients, backward, gradients (MiB)");
@@ -39,7 +35,7 @@ public final class TrainingProfiler extends FigureProfiler {
     @Override
     protected void figures(Iteration it, Figures out) {
         // measured in the benchmark's setup, before any iteration
-        TrainingMemory m = measured;
+        TrainingMemory m = MEMORY.get();
         if (m != null && it.measured()) {
             out.kept(INFERENCE, m.inference(), ByteUnits.MIB).kept(FORWARD, m.forward(), ByteUnits.MIB)
                     .kept(BACKWARD, m.backward(), ByteUnits.MIB).kept(GRADIENTS, m.gradients(), ByteUnits.MIB)

@@ -1,7 +1,7 @@
 package dev.inferbench.serve;
 
 import dev.inferbench.cell.CellSpec;
-import dev.inferbench.metrics.CallCount;
+import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.metrics.FigureProfiler;
 import dev.inferbench.metrics.Figures;
 import dev.inferbench.metrics.SamplesProfiler;
@@ -184,6 +184,6 @@ public final class ServingProfiler extends FigureProfiler {
 
     /** Counts a step's served requests, warm-up included, as the iteration's calls, for the per-call CPU figure. */
     public static void countCalls(StepResult step) {
-        CallCount.add(step.servedInAll());
+        CpuProfiler.CALLS.add(step.servedInAll());
     }
 }
