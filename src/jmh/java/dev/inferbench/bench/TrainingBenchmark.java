@@ -57,7 +57,7 @@ public class TrainingBenchmark extends BatchParams {
             CellSpec cell = cell(BenchConfig.load(), jmh);
             trainer = cell.engine().openTrainer(cell.modelFile(), cell.device(), cell.settings());
             trainer.prepare(SyntheticInputs.forModel(cell.inputs(), trainer.signature().inputs()));
-            TrainingProfiler.record(trainer.measureMemory());
+            TrainingProfiler.MEMORY.set(trainer.measureMemory());
         }, this::tearDown);
     }
 

@@ -1,16 +1,10 @@
 package dev.inferbench.generate;
 
+import dev.inferbench.metrics.FigureProfiler;
+import dev.inferbench.metrics.Figures;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.profile.InternalProfiler;
-import org.openjdk.jmh.results.AggregationPolicy;
-import org.openjdk.jmh.results.IterationResult;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.ScalarResult;
-import org.openjdk.jmh.runner.IterationType;
 
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -21,11 +15,10 @@ import java.util.Map;
  * other figure. A load step (GenerationLoadBenchmark) records only its requests' lengths here, its times going through
  * the serving figures. Cells that are not generation cells get nothing.
  */
-public final class GenerationProfiler implements InternalProfiler {
+public final class GenerationProfiler extends FigureProfiler {
 
-    @Override
-    public String getDescription() {
-        return "generation: time to first token, time per output token, inter-token latency, tokens/s, KV-cache bytes";
+    public GenerationProfiler() {
+        super("generation: time to first token, time per output token, inter-token latency, tokens/s, KV-cache bytes");
     }
 
     @Override
@@ -35,20 +28,14 @@ public final class GenerationProfiler implements InternalProfiler {
     }
 
     @Override
-    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
-                                                       IterationResult result) {
+    protected void figures(Iteration it, Figures out) {
         List<RequestTimes> requests = GenerationRecord.take();
         int[][] lengths = GenerationRecord.takeLengths();
-        if (iterationParams.getType() != IterationType.MEASUREMENT) {
-            return List.of();
+        if (!it.measured()) {
+            return;
         }
         Map<String, Double> figures = !requests.isEmpty() ? GenerationFigures.of(requests)
                 : lengths != null ? GenerationFigures.lengths(lengths[0], lengths[1]) : Map.of();
-        List<Result> out = new ArrayList<>();
-        for (Map.Entry<String, Double> e : figures.entrySet()) {
-            out.add(new ScalarResult(e.getKey(), e.getValue(), GenerationFigures.UNITS.get(e.getKey()),
-                    AggregationPolicy.AVG));
-        }
-        return out;
+        figures.forEach((name, value) -> out.kept(name, value, GenerationFigures.UNITS.get(name)));
     }
 }

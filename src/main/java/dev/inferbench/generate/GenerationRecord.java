@@ -1,5 +1,7 @@
 package dev.inferbench.generate;
 
+import dev.inferbench.metrics.Handoff;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,7 +12,7 @@ import java.util.List;
 public final class GenerationRecord {
     private static final List<RequestTimes> requests = new ArrayList<>();
     /** The lengths a load step drew and served (GenerationLoadBenchmark), or null. */
-    private static int[][] lengths;
+    private static final Handoff.Slot<int[][]> LENGTHS = new Handoff.Slot<>();
 
     private GenerationRecord() {
     }
@@ -23,8 +25,8 @@ public final class GenerationRecord {
      * The lengths of the requests a measured load step reported: each one's prompt tokens, and each served one's output
      * tokens. A later step's replace an earlier one's.
      */
-    public static synchronized void lengths(int[] prompt, int[] output) {
-        lengths = new int[][]{prompt.clone(), output.clone()};
+    public static void lengths(int[] prompt, int[] output) {
+        LENGTHS.set(new int[][]{prompt.clone(), output.clone()});
     }
 
     /** The requests since the last take, and a fresh start. */
@@ -35,9 +37,7 @@ public final class GenerationRecord {
     }
 
     /** The lengths since the last take, or null; and a fresh start. */
-    static synchronized int[][] takeLengths() {
-        int[][] out = lengths;
-        lengths = null;
-        return out;
+    static int[][] takeLengths() {
+        return LENGTHS.take();
     }
 }

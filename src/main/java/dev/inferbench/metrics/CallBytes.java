@@ -2,7 +2,6 @@ package dev.inferbench.metrics;
 
 import java.lang.management.ManagementFactory;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The Java heap bytes of the calls themselves: the calling thread's allocation counter read just before and just
@@ -24,8 +23,8 @@ public final class CallBytes {
     static final long READ_COST_NANOS = 130;
     private static final int MAX_STRIDE = 4096;
     private static final com.sun.management.ThreadMXBean THREADS = threads();
-    private static final LongAdder BYTES = new LongAdder();
-    private static final LongAdder READ = new LongAdder();
+    private static final Handoff.Tally BYTES = new Handoff.Tally();
+    private static final Handoff.Tally READ = new Handoff.Tally();
 
     private CallBytes() {
     }
@@ -81,7 +80,7 @@ public final class CallBytes {
             long nanos = System.nanoTime() - startNanos;
             startBytes = -1;
             BYTES.add(bytes);
-            READ.increment();
+            READ.add(1);
             skip = draw(stride(nanos));
         }
 

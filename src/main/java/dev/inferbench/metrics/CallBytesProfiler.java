@@ -2,14 +2,6 @@ package dev.inferbench.metrics;
 
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.profile.InternalProfiler;
-import org.openjdk.jmh.results.AggregationPolicy;
-import org.openjdk.jmh.results.IterationResult;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.ScalarResult;
-
-import java.util.Collection;
-import java.util.List;
 
 /**
  * {@value #LABEL} (B/op): the Java heap bytes of each call, read on the calling thread around the calls themselves
@@ -17,12 +9,11 @@ import java.util.List;
  * inference and serving benchmarks); JMH's {@code gc.alloc.rate.norm}, everything allocated in the iteration over its
  * calls, stays in the JSON beside it under its own name.
  */
-public final class CallBytesProfiler implements InternalProfiler {
+public final class CallBytesProfiler extends FigureProfiler {
     public static final String LABEL = "alloc.call";
 
-    @Override
-    public String getDescription() {
-        return "Java heap bytes per call, read on the calling thread around its calls";
+    public CallBytesProfiler() {
+        super("Java heap bytes per call, read on the calling thread around its calls");
     }
 
     @Override
@@ -31,12 +22,7 @@ public final class CallBytesProfiler implements InternalProfiler {
     }
 
     @Override
-    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
-                                                       IterationResult result) {
-        double perCall = CallBytes.perCall();
-        if (Double.isNaN(perCall)) {
-            return List.of();
-        }
-        return List.of(new ScalarResult(LABEL, perCall, "B/op", AggregationPolicy.AVG));
+    protected void figures(Iteration iteration, Figures out) {
+        out.add(LABEL, CallBytes.perCall(), "B/op");
     }
 }

@@ -3,14 +3,8 @@ package dev.inferbench.metrics;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.profile.InternalProfiler;
-import org.openjdk.jmh.results.AggregationPolicy;
 import org.openjdk.jmh.results.IterationResult;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.ScalarResult;
 
-import java.util.Collection;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * is the iteration's time (JMH ends it by a timer), so this mean needs no sampling. An iteration of fewer than
  * {@value #WINDOW_CALLS} calls keeps the histogram's mean: SampleTime timed each of its (long) calls.
  */
-public final class CallMeanProfiler implements InternalProfiler {
+public final class CallMeanProfiler extends FigureProfiler {
     public static final String LABEL = "mean.all";
     /**
      * Calls an iteration must hold for the window to give the mean: its last call ends after the window, so the
@@ -30,37 +24,28 @@ public final class CallMeanProfiler implements InternalProfiler {
      */
     static final long WINDOW_CALLS = 1000;
 
-    @Override
-    public String getDescription() {
-        return "SampleTime's mean over every call: iteration time / calls counted";
+    public CallMeanProfiler() {
+        super("SampleTime's mean over every call: iteration time / calls counted");
     }
 
     @Override
-    public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
-        // nothing to start: JMH counts the calls and the iteration's length is its setting
-    }
-
-    @Override
-    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
-                                                       IterationResult result) {
+    protected void figures(Iteration it, Figures out) {
         // only SampleTime needs it: AverageTime and SingleShotTime time every call already
-        double nanos = benchmarkParams.getMode() == Mode.SampleTime
-                ? meanNanos(benchmarkParams, iterationParams, result) : Double.NaN;
-        if (Double.isNaN(nanos)) {
-            return List.of();
+        double nanos = it.benchmark().getMode() == Mode.SampleTime
+                ? meanNanos(it.benchmark(), it.params(), it.result()) : Double.NaN;
+        if (!Double.isNaN(nanos)) { // else the iteration may have no primary result to take the unit from
+            out.add(LABEL, nanos / it.benchmark().getTimeUnit().toNanos(1), it.result().getScoreUnit());
         }
-        return List.of(new ScalarResult(LABEL, nanos / benchmarkParams.getTimeUnit().toNanos(1), result.getScoreUnit(),
-                AggregationPolicy.AVG));
     }
 
     /**
      * The mean time per call of the iteration in ns, the one figure samples/s and GMAC/s are made from: over every
      * call for SampleTime, the primary score for the other time modes; NaN for throughput, failed iterations and
-     * benchmarks that counted their own calls ({@link CallCount}: their rate is their own figure).
+     * benchmarks that counted their own calls ({@link CpuProfiler#CALLS}: their rate is their own figure).
      */
     static double meanNanos(BenchmarkParams benchmarkParams, IterationParams iterationParams, IterationResult result) {
         if (result.getRawPrimaryResults().isEmpty() || !benchmarkParams.getMode().name().endsWith("Time")
-                || CallCount.counted() > 0) {
+                || CpuProfiler.CALLS.sum() > 0) {
             // a benchmark that made its own calls (an open-loop serving step) has no closed-loop time per call
             return Double.NaN;
         }

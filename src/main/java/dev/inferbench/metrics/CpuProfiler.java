@@ -3,22 +3,15 @@ package dev.inferbench.metrics;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.profile.InternalProfiler;
-import org.openjdk.jmh.results.AggregationPolicy;
 import org.openjdk.jmh.results.IterationResult;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.ScalarResult;
 
 import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
 
 /**
  * What an inference costs in CPU, beside what it costs in time: the process's CPU time over each measured iteration
  * (every thread of the JVM: the callers, the engine's pools, spinning included, and the JVM's own GC and compiler
  * threads, which a service pays too), less the load generator's (an open-loop step's arrival scheduler, which a
- * service does not run: {@link GeneratorCpu}), as
+ * service does not run: {@link #GENERATOR_CPU}), as
  * <ul>
  *   <li>{@value #PER_CALL} (ms/op): the serving side's CPU time per call, over every call the iteration counted (all
  *       callers);</li>
@@ -31,64 +24,73 @@ import java.util.List;
  *       taking them from the queue, waking up): given where the callers mark their calls (the open loop).</li>
  * </ul>
  * Calls are those JMH counted, or, for a benchmark that makes its own calls inside one invocation (the open-loop
- * serving steps), those it reported through {@link CallCount}. The CPU clock is the JVM's process CPU time in ns.
+ * serving steps), those it reported through {@link #CALLS}. The CPU clock is the JVM's process CPU time in ns.
  */
-public final class CpuProfiler implements InternalProfiler {
+public final class CpuProfiler extends FigureProfiler {
     public static final String PER_CALL = "cpu.call";
     public static final String CORES = "cpu.cores";
     public static final String GENERATOR = "cpu.generator";
     public static final String SERVING = "cpu.call.serving";
     public static final String WAIT = "cpu.call.wait";
 
+    /**
+     * Calls made inside one benchmark invocation, for benchmarks that make many of their own (an open-loop serving
+     * step is one invocation of thousands of requests): the per-call figures divide by this count when it was set
+     * during the iteration, by JMH's count of invocations otherwise.
+     */
+    public static final Handoff.Tally CALLS = new Handoff.Tally();
+    /**
+     * CPU time in ns the load generator spent in the iteration (an open-loop step's arrival scheduler: it sleeps and
+     * spins to each arrival's time), added by the thread that ran it. It is taken out of the process's CPU so that CPU
+     * per request is the serving side's (callers, engine, JVM), and given as a figure of its own: at 10,000 req/s the
+     * scheduler's spinning alone is a good part of a core.
+     */
+    public static final Handoff.Tally GENERATOR_CPU = new Handoff.Tally();
+
     private long cpuStart;
     private long wallStart;
 
-    @Override
-    public String getDescription() {
-        return "process CPU time per call (ms/op) and cores busy (CPU time / wall time) per iteration";
+    public CpuProfiler() {
+        super("process CPU time per call (ms/op) and cores busy (CPU time / wall time) per iteration");
     }
 
     @Override
     public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
-        CallCount.reset();
-        GeneratorCpu.reset();
+        CALLS.reset();
+        GENERATOR_CPU.reset();
         ServingThreads.reset();
         cpuStart = processCpuNanos();
         wallStart = System.nanoTime();
     }
 
     @Override
-    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
-                                                       IterationResult result) {
-        long generator = GeneratorCpu.counted();
+    protected void figures(Iteration it, Figures out) {
+        long generator = GENERATOR_CPU.sum();
         ServingThreads.Cpu serving = ServingThreads.counted();
         long cpu = processCpuNanos() - cpuStart - generator;
         long wall = System.nanoTime() - wallStart;
-        List<Result> out = new ArrayList<>();
         if (cpuStart < 0 || cpu < 0 || wall <= 0) {
-            return out; // no process CPU clock on this JVM
+            return; // no process CPU clock on this JVM
         }
-        out.add(new ScalarResult(CORES, cpu / (double) wall, "cores", AggregationPolicy.AVG));
+        out.add(CORES, cpu / (double) wall, "cores");
         if (generator > 0) {
-            out.add(new ScalarResult(GENERATOR, generator / (double) wall, "cores", AggregationPolicy.AVG));
+            out.add(GENERATOR, generator / (double) wall, "cores");
         }
-        long calls = calls(benchmarkParams, result);
+        long calls = calls(it.benchmark(), it.result());
         if (calls > 0) {
-            out.add(new ScalarResult(PER_CALL, cpu / 1e6 / calls, "ms/op", AggregationPolicy.AVG));
+            out.add(PER_CALL, cpu / 1e6 / calls, "ms/op");
             if (serving != null) {
-                out.add(new ScalarResult(SERVING, serving.serving() / 1e6 / calls, "ms/op", AggregationPolicy.AVG));
+                out.add(SERVING, serving.serving() / 1e6 / calls, "ms/op");
                 if (serving.inside() >= 0) {
-                    out.add(new ScalarResult(WAIT, Math.max(0, serving.callers() - serving.inside()) / 1e6 / calls,
-                            "ms/op", AggregationPolicy.AVG));
+                    out.add(WAIT, Math.max(0, serving.callers() - serving.inside()) / 1e6 / calls, "ms/op");
                 }
             }
         }
-        return out;
     }
 
     /** The iteration's calls: those a benchmark reported itself, else JMH's count; 0 for a single timed call. */
     static long calls(BenchmarkParams benchmarkParams, IterationResult result) {
-        long own = CallCount.counted();
+        long own = CALLS.sum();
         if (own > 0) {
             return own;
         }

@@ -3,18 +3,10 @@ package dev.inferbench.metrics;
 import dev.inferbench.ByteUnits;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.profile.InternalProfiler;
-import org.openjdk.jmh.results.AggregationPolicy;
-import org.openjdk.jmh.results.IterationResult;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.ScalarResult;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
 
 /**
  * Disk I/O of the fork over each measured iteration, from Linux's /proc/self/io: {@value #READ} and {@value #WRITE}
@@ -23,7 +15,7 @@ import java.util.List;
  * a model that reads a memory-mapped file or a data set lazily, a leak into a log; absent on systems without the
  * file, and where nothing was read or written.
  */
-public final class IoProfiler implements InternalProfiler {
+public final class IoProfiler extends FigureProfiler {
     public static final String READ = "io.read";
     public static final String WRITE = "io.write";
     private static final Path PROC = Path.of("/proc/self/io");
@@ -31,9 +23,8 @@ public final class IoProfiler implements InternalProfiler {
     private long[] start;
     private long wallStart;
 
-    @Override
-    public String getDescription() {
-        return "disk bytes read and written by the fork per second of each iteration (MiB/s), where not zero";
+    public IoProfiler() {
+        super("disk bytes read and written by the fork per second of each iteration (MiB/s), where not zero");
     }
 
     @Override
@@ -43,23 +34,20 @@ public final class IoProfiler implements InternalProfiler {
     }
 
     @Override
-    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
-                                                       IterationResult result) {
+    protected void figures(Iteration it, Figures out) {
         long[] end = read(PROC);
         double seconds = (System.nanoTime() - wallStart) / 1e9;
-        List<Result> out = new ArrayList<>();
         if (start == null || end == null || seconds <= 0) {
-            return out;
+            return;
         }
         long read = end[0] - start[0];
         long written = end[1] - start[1];
         if (read > 0) {
-            out.add(new ScalarResult(READ, ByteUnits.mib(read) / seconds, ByteUnits.MIB + "/s", AggregationPolicy.AVG));
+            out.add(READ, ByteUnits.mib(read) / seconds, ByteUnits.MIB + "/s");
         }
         if (written > 0) {
-            out.add(new ScalarResult(WRITE, ByteUnits.mib(written) / seconds, ByteUnits.MIB + "/s", AggregationPolicy.AVG));
+            out.add(WRITE, ByteUnits.mib(written) / seconds, ByteUnits.MIB + "/s");
         }
-        return out;
     }
 
     /** read_bytes and write_bytes of a /proc/PID/io file; null where it is missing or unreadable. */

@@ -1,19 +1,11 @@
 package dev.inferbench.metrics;
 
-import org.openjdk.jmh.runner.IterationType;
+import dev.inferbench.ByteUnits;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.profile.InternalProfiler;
-import org.openjdk.jmh.results.AggregationPolicy;
-import org.openjdk.jmh.results.IterationResult;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.ScalarResult;
+import org.openjdk.jmh.runner.IterationType;
 
-import dev.inferbench.ByteUnits;
 import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
 
 /**
  * Memory of the fork, in MiB, from Linux's /proc: the kernel's high-water mark reset at the start of each measured
@@ -40,7 +32,7 @@ import java.util.List;
  * Not reported: GPU memory (no GPU build runs here; ORT's Java API has no query for it). Where /proc is missing
  * (not Linux) the RSS figures are left out.
  */
-public final class MemoryProfiler implements InternalProfiler {
+public final class MemoryProfiler extends FigureProfiler {
     public static final String RSS_PEAK = "mem.rss.peak";
     public static final String RSS_PEAK_FORK = "mem.rss.peak.fork";
     public static final String RSS_PEAK_LOAD = "mem.rss.peak.load";
@@ -50,7 +42,6 @@ public final class MemoryProfiler implements InternalProfiler {
     public static final String RSS_GROWTH = "mem.rss.growth";
     public static final String RSS_GROWN = "mem.rss.grown";
     public static final String RSS_GROWN_EARLY = "mem.rss.grown.early";
-    /** The figures whose last iteration in a fork is the fork's figure (each iteration's covers the fork so far). */
     /** The calls {@value #RSS_GROWTH} is given per. */
     public static final double GROWTH_PER_CALLS = 10_000;
     public static final String MIB = ByteUnits.MIB;
@@ -72,13 +63,9 @@ public final class MemoryProfiler implements InternalProfiler {
     }
 
     MemoryProfiler(RssSampler sampler) {
+        super("peak RSS of the measured iterations and of the fork, time-averaged RSS, its growth over calls, native"
+                + " memory held after the model load, Java heap in use (MiB)");
         this.sampler = sampler;
-    }
-
-    @Override
-    public String getDescription() {
-        return "peak RSS of the measured iterations and of the fork, time-averaged RSS, its growth over calls, native"
-                + " memory held after the model load, Java heap in use (MiB)";
     }
 
     @Override
@@ -90,36 +77,33 @@ public final class MemoryProfiler implements InternalProfiler {
     }
 
     @Override
-    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
-                                                       IterationResult result) {
-        List<Result> out = new ArrayList<>();
+    protected void figures(Iteration it, Figures out) {
         ProcStatus status = ProcStatus.read();
-        if (iterationParams.getType() == IterationType.MEASUREMENT) {
+        if (it.measured()) {
             RssSeries series = sampler.stop();
             if (peakReset && status.peakRssKb() >= 0) {
-                out.add(new ScalarResult(RSS_PEAK, status.peakRssKb() / 1024.0, MIB, AggregationPolicy.MAX));
+                out.max(RSS_PEAK, status.peakRssKb() / 1024.0, MIB);
             }
             if (!series.isEmpty()) {
-                out.add(new ScalarResult(RSS, series.timeAverage(), MIB, AggregationPolicy.AVG));
+                out.add(RSS, series.timeAverage(), MIB);
             }
-            growth.add(series, CpuProfiler.calls(benchmarkParams, result));
+            growth.add(series, CpuProfiler.calls(it.benchmark(), it.result()));
             addGrowth(out);
         }
         long fork = ResidentPeak.forkPeakKb(status.peakRssKb());
         if (fork >= 0) {
-            out.add(new ScalarResult(RSS_PEAK_FORK, fork / 1024.0, MIB, AggregationPolicy.MAX));
+            out.max(RSS_PEAK_FORK, fork / 1024.0, MIB);
         }
         long load = SetupRecord.loadPeakKb();
         if (load >= 0) {
-            out.add(new ScalarResult(RSS_PEAK_LOAD, load / 1024.0, MIB, AggregationPolicy.AVG));
+            out.add(RSS_PEAK_LOAD, load / 1024.0, MIB);
         }
         long model = SetupRecord.modelNativeKb();
         if (model != Long.MIN_VALUE) {
-            out.add(new ScalarResult(NATIVE_MODEL, model / 1024.0, MIB, AggregationPolicy.AVG));
+            out.add(NATIVE_MODEL, model / 1024.0, MIB);
         }
         long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-        out.add(new ScalarResult(HEAP_USED, heap / (1024.0 * 1024.0), MIB, AggregationPolicy.AVG));
-        return out;
+        out.add(HEAP_USED, heap / (1024.0 * 1024.0), MIB);
     }
 
     /**
@@ -127,15 +111,15 @@ public final class MemoryProfiler implements InternalProfiler {
      * are the fork's (the catalogue's fork rule for them takes each fork's last value). Every iteration gives them because JMH counts an iteration without a
      * figure as 0 in its score (given in the last only, the score was half the forks' mean on two iterations).
      */
-    private void addGrowth(List<Result> out) {
+    private void addGrowth(Figures out) {
         double late = growth.lateSlope();
         double early = growth.earlySlope();
         if (Double.isNaN(late) || Double.isNaN(early)) {
             return;
         }
         double half = growth.calls() / 2.0;
-        out.add(new ScalarResult(RSS_GROWTH, late * GROWTH_PER_CALLS, MIB + "/10k calls", AggregationPolicy.AVG));
-        out.add(new ScalarResult(RSS_GROWN, late * half, MIB, AggregationPolicy.AVG));
-        out.add(new ScalarResult(RSS_GROWN_EARLY, early * half, MIB, AggregationPolicy.AVG));
+        out.add(RSS_GROWTH, late * GROWTH_PER_CALLS, MIB + "/10k calls")
+                .add(RSS_GROWN, late * half, MIB)
+                .add(RSS_GROWN_EARLY, early * half, MIB);
     }
 }

@@ -1,27 +1,17 @@
 package dev.inferbench.metrics;
 
-import java.util.ArrayList;
-import java.nio.file.Files;
-import java.io.IOException;
+import dev.inferbench.BenchException;
 import dev.inferbench.ByteUnits;
 import dev.inferbench.cell.CellSpec;
-import java.util.Optional;
-import dev.inferbench.variant.Precision;
-import dev.inferbench.variant.Variants;
-import dev.inferbench.BenchException;
 import dev.inferbench.model.stats.ActivationMemory;
 import dev.inferbench.model.stats.ModelStats;
-import java.nio.file.Path;
-import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.profile.InternalProfiler;
-import org.openjdk.jmh.results.AggregationPolicy;
-import org.openjdk.jmh.results.IterationResult;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.ScalarResult;
+import dev.inferbench.variant.Precision;
+import dev.inferbench.variant.Variants;
 
-import java.util.Collection;
-import java.util.List;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Each cell's model statistics and achieved compute rate as JMH secondary metrics: {@value #PARAMS} (parameters),
@@ -33,7 +23,7 @@ import java.util.List;
  * cell's batch and seqLen ({@link ActivationMemory}); it is left out when a shape could not be inferred, as it would
  * be a lower bound. Benchmarks without a {@code model} parameter, and models whose file cannot be read, get nothing.
  */
-public final class ModelStatsProfiler implements InternalProfiler {
+public final class ModelStatsProfiler extends FigureProfiler {
     public static final String PARAMS = "model.params";
     public static final String MACS = "model.macs";
     public static final String GMACS = "gmacs";
@@ -47,45 +37,30 @@ public final class ModelStatsProfiler implements InternalProfiler {
     private String activationKey;
     private double activationPeak = Double.NaN;
 
-    @Override
-    public String getDescription() {
-        return "model parameters, GMAC per sample and achieved GMAC/s";
+    public ModelStatsProfiler() {
+        super("model parameters, GMAC per sample and achieved GMAC/s");
     }
 
     @Override
-    public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
+    protected void figures(Iteration it, Figures out) {
         // statistics are read lazily after the first iteration, outside any measurement
-    }
-
-    @Override
-    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
-                                                       IterationResult result) {
-        Optional<CellSpec> cell = ForkCell.of(benchmarkParams);
+        Optional<CellSpec> cell = ForkCell.of(it.benchmark());
         ModelStats s = cell.map(this::stats).orElse(null);
         if (s == null) {
-            return List.of();
+            return;
         }
         double gmac = s.macsPerSample() / 1e9;
-        List<Result> out = new ArrayList<>(List.of(
-                new ScalarResult(PARAMS, s.params(), "params", AggregationPolicy.AVG),
-                new ScalarResult(MACS, gmac, "GMAC/sample", AggregationPolicy.AVG)));
+        out.add(PARAMS, s.params(), "params").add(MACS, gmac, "GMAC/sample");
         if (s.sequence()) {
-            out.add(new ScalarResult(TOKENS, cell.get().seqLen(), "tokens/sample", AggregationPolicy.AVG));
+            out.add(TOKENS, cell.get().seqLen(), "tokens/sample");
         }
         long bytes = cellFileBytes(s, cell.get().precision());
         if (bytes >= 0) {
-            out.add(new ScalarResult(SIZE, ByteUnits.mib(bytes), ByteUnits.MIB, AggregationPolicy.AVG));
+            out.add(SIZE, ByteUnits.mib(bytes), ByteUnits.MIB);
         }
-        double peak = activationPeak(cell.get());
-        if (!Double.isNaN(peak)) {
-            out.add(new ScalarResult(ACTIVATION_PEAK, peak, ByteUnits.MIB, AggregationPolicy.AVG));
-        }
-        double nanos = CallMeanProfiler.meanNanos(benchmarkParams, iterationParams, result);
-        if (!Double.isNaN(nanos)) {
-            out.add(new ScalarResult(GMACS, cell.get().batchSize() * gmac / (nanos / 1e9), "GMAC/s",
-                    AggregationPolicy.AVG));
-        }
-        return out;
+        out.add(ACTIVATION_PEAK, activationPeak(cell.get()), ByteUnits.MIB);
+        double nanos = CallMeanProfiler.meanNanos(it.benchmark(), it.params(), it.result());
+        out.add(GMACS, cell.get().batchSize() * gmac / (nanos / 1e9), "GMAC/s");
     }
 
     /** The size of the file this cell runs, or -1 when it cannot be told. */

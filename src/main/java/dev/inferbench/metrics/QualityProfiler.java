@@ -1,17 +1,7 @@
 package dev.inferbench.metrics;
 
 import dev.inferbench.quality.CellQuality;
-import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.profile.InternalProfiler;
-import org.openjdk.jmh.results.AggregationPolicy;
-import org.openjdk.jmh.results.IterationResult;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.ScalarResult;
 
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -21,25 +11,16 @@ import java.util.TreeMap;
  * outside the measurement, and leaves them in {@link CellQuality}; this profiler, in the same fork JVM, attaches them
  * to every iteration (the same value each time, so the fork's average is that value).
  */
-public final class QualityProfiler implements InternalProfiler {
+public final class QualityProfiler extends FigureProfiler {
 
-    @Override
-    public String getDescription() {
-        return "fidelity to the fp32 reference and accuracy on labelled data, computed in the trial setup";
+    public QualityProfiler() {
+        super("fidelity to the fp32 reference and accuracy on labelled data, computed in the trial setup");
     }
 
     @Override
-    public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
-        // nothing to start: the figures were computed before measuring
-    }
-
-    @Override
-    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
-                                                       IterationResult result) {
-        List<Result> out = new ArrayList<>();
+    protected void figures(Iteration it, Figures out) {
         for (Map.Entry<String, CellQuality.Figure> e : new TreeMap<>(CellQuality.figures()).entrySet()) {
-            out.add(new ScalarResult(e.getKey(), e.getValue().value(), e.getValue().unit(), AggregationPolicy.AVG));
+            out.kept(e.getKey(), e.getValue().value(), e.getValue().unit());
         }
-        return out;
     }
 }

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
@@ -37,12 +36,12 @@ public final class ServingThreads {
     /** The name each engine thread had when it was taken (its loader's). */
     private static final Map<Integer, String> ENGINE_NAMES = new ConcurrentHashMap<>();
     /** CPU of callers and engine threads that stopped serving during the iteration, since its start. */
-    private static final AtomicLong CALLERS_LEFT = new AtomicLong();
-    private static final AtomicLong ENGINE_LEFT = new AtomicLong();
+    private static final Handoff.Tally CALLERS_LEFT = new Handoff.Tally();
+    private static final Handoff.Tally ENGINE_LEFT = new Handoff.Tally();
     /** The callers' CPU inside calls they marked, this iteration. */
-    private static final AtomicLong INSIDE = new AtomicLong();
+    private static final Handoff.Tally INSIDE = new Handoff.Tally();
     /** The callers' CPU spent as the load generator (awake for the next arrival), this iteration: not serving. */
-    private static final AtomicLong GENERATING = new AtomicLong();
+    private static final Handoff.Tally GENERATING = new Handoff.Tally();
     private static final ThreadLocal<long[]> CALL_START = ThreadLocal.withInitial(() -> new long[1]);
     private static final ThreadMXBean BEAN = ManagementFactory.getThreadMXBean();
 
@@ -69,7 +68,7 @@ public final class ServingThreads {
         int tid = currentTid();
         Long since = tid > 0 ? CALLERS.remove(tid) : null;
         if (since != null) {
-            CALLERS_LEFT.addAndGet(Math.max(0, cpu(tid) - since));
+            CALLERS_LEFT.add(Math.max(0, cpu(tid) - since));
         }
     }
 
@@ -82,16 +81,16 @@ public final class ServingThreads {
     public static void callEnds() {
         long start = CALL_START.get()[0];
         if (start > 0) {
-            INSIDE.addAndGet(Math.max(0, BEAN.getCurrentThreadCpuTime() - start));
+            INSIDE.add(Math.max(0, BEAN.getCurrentThreadCpuTime() - start));
         }
     }
 
     /**
      * The current caller spent {@code cpuNanos} as the load generator (spinning for the next arrival, to issue it on
-     * time): that CPU is taken out of the callers' ({@link GeneratorCpu} counts it).
+     * time): that CPU is taken out of the callers' ({@link CpuProfiler#GENERATOR_CPU} counts it).
      */
     public static void generating(long cpuNanos) {
-        GENERATING.addAndGet(Math.max(0, cpuNanos));
+        GENERATING.add(Math.max(0, cpuNanos));
     }
 
     /** The current thread's CPU time in ns (its own clock), 0 where the JVM does not measure it. */
@@ -144,7 +143,7 @@ public final class ServingThreads {
             ENGINE_NAMES.remove(t);
             Long since = ENGINE.remove(t);
             if (since != null) {
-                ENGINE_LEFT.addAndGet(Math.max(0, cpu(t) - since));
+                ENGINE_LEFT.add(Math.max(0, cpu(t) - since));
             }
         }
     }
@@ -157,20 +156,20 @@ public final class ServingThreads {
         ENGINE.keySet().removeIf(t -> !ENGINE_NAMES.getOrDefault(t, "").equals(comm(t)));
         CALLERS.replaceAll((t, v) -> cpu(t));
         ENGINE.replaceAll((t, v) -> cpu(t));
-        CALLERS_LEFT.set(0);
-        ENGINE_LEFT.set(0);
-        INSIDE.set(0);
-        GENERATING.set(0);
+        CALLERS_LEFT.reset();
+        ENGINE_LEFT.reset();
+        INSIDE.reset();
+        GENERATING.reset();
     }
 
     /** What the serving threads spent since {@link #reset}; null when no thread serves or none could be read. */
     static Cpu counted() {
-        if (CALLERS.isEmpty() && ENGINE.isEmpty() && CALLERS_LEFT.get() == 0 && ENGINE_LEFT.get() == 0) {
+        if (CALLERS.isEmpty() && ENGINE.isEmpty() && CALLERS_LEFT.sum() == 0 && ENGINE_LEFT.sum() == 0) {
             return null;
         }
-        long callers = Math.max(0, CALLERS_LEFT.get() + since(CALLERS) - GENERATING.get());
-        long engine = ENGINE_LEFT.get() + since(ENGINE);
-        long inside = INSIDE.get();
+        long callers = Math.max(0, CALLERS_LEFT.sum() + since(CALLERS) - GENERATING.sum());
+        long engine = ENGINE_LEFT.sum() + since(ENGINE);
+        long inside = INSIDE.sum();
         return new Cpu(callers, engine, inside > 0 ? inside : -1);
     }
 

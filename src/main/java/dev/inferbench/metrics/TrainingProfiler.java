@@ -1,19 +1,8 @@
 package dev.inferbench.metrics;
 
-import dev.inferbench.cell.BenchmarkNames;
 import dev.inferbench.ByteUnits;
+import dev.inferbench.cell.BenchmarkNames;
 import dev.inferbench.engine.TrainingMemory;
-import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.profile.InternalProfiler;
-import org.openjdk.jmh.results.AggregationPolicy;
-import org.openjdk.jmh.results.IterationResult;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.ScalarResult;
-import org.openjdk.jmh.runner.IterationType;
-
-import java.util.Collection;
-import java.util.List;
 
 /**
  * A training cell's memory (TrainingBenchmark), measured once per fork on its first step with libtorch's memory
@@ -23,7 +12,7 @@ import java.util.List;
  * a step needs on top of the model and its batch. The step's time is the cell's primary score. Forks are the unit of
  * their intervals, like every other figure; cells that are not training cells get nothing.
  */
-public final class TrainingProfiler implements InternalProfiler {
+public final class TrainingProfiler extends FigureProfiler {
     public static final String PREFIX = "train.mem.";
     public static final String INFERENCE = PREFIX + "inference";
     public static final String FORWARD = PREFIX + "forward";
@@ -36,35 +25,21 @@ public final class TrainingProfiler implements InternalProfiler {
         return BenchmarkNames.inClass(benchmark, BenchmarkNames.TRAINING);
     }
 
-    private static volatile TrainingMemory measured;
+    /** The fork's figures, set by the benchmark's setup; they stand for every measured iteration of the fork. */
+    public static final Handoff.Slot<TrainingMemory> MEMORY = new Handoff.Slot<>();
 
-    /** The fork's figures, from the benchmark's setup; they stand for every measured iteration of the fork. */
-    public static void record(TrainingMemory memory) {
-        measured = memory;
+    public TrainingProfiler() {
+        super("training step memory: inference, forward with gradients, backward, gradients (MiB)");
     }
 
     @Override
-    public String getDescription() {
-        return "training step memory: inference, forward with gradients, backward, gradients (MiB)";
-    }
-
-    @Override
-    public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
+    protected void figures(Iteration it, Figures out) {
         // measured in the benchmark's setup, before any iteration
-    }
-
-    @Override
-    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
-                                                       IterationResult result) {
-        TrainingMemory m = measured;
-        if (m == null || iterationParams.getType() != IterationType.MEASUREMENT) {
-            return List.of();
+        TrainingMemory m = MEMORY.get();
+        if (m != null && it.measured()) {
+            out.kept(INFERENCE, m.inference(), ByteUnits.MIB).kept(FORWARD, m.forward(), ByteUnits.MIB)
+                    .kept(BACKWARD, m.backward(), ByteUnits.MIB).kept(GRADIENTS, m.gradients(), ByteUnits.MIB)
+                    .kept(STEP, m.step(), ByteUnits.MIB);
         }
-        return List.of(mib(INFERENCE, m.inference()), mib(FORWARD, m.forward()), mib(BACKWARD, m.backward()),
-                mib(GRADIENTS, m.gradients()), mib(STEP, m.step()));
-    }
-
-    private static Result mib(String label, double value) {
-        return new ScalarResult(label, value, ByteUnits.MIB, AggregationPolicy.AVG);
     }
 }

@@ -1,7 +1,7 @@
 package dev.inferbench.serve;
 
 import dev.inferbench.BenchException;
-import dev.inferbench.metrics.GeneratorCpu;
+import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.metrics.ServingThreads;
 
 import java.util.ArrayList;
@@ -100,7 +100,7 @@ final class Gatherer {
      * queue and issues the request itself when its time comes (unless the scheduler did first): a request that finds
      * a caller idle starts on time instead of waiting for a parked thread to be woken, which on a busy core takes
      * from tens of µs to milliseconds. The spin is the load generator's work, done on an idle caller's thread: its
-     * CPU goes to the generator's figure, not the serving side's ({@link GeneratorCpu}, {@link ServingThreads}).
+     * CPU goes to the generator's figure, not the serving side's ({@link CpuProfiler#GENERATOR_CPU}, {@link ServingThreads}).
      * Where no time is known (closed-loop users, or the step's last request issued) the caller blocks on the queue.
      */
     private long[] first() throws InterruptedException {
@@ -148,7 +148,7 @@ final class Gatherer {
             return r;
         } finally {
             long spent = ServingThreads.threadCpu() - cpu;
-            GeneratorCpu.add(spent);
+            CpuProfiler.GENERATOR_CPU.add(spent);
             ServingThreads.generating(spent);
         }
     }

@@ -1,7 +1,7 @@
 package dev.inferbench.serve;
 
 import dev.inferbench.plant.HeldArrivals;
-import dev.inferbench.metrics.GeneratorCpu;
+import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.metrics.ServingThreads;
 
 import java.util.ArrayList;
@@ -18,7 +18,7 @@ import java.util.function.BooleanSupplier;
  * in one queue, and are served by the callers, each on its own thread with its own input, as a service's request
  * threads would. The scheduler is the calling thread; it sleeps to within {@value #SPIN_NS} ns of each arrival and
  * spins the rest, so arrivals land within microseconds on an idle machine; how late each one was issued is kept for the
- * step's validity ({@link Validity}), and the scheduler's own CPU time goes to {@link GeneratorCpu}, apart from the
+ * step's validity ({@link Validity}), and the scheduler's own CPU time goes to {@link CpuProfiler#GENERATOR_CPU}, apart from the
  * serving side's. A step ends when every request is served, or when the drain limit after the last arrival has
  * passed: what is left is dropped. The same loop runs closed-loop users ({@link #closed}): only the source of the
  * arrivals differs, each request issued when its user's last one ended.
@@ -232,7 +232,7 @@ public final class OpenLoop {
             }
             throw e;
         } finally {
-            GeneratorCpu.add(ServingThreads.threadCpu() - cpuBefore);
+            CpuProfiler.GENERATOR_CPU.add(ServingThreads.threadCpu() - cpuBefore);
         }
         for (int c = 0; c < callers.size(); c++) {
             queue.add(new long[]{END, 0});

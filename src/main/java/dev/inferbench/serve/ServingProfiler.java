@@ -1,20 +1,14 @@
 package dev.inferbench.serve;
 
 import dev.inferbench.cell.CellSpec;
-import dev.inferbench.metrics.CallCount;
+import dev.inferbench.metrics.CpuProfiler;
+import dev.inferbench.metrics.FigureProfiler;
+import dev.inferbench.metrics.Figures;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.stats.Percentiles;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.profile.InternalProfiler;
-import org.openjdk.jmh.results.AggregationPolicy;
-import org.openjdk.jmh.results.IterationResult;
-import org.openjdk.jmh.results.Result;
-import org.openjdk.jmh.results.ScalarResult;
-import org.openjdk.jmh.runner.IterationType;
 
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 
@@ -46,7 +40,7 @@ import java.util.Locale;
  *       StepResult#outputTokensPerSecondPerUser}).</li>
  * </ul>
  */
-public final class ServingProfiler implements InternalProfiler {
+public final class ServingProfiler extends FigureProfiler {
     public static final String PREFIX = "serve.";
     public static final String RATE = "serve.rate";
     public static final String OFFERED = "serve.offered";
@@ -85,9 +79,8 @@ public final class ServingProfiler implements InternalProfiler {
     /** The percentiles given, each as {@code serve.p<p>}. */
     public static final double[] PERCENTILES = {50, 90, 95, 99, 99.9};
 
-    @Override
-    public String getDescription() {
-        return "open-loop serving: achieved rate, latency percentiles from intended start, queue, late and dropped";
+    public ServingProfiler() {
+        super("open-loop serving: achieved rate, latency percentiles from intended start, queue, late and dropped");
     }
 
     @Override
@@ -96,83 +89,81 @@ public final class ServingProfiler implements InternalProfiler {
     }
 
     @Override
-    public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
-                                                       IterationResult result) {
+    protected void figures(Iteration it, Figures out) {
         ServingRecord.Entry e = ServingRecord.take();
-        if (e == null || iterationParams.getType() != IterationType.MEASUREMENT) {
-            return List.of();
+        if (e == null || !it.measured()) {
+            return;
         }
-        boolean batching = benchmarkParams.getParamsKeys().contains(ServingSpec.BATCH_WAIT_MS)
-                && ServingSpec.batches(benchmarkParams.getParam(ServingSpec.BATCH_WAIT_MS));
-        String batch = benchmarkParams.getParamsKeys().contains(CellSpec.BATCH_SIZE) && !batching
-                ? benchmarkParams.getParam(CellSpec.BATCH_SIZE) : "1";
-        return figures(e, Integer.parseInt(batch), batching);
+        BenchmarkParams params = it.benchmark();
+        boolean batching = params.getParamsKeys().contains(ServingSpec.BATCH_WAIT_MS)
+                && ServingSpec.batches(params.getParam(ServingSpec.BATCH_WAIT_MS));
+        String batch = params.getParamsKeys().contains(CellSpec.BATCH_SIZE) && !batching
+                ? params.getParam(CellSpec.BATCH_SIZE) : "1";
+        figures(e, Integer.parseInt(batch), batching, out);
     }
 
     /**
      * @param samplesPerRequest the cell's batch size, or 1 with dynamic batching (each request one sample)
      * @param batching          whether the callers gathered requests into calls
      */
-    static List<Result> figures(ServingRecord.Entry e, int samplesPerRequest, boolean batching) {
+    static void figures(ServingRecord.Entry e, int samplesPerRequest, boolean batching, Figures out) {
         StepResult s = e.step();
-        List<Result> out = new ArrayList<>();
-        add(out, RATE, s.achievedPerSecond(), "req/s");
+        out.add(RATE, s.achievedPerSecond(), "req/s");
         // samples/s of a serving cell: what it served, each request a batch (the closed-loop figure's own label)
-        add(out, SamplesProfiler.LABEL, s.achievedPerSecond() * samplesPerRequest, SamplesProfiler.UNIT);
+        out.add(SamplesProfiler.LABEL, s.achievedPerSecond() * samplesPerRequest, SamplesProfiler.UNIT);
         if (batching) {
-            add(out, BATCH, s.requestsPerCall(), "requests/call");
+            out.add(BATCH, s.requestsPerCall(), "requests/call");
         }
-        add(out, OFFERED, s.offeredPerSecond(), "req/s");
+        out.add(OFFERED, s.offeredPerSecond(), "req/s");
         if (e.search() != null) {
-            add(out, SUSTAINABLE, e.search().sustainable(), "req/s");
-            add(out, FAILING, e.search().failing(), "req/s");
-            add(out, CEILING, e.search().ceiling() ? 1 : 0, "ceiling");
-            add(out, NON_MONOTONE, e.search().nonMonotone(), "pairs");
-            add(out, STEPS, e.search().steps(), "steps");
+            out.add(SUSTAINABLE, e.search().sustainable(), "req/s");
+            out.add(FAILING, e.search().failing(), "req/s");
+            out.add(CEILING, e.search().ceiling() ? 1 : 0, "ceiling");
+            out.add(NON_MONOTONE, e.search().nonMonotone(), "pairs");
+            out.add(STEPS, e.search().steps(), "steps");
             RateSearch.Tried limit = e.search().limit();
             if (limit != null) {
-                add(out, LIMIT_BEHIND, limit.invalid().contains("behind") ? 1 : 0, "forks");
-                add(out, LIMIT_LATE, limit.invalid().contains("late") ? 1 : 0, "forks");
+                out.add(LIMIT_BEHIND, limit.invalid().contains("behind") ? 1 : 0, "forks");
+                out.add(LIMIT_LATE, limit.invalid().contains("late") ? 1 : 0, "forks");
             }
         }
         for (double p : PERCENTILES) {
             if (s.requests() >= Percentiles.callsFor(p)) {
-                add(out, percentileLabel(p), s.percentileMs(p), "ms");
+                out.add(percentileLabel(p), s.percentileMs(p), "ms");
             }
         }
-        add(out, MAX, s.percentileMs(100), "ms");
-        add(out, WAIT, s.meanWaitMs(), "ms");
-        add(out, COMPUTE, s.meanComputeMs(), "ms");
-        add(out, QUEUE, s.queueMean(), "requests");
-        add(out, QUEUE_MAX, s.queueMax(), "requests");
+        out.add(MAX, s.percentileMs(100), "ms");
+        out.add(WAIT, s.meanWaitMs(), "ms");
+        out.add(COMPUTE, s.meanComputeMs(), "ms");
+        out.add(QUEUE, s.queueMean(), "requests");
+        out.add(QUEUE_MAX, s.queueMax(), "requests");
         Validity v = Validity.of(s, e.slo());
         if (v.checksLateness()) {
-            add(out, LATE, 100.0 * v.lateShare(), "%");
-            add(out, LATE_BOUND, v.lateBoundNs() / 1e6, "ms");
+            out.add(LATE, 100.0 * v.lateShare(), "%");
+            out.add(LATE_BOUND, v.lateBoundNs() / 1e6, "ms");
         }
-        add(out, DROPPED, 100.0 * s.dropped() / s.requests(), "%");
-        add(out, VALID, v.valid() ? 1 : 0, "valid");
-        add(out, INVALID_LATE, v.tooLate() ? 1 : 0, "invalid");
-        add(out, INVALID_RATE, v.fellBehind() ? 1 : 0, "invalid");
+        out.add(DROPPED, 100.0 * s.dropped() / s.requests(), "%");
+        out.add(VALID, v.valid() ? 1 : 0, "valid");
+        out.add(INVALID_LATE, v.tooLate() ? 1 : 0, "invalid");
+        out.add(INVALID_RATE, v.fellBehind() ? 1 : 0, "invalid");
         if (e.slo() != null) {
             Slo.Verdict verdict = e.slo().judge(s);
-            add(out, SLO_MET, verdict == Slo.Verdict.MET ? 1 : 0, "met");
-            add(out, SLO_UNSURE, verdict == Slo.Verdict.UNSURE ? 1 : 0, "unsure");
-            add(out, GOODPUT, e.slo().goodputPerSecond(s), "req/s");
+            out.add(SLO_MET, verdict == Slo.Verdict.MET ? 1 : 0, "met");
+            out.add(SLO_UNSURE, verdict == Slo.Verdict.UNSURE ? 1 : 0, "unsure");
+            out.add(GOODPUT, e.slo().goodputPerSecond(s), "req/s");
         }
         if (s.streamed()) {
             for (Slo.Metric m : TOKEN_METRICS) {
                 long values = s.sortedNs(m).length;
                 for (double p : TOKEN_PERCENTILES) {
                     if (values >= Percentiles.callsFor(p)) {
-                        add(out, tokenLabel(m, p), s.percentileMs(m, p), "ms");
+                        out.add(tokenLabel(m, p), s.percentileMs(m, p), "ms");
                     }
                 }
             }
-            add(out, TOKENS, s.outputTokensPerSecond(), "tokens/s");
-            add(out, TOKENS_PER_USER, s.outputTokensPerSecondPerUser(), "tokens/s");
+            out.add(TOKENS, s.outputTokensPerSecond(), "tokens/s");
+            out.add(TOKENS_PER_USER, s.outputTokensPerSecondPerUser(), "tokens/s");
         }
-        return out;
     }
 
     /** serve.p50, serve.p99.9 */
@@ -191,14 +182,8 @@ public final class ServingProfiler implements InternalProfiler {
         return PREFIX + metric.id() + "." + percentileLabel(p).substring(PREFIX.length());
     }
 
-    private static void add(List<Result> out, String label, double value, String unit) {
-        if (!Double.isNaN(value)) {
-            out.add(new ScalarResult(label, value, unit, AggregationPolicy.AVG));
-        }
-    }
-
     /** Counts a step's served requests, warm-up included, as the iteration's calls, for the per-call CPU figure. */
     public static void countCalls(StepResult step) {
-        CallCount.add(step.servedInAll());
+        CpuProfiler.CALLS.add(step.servedInAll());
     }
 }

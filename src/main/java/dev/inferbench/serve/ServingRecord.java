@@ -1,5 +1,7 @@
 package dev.inferbench.serve;
 
+import dev.inferbench.metrics.Handoff;
+
 /**
  * The latest measured step of this fork (or the step a rate search settled on), for {@link ServingProfiler} to turn
  * into the cell's figures. One cell per fork JVM, so one holder suffices.
@@ -9,13 +11,13 @@ public final class ServingRecord {
     public record Entry(StepResult step, Slo slo, RateSearch.Found search) {
     }
 
-    private static volatile Entry latest;
+    private static final Handoff.Slot<Entry> LATEST = new Handoff.Slot<>();
 
     private ServingRecord() {
     }
 
     public static void record(StepResult step, Slo slo, RateSearch.Found search) {
-        latest = new Entry(step, slo, search);
+        LATEST.set(new Entry(step, slo, search));
     }
 
     /**
@@ -48,8 +50,6 @@ public final class ServingRecord {
     }
 
     static Entry take() {
-        Entry e = latest;
-        latest = null;
-        return e;
+        return LATEST.take();
     }
 }
