@@ -1,8 +1,14 @@
 package dev.inferbench.commits;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.ExitCode;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -15,4 +21,17 @@ import java.util.List;
 @FunctionalInterface
 public interface CommitComparison {
     int run(List<String> args, PrintStream out, PrintStream err) throws BenchException;
+
+    /** {@link #run} with everything it prints in {@code log}; a refusal ends 2, as the jar ends one run by hand. */
+    default int runInto(List<String> args, Path log) throws IOException {
+        try (OutputStream file = Files.newOutputStream(log);
+             PrintStream p = new PrintStream(file, true, StandardCharsets.UTF_8)) {
+            try {
+                return run(args, p, p);
+            } catch (BenchException e) {
+                p.println("compare-commits: " + e.getMessage());
+                return ExitCode.BAD_INPUT;
+            }
+        }
+    }
 }

@@ -5,9 +5,7 @@ import dev.inferbench.ExitCode;
 import dev.inferbench.results.Fingerprint;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -167,15 +165,7 @@ public final class PowerLedger {
     }
 
     private int compare(List<String> args, Path log) throws IOException {
-        try (OutputStream file = Files.newOutputStream(log);
-             PrintStream p = new PrintStream(file, true, StandardCharsets.UTF_8)) {
-            try {
-                return comparison.run(args, p, p);
-            } catch (BenchException e) {
-                p.println("compare-commits: " + e.getMessage());
-                return ExitCode.BAD_INPUT; // as the jar ends a comparison refused this way
-            }
-        }
+        return comparison.runInto(args, log);
     }
 
     private void summarize(Ledger ledger, String since) throws BenchException, IOException {

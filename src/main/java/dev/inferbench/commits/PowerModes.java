@@ -12,9 +12,7 @@ import dev.inferbench.stats.Power;
 import dev.inferbench.stats.Verdict;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -110,15 +108,7 @@ public final class PowerModes {
     }
 
     private int compare(List<String> args, Path log) throws IOException {
-        try (OutputStream file = Files.newOutputStream(log);
-             PrintStream p = new PrintStream(file, true, StandardCharsets.UTF_8)) {
-            try {
-                return comparison.run(args, p, p);
-            } catch (BenchException e) {
-                p.println("compare-commits: " + e.getMessage());
-                return ExitCode.BAD_INPUT;
-            }
-        }
+        return comparison.runInto(args, log);
     }
 
     /** The comparison in {@code folder}, paired and (interleaved) unpaired; none where it left no interval. */
