@@ -79,7 +79,26 @@ public final class AtomicFile {
         }
     }
 
-    private static void refuseLink(Path p) throws FileSystemException {
+    /**
+     * A log or record that grows as it is written (a launcher's output, a comparison's machine record), so it cannot
+     * be put in place whole: opened to append (or from empty), and never through a link.
+     */
+    public static OutputStream log(Path target, boolean append) throws IOException {
+        refuseLink(target.toAbsolutePath().getParent());
+        return Files.newOutputStream(target, java.nio.file.LinkOption.NOFOLLOW_LINKS,
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
+                append ? java.nio.file.StandardOpenOption.APPEND : java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
+    }
+
+    /** One line at the end of {@link #log}. */
+    public static void appendLine(Path target, String line) throws IOException {
+        try (OutputStream out = log(target, true)) {
+            out.write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
+    /** Refuses {@code p} where it is a link: what a child process writes there is written through no link either. */
+    public static void refuseLink(Path p) throws FileSystemException {
         if (p != null && Files.isSymbolicLink(p)) {
             throw new FileSystemException(p.toString(), null, "a symbolic link; inferbench writes no file through one");
         }

@@ -1,5 +1,6 @@
 package dev.inferbench.calibration;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.jmh.JmhJson;
 import dev.inferbench.results.jmh.MeasuredCell;
@@ -93,7 +94,7 @@ final class KillResume {
                 + " jmh-result.json:");
         boolean valid;
         try {
-            for (MeasuredCell c : JmhJson.read(run.resolve("jmh-result.json"))) {
+            for (MeasuredCell c : JmhJson.read(run.resolve(RunLayout.RESULT))) {
                 out.println("   " + c.params().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                         .collect(Collectors.joining(" ")) + " forks = " + c.forks() + "  iterations per fork = "
                         + Stream.of(c.primary().iterationMeans()).map(f -> Integer.toString(f.length)).toList());
@@ -126,7 +127,7 @@ final class KillResume {
     /** The forks jmh-result.json counts, or "invalid". */
     static String forks(Path run) {
         try {
-            return Long.toString(JmhJson.read(run.resolve("jmh-result.json")).stream().mapToLong(MeasuredCell::forks)
+            return Long.toString(JmhJson.read(run.resolve(RunLayout.RESULT)).stream().mapToLong(MeasuredCell::forks)
                     .sum());
         } catch (BenchException | RuntimeException e) {
             return "invalid";

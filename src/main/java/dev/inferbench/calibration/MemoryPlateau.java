@@ -1,5 +1,6 @@
 package dev.inferbench.calibration;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.jmh.JmhJson;
 import dev.inferbench.results.jmh.JmhMetric;
@@ -65,7 +66,7 @@ final class MemoryPlateau {
                 "--run-dir", work.resolve("run").toString()));
         Path log = work.resolve("fork.log");
         int code = child.run(command, Path.of("").toAbsolutePath(), log);
-        Path result = work.resolve("run").resolve("jmh-result.json");
+        Path result = work.resolve("run").resolve(RunLayout.RESULT);
         if (code != 0 || !Files.isRegularFile(result)) {
             out.println("memory-plateau: the fork failed (exit " + code + "); see " + log);
             return 2;

@@ -1,5 +1,6 @@
 package dev.inferbench.calibration;
 
+import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 
 import java.io.IOException;
@@ -121,7 +122,7 @@ final class TpotSides {
             if (code != 0) {
                 throw new BenchException("the harness's round " + round + " ended with exit " + code + "; see " + log);
             }
-            return TpotCrosscheck.harnessFigures(run.resolve("jmh-result.json"));
+            return TpotCrosscheck.harnessFigures(run.resolve(RunLayout.RESULT));
         };
     }
 

@@ -1,14 +1,15 @@
 package dev.inferbench.commits;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.ExitCode;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -172,7 +173,7 @@ public final class Bisect {
                     + " --budget); a commit it cannot tell then is skipped");
         }
         Path bisectLog = folder.resolve("bisect.log");
-        Files.writeString(bisectLog, "", StandardCharsets.UTF_8);
+        AtomicFile.write(bisectLog, new byte[0]);
         GitCall.Answer answer = logged(bisectLog, tree.run("bisect", "start", "--no-checkout", bad, good));
         String first = null;
         while (true) {
@@ -227,8 +228,9 @@ public final class Bisect {
 
     /** git's answers go to the bisect's log as they come, as {@code git bisect run} writes them. */
     private static GitCall.Answer logged(Path log, GitCall.Answer answer) throws IOException {
-        Files.writeString(log, answer.output(), StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND);
+        try (OutputStream o = AtomicFile.log(log, true)) {
+            o.write(answer.output().getBytes(StandardCharsets.UTF_8));
+        }
         return answer;
     }
 

@@ -1,5 +1,6 @@
 package dev.inferbench.commits;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.ExitCode;
 
@@ -152,7 +153,7 @@ final class BisectSteps {
         call.addAll(List.of("--budget", seconds + "s", "--fail-on-regression", "--out",
                 folder.resolve(label).toString()));
         int code;
-        try (OutputStream file = Files.newOutputStream(log(label));
+        try (OutputStream file = AtomicFile.log(log(label), false);
              PrintStream log = new PrintStream(file, true, StandardCharsets.UTF_8)) {
             try {
                 code = comparison.run(call, log, log); // one log, in the order it was written, as a terminal shows it

@@ -1,5 +1,6 @@
 package dev.inferbench.commits;
 
+import dev.inferbench.AtomicFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +28,11 @@ record Commands(int code, String output) {
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
         }
         if (log != null) {
+            try {
+                AtomicFile.refuseLink(log);
+            } catch (IOException e) {
+                throw Stop.failure("cannot write " + log + ": " + e.getMessage());
+            }
             pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         }
         try {

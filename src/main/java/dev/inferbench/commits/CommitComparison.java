@@ -1,5 +1,6 @@
 package dev.inferbench.commits;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.ExitCode;
 
@@ -7,7 +8,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -24,7 +24,7 @@ public interface CommitComparison {
 
     /** {@link #run} with everything it prints in {@code log}; a refusal ends 2, as the jar ends one run by hand. */
     default int runInto(List<String> args, Path log) throws IOException {
-        try (OutputStream file = Files.newOutputStream(log);
+        try (OutputStream file = AtomicFile.log(log, false);
              PrintStream p = new PrintStream(file, true, StandardCharsets.UTF_8)) {
             try {
                 return run(args, p, p);

@@ -1,10 +1,10 @@
 package dev.inferbench.commits;
 
+import dev.inferbench.AtomicFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.stream.Stream;
 
 /**
@@ -33,7 +33,7 @@ record ComparisonFolder(Path path) {
     /** Starts the record {@code name} with its first line. */
     void write(String name, String line) throws Stop {
         try {
-            Files.writeString(path.resolve(name), line + "\n", StandardCharsets.UTF_8);
+            AtomicFile.write(path.resolve(name), (line + "\n").getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw Stop.failure("cannot write " + path.resolve(name) + ": " + e.getMessage());
         }
@@ -41,8 +41,7 @@ record ComparisonFolder(Path path) {
 
     void append(String name, String line) throws Stop {
         try {
-            Files.writeString(path.resolve(name), line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND);
+            AtomicFile.appendLine(path.resolve(name), line);
         } catch (IOException e) {
             throw Stop.failure("cannot write " + path.resolve(name) + ": " + e.getMessage());
         }

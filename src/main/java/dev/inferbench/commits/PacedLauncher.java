@@ -1,5 +1,6 @@
 package dev.inferbench.commits;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.run.Pacer;
 
 import java.io.BufferedReader;
@@ -9,9 +10,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -56,8 +55,8 @@ final class PacedLauncher implements AutoCloseable {
     /** Starts {@code cmd} in {@code dir}, its output (stderr too) appended to {@code log}. */
     static PacedLauncher start(String side, List<String> cmd, Path dir, Path log) throws Stop {
         try {
-            Writer w = Files.newBufferedWriter(log, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND);
+            Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(AtomicFile.log(log, true),
+                    StandardCharsets.UTF_8));
             Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
             return new PacedLauncher(side, p, w);
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.inferbench.commits;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.StopAnswer;
 import dev.inferbench.stats.StoppingRule;
@@ -217,7 +218,7 @@ final class PairLoop {
             Files.createDirectories(duetDir);
             String warmup = request.turns() ? "first=" + first + "\n"
                     : "first=" + (pair % 2 == 1 ? "base" : "head") + "\ncpus=" + cpus.halfA() + "," + cpus.halfB() + "\n";
-            Files.writeString(duetDir.resolve("warmup"), warmup, StandardCharsets.UTF_8);
+            AtomicFile.write(duetDir.resolve("warmup"), warmup.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw Stop.failure("cannot prepare " + duetDir + ": " + e.getMessage());
         }

@@ -1,5 +1,6 @@
 package dev.inferbench.commits;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.ExitCode;
 import dev.inferbench.compare.Comparer;
@@ -13,6 +14,7 @@ import dev.inferbench.stats.Verdict;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -98,7 +100,7 @@ public final class PowerModes {
                 String line = m.label + "\t" + round + "\t" + code + "\t" + seconds + "\t" + folder;
                 out.println(line);
                 tsv.append(line).append('\n');
-                Files.writeString(r.out().resolve("comparisons.tsv"), tsv);
+                AtomicFile.write(r.out().resolve("comparisons.tsv"), tsv.toString().getBytes(StandardCharsets.UTF_8));
                 readings.addAll(read(m, round, folder, code, seconds, r.budgetMinutes() * 60));
             }
         }

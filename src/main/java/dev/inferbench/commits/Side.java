@@ -1,5 +1,6 @@
 package dev.inferbench.commits;
 
+import dev.inferbench.AtomicFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -99,7 +100,7 @@ final class Side {
                 + (build.isEmpty() ? "" : " with " + String.join(" ", build)) + " ...");
         Path log = out.resolve("build-" + name + ".log");
         try {
-            Files.writeString(log, "");
+            AtomicFile.write(log, new byte[0]);
         } catch (IOException e) {
             throw Stop.failure("cannot write " + log + ": " + e.getMessage());
         }
@@ -129,8 +130,7 @@ final class Side {
         cmd.addAll(List.of("package", "-DskipTests"));
         cmd.addAll(build);
         try {
-            Files.writeString(log, "mvn " + String.join(" ", cmd.subList(1, cmd.size())) + "\n",
-                    java.nio.file.StandardOpenOption.APPEND);
+            AtomicFile.appendLine(log, "mvn " + String.join(" ", cmd.subList(1, cmd.size())));
         } catch (IOException e) {
             throw Stop.failure("cannot write " + log + ": " + e.getMessage());
         }

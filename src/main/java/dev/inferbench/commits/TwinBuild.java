@@ -1,5 +1,6 @@
 package dev.inferbench.commits;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 
 import java.io.IOException;
@@ -59,7 +60,7 @@ final class TwinBuild implements AutoCloseable {
                     cmd.addAll(List.of("package", "-DskipTests"));
                     Path log = logs.resolve("build-" + name + ".log");
                     Commands c = Commands.run(cmd, tree, null);
-                    Files.writeString(log, c.output());
+                    AtomicFile.write(log, c.output().getBytes(java.nio.charset.StandardCharsets.UTF_8));
                     if (!c.ok()) {
                         throw new BenchException(sha.substring(0, 7) + " does not build; see " + log);
                     }
