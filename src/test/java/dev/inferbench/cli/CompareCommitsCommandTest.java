@@ -1,24 +1,10 @@
 package dev.inferbench.cli;
 
-import dev.inferbench.BenchException;
-import dev.inferbench.commits.Tools;
-import dev.inferbench.commits.Verdicts;
-import dev.inferbench.compare.StopAnswer;
-import dev.inferbench.flow.CompareFlow;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,98 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (src/test/resources/compare-commits) and for compare's two answers (the stop question and the verdict): every
  * failure that is not a verdict ends 4 (or 2 for bad input) with one line, never 0 or 1.
  */
-class CompareCommitsCommandTest {
-    private static final Path FAKES = Path.of("src/test/resources/compare-commits").toAbsolutePath();
-
-    @TempDir
-    Path tmp;
-    private Path repo;
-    private Path log;
-    /** What the fake compare was asked, one line per question: "stop PRECISION PILOT MAXPAIRS" or "compare ...". */
-    private final List<String> asked = new ArrayList<>();
-
-    /** What a run of the command ended with. */
-    record Ended(int code, String out, String err) {
-    }
-
-    @BeforeEach
-    void aCheckoutWithAJar() throws Exception {
-        repo = Files.createDirectories(tmp.resolve("repo"));
-        log = tmp.resolve("log");
-        Files.writeString(repo.resolve(".gitignore"), "target/\nresults/\n");
-        exec(List.of("git", "init", "-q"));
-        exec(List.of("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "x", "--allow-empty"));
-        exec(List.of("git", "add", "."));
-        exec(List.of("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "ignore"));
-        Files.createDirectories(repo.resolve("target"));
-        Files.writeString(repo.resolve("target/benchmarks.jar"), "jar");
-        Path bin = Files.createDirectories(tmp.resolve("bin"));
-        for (String fake : List.of("java", "mvn")) {
-            Files.copy(FAKES.resolve(fake), bin.resolve(fake));
-            assertThat(bin.resolve(fake).toFile().setExecutable(true)).isTrue();
-        }
-    }
-
-    /**
-     * The command run in-process on the fake checkout: {@code env} shapes the fake launchers and builds; the stop
-     * question answers {@code stop} (a line as StopAnswer prints it) and the verdict is {@code verdict}.
-     */
-    private Ended run(Map<String, String> env, String stop, int verdict, String... args) throws Exception {
-        StringBuilder conf = new StringBuilder("FAKE_LOG=" + log + "\n");
-        env.forEach((k, v) -> conf.append(k).append("='").append(v).append("'\n"));
-        Files.writeString(tmp.resolve("bin/fake.env"), conf);
-        Verdicts fake = new Verdicts() {
-            @Override
-            public StopAnswer stopAnswer(CompareFlow.Request r, int pilot, int maxPairs) throws BenchException {
-                asked.add("stop " + r.precision() + " " + pilot + " " + maxPairs);
-                if (stop == null) {
-                    throw new BenchException("no jmh-result.json in " + r.runs().get(0));
-                }
-                java.util.regex.Matcher m = java.util.regex.Pattern.compile("no stop before pair (\\d+)$").matcher(stop);
-                return new StopAnswer(stop.startsWith("stop"), 0, m.find() ? Integer.parseInt(m.group(1)) : 0,
-                        stop.replaceFirst("^(stop|continue): ", "").replaceFirst("; no stop before pair \\d+$", ""));
-            }
-
-            @Override
-            public int compare(CompareFlow.Request r, PrintStream o, PrintStream e) {
-                if (verdict < 0) {
-                    throw new IllegalStateException("compare broke");
-                }
-                asked.add("compare " + r.precision() + " " + r.failOnRegression() + " " + r.runs());
-                o.println("fake compare");
-                return verdict;
-            }
-        };
-        Tools tools = new Tools(repo, List.of(tmp.resolve("bin/java").toString()), List.of(),
-                tmp.resolve("bin/mvn").toString(), "git");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-        int code = new Main(o, e).run(List.of(args), new CompareCommitsCommand(tools, fake));
-        return new Ended(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
-    private Ended run(Map<String, String> env, String... args) throws Exception {
-        return run(env, "stop: fake", 0, args);
-    }
-
-    private void exec(List<String> cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).directory(repo.toFile()).redirectErrorStream(true)
-                .redirectOutput(tmp.resolve("git.out").toFile()).start();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("ended within a minute").isTrue();
-        assertThat(p.exitValue()).as(String.join(" ", cmd)).isZero();
-    }
-
-    private String out() {
-        return repo.resolve("results/ab").toString();
-    }
-
-    private String read(String file) throws IOException {
-        Path p = Path.of(file);
-        return Files.exists(p) ? Files.readString(p, StandardCharsets.UTF_8) : "";
-    }
-
+class CompareCommitsCommandTest extends CompareCommitsFixture {
     @Test
     void eachPairsOrderIsASeededCoinRecordedInTheRunFolder() throws Exception {
         Ended e = run(Map.of(), ".", ".", "--forks", "6", "--seed", "7", "--out", out());
@@ -362,69 +257,5 @@ class CompareCommitsCommandTest {
         Ended pinned = run(both, ".", ".", "--pin", "--no-where", "--forks", "3", "--out", out() + "3");
         assertThat(pinned.code()).as(pinned.err()).isZero();
         assertThat(read(out() + "3/head.input").lines()).containsOnly("go");
-    }
-
-    @Test
-    void eachSideIsBuiltAsTheReadmeBuildsItOfflineOnlyWhenAsked() throws Exception {
-        assertThat(run(Map.of(), "HEAD", "HEAD", "--forks", "3", "--out", out()).code()).isZero();
-        assertThat(read(log + ".mvn").lines()).containsExactly("-q package -DskipTests", "-q package -DskipTests");
-        Files.delete(Path.of(log + ".mvn"));
-        assertThat(run(Map.of(), "HEAD", "HEAD", "--forks", "3", "--offline", "--out", out() + "2").code()).isZero();
-        assertThat(read(log + ".mvn").lines()).containsExactly("-q -o package -DskipTests", "-q -o package -DskipTests");
-        Ended broken = run(Map.of("FAKE_MVN_FAIL", "1"), "HEAD", "HEAD", "--forks", "3", "--out", out() + "3");
-        assertThat(broken.code()).isEqualTo(2);
-        assertThat(broken.err().lines()).singleElement().asString().contains("(base) does not build");
-    }
-    /**
-     * An engine upgrade on one commit: each side is built in a worktree of its own with its own Maven arguments, and
-     * says what its jar holds before the forks run.
-     */
-    @Test
-    void eachSideIsBuiltWithItsOwnArgumentsInAWorktreeOfItsOwn() throws Exception {
-        Ended e = run(Map.of(), "HEAD", "HEAD", "--forks", "3", "--base-build", "-Donnxruntime.version=1.22.0",
-                "--head-build", "-Donnxruntime.version=1.29.0 -Ddjl.version=0.36.0", "--out", out());
-        assertThat(e.code()).as(e.err()).isZero();
-        assertThat(read(log + ".mvn").lines()).containsExactly("-q package -DskipTests -Donnxruntime.version=1.22.0",
-                "-q package -DskipTests -Donnxruntime.version=1.29.0 -Ddjl.version=0.36.0");
-        List<String> dirs = read(log + ".mvn-dir").lines().toList();
-        assertThat(dirs).hasSize(2).doesNotHaveDuplicates().noneMatch(d -> d.equals(repo.toString()));
-        assertThat(e.out()).contains("[compare-commits] base ", " (-Donnxruntime.version=1.22.0): JMH fake, built in base")
-                .contains(" (-Donnxruntime.version=1.29.0 -Ddjl.version=0.36.0): JMH fake, built in head");
-        assertThat(read(out() + "/build-base.log")).startsWith("mvn -q package -DskipTests -Donnxruntime.version=1.22.0");
-    }
-
-    /** --offline: a side whose arguments name what the local repository lacks is built online, once, and says so. */
-    @Test
-    void aVersionTheLocalRepositoryLacksIsFetchedAtBuildTime() throws Exception {
-        Map<String, String> lacks = Map.of("FAKE_MVN_LACKS", "onnxruntime.version=1.22.0");
-        Ended e = run(lacks, "HEAD", "HEAD", "--forks", "3", "--offline",
-                "--base-build", "-Donnxruntime.version=1.22.0", "--out", out());
-        assertThat(e.code()).as(e.err()).isZero();
-        assertThat(read(log + ".mvn").lines()).containsExactly("-q -o package -DskipTests -Donnxruntime.version=1.22.0",
-                "-q package -DskipTests -Donnxruntime.version=1.22.0", "-q -o package -DskipTests");
-        assertThat(e.out()).contains("[compare-commits] the local Maven repository lacks what"
-                + " -Donnxruntime.version=1.22.0 needs; building base online");
-
-        Map<String, String> nowhere = Map.of("FAKE_MVN_LACKS", "onnxruntime.version=9.9.9", "FAKE_MVN_MISSING", "1");
-        Ended missing = run(nowhere, "HEAD", "HEAD", "--forks", "3", "--offline",
-                "--base-build", "-Donnxruntime.version=9.9.9", "--out", out() + "2");
-        assertThat(missing.code()).isEqualTo(2);
-        assertThat(missing.err().lines()).singleElement().asString()
-                .contains("(base, built with -Donnxruntime.version=9.9.9) does not build: Maven cannot get"
-                        + " com.microsoft.onnxruntime:onnxruntime:jar:9.9.9; see ");
-    }
-
-    @Test
-    void buildArgumentsThatAreNoMavenOptionsOrNoBuildAreRefusedInOneLine() throws Exception {
-        Ended goal = run(Map.of(), "HEAD", "HEAD", "--base-build", "onnxruntime.version=1.22.0", "--out", out());
-        assertThat(goal.code()).isEqualTo(2);
-        assertThat(goal.err().lines()).containsExactly("inferbench: --base-build 'onnxruntime.version=1.22.0' is"
-                + " not Maven options: 'onnxruntime.version=1.22.0' is no option; expected e.g."
-                + " -Donnxruntime.version=1.22.0");
-        Ended built = run(Map.of(), ".", "HEAD", "--base-build", "-Donnxruntime.version=1.22.0", "--out", out());
-        assertThat(built.code()).isEqualTo(2);
-        assertThat(built.err().lines()).singleElement().asString()
-                .startsWith("inferbench: --base-build needs a commit to build; the base side '.' is a jar");
-        assertThat(read(log + ".mvn")).as("nothing built").isEmpty();
     }
 }
