@@ -1,6 +1,9 @@
 package dev.inferbench.cli;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,12 +16,16 @@ import java.util.OptionalInt;
  * {@code ORT_DISABLE_TELEMETRY=1}, read once when the native library initialises. A JVM cannot change its own
  * environment, so a launcher started without it starts itself again, with the same command line and the variable
  * set, and exits with that process's code; JMH's forks inherit the environment. The relaunched process ends when
- * its parent does, so that stopping the launcher a script started stops the run too.
+ * its parent does, so that stopping the launcher a script started stops the run too. The relaunched JVM writes a
+ * crash log of its own (hs_err) under {@link #CRASHES} in the temporary folder rather than the working directory,
+ * unless its command line names an {@code -XX:ErrorFile} already.
  */
 final class SilentLaunch {
     static final String VARIABLE = "ORT_DISABLE_TELEMETRY";
     /** Set on the relaunched process only: it watches its parent and never relaunches again. */
     static final String RELAUNCHED = "INFERBENCH_RELAUNCHED";
+    /** The folder, under {@code java.io.tmpdir}, that a relaunched launcher's crash log goes to. */
+    static final String CRASHES = "inferbench-crashes";
 
     private SilentLaunch() {
     }
@@ -46,6 +53,7 @@ final class SilentLaunch {
         builder.environment().put(RELAUNCHED, Long.toString(ProcessHandle.current().pid()));
         Process child;
         try {
+            Files.createDirectories(crashes());
             child = builder.start();
         } catch (IOException e) {
             return OptionalInt.empty();
@@ -57,6 +65,9 @@ final class SilentLaunch {
             Runtime.getRuntime().removeShutdownHook(stopChild);
         } catch (IllegalStateException shuttingDown) {
             // the hook is running already and waits for the same process
+        }
+        if (code == 134) {
+            System.err.println("inferbench: the launcher's JVM crashed (exit 134); its crash log is in " + crashes());
         }
         return OptionalInt.of(code);
     }
@@ -80,6 +91,10 @@ final class SilentLaunch {
         }
     }
 
+    private static Path crashes() {
+        return Path.of(System.getProperty("java.io.tmpdir"), CRASHES);
+    }
+
     /** The JVM's own argv (from /proc on Linux): the same java, options, jar and arguments. */
     private static Optional<List<String>> commandLine() {
         ProcessHandle.Info info = ProcessHandle.current().info();
@@ -88,6 +103,9 @@ final class SilentLaunch {
         }
         List<String> all = new ArrayList<>();
         all.add(info.command().get());
+        if (ManagementFactory.getRuntimeMXBean().getInputArguments().stream().noneMatch(a -> a.startsWith("-XX:ErrorFile="))) {
+            all.add("-XX:ErrorFile=" + crashes().resolve("hs_err_pid%p.log"));
+        }
         all.addAll(List.of(info.arguments().get()));
         return Optional.of(all);
     }

@@ -268,11 +268,10 @@ public final class RunLoop {
         ForkConsole forkConsole = new ForkConsole(out, fork, plan.forks(), hooks);
         FailureFilter output = new FailureFilter(OutputFormatFactory.createFormatInstance(forkConsole.stream(), out.jmh()),
                 out.verbose());
-        Set<Path> crashLogsBefore = crashLogs();
         Optional<RunResult> result;
         boolean killed;
         try {
-            result = runWhenJmhIsFree(b.build(), output, watchdog, cell);
+            result = runWhenJmhIsFree(crashLogsInto(b.build(), forkDir), output, watchdog, cell);
         } finally {
             killed = watchdog.disarm();
             forkConsole.flush();
@@ -294,16 +293,17 @@ public final class RunLoop {
         for (ForkHook h : hooks) {
             h.afterFork(cell, fork, forkDir, ok);
         }
-        deleteIfEmpty(forkDir);
         if (ok) {
+            deleteIfEmpty(forkDir);
             return Optional.empty();
         }
         String reason = killed ? "still running after the fork timeout of " + Progress.clock(forkLimits().timeout(cell).toMillis() / 1e3)
                 + "; killed (set --fork-timeout to allow longer)"
                 : output.failures().stream().findFirst().map(FailureFilter.Failure::reason).orElse("the fork produced no result")
                         + FailureRecord.crashSite(output.crashTail());
-        store.failures().save(cell, fork, FailureRecord.text(reason, output.crashTail(), newCrashLogs(crashLogsBefore),
+        store.failures().save(cell, fork, FailureRecord.text(reason, output.crashTail(), crashLogs(forkDir),
                 store.layout().cellFailures(cell.id())));
+        deleteIfEmpty(forkDir);
         return Optional.of(reason);
     }
 
@@ -348,16 +348,26 @@ public final class RunLoop {
         return new ForkLimits(plan.settings(), settings.forkTimeout());
     }
 
-    private static Set<Path> crashLogs() throws IOException {
-        try (Stream<Path> s = Files.list(Path.of("."))) {
-            return new LinkedHashSet<>(s.filter(p -> p.getFileName().toString().matches("hs_err_pid\\d+\\.log")).toList());
+    /**
+     * The fork's options with its JVM crash log ({@code hs_err_pid*.log}) written into the fork's own folder rather
+     * than the working directory, where a crash would otherwise leave it; a user's own {@code -XX:ErrorFile} stands.
+     */
+    static Options crashLogsInto(Options fork, Path forkDir) {
+        List<String> append = new ArrayList<>(fork.getJvmArgsAppend().orElse(List.of()));
+        boolean own = Stream.of(fork.getJvmArgs(), fork.getJvmArgsPrepend(), fork.getJvmArgsAppend())
+                .flatMap(o -> o.orElse(List.of()).stream())
+                .anyMatch(a -> a.startsWith("-XX:ErrorFile="));
+        if (own) {
+            return fork;
         }
+        append.add("-XX:ErrorFile=" + forkDir.toAbsolutePath().resolve("hs_err_pid%p.log"));
+        return new OptionsBuilder().parent(fork).jvmArgsAppend(append.toArray(String[]::new)).build();
     }
 
-    private static List<Path> newCrashLogs(Set<Path> before) throws IOException {
-        List<Path> added = new ArrayList<>(crashLogs());
-        added.removeAll(before);
-        return added;
+    private static List<Path> crashLogs(Path forkDir) throws IOException {
+        try (Stream<Path> s = Files.list(forkDir)) {
+            return s.filter(p -> p.getFileName().toString().matches("hs_err_pid\\d+\\.log")).sorted().toList();
+        }
     }
 
     private static void deleteIfEmpty(Path dir) throws IOException {

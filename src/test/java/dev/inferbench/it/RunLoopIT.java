@@ -80,6 +80,11 @@ class RunLoopIT {
         try (Stream<Path> s = Files.list(crash)) {
             assertThat(s.map(p -> p.getFileName().toString())).anyMatch(n -> n.matches("hs_err_pid\\d+\\.log"));
         }
+        // the fork wrote its crash log into its own folder (-XX:ErrorFile), never into the directory it ran from
+        try (Stream<Path> s = Files.list(cwd)) {
+            assertThat(s.map(p -> p.getFileName().toString())).containsExactly("run");
+        }
+        assertThat(Files.readString(crash.resolve("fork-1.txt"))).contains("JVM crash log " + crash.resolve(""));
         assertThat(Files.readString(runDir.resolve("summary.txt"))).contains("failed  FaultInjectionBenchmark.call "
                 + "atIteration=1 fault=crash");
         assertThat(Files.readString(runDir.resolve("run.properties"))).contains("cells.failed=3");
