@@ -5,7 +5,6 @@ import dev.inferbench.cell.CellSpec;
 import dev.inferbench.metrics.TrainingProfiler;
 import dev.inferbench.results.CellSummary;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -104,8 +103,7 @@ public final class TrainingTable {
             return List.of();
         }
         String title = "inference vs training: memory per cell (libtorch, MiB)";
-        CategoryChart chart = new CategoryChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT).title(title)
-                .yAxisTitle("MiB").build();
+        CategoryChart chart = Plots.categories(title, "", "MiB");
         boolean models = cells.stream().map(c -> c.params().get(CellSpec.MODEL)).distinct().count() > 1;
         List<String> labels = new ArrayList<>();
         for (CellSummary c : cells) {
