@@ -1,6 +1,7 @@
 package dev.inferbench.report;
 
 import dev.inferbench.cell.Cell;
+import dev.inferbench.Numbers;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.generate.GenerationFigures;
 import dev.inferbench.generate.GenerationSpec;
@@ -71,7 +72,7 @@ final class GenerationPlots {
                         + String.join(",", prompts) + shorter(prompts));
             }
             if (batches.size() < 2) {
-                int b = batches.isEmpty() ? 1 : (int) Plots.number(batches.iterator().next());
+                int b = batches.isEmpty() ? 1 : (int) Numbers.orNaN(batches.iterator().next());
                 lines.add("plot of output tokens/s vs batch size for " + model + " not drawn: every cell has batchSize "
                         + String.join(",", batches) + " (give two or more: -p batchSize=" + (b == 1 ? "1,4" : "1," + b)
                         + ")");
@@ -88,7 +89,7 @@ final class GenerationPlots {
         if (prompts.size() != 1) {
             return "";
         }
-        int p = (int) Plots.number(prompts.iterator().next());
+        int p = (int) Numbers.orNaN(prompts.iterator().next());
         return p < 2 ? "" : " (give two or more: -p promptLen=" + p / 2 + "," + p + ")";
     }
 
@@ -110,7 +111,7 @@ final class GenerationPlots {
 
     /** The values of {@code param} among the cells that have it as a setting. */
     private static Set<String> values(List<Labelled> cells, String param) {
-        Set<String> out = new TreeSet<>(Comparator.comparingDouble(Plots::number).thenComparing(Comparator.naturalOrder()));
+        Set<String> out = new TreeSet<>(Comparator.comparingDouble(Numbers::orNaN).thenComparing(Comparator.naturalOrder()));
         cells.stream().map(l -> settings(l).get(param)).filter(v -> v != null).forEach(out::add);
         return out;
     }
@@ -123,7 +124,7 @@ final class GenerationPlots {
         varying.remove(xParam);
         Map<String, TreeMap<Double, Double>> lines = new LinkedHashMap<>();
         for (Labelled l : cells) {
-            double x = Plots.number(settings(l).get(xParam));
+            double x = Numbers.orNaN(settings(l).get(xParam));
             double y = l.cell().extras().getOrDefault(metric, Double.NaN);
             if (!Double.isNaN(x) && !Double.isNaN(y)) {
                 lines.computeIfAbsent(label(l, varying, multiRun), k -> new TreeMap<>()).put(x, y);

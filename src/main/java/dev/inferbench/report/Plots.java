@@ -2,6 +2,7 @@ package dev.inferbench.report;
 
 import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
+import dev.inferbench.Numbers;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.serve.ServingSpec;
 import dev.inferbench.serve.Slo;
@@ -193,7 +194,7 @@ final class Plots {
         XYChart chart = xy(title, "batch size", yTitle);
         Set<String> varying = varying(rows);
         addLines(chart, rows, r -> seriesName(r, multiRun, false, varying),
-                r -> number(r.params().get(CellSpec.BATCH_SIZE)), y);
+                r -> Numbers.orNaN(r.params().get(CellSpec.BATCH_SIZE)), y);
         PlotAxes.zeroBasedY(chart);
         return new Plot(name, title, styled(chart));
     }
@@ -314,15 +315,6 @@ final class Plots {
             n = name + " #" + i;
         }
         return n;
-    }
-
-    /** A number, NaN where {@code s} is absent or not one. */
-    static double number(String s) {
-        try {
-            return s == null ? Double.NaN : Double.parseDouble(s);
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
     }
 
     /** Each plot as name.svg and name.png (high DPI) in folder. */
