@@ -1,5 +1,7 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.CellSummary;
+
 import java.io.PrintWriter;
 import java.util.List;
 
@@ -18,6 +20,11 @@ record TableSection(String title, String heading, List<List<String>> rows, Strin
 
     static TableSection empty(String title) {
         return new TableSection(title, "", List.of(), "", "", List.of(), "");
+    }
+
+    /** A cell's secondary metric, NaN where it has none. */
+    static double fig(CellSummary c, String metric) {
+        return c.extras().getOrDefault(metric, Double.NaN);
     }
 
     boolean isEmpty() {

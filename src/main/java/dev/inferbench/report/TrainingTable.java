@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import static dev.inferbench.report.TableSection.fig;
+
 /**
  * The training cells of a run (TrainingBenchmark), in a section of their own, the 004 seed's MEMORY report: per
  * cell, the memory of inference and of a training step at the same batch, split into the forward pass with gradients,
@@ -134,10 +136,6 @@ public final class TrainingTable {
                 .filter(c -> c.params().getOrDefault(CellSpec.PRECISION, "fp32").equals("fp32")
                         && c.params().getOrDefault(CellSpec.CALLERS, "1").equals("1"))
                 .findFirst();
-    }
-
-    private static double fig(CellSummary c, String metric) {
-        return c.extras().getOrDefault(metric, Double.NaN);
     }
 
     private static String ratio(double a, double b) {
