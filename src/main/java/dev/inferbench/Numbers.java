@@ -63,6 +63,20 @@ public final class Numbers {
         throw new BenchException(what + " '" + text + "' is not a percentage between 0 and 100; expected e.g. 2%");
     }
 
+    /** {@code text} as a number; NaN where it is absent or is not one, for a caller that refuses NaN itself. */
+    public static double orNaN(String text) {
+        try {
+            return text == null ? Double.NaN : Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** {@code v} as a user would write it: 5 as "5", 2.5 as "2.5". */
+    public static String plain(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+
     /**
      * A fraction as the percentage a user would write back: 0.9975 as "99.75", 0.03 as "3", 0.999 as "99.9" (six
      * significant digits, so that the binary noise of {@code 0.999 * 100} does not show), without the sign.

@@ -130,7 +130,6 @@ public enum EngineKind {
         return DjlPyTorchEngine.isTorchScript(model);
     }
 
-    /** Whether this engine, as built into this jar, can run on a CUDA GPU at all. */
     /**
      * Whether the engine loads an ONNX file as it is, and so any precision variant of it: djl-pytorch renders a zoo
      * model from the fp32 weights instead.
@@ -139,6 +138,7 @@ public enum EngineKind {
         return this != DJL_PYTORCH;
     }
 
+    /** Whether this engine, as built into this jar, can run on a CUDA GPU at all. */
     public boolean hasCudaBuild() {
         return switch (this) {
             case ORT, DJL_ORT, STUB -> OrtEngine.hasCudaProvider();

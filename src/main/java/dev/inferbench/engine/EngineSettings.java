@@ -5,6 +5,7 @@ import dev.inferbench.EnumLookup;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -50,16 +51,10 @@ public record EngineSettings(int threads, int interOpThreads, GraphOptimization 
 
     /** ONNX Runtime's graph optimization levels, by the name used in {@code -p optLevel=}. */
     public enum GraphOptimization {
-        ALL("all"), EXTENDED("extended"), BASIC("basic"), NONE("none");
-
-        private final String id;
-
-        GraphOptimization(String id) {
-            this.id = id;
-        }
+        ALL, EXTENDED, BASIC, NONE;
 
         public String id() {
-            return id;
+            return name().toLowerCase(Locale.ROOT);
         }
 
         public static GraphOptimization parse(String id) throws BenchException {

@@ -139,7 +139,7 @@ final class GraphRenderer {
             case GLOBAL_AVG_POOL -> Pool.globalAvgPool2d(x).reshape(x.getShape().get(0), x.getShape().get(1), 1, 1);
             case FLATTEN -> x.reshape(x.getShape().get(0), -1);
             case LINEAR -> Linear.linear(x, weight(n, 0), weight(n, 1)).head();
-            case SOFTMAX -> x.softmax(axis((Integer) a.get("axis")));
+            case SOFTMAX -> x.softmax(Graph.batchedAxis((Integer) a.get("axis")));
             case MATMUL -> x.matMul(at[ids[1]]);
             case DENSE -> x.matMul(weight(n, 0)).add(weight(n, 1));
             case LAYER_NORM -> LayerNorm.layerNorm(x, new Shape(x.getShape().tail()), weight(n, 0), weight(n, 1),
@@ -147,7 +147,7 @@ final class GraphRenderer {
             case GELU -> x.mul(x.div(Math.sqrt(2)).erf().add(1)).mul(0.5f);
             case TANH -> x.tanh();
             case RESHAPE -> x.reshape(withBatch(x, (long[]) a.get("shape")));
-            case TRANSPOSE -> x.transpose(withBatch((int[]) a.get("perm")));
+            case TRANSPOSE -> x.transpose(Graph.batchedPerm((int[]) a.get("perm")));
             case EMBEDDING -> embedding(weight(n, 0), x);
             case POSITIONS -> x.add(sameCall(weight(n, 0).get(new NDIndex("0:{}", x.getShape().get(1))), x));
             case ADD_ROW -> x.add(sameCall(weight(n, 0).get((long) (Integer) a.get("row")), x));
@@ -185,24 +185,12 @@ final class GraphRenderer {
         return new NDIndex(":, ".repeat(axis + 1) + index);
     }
 
-    private static int axis(int perSample) {
-        return perSample < 0 ? perSample : perSample + 1;
-    }
-
     /** A per-sample target shape with this batch in front; the sequence dimension is inferred. */
     private static Shape withBatch(NDArray x, long[] perSample) {
         long[] dims = new long[perSample.length + 1];
         dims[0] = x.getShape().get(0);
         System.arraycopy(perSample, 0, dims, 1, perSample.length); // Graph.SEQ is -1: inferred, as ONNX does
         return new Shape(dims);
-    }
-
-    private static int[] withBatch(int[] perm) {
-        int[] out = new int[perm.length + 1];
-        for (int i = 0; i < perm.length; i++) {
-            out[i + 1] = perm[i] + 1;
-        }
-        return out;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.inferbench.generate;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.Numbers;
 import dev.inferbench.engine.DecoderLayout;
 import dev.inferbench.serve.Admission;
 
@@ -33,12 +34,7 @@ public record CacheBudget(double mib, RequestLengths lengths) implements FitsCon
         if (text.equalsIgnoreCase(OFF)) {
             return null;
         }
-        double mib;
-        try {
-            mib = Double.parseDouble(text);
-        } catch (NumberFormatException e) {
-            mib = Double.NaN;
-        }
+        double mib = Numbers.orNaN(text);
         if (!(mib > 0) || mib > 1 << 30) {
             throw new BenchException(PARAM + " '" + text + "' is not off or a size in MiB above 0; expected e.g. -p "
                     + PARAM + "=off,64,256 (the bytes the batches' caches may hold together)");
@@ -64,7 +60,7 @@ public record CacheBudget(double mib, RequestLengths lengths) implements FitsCon
             String least = BigDecimal.valueOf(perToken * (double) longest / (1024 * 1024))
                     .round(new MathContext(4, RoundingMode.UP)).stripTrailingZeros().toPlainString();
             throw new BenchException(String.format(Locale.ROOT, "%s=%s holds %d tokens of the cache of model '%s' (%d B"
-                    + " per token), and a request may need %d (%s); expected %s >= %s or off", PARAM, trim(mib),
+                    + " per token), and a request may need %d (%s); expected %s >= %s or off", PARAM, Numbers.plain(mib),
                     bytes() / perToken, model, perToken, longest, lengths, PARAM, least));
         }
     }
@@ -76,9 +72,5 @@ public record CacheBudget(double mib, RequestLengths lengths) implements FitsCon
     public Admission admission(DecoderLayout layout, StaticBatcher batcher) {
         long perToken = layout.cacheBytesPerToken();
         return new Admission(bytes(), ids -> perToken * batcher.cacheTokens(ids));
-    }
-
-    private static String trim(double v) {
-        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 }

@@ -9,7 +9,7 @@ import org.tribuo.util.onnx.ONNXRef;
 import java.util.List;
 import java.util.Map;
 
-import static dev.inferbench.model.OnnxNodes.attrs;
+import static dev.inferbench.model.Graph.attrs;
 
 /**
  * Renders {@link DecoderOps}' nodes as ONNX operators, in the forms ONNX Runtime's optimizer recognises where it has

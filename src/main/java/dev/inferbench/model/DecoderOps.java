@@ -6,9 +6,10 @@ import dev.inferbench.model.Graph.Param;
 import dev.inferbench.model.Graph.Value;
 
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import static dev.inferbench.model.Graph.attrs;
 
 /**
  * The operations a Llama-family decoder adds to {@link SequenceOps}: RMSNorm, SiLU, projections without bias (one
@@ -67,11 +68,8 @@ public final class DecoderOps {
      * {@code rotate_half} convention pairs them. Shape {@code [1, SEQ, headDim]}, broadcast over heads.
      */
     public Value ropeAngles(Value positions, int headDim, double theta, boolean sine) {
-        Map<String, Object> a = attrs("headDim", headDim);
-        a.put("theta", theta);
-        a.put("sine", sine);
         return g.add(Op.ROPE_ANGLES, sine ? "rope_sin" : "rope_cos", List.of(positions),
-                g.value(1, positions.dim(-1), headDim), a, List.of());
+                g.value(1, positions.dim(-1), headDim), attrs("headDim", headDim, "theta", theta, "sine", sine), List.of());
     }
 
     /** {@code x * cos + rotate_half(x) * sin} for {@code x} of {@code [heads, SEQ, headDim]}. */
@@ -104,11 +102,5 @@ public final class DecoderOps {
         long[] shape = x.shape().clone();
         shape[shape.length - 1] = last;
         return shape;
-    }
-
-    private static Map<String, Object> attrs(String key, Object value) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put(key, value);
-        return m;
     }
 }

@@ -195,10 +195,7 @@ public final class Graph {
 
     /** ReLU6 and other clamps. */
     public Value clip(Value x, double min, double max) {
-        Map<String, Object> attrs = new LinkedHashMap<>();
-        attrs.put("min", (float) min);
-        attrs.put("max", (float) max);
-        return add(Op.CLIP, "clip", List.of(x), value(x.shape()), attrs, List.of());
+        return add(Op.CLIP, "clip", List.of(x), value(x.shape()), attrs("min", (float) min, "max", (float) max), List.of());
     }
 
     public Value maxPool(Value x, int kernel, int stride, int pad) {
@@ -214,11 +211,7 @@ public final class Graph {
     }
 
     private static Map<String, Object> window(int kernel, int stride, int pad) {
-        Map<String, Object> attrs = new LinkedHashMap<>();
-        attrs.put("kernel", kernel);
-        attrs.put("stride", stride);
-        attrs.put("pad", pad);
-        return attrs;
+        return attrs("kernel", kernel, "stride", stride, "pad", pad);
     }
 
     /** Element-wise sum with numpy broadcasting over the per-sample shapes. */
@@ -259,9 +252,7 @@ public final class Graph {
 
     /** Softmax over one per-sample axis (negative counts from the end). */
     public Value softmax(Value x, int axis) {
-        Map<String, Object> attrs = new LinkedHashMap<>();
-        attrs.put("axis", axis);
-        return add(Op.SOFTMAX, "softmax", List.of(x), value(x.shape()), attrs, List.of());
+        return add(Op.SOFTMAX, "softmax", List.of(x), value(x.shape()), attrs("axis", axis), List.of());
     }
 
     /**
@@ -299,6 +290,29 @@ public final class Graph {
         String path = layer.indexOf('.') >= 0 || scope.isEmpty() ? layer : scope + "." + layer;
         int seen = paths.merge(path, 1, Integer::sum) - 1;
         return seen == 0 ? path : path + "_" + seen;
+    }
+
+    /** Attributes in the order given (key, value, key, value ...), a map that the caller may add to. */
+    static Map<String, Object> attrs(Object... keysAndValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return m;
+    }
+
+    /** A per-sample axis as an axis of the batched tensor: non-negative ones move past the batch. */
+    public static int batchedAxis(int perSample) {
+        return perSample < 0 ? perSample : perSample + 1;
+    }
+
+    /** A per-sample permutation as one of the batched tensor, the batch staying first. */
+    public static int[] batchedPerm(int[] perm) {
+        int[] out = new int[perm.length + 1];
+        for (int i = 0; i < perm.length; i++) {
+            out[i + 1] = perm[i] + 1;
+        }
+        return out;
     }
 
     Value value(long... shape) {

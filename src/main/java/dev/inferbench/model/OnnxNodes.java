@@ -9,9 +9,10 @@ import org.tribuo.util.onnx.ONNXRef;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import static dev.inferbench.model.Graph.attrs;
 
 /**
  * Renders one {@link Graph} node as ONNX operators. Graph shapes and axes are per sample; ONNX's carry the batch
@@ -56,7 +57,7 @@ final class OnnxNodes {
             case GLOBAL_AVG_POOL -> op(OnnxOps.GLOBAL_AVERAGE_POOL, args, out, Map.of());
             case FLATTEN -> op(OnnxOps.FLATTEN, args, out, attrs("axis", 1));
             case LINEAR -> op(ONNXOperators.GEMM, args, out, attrs("transB", 1));
-            case SOFTMAX -> op(ONNXOperators.SOFTMAX, args, out, attrs("axis", axis((Integer) a.get("axis"))));
+            case SOFTMAX -> op(ONNXOperators.SOFTMAX, args, out, attrs("axis", Graph.batchedAxis((Integer) a.get("axis"))));
             case MATMUL -> op(OnnxOps.MAT_MUL, args, out, Map.of());
             case DENSE -> op(ONNXOperators.ADD, List.of(op(OnnxOps.MAT_MUL, List.of(args.get(0), args.get(1)),
                     n.name() + ".matmul", Map.of()), args.get(2)), out, Map.of());
@@ -65,7 +66,7 @@ final class OnnxNodes {
             case TANH -> op(OnnxOps.TANH, args, out, Map.of());
             case RESHAPE -> op(OnnxOps.RESHAPE, List.of(args.get(0),
                     ctx.array(n.name() + ".shape", withBatch((long[]) a.get("shape")))), out, Map.of());
-            case TRANSPOSE -> op(OnnxOps.TRANSPOSE, args, out, attrs("perm", withBatch((int[]) a.get("perm"))));
+            case TRANSPOSE -> op(OnnxOps.TRANSPOSE, args, out, attrs("perm", Graph.batchedPerm((int[]) a.get("perm"))));
             case EMBEDDING -> op(ONNXOperators.GATHER, List.of(params.get(0), values.get(0)), out, attrs("axis", 0));
             case POSITIONS -> positions(n, values.get(0), params.get(0), out);
             case ADD_ROW -> op(ONNXOperators.ADD, List.of(values.get(0), op(ONNXOperators.GATHER, List.of(params.get(0),
@@ -74,7 +75,7 @@ final class OnnxNodes {
             case CLASS_TOKEN -> classToken(n, values.get(0), params.get(0), out);
             case SELECT -> op(ONNXOperators.GATHER, List.of(values.get(0),
                     ctx.constant(n.name() + ".index", (long) (Integer) a.get("index"))), out,
-                    attrs("axis", axis((Integer) a.get("axis"))));
+                    attrs("axis", Graph.batchedAxis((Integer) a.get("axis"))));
             case MASK_BIAS -> maskBias(n, values.get(0), out);
             case RMS_NORM, SILU, PROJECT, CONCAT, ROPE_ANGLES, ROTARY, CAUSAL_BIAS -> decoder.render(n, values, params, out);
         };
@@ -145,22 +146,11 @@ final class OnnxNodes {
         int k = (Integer) n.attrs().get("kernel");
         int s = (Integer) n.attrs().get("stride");
         int p = (Integer) n.attrs().get("pad");
-        Map<String, Object> a = new LinkedHashMap<>();
-        a.put("kernel_shape", new int[]{k, k});
-        a.put("strides", new int[]{s, s});
-        a.put("pads", new int[]{p, p, p, p});
-        return a;
+        return attrs("kernel_shape", new int[]{k, k}, "strides", new int[]{s, s}, "pads", new int[]{p, p, p, p});
     }
 
     private static Map<String, Object> layerNormAttrs(Node n) {
-        Map<String, Object> a = attrs("axis", -1);
-        a.put("epsilon", n.attrs().get("epsilon"));
-        return a;
-    }
-
-    /** A per-sample axis as an ONNX axis: non-negative ones move past the batch. */
-    private static int axis(int perSample) {
-        return perSample < 0 ? perSample : perSample + 1;
+        return attrs("axis", -1, "epsilon", n.attrs().get("epsilon"));
     }
 
     /** A per-sample target shape for Reshape: 0 keeps the batch, the dynamic dimension becomes -1 (inferred). */
@@ -170,19 +160,5 @@ final class OnnxNodes {
             out[i + 1] = shape[i] < 0 ? -1 : shape[i];
         }
         return out;
-    }
-
-    private static int[] withBatch(int[] perm) {
-        int[] out = new int[perm.length + 1];
-        for (int i = 0; i < perm.length; i++) {
-            out[i + 1] = perm[i] + 1;
-        }
-        return out;
-    }
-
-    static Map<String, Object> attrs(String key, Object value) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put(key, value);
-        return m;
     }
 }

@@ -6,9 +6,10 @@ import dev.inferbench.model.Graph.Param;
 import dev.inferbench.model.Graph.Value;
 
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import static dev.inferbench.model.Graph.attrs;
 
 /**
  * The operations of transformer networks over per-sample {@code [seq, hidden]} values: dense layers on the last
@@ -132,9 +133,7 @@ public final class SequenceOps {
                 shape[j++] = x.shape()[i];
             }
         }
-        Map<String, Object> attrs = attrs("axis", axis);
-        attrs.put("index", index);
-        return g.add(Op.SELECT, "select", List.of(x), g.value(shape), attrs, List.of());
+        return g.add(Op.SELECT, "select", List.of(x), g.value(shape), attrs("axis", axis, "index", index), List.of());
     }
 
     /** An attention mask {@code [seq]} of 1 (attend) and 0 (padding) as an additive score bias {@code [1, 1, seq]}. */
@@ -146,11 +145,5 @@ public final class SequenceOps {
     private static Param table(String layer, int rows, int width) {
         // BERT's N(0, 0.02) as a uniform of the same variance
         return new Param(layer + ".weight", new long[]{rows, width}, Init.uniform(0.02 * Math.sqrt(3)), true);
-    }
-
-    private static Map<String, Object> attrs(String key, Object value) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put(key, value);
-        return m;
     }
 }

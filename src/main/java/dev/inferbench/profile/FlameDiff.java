@@ -6,7 +6,6 @@ import dev.inferbench.BenchException;
 import dev.inferbench.results.RunLayout;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -114,14 +113,10 @@ public final class FlameDiff {
         }
     }
 
-    private interface Body {
-        void write(OutputStream out) throws BenchException;
-    }
-
-    private static void write(Path file, Body body) throws BenchException {
+    private static void write(Path file, AtomicFile.Body<BenchException> body) throws BenchException {
         try {
             Files.createDirectories(file.getParent());
-            AtomicFile.write(file, body::write);
+            AtomicFile.write(file, body);
         } catch (IOException e) {
             throw new BenchException("cannot write " + file + ": " + e.getMessage()
                     + "; expected a writable folder (-o DIR)", e);

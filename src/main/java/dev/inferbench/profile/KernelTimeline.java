@@ -21,7 +21,6 @@ final class KernelTimeline {
     private final Intervals allKernels;
     private final Map<Long, Intervals> kernelsByThread = new HashMap<>();
     private final Map<Long, Intervals> runsByThread = new HashMap<>();
-    private final Intervals allRuns;
     private final long from;
     private final long to;
 
@@ -51,7 +50,6 @@ final class KernelTimeline {
         this.to = last;
         this.kernels = List.copyOf(kernels);
         this.allKernels = new Intervals(kernels);
-        this.allRuns = new Intervals(runs);
         group(kernels, kernelsByThread);
         group(runs, runsByThread);
     }
@@ -93,11 +91,6 @@ final class KernelTimeline {
     /** The kernels running on any thread at the instant. */
     List<Span> kernelsAt(long ns) {
         return allKernels.at(ns);
-    }
-
-    /** Whether any session was inside a {@code model_run} at the instant. */
-    boolean inAnyRun(long ns) {
-        return !allRuns.at(ns).isEmpty();
     }
 
     /** Spans sorted by start, with the running maximum of their ends, to find those holding an instant. */

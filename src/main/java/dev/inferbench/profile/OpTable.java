@@ -96,7 +96,7 @@ public record OpTable(List<Op> ops, int runs, double modelRunMs, double callMs) 
     public static void writeCollapsed(OrtProfile profile, PrintStream out) {
         Map<String, Long> stacks = new LinkedHashMap<>();
         for (OrtProfile.Kernel k : profile.kernels()) {
-            stacks.merge("model_run;" + frame(k.opType()) + ";" + frame(k.node()), k.micros(), Long::sum);
+            stacks.merge("model_run;" + KernelName.frame(k.opType()) + ";" + KernelName.frame(k.node()), k.micros(), Long::sum);
         }
         long kernels = profile.kernels().stream().mapToLong(OrtProfile.Kernel::micros).sum();
         long runs = profile.modelRuns().stream().mapToLong(OrtProfile.Run::micros).sum();
@@ -105,9 +105,5 @@ public record OpTable(List<Op> ops, int runs, double modelRunMs, double callMs) 
             stacks.put("model_run;[between kernels]", runs - kernels);
         }
         stacks.forEach((stack, micros) -> out.println(stack + " " + micros));
-    }
-
-    private static String frame(String name) {
-        return name.replace(';', '_').replace(' ', '_');
     }
 }

@@ -1,16 +1,17 @@
 package dev.inferbench.report;
 
 import dev.inferbench.cell.Cell;
+import dev.inferbench.Numbers;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.generate.GenerationFigures;
 import dev.inferbench.generate.GenerationSpec;
 import dev.inferbench.results.CellSummary;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -71,7 +72,7 @@ final class GenerationPlots {
                         + String.join(",", prompts) + shorter(prompts));
             }
             if (batches.size() < 2) {
-                int b = batches.isEmpty() ? 1 : (int) number(batches.iterator().next());
+                int b = batches.isEmpty() ? 1 : (int) Numbers.orNaN(batches.iterator().next());
                 lines.add("plot of output tokens/s vs batch size for " + model + " not drawn: every cell has batchSize "
                         + String.join(",", batches) + " (give two or more: -p batchSize=" + (b == 1 ? "1,4" : "1," + b)
                         + ")");
@@ -88,7 +89,7 @@ final class GenerationPlots {
         if (prompts.size() != 1) {
             return "";
         }
-        int p = (int) number(prompts.iterator().next());
+        int p = (int) Numbers.orNaN(prompts.iterator().next());
         return p < 2 ? "" : " (give two or more: -p promptLen=" + p / 2 + "," + p + ")";
     }
 
@@ -110,8 +111,7 @@ final class GenerationPlots {
 
     /** The values of {@code param} among the cells that have it as a setting. */
     private static Set<String> values(List<Labelled> cells, String param) {
-        Set<String> out = new TreeSet<>((a, b) -> Double.compare(number(a), number(b)) != 0
-                ? Double.compare(number(a), number(b)) : a.compareTo(b));
+        Set<String> out = new TreeSet<>(Comparator.comparingDouble(Numbers::orNaN).thenComparing(Comparator.naturalOrder()));
         cells.stream().map(l -> settings(l).get(param)).filter(v -> v != null).forEach(out::add);
         return out;
     }
@@ -119,13 +119,12 @@ final class GenerationPlots {
     /** A line per setting through (x param, metric), x ascending, y from 0. */
     private static Plots.Plot chart(String name, String title, String xTitle, String yTitle, List<Labelled> cells,
                                     String xParam, String metric, boolean multiRun) {
-        XYChart chart = new XYChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT).title(title).xAxisTitle(xTitle)
-                .yAxisTitle(yTitle).build();
+        XYChart chart = Plots.xy(title, xTitle, yTitle);
         Set<String> varying = varying(cells);
         varying.remove(xParam);
         Map<String, TreeMap<Double, Double>> lines = new LinkedHashMap<>();
         for (Labelled l : cells) {
-            double x = number(settings(l).get(xParam));
+            double x = Numbers.orNaN(settings(l).get(xParam));
             double y = l.cell().extras().getOrDefault(metric, Double.NaN);
             if (!Double.isNaN(x) && !Double.isNaN(y)) {
                 lines.computeIfAbsent(label(l, varying, multiRun), k -> new TreeMap<>()).put(x, y);
@@ -173,13 +172,5 @@ final class GenerationPlots {
             }
         }
         return parts.isEmpty() ? params.getOrDefault(CellSpec.ENGINE, "?") : String.join(", ", parts);
-    }
-
-    private static double number(String s) {
-        try {
-            return s == null ? Double.NaN : Double.parseDouble(s);
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
     }
 }

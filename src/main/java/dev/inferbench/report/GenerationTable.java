@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import static dev.inferbench.report.TableSection.fig;
+
 /**
  * The generation cells of a run (GenerationBenchmark), in a section of their own in every output: per cell, time to
  * first token and time per output token with their 95 % intervals over the forks, the inter-token latency
@@ -103,9 +105,5 @@ public final class GenerationTable {
         } catch (NumberFormatException e) {
             return 0;
         }
-    }
-
-    private static double fig(CellSummary c, String metric) {
-        return c.extras().getOrDefault(metric, Double.NaN);
     }
 }

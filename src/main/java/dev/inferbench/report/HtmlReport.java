@@ -56,7 +56,8 @@ final class HtmlReport {
         for (ReportTable g : ReportTable.of(rows.stream().filter(r -> !serving.contains(r)).toList())) {
             HtmlCellTable.write(out, g, "cells-" + table++, flames);
             if (SideBySide.applies(input)) {
-                sideBySide(out, new SideBySide(g, input.runs()));
+                SideBySide side = new SideBySide(g, input.runs());
+                table(out, "<p>Side by side:</p>", side.header(), side.rows());
             }
         }
         BatchFindings.findingsByRun(rows.stream().filter(r -> !serving.contains(r)).toList())
@@ -87,11 +88,12 @@ final class HtmlReport {
         out.flush();
     }
 
-    private static void sideBySide(PrintWriter out, SideBySide side) {
-        out.println("<p>Side by side:</p><table class=\"cells\"><thead><tr>");
-        side.header().forEach(h -> out.print("<th>" + escape(h) + "</th>"));
+    /** A table of values, numeric ones right-aligned and the best marked; {@code before} stands on its first line. */
+    static void table(PrintWriter out, String before, List<String> header, List<List<ReportTable.Value>> rows) {
+        out.println(before + "<table class=\"cells\"><thead><tr>");
+        header.forEach(h -> out.print("<th>" + escape(h) + "</th>"));
         out.println("</tr></thead><tbody>");
-        for (List<ReportTable.Value> row : side.rows()) {
+        for (List<ReportTable.Value> row : rows) {
             out.print("<tr>");
             row.forEach(v -> out.print((v.best() ? "<td class=\"num best\">" : v.numeric() ? "<td class=\"num\">" : "<td>")
                     + escape(v.text()) + "</td>"));

@@ -7,9 +7,7 @@ import dev.inferbench.model.stats.LayerName;
 import dev.inferbench.profile.ActivationPass;
 import dev.inferbench.profile.LayerTimes;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -45,8 +43,7 @@ final class LayerPlots {
         ActivationMemory first = p.entries().get(0).memory();
         String title = String.format(Locale.ROOT, "%s: live activation memory by node (peak %.2f MiB at batch %d)",
                 p.title(), ByteUnits.mib(first.peakBytes()), first.batch());
-        XYChart chart = new XYChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT).title(title)
-                .xAxisTitle("node, in execution order").yAxisTitle("live intermediates (MiB)").build();
+        XYChart chart = Plots.xy(title, "node, in execution order", "live intermediates (MiB)");
         boolean seqLens = p.entries().stream().map(e -> e.memory().seqLen()).distinct().count() > 1;
         boolean precisions = p.entries().stream().map(ActivationPass.Entry::precision).distinct().count() > 1;
         List<Double> peakX = new ArrayList<>();
@@ -103,8 +100,7 @@ final class LayerPlots {
 
     private static Plots.Plot timeByModule(String name, String model, LayerTimes t) {
         String title = model + ": kernel time per module (ORT's profile)";
-        CategoryChart chart = new CategoryChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT).title(title)
-                .yAxisTitle("ms per run").build();
+        CategoryChart chart = Plots.categories(title, "", "ms per run");
         List<String> labels = new ArrayList<>();
         List<Double> ms = new ArrayList<>();
         t.modules().stream().limit(LayerSection.TOP).forEach(m -> {

@@ -18,9 +18,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.stream.IntStream;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 
 /**
  * The report's per-layer section, one part per model of each run: the activation memory the run folder holds
@@ -33,6 +33,10 @@ final class LayerSection {
 
     /** A table: a caption, a header, rows of text; {@code numeric} marks right-aligned columns. */
     record Table(String caption, List<String> header, List<List<String>> rows, boolean[] numeric) {
+        List<List<ReportTable.Value>> values() {
+            return rows.stream().map(r -> IntStream.range(0, r.size())
+                    .mapToObj(i -> new ReportTable.Value(r.get(i), false, numeric[i])).toList()).toList();
+        }
     }
 
     /**
@@ -151,46 +155,23 @@ final class LayerSection {
     }
 
     void markdown(PrintWriter out) {
-        render(out, MarkdownReport::escape, true);
+        for (Part p : parts) {
+            out.println("\n## Per layer: " + MarkdownReport.escape(p.title()) + "\n");
+            p.lines().forEach(l -> out.println(MarkdownReport.escape(l) + "\n"));
+            p.tables().stream().filter(t -> !t.rows().isEmpty()).forEach(t -> {
+                out.println(MarkdownReport.escape(t.caption()) + ":\n");
+                MarkdownReport.table(out, t.header(), t.values());
+                out.println();
+            });
+        }
     }
 
     void html(PrintWriter out) {
-        render(out, HtmlReport::escape, false);
-    }
-
-    private void render(PrintWriter out, UnaryOperator<String> esc, boolean markdown) {
         for (Part p : parts) {
-            out.println(markdown ? "\n## Per layer: " + esc.apply(p.title()) + "\n" : "<h2>Per layer: "
-                    + esc.apply(p.title()) + "</h2>");
-            p.lines().forEach(l -> out.println(markdown ? esc.apply(l) + "\n" : "<p>" + esc.apply(l) + "</p>"));
-            for (Table t : p.tables()) {
-                if (t.rows().isEmpty()) {
-                    continue;
-                }
-                if (markdown) {
-                    out.println(esc.apply(t.caption()) + ":\n");
-                    out.println("| " + String.join(" | ", t.header().stream().map(esc).toList()) + " |");
-                    StringBuilder rule = new StringBuilder("|");
-                    for (boolean n : t.numeric()) {
-                        rule.append(n ? " ---: |" : " --- |");
-                    }
-                    out.println(rule);
-                    t.rows().forEach(r -> out.println("| " + String.join(" | ", r.stream().map(esc).toList()) + " |"));
-                    out.println();
-                } else {
-                    out.println("<p>" + esc.apply(t.caption()) + ":</p><table class=\"cells\"><thead><tr>");
-                    t.header().forEach(h -> out.print("<th>" + esc.apply(h) + "</th>"));
-                    out.println("</tr></thead><tbody>");
-                    for (List<String> r : t.rows()) {
-                        out.print("<tr>");
-                        for (int i = 0; i < r.size(); i++) {
-                            out.print((t.numeric()[i] ? "<td class=\"num\">" : "<td>") + esc.apply(r.get(i)) + "</td>");
-                        }
-                        out.println("</tr>");
-                    }
-                    out.println("</tbody></table>");
-                }
-            }
+            out.println("<h2>Per layer: " + HtmlReport.escape(p.title()) + "</h2>");
+            p.lines().forEach(l -> out.println("<p>" + HtmlReport.escape(l) + "</p>"));
+            p.tables().stream().filter(t -> !t.rows().isEmpty()).forEach(t -> HtmlReport.table(out,
+                    "<p>" + HtmlReport.escape(t.caption()) + ":</p>", t.header(), t.values()));
         }
     }
 

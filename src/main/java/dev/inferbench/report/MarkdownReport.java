@@ -6,7 +6,6 @@ import dev.inferbench.results.MachineState;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.util.List;
-import java.util.Map;
 
 /**
  * report.md: one table per model (best value per column in bold; the params every row shares said once above it,
@@ -69,11 +68,9 @@ final class MarkdownReport {
                 out.println("No environment.json or run.properties in " + escape(String.valueOf(run.dir())) + ".");
                 continue;
             }
-            out.println("| key | value |");
-            out.println("| --- | --- |");
-            for (Map.Entry<String, String> e : run.environment().entrySet()) {
-                out.println("| " + escape(e.getKey()) + " | " + escape(e.getValue()) + " |");
-            }
+            table(out, List.of("key", "value"), run.environment().entrySet().stream().map(e -> List.of(
+                    new ReportTable.Value(e.getKey(), false, false), new ReportTable.Value(e.getValue(), false, false)))
+                    .toList());
         }
         out.flush();
     }

@@ -2,7 +2,6 @@ package dev.inferbench.report;
 
 import dev.inferbench.cell.CellSpec;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -50,9 +49,9 @@ final class ModelScaling {
             String setting = first.params().getOrDefault(CellSpec.ENGINE, "") + " "
                     + first.params().getOrDefault(CellSpec.PRECISION, "") + " "
                     + first.params().getOrDefault(CellSpec.DEVICE, "");
-            out.add(new Row(first.params().get(CellSpec.MODEL), setting.strip(), extra(first, "model.params"),
-                    extra(first, "model.macs"), extra(first, "model.size"), batch(first), ms, ms / batch(first),
-                    best.samplesPerSecond(), batch(best), extra(best, "gmacs")));
+            out.add(new Row(first.params().get(CellSpec.MODEL), setting.strip(), first.figure("model.params"),
+                    first.figure("model.macs"), first.figure("model.size"), batch(first), ms, ms / batch(first),
+                    best.samplesPerSecond(), batch(best), best.figure("gmacs")));
         }
         out.sort(Comparator.comparingDouble(Row::gmacs).thenComparing(Row::model));
         return out;
@@ -60,11 +59,6 @@ final class ModelScaling {
 
     private static int batch(ReportRow r) {
         return Integer.parseInt(r.params().getOrDefault(CellSpec.BATCH_SIZE, "1"));
-    }
-
-    private static double extra(ReportRow r, String metric) {
-        ReportRow.Figure f = r.extra().get(metric);
-        return f == null ? Double.NaN : f.value();
     }
 
     static final List<String> HEADER = List.of("model", "engine", "parameters", "GMAC/sample", "size (MiB)",
@@ -116,7 +110,7 @@ final class ModelScaling {
 
     private static Plots.Plot plot(String name, String title, String x, String y, List<Row> rows,
                                    java.util.function.ToDoubleFunction<Row> fx, java.util.function.ToDoubleFunction<Row> fy) {
-        XYChart chart = new XYChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y).build();
+        XYChart chart = Plots.xy(title, x, y);
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         chart.getStyler().setXAxisLogarithmic(true);
         chart.getStyler().setYAxisLogarithmic(true);

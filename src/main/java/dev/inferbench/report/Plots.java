@@ -2,6 +2,7 @@ package dev.inferbench.report;
 
 import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
+import dev.inferbench.Numbers;
 import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.serve.ServingSpec;
 import dev.inferbench.serve.Slo;
@@ -121,13 +122,12 @@ final class Plots {
         String label = term == null ? ServingProfiler.percentileLabel(99) : ServingProfiler.label(term);
         String pName = label.substring(ServingProfiler.PREFIX.length());
         String title = model + ": " + pName + " latency vs offered rate";
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("offered rate (req/s)")
-                .yAxisTitle(pName + " latency from intended start (ms)").build();
+        XYChart chart = xy(title, "offered rate (req/s)", pName + " latency from intended start (ms)");
         Set<String> varying = varying(rows);
         varying.remove(ServingSpec.RATE);
-        addLines(chart, rows, r -> seriesName(r, multiRun, true, varying), r -> figure(r, ServingProfiler.OFFERED),
-                r -> figure(r, label));
-        double maxX = rows.stream().mapToDouble(r -> figure(r, ServingProfiler.OFFERED)).filter(x -> !Double.isNaN(x))
+        addLines(chart, rows, r -> seriesName(r, multiRun, true, varying), r -> r.figure(ServingProfiler.OFFERED),
+                r -> r.figure(label));
+        double maxX = rows.stream().mapToDouble(r -> r.figure(ServingProfiler.OFFERED)).filter(x -> !Double.isNaN(x))
                 .max().orElse(0);
         if (term != null && maxX > 0) {
             chart.addSeries(unique(chart, "SLO " + term), List.of(0.0, maxX), List.of(term.boundMs(), term.boundMs()))
@@ -144,8 +144,7 @@ final class Plots {
      */
     private static Plot hockeyStick(String name, String model, List<ReportRow> rows, boolean multiRun) {
         String title = model + ": latency vs throughput served";
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("served (req/s)")
-                .yAxisTitle("latency from intended start (ms)").build();
+        XYChart chart = xy(title, "served (req/s)", "latency from intended start (ms)");
         Set<String> varying = varying(rows);
         varying.remove(ServingSpec.RATE);
         // p50 and the highest tail percentile the steps had enough requests for (p99 needs 1,000)
@@ -155,7 +154,7 @@ final class Plots {
         for (String label : List.of(ServingProfiler.percentileLabel(50), tail)) {
             String pName = label.substring(ServingProfiler.PREFIX.length());
             addLines(chart, rows, r -> (seriesName(r, multiRun, true, varying) + " " + pName).strip(),
-                    r -> figure(r, ServingProfiler.RATE), r -> figure(r, label));
+                    r -> r.figure(ServingProfiler.RATE), r -> r.figure(label));
         }
         PlotAxes.zeroBasedY(chart);
         PlotAxes.zeroBasedX(chart);
@@ -192,11 +191,10 @@ final class Plots {
 
     private static Plot byBatch(String name, String title, String yTitle, List<ReportRow> rows,
                                 ToDoubleFunction<ReportRow> y, boolean multiRun) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("batch size")
-                .yAxisTitle(yTitle).build();
+        XYChart chart = xy(title, "batch size", yTitle);
         Set<String> varying = varying(rows);
         addLines(chart, rows, r -> seriesName(r, multiRun, false, varying),
-                r -> parse(r.params().get(CellSpec.BATCH_SIZE)), y);
+                r -> Numbers.orNaN(r.params().get(CellSpec.BATCH_SIZE)), y);
         PlotAxes.zeroBasedY(chart);
         return new Plot(name, title, styled(chart));
     }
@@ -216,16 +214,9 @@ final class Plots {
                 new ArrayList<>(points.values())));
     }
 
-    /** A secondary metric's value, NaN where the row has none. */
-    private static double figure(ReportRow r, String metric) {
-        ReportRow.Figure f = r.extra().get(metric);
-        return f == null ? Double.NaN : f.value();
-    }
-
     private static Plot bars(String name, ReportTable g, boolean multiRun) {
         String title = g.name() + ": mean per cell, " + ReportRows.intervalLegend();
-        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .yAxisTitle("mean (" + g.unit() + ")").build();
+        CategoryChart chart = categories(title, "", "mean (" + g.unit() + ")");
         Set<String> varying = varying(g.rows());
         List<String> labels = new ArrayList<>();
         List<Double> means = new ArrayList<>();
@@ -246,8 +237,7 @@ final class Plots {
     /** Accuracy (or fidelity) against mean latency, a point per cell: what a variant (fp16, int8) costs. */
     private static Plot quality(String name, ReportTable g, String metric, boolean multiRun) {
         String title = g.name() + ": " + metric + " vs latency";
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle("mean (" + g.unit() + ")").yAxisTitle(metric + " (axis not from 0)").build();
+        XYChart chart = xy(title, "mean (" + g.unit() + ")", metric + " (axis not from 0)");
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         Set<String> varying = varying(g.rows());
         for (ReportRow r : g.rows()) {
@@ -267,8 +257,7 @@ final class Plots {
      */
     private static Plot percentiles(String name, ReportTable g, boolean multiRun) {
         String title = g.name() + ": latency percentiles";
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle("percentile (nines axis)").yAxisTitle("latency (" + g.unit() + ")").build();
+        XYChart chart = xy(title, "percentile (nines axis)", "latency (" + g.unit() + ")");
         Set<String> varying = varying(g.rows());
         g.rows().stream().filter(r -> r.source().primary().percentiles().size() > 2).limit(MAX_CURVES).forEach(r -> {
             List<Double> xs = new ArrayList<>();
@@ -289,6 +278,15 @@ final class Plots {
             chart.setYAxisTitle("latency (" + g.unit() + ", log scale)");
         }
         return new Plot(name, title, styled(chart));
+    }
+
+    static XYChart xy(String title, String xAxis, String yAxis) {
+        return new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xAxis).yAxisTitle(yAxis).build();
+    }
+
+    static CategoryChart categories(String title, String xAxis, String yAxis) {
+        return new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xAxis).yAxisTitle(yAxis)
+                .build();
     }
 
     /** The same look in every locale: a plain number format, the legend under the plot. */
@@ -317,14 +315,6 @@ final class Plots {
             n = name + " #" + i;
         }
         return n;
-    }
-
-    private static double parse(String s) {
-        try {
-            return s == null ? Double.NaN : Double.parseDouble(s);
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
     }
 
     /** Each plot as name.svg and name.png (high DPI) in folder. */

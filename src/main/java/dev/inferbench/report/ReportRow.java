@@ -42,7 +42,12 @@ public record ReportRow(String run, String benchmark, String mode, String cellId
     }
 
     public double samplesPerSecond() {
-        Figure f = extra.get(ReportRows.SAMPLES);
+        return figure(ReportRows.SAMPLES);
+    }
+
+    /** A secondary metric's value, NaN where the row has none. */
+    public double figure(String metric) {
+        Figure f = extra.get(metric);
         return f == null ? Double.NaN : f.value();
     }
 

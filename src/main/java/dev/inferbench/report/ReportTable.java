@@ -175,15 +175,11 @@ final class ReportTable {
         // first result, in ms) keeps its own: 761 ms is not "761000" in a table of µs per call
         boolean perCall = time.endsWith("/op") || u.endsWith(perSample);
         if (perCall && !Double.isNaN(Units.seconds(time)) && !Double.isNaN(Units.seconds(unit))) {
-            return new Column(s + " (" + unit + (u.endsWith(perSample) ? perSample : "") + ")", MetricCatalogue.of(s, u).group(), r -> {
-                ReportRow.Figure f = r.extra().get(s);
-                return number(f == null ? Double.NaN : Units.convert(f.value(), time, unit));
-            });
+            return new Column(s + " (" + unit + (u.endsWith(perSample) ? perSample : "") + ")", MetricCatalogue.of(s, u).group(),
+                    r -> number(Units.convert(r.figure(s), time, unit)));
         }
-        return new Column(u.isEmpty() || u.equals("---") ? s : s + " (" + u + ")", MetricCatalogue.of(s, u).group(), r -> {
-            ReportRow.Figure f = r.extra().get(s);
-            return number(f == null ? Double.NaN : f.value());
-        });
+        return new Column(u.isEmpty() || u.equals("---") ? s : s + " (" + u + ")", MetricCatalogue.of(s, u).group(),
+                r -> number(r.figure(s)));
     }
 
     /** A time column in the table's unit, its lowest value marked (the highest, for a rate in a thrpt table). */

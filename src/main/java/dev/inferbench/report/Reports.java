@@ -15,7 +15,6 @@ import dev.inferbench.EnumLookup;
 import dev.inferbench.results.jmh.JmhJsonWriter;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,8 +61,8 @@ public final class Reports {
     public static Set<Format> parseFormats(String list) throws BenchException {
         Set<Format> formats = EnumSet.noneOf(Format.class);
         for (String name : list.split(",")) {
-            Format f = EnumLookup.parse(Format.values(), Format::label, "report format", name.strip().toLowerCase(Locale.ROOT));
-            formats.add(f);
+            formats.add(EnumLookup.parse(Format.values(), Format::label, "report format",
+                    name.strip().toLowerCase(Locale.ROOT)));
         }
         return formats;
     }
@@ -136,22 +135,10 @@ public final class Reports {
 
     /** Runs the tasks on up to one thread per core; their files in task order, or the first failure in task order. */
     private static List<Path> runAll(List<FileTask> tasks) throws IOException {
-        int threads = Math.min(tasks.size(), Runtime.getRuntime().availableProcessors());
-        if (threads <= 1) {
-            List<Path> files = new ArrayList<>();
-            IOException first = null;
-            for (FileTask t : tasks) {
-                try {
-                    files.add(t.write());
-                } catch (IOException e) {
-                    first = first == null ? e : first;
-                }
-            }
-            if (first != null) {
-                throw first;
-            }
-            return files;
+        if (tasks.isEmpty()) {
+            return List.of();
         }
+        int threads = Math.min(tasks.size(), Runtime.getRuntime().availableProcessors());
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "inferbench-report");
             t.setDaemon(true);
@@ -195,10 +182,6 @@ public final class Reports {
 
     private interface TextBody {
         void write(Writer w) throws IOException;
-    }
-
-    private interface ByteBody {
-        void write(OutputStream o) throws IOException;
     }
 
     private static Path text(Path file, TextBody body) throws IOException {
@@ -272,8 +255,8 @@ public final class Reports {
         }
     }
 
-    private static Path bytes(Path file, ByteBody body) throws IOException {
-        AtomicFile.write(file, body::write);
+    private static Path bytes(Path file, AtomicFile.Body<IOException> body) throws IOException {
+        AtomicFile.write(file, body);
         return file;
     }
 }

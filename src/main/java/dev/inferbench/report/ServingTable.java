@@ -10,12 +10,14 @@ import dev.inferbench.serve.ServingSpec;
 import dev.inferbench.serve.Slo;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The open-loop serving cells of a run (ServingBenchmark), in a table of their own: what a service owner reads
@@ -44,6 +46,18 @@ public final class ServingTable {
         return table(all).render();
     }
 
+    /**
+     * The columns from served/s to cores, a figure each; generation under load adds the token figures, from each
+     * request's intended start (absent, so dropped, otherwise).
+     */
+    private static final List<String> FIGURES = Stream.of(Stream.of(ServingProfiler.RATE, ServingProfiler.BATCH),
+            Arrays.stream(ServingProfiler.PERCENTILES).mapToObj(ServingProfiler::percentileLabel),
+            Stream.of(ServingProfiler.MAX, ServingProfiler.tokenLabel(Slo.Metric.TTFT, 50),
+                    ServingProfiler.tokenLabel(Slo.Metric.TTFT, 99), ServingProfiler.tokenLabel(Slo.Metric.TPOT, 50),
+                    ServingProfiler.tokenLabel(Slo.Metric.TPOT, 99), ServingProfiler.tokenLabel(Slo.Metric.ITL, 99),
+                    ServingProfiler.TOKENS, ServingProfiler.TOKENS_PER_USER, ServingProfiler.WAIT,
+                    ServingProfiler.QUEUE_MAX, ServingProfiler.LATE, ServingProfiler.DROPPED, CpuProfiler.PER_CALL,
+                    CpuProfiler.CORES)).flatMap(s -> s).toList();
     static final String TITLE = "Serving";
     static final String HEADING = "serving (open loop; latency from each request's intended start, means over forks of"
             + " one measured step each)";
@@ -79,26 +93,7 @@ public final class ServingTable {
             keys.forEach(k -> row.add(shown.getOrDefault(k, "")));
             boolean search = ServingCells.isSearch(c);
             row.add(search ? "max: " + sustainable(c) : SummaryTable.num(ServingCells.offered(c)));
-            row.add(fig(c, ServingProfiler.RATE));
-            row.add(fig(c, ServingProfiler.BATCH));
-            for (double p : ServingProfiler.PERCENTILES) {
-                row.add(fig(c, ServingProfiler.percentileLabel(p)));
-            }
-            row.add(fig(c, ServingProfiler.MAX));
-            // generation under load: token figures from each request's intended start (absent, so dropped, otherwise)
-            row.add(fig(c, ServingProfiler.tokenLabel(Slo.Metric.TTFT, 50)));
-            row.add(fig(c, ServingProfiler.tokenLabel(Slo.Metric.TTFT, 99)));
-            row.add(fig(c, ServingProfiler.tokenLabel(Slo.Metric.TPOT, 50)));
-            row.add(fig(c, ServingProfiler.tokenLabel(Slo.Metric.TPOT, 99)));
-            row.add(fig(c, ServingProfiler.tokenLabel(Slo.Metric.ITL, 99)));
-            row.add(fig(c, ServingProfiler.TOKENS));
-            row.add(fig(c, ServingProfiler.TOKENS_PER_USER));
-            row.add(fig(c, ServingProfiler.WAIT));
-            row.add(fig(c, ServingProfiler.QUEUE_MAX));
-            row.add(fig(c, ServingProfiler.LATE));
-            row.add(fig(c, ServingProfiler.DROPPED));
-            row.add(fig(c, CpuProfiler.PER_CALL));
-            row.add(fig(c, CpuProfiler.CORES));
+            FIGURES.forEach(m -> row.add(fig(c, m)));
             row.add(valid(c));
             row.add(slo(c));
             row.add(fig(c, ServingProfiler.GOODPUT));

@@ -1,5 +1,7 @@
 package dev.inferbench.report;
 
+import dev.inferbench.results.CellSummary;
+
 import java.io.PrintWriter;
 import java.util.List;
 
@@ -18,6 +20,11 @@ record TableSection(String title, String heading, List<List<String>> rows, Strin
 
     static TableSection empty(String title) {
         return new TableSection(title, "", List.of(), "", "", List.of(), "");
+    }
+
+    /** A cell's secondary metric, NaN where it has none. */
+    static double fig(CellSummary c, String metric) {
+        return c.extras().getOrDefault(metric, Double.NaN);
     }
 
     boolean isEmpty() {
@@ -51,11 +58,14 @@ record TableSection(String title, String heading, List<List<String>> rows, Strin
             out.println(MarkdownReport.escape(same) + ".");
             out.println();
         }
-        List<List<ReportTable.Value>> values = rows.stream().skip(1).map(row -> row.stream()
-                .map(v -> new ReportTable.Value(v, false, v.matches(numeric))).toList()).toList();
-        MarkdownReport.table(out, rows.get(0), values);
+        MarkdownReport.table(out, rows.get(0), values());
         out.println();
         lines.forEach(l -> out.println("- " + MarkdownReport.escape(l)));
+    }
+
+    private List<List<ReportTable.Value>> values() {
+        return rows.stream().skip(1).map(row -> row.stream()
+                .map(v -> new ReportTable.Value(v, false, v.matches(numeric))).toList()).toList();
     }
 
     void html(PrintWriter out) {
@@ -66,16 +76,7 @@ record TableSection(String title, String heading, List<List<String>> rows, Strin
         if (!same.isEmpty()) {
             out.println("<p class=\"same\">" + HtmlReport.escape(same) + "</p>");
         }
-        out.println("<table class=\"cells\"><thead><tr>");
-        rows.get(0).forEach(h -> out.print("<th>" + HtmlReport.escape(h) + "</th>"));
-        out.println("</tr></thead><tbody>");
-        rows.stream().skip(1).forEach(row -> {
-            out.print("<tr>");
-            row.forEach(v -> out.print((v.matches(numeric) ? "<td class=\"num\">" : "<td>") + HtmlReport.escape(v)
-                    + "</td>"));
-            out.println("</tr>");
-        });
-        out.println("</tbody></table>");
+        HtmlReport.table(out, "", rows.get(0), values());
         lines.forEach(l -> out.println("<p class=\"" + lineClass + "\">" + HtmlReport.escape(l) + "</p>"));
     }
 }

@@ -5,7 +5,6 @@ import dev.inferbench.cell.CellSpec;
 import dev.inferbench.metrics.TrainingProfiler;
 import dev.inferbench.results.CellSummary;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -15,6 +14,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+
+import static dev.inferbench.report.TableSection.fig;
 
 /**
  * The training cells of a run (TrainingBenchmark), in a section of their own, the 004 seed's MEMORY report: per
@@ -104,8 +105,7 @@ public final class TrainingTable {
             return List.of();
         }
         String title = "inference vs training: memory per cell (libtorch, MiB)";
-        CategoryChart chart = new CategoryChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT).title(title)
-                .yAxisTitle("MiB").build();
+        CategoryChart chart = Plots.categories(title, "", "MiB");
         boolean models = cells.stream().map(c -> c.params().get(CellSpec.MODEL)).distinct().count() > 1;
         List<String> labels = new ArrayList<>();
         for (CellSummary c : cells) {
@@ -136,10 +136,6 @@ public final class TrainingTable {
                 .filter(c -> c.params().getOrDefault(CellSpec.PRECISION, "fp32").equals("fp32")
                         && c.params().getOrDefault(CellSpec.CALLERS, "1").equals("1"))
                 .findFirst();
-    }
-
-    private static double fig(CellSummary c, String metric) {
-        return c.extras().getOrDefault(metric, Double.NaN);
     }
 
     private static String ratio(double a, double b) {

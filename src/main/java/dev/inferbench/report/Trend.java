@@ -8,7 +8,6 @@ import dev.inferbench.results.History;
 import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhJson;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.CategorySeries;
 
 import java.io.IOException;
@@ -121,8 +120,7 @@ public final class Trend {
     private static Plots.Plot chart(Series s) {
         String unit = unit(s);
         String title = s.model() + " on " + s.cpu() + ": mean per commit, " + ReportRows.intervalLegend();
-        CategoryChart chart = new CategoryChartBuilder().width(720).height(420).title(title).xAxisTitle("commit")
-                .yAxisTitle("mean (" + unit + ")").build();
+        CategoryChart chart = Plots.categories(title, "commit", "mean (" + unit + ")");
         chart.getStyler().setDefaultSeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Line);
         s.cells().forEach((cell, rows) -> {
             List<Double> means = new ArrayList<>();

@@ -135,11 +135,7 @@ public final class WhereTable {
         n.put("confidence", w.confidence());
         change(n.putObject("call"), w.call());
         if (w.namedShare() != null) {
-            ObjectNode s = n.putObject("namedShare");
-            Json.putNumber(s, "estimate", w.namedShare().estimate());
-            Json.putNumber(s, "lower", w.namedShare().lower());
-            Json.putNumber(s, "upper", w.namedShare().upper());
-            s.put("confidence", w.namedShare().confidence());
+            interval(n.putObject("namedShare"), w.namedShare());
         }
         ArrayNode rows = n.putArray("operators");
         for (Where.Change c : w.rows()) {
@@ -165,11 +161,7 @@ public final class WhereTable {
                 ObjectNode o = jvm.putObject(c.name());
                 Json.putNumber(o, "base", c.baseMs());
                 Json.putNumber(o, "head", c.headMs());
-                ObjectNode d = o.putObject("change");
-                Json.putNumber(d, "estimate", c.change().estimate());
-                Json.putNumber(d, "lower", c.change().lower());
-                Json.putNumber(d, "upper", c.change().upper());
-                d.put("confidence", c.change().confidence());
+                interval(o.putObject("change"), c.change());
             }
             if (f.flameDiff() != null) {
                 fn.put("flameDiff", f.flameDiff().toString());
@@ -180,11 +172,7 @@ public final class WhereTable {
     private static void change(ObjectNode o, Where.Change c) {
         Json.putNumber(o, "baseMs", c.baseMs());
         Json.putNumber(o, "headMs", c.headMs());
-        ObjectNode d = o.putObject("changeMs");
-        Json.putNumber(d, "estimate", c.change().estimate());
-        Json.putNumber(d, "lower", c.change().lower());
-        Json.putNumber(d, "upper", c.change().upper());
-        d.put("confidence", c.change().confidence());
+        interval(o.putObject("changeMs"), c.change());
         Json.putNumber(o, "share", c.share().estimate());
         ObjectNode s = o.putObject("shareInterval");
         Json.putNumber(s, "lower", c.share().lower());
@@ -192,11 +180,21 @@ public final class WhereTable {
         s.put("confidence", c.share().confidence());
     }
 
+    private static void interval(ObjectNode d, Interval i) {
+        Json.putNumber(d, "estimate", i.estimate());
+        Json.putNumber(d, "lower", i.lower());
+        Json.putNumber(d, "upper", i.upper());
+        d.put("confidence", i.confidence());
+    }
+
     private static String change(Interval i) {
-        if (!i.known()) {
-            return String.format(Locale.ROOT, "%+.4f", i.estimate());
-        }
-        return String.format(Locale.ROOT, "%+.4f [%+.4f, %+.4f]", i.estimate(), i.lower(), i.upper());
+        return signed(i, "%+.4f");
+    }
+
+    /** The estimate, and where it is known its interval, each in {@code format}. */
+    private static String signed(Interval i, String format) {
+        return i.known() ? String.format(Locale.ROOT, format + " [" + format + ", " + format + "]", i.estimate(),
+                i.lower(), i.upper()) : String.format(Locale.ROOT, format, i.estimate());
     }
 
     private static String whole(double v) {
@@ -204,10 +202,7 @@ public final class WhereTable {
     }
 
     private static String wholeChange(Interval i) {
-        if (!i.known()) {
-            return String.format(Locale.ROOT, "%+.0f", i.estimate());
-        }
-        return String.format(Locale.ROOT, "%+.0f [%+.0f, %+.0f]", i.estimate(), i.lower(), i.upper());
+        return signed(i, "%+.0f");
     }
 
     private static String ms(double v) {

@@ -3,6 +3,7 @@ package dev.inferbench.serve;
 import dev.inferbench.BenchException;
 import dev.inferbench.EnumLookup;
 
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
@@ -11,16 +12,10 @@ import java.util.SplittableRandom;
  * scenario draws them), seeded; {@code constant}, one request every 1/rate exactly.
  */
 public enum Arrivals {
-    POISSON("poisson"), CONSTANT("constant");
-
-    private final String id;
-
-    Arrivals(String id) {
-        this.id = id;
-    }
+    POISSON, CONSTANT;
 
     public String id() {
-        return id;
+        return name().toLowerCase(Locale.ROOT);
     }
 
     public static Arrivals parse(String id) throws BenchException {

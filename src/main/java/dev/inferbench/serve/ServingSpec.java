@@ -79,15 +79,9 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
      */
     public static ServingSpec of(Map<String, String> params, boolean streamed) throws BenchException {
         String rateText = params.getOrDefault(RATE, "10").strip().toLowerCase(Locale.ROOT);
-        double rate;
-        if (rateText.equals(MAX_RATE)) {
-            rate = Double.NaN;
-        } else {
-            try {
-                rate = Double.parseDouble(rateText.endsWith("/s") ? rateText.substring(0, rateText.length() - 2) : rateText);
-            } catch (NumberFormatException e) {
-                rate = Double.NaN; // refused below
-            }
+        double rate = Double.NaN;
+        if (!rateText.equals(MAX_RATE)) {
+            rate = Numbers.orNaN(rateText.endsWith("/s") ? rateText.substring(0, rateText.length() - 2) : rateText);
             if (!(rate > 0)) {
                 throw new BenchException("rate '" + params.get(RATE) + "' is not a rate above 0; expected requests per"
                         + " second, e.g. -p rate=10,20,40, or -p rate=max with an SLO");
@@ -124,12 +118,7 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
                     + " requests=" + slo.requestsNeeded() + " or more");
         }
         String idleText = params.getOrDefault(IDLE_MS, "0").strip();
-        double idle;
-        try {
-            idle = Double.parseDouble(idleText);
-        } catch (NumberFormatException e) {
-            idle = -1;
-        }
+        double idle = Numbers.orNaN(idleText);
         if (!(idle >= 0) || Double.isInfinite(idle)) {
             throw new BenchException("idleMs '" + idleText + "' is not a pause of 0 ms or more; expected e.g."
                     + " -p idleMs=0,100,1000 (each call after that long idle)");
@@ -167,12 +156,7 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
     /** The cell's shortest measured step, in seconds (the default when the benchmark has no such parameter). */
     static double stepSeconds(Map<String, String> params) throws BenchException {
         String text = params.getOrDefault(STEP_SECONDS, Double.toString(DEFAULT_STEP_SECONDS)).strip();
-        double seconds;
-        try {
-            seconds = Double.parseDouble(text.endsWith("s") ? text.substring(0, text.length() - 1) : text);
-        } catch (NumberFormatException e) {
-            seconds = -1;
-        }
+        double seconds = Numbers.orNaN(text.endsWith("s") ? text.substring(0, text.length() - 1) : text);
         if (!(seconds >= 0) || seconds > 3600) {
             throw new BenchException("stepSeconds '" + text + "' is not a time of 0 to 3600 s; expected e.g."
                     + " -p stepSeconds=10 (each measured step lasts at least that long; 0: just the requests)");
@@ -247,12 +231,7 @@ public record ServingSpec(double rate, Arrivals arrivals, Slo slo, int requests,
         if (!batches(text)) {
             return Double.NaN;
         }
-        double wait;
-        try {
-            wait = Double.parseDouble(text);
-        } catch (NumberFormatException e) {
-            wait = -1;
-        }
+        double wait = Numbers.orNaN(text);
         if (!(wait >= 0) || wait > 60_000) {
             throw new BenchException("batchWaitMs '" + text + "' is not off or a wait of 0 to 60000 ms; expected e.g."
                     + " -p batchWaitMs=off,2,10 (a caller gathers up to batchSize requests, waiting at most that long"

@@ -1,6 +1,7 @@
 package dev.inferbench.serve;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.Numbers;
 import dev.inferbench.stats.PercentileBound;
 import dev.inferbench.stats.Percentiles;
 
@@ -65,7 +66,7 @@ public record Slo(List<Term> terms) {
         /** p99<50ms, ttft.p99<500ms: as a user writes it. */
         @Override
         public String toString() {
-            return (metric == Metric.LATENCY ? "" : metric.id() + ".") + "p" + trim(percentile) + "<" + trim(boundMs)
+            return (metric == Metric.LATENCY ? "" : metric.id() + ".") + "p" + Numbers.plain(percentile) + "<" + Numbers.plain(boundMs)
                     + "ms";
         }
     }
@@ -204,9 +205,5 @@ public record Slo(List<Term> terms) {
     @Override
     public String toString() {
         return String.join("&", terms.stream().map(Term::toString).toList());
-    }
-
-    static String trim(double v) {
-        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 }

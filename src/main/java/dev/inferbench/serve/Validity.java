@@ -1,5 +1,7 @@
 package dev.inferbench.serve;
 
+import dev.inferbench.Numbers;
+
 import java.util.List;
 import java.util.Locale;
 
@@ -121,6 +123,6 @@ public record Validity(long lateBoundNs, int late, int requests, double lateAllo
     }
 
     private static String ms(long ns) {
-        return Slo.trim(ns / 1e6);
+        return Numbers.plain(ns / 1e6);
     }
 }
