@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -21,26 +20,31 @@ import java.util.List;
  */
 final class CalibrateCommand implements Subcommand {
 
+    private static final Options OPTIONS = new Options("calibrate", "");
+    private static final Options.Flag<Boolean> FAST = OPTIONS.toggle("--fast", "only the rows that take seconds (mvn"
+            + " verify -Pcalibration runs them); without it, also the rate searches and the comparison (about 15"
+            + " minutes in all)");
+    private static final Options.Flag<String> ONLY = OPTIONS.value("--only", "TEXT",
+            Options.TEXT.expecting("a part of a figure's name, e.g. sustainable"), null, "only the rows whose figure"
+                    + " names TEXT (e.g. --only sustainable); given again, the rows that name any of them").repeatable();
+    private static final Options.Flag<Path> OUT = OPTIONS.value("-o", "OUT", Options.FOLDER, null,
+            "where each row's run goes (default: results/calibration-<time>)");
+
     @Override
     public String summary() {
-        return "calibrate [--fast] [--only TEXT]... [-o OUT]: each figure read against a planted truth (stub engine of known cost), as"
+        return OPTIONS.synopsis() + ": each figure read against a planted truth (stub engine of known cost), as"
                 + " a table; exit 1 when one misses; calibrate CHECK: " + String.join(", ", Checks.ARGUMENTS.keySet());
     }
 
     @Override
     public String usage() {
-        return USAGE_PREFIX + """
-                calibrate [--fast] [--only TEXT]... [-o OUT]
+        return OPTIONS.usage("""
                 Runs this jar on workloads whose true figures are known (the stub engine: -p engine=stub with
                 -Dinferbench.stub=call=,cpu=,alloc=,tail=,load=,first=,native=,heap=,prefill=,token=; the leaking
-                fault; the slowdown aid) and prints,
-                per figure, the planted value, the reading, the error and whether it is within what is allowed.
+                fault; the slowdown aid) and prints, per figure, the planted value, the reading, the error and
+                whether it is within what is allowed.
                 See docs/calibration.md.
-                  --fast   only the rows that take seconds (mvn verify -Pcalibration runs them); without it,
-                           also the rate searches and the comparison (about 15 minutes in all)
-                  --only TEXT  only the rows whose figure names TEXT (e.g. --only sustainable); given again, the
-                           rows that name any of them
-                  -o OUT   where each row's run goes (default: results/calibration-<time>)
+                """, """
                 Exit: 0 every row holds, 1 a row fails, 2 bad input.
                 calibrate CHECK [ARGS]
                 One of the instrument's checks, each in a JVM of its own (docs/calibration.md, "Checks in one JVM"):
@@ -66,7 +70,7 @@ final class CalibrateCommand implements Subcommand {
                                                           (tools/tpot-crosscheck/loop.c or loop.js)
                 aid-check, step-check and alloc-per-call need the model file (a run of the cell makes zoo models);
                 exit 2 bad input.
-                """;
+                """);
     }
 
     @Override
@@ -74,27 +78,17 @@ final class CalibrateCommand implements Subcommand {
         if (!args.isEmpty() && Checks.isCheck(args.get(0))) {
             return Checks.run(jar(), args.get(0), args.subList(1, args.size()));
         }
-        boolean fast = false;
-        List<String> only = new ArrayList<>();
-        Path target = null;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (a.equals("--fast")) {
-                fast = true;
-            } else if (a.equals("--only") && i + 1 < args.size()) {
-                only.add(args.get(++i));
-            } else if (a.equals("-o") && i + 1 < args.size()) {
-                target = Path.of(args.get(++i));
-            } else {
-                throw new BenchException("unexpected argument '" + a + "' for calibrate; expected [--fast] [--only TEXT]... [-o OUT]"
-                        + " or a check: " + String.join(", ", Checks.ARGUMENTS.keySet()));
-            }
+        Options.Parsed p = OPTIONS.parse(args);
+        if (!p.operands().isEmpty()) {
+            throw new BenchException("unexpected argument '" + p.operands().get(0) + "' for calibrate; expected: "
+                    + OPTIONS.synopsis() + " or a check: " + String.join(", ", Checks.ARGUMENTS.keySet()));
         }
+        Path target = p.get(OUT);
         if (target == null) {
             target = Path.of("results", "calibration-" + LocalDateTime.now().format(
                     DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
-        List<CalibrationTable.Outcome> rows = new CalibrationTable(jar(), target, out).run(fast, only);
+        List<CalibrationTable.Outcome> rows = new CalibrationTable(jar(), target, out).run(p.get(FAST), p.all(ONLY));
         long failed = rows.stream().filter(r -> !r.holds()).count();
         out.println("inferbench: " + (rows.size() - failed) + " of " + rows.size() + " figures read their planted"
                 + " value; runs in " + target);

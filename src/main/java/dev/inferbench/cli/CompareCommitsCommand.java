@@ -6,22 +6,68 @@ import dev.inferbench.commits.CommitsFlow;
 import dev.inferbench.commits.CommitsRequest;
 import dev.inferbench.commits.Tools;
 import dev.inferbench.commits.Verdicts;
+import dev.inferbench.flow.CompareFlow;
+import dev.inferbench.stats.StoppingRule;
 import dev.inferbench.stats.Verdict;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code compare-commits BASE HEAD [JMH args] [--precision P] [--budget D] ...}: here the flags are parsed;
- * {@link CommitsFlow} builds both sides, runs the pairs and compares, and its ending is the exit code.
+ * {@code compare-commits BASE HEAD [JMH args]}: here the flags are read; {@link CommitsFlow} builds both sides, runs
+ * the pairs and compares, and its ending is the exit code.
  */
 final class CompareCommitsCommand implements Subcommand {
-    private static final String USAGE = "compare-commits BASE HEAD [JMH args] [--precision P] [--budget D] [--forks N]"
-            + " [--min-effect P] [--fail-on-regression] [--out DIR] [--head-args A] [--pin [CPUS]] [--duet | --turns]"
-            + " [--seed N] [--offline] [--no-where] [--where-every K] [--base-build A] [--head-build A]";
+    private static final String JAR = "target/benchmarks.jar";
+    private static final Options OPTIONS = new Options("compare-commits", "BASE HEAD [JMH args]").passing()
+            .row("BASE HEAD", "commits (branch, tag, sha), . (this checkout as built: its " + JAR + ") or a folder"
+                    + " holding a built " + JAR + ", used as it is");
+    private static final Options.Flag<Double> PRECISION = OPTIONS.value("--precision", "P", Options.PERCENT, Double.NaN,
+            "add pairs until every gated row has the pairs its interval needs to be narrower than P, or the budget is"
+                    + " spent: the first " + StoppingRule.PILOT_PAIRS + " pairs (the pilot) fix how many pairs run from"
+                    + " their spread alone (Stein's two stages)");
+    private static final Options.Flag<String> BUDGET = OPTIONS.value("--budget", "D", new Options.Type<>(
+            Options.DURATION.expected(), (t, f) -> {
+                Numbers.duration(t, f);
+                return t;
+            }), null, "stop before a pair that would end past D (e.g. 90s, 20m, 1h)");
+    private static final Options.Flag<Integer> FORKS = OPTIONS.value("--forks", "N",
+            Options.whole(3, "forks per side, e.g. 10"), null,
+            "forks per side without --precision (default 10); the most per side with it (default 60)");
+    private static final Options.Flag<Double> MIN_EFFECT = OPTIONS.value("--min-effect", "P", Options.PERCENT,
+            Verdict.DEFAULT_MIN_EFFECT, "the smallest change that counts (default "
+                    + CompareFlow.percent(Verdict.DEFAULT_MIN_EFFECT) + " %)");
+    private static final Options.Flag<Boolean> FAIL = OPTIONS.toggle("--fail-on-regression",
+            "exit 1 on a regression, 3 when a gated row could not tell");
+    private static final Options.Flag<Path> OUT = OPTIONS.value("--out", "DIR", Options.FOLDER, null,
+            "where the two run folders go (default results/compare-BASE-HEAD-TIME)");
+    private static final Options.Flag<List<String>> HEAD_ARGS = OPTIONS.value("--head-args", "A", Options.WORDS,
+            List.of(), "extra JMH args for the head side only, e.g. the slowdown aid: --head-args \"-jvmArgsAppend"
+                    + " -Dinferbench.slowdown=10\" (the same commit on both sides without it is an A/A comparison)");
+    private static final Options.Flag<String> PIN = OPTIONS.value("--pin", "CPUS", Options.TEXT, null,
+            "every fork of both sides on the same CPUs (a taskset list, default 0); threads=0 becomes their number,"
+                    + " more threads than CPUs is refused")
+            .optional(v -> !v.isEmpty() && Character.isDigit(v.charAt(0)), "0");
+    private static final Options.Flag<Boolean> DUET = OPTIONS.toggle("--duet", "both forks of a pair at once, each on"
+            + " its half of the CPUs, swapping halves every pair, measured iterations started together (docs/duet.md)");
+    private static final Options.Flag<Boolean> TURNS = OPTIONS.toggle("--turns", "both forks of a pair at once, taking"
+            + " turns iteration by iteration, the lead alternating A B B A (docs/duet.md)");
+    private static final Options.Flag<Integer> SEED = OPTIONS.value("--seed", "N", Options.whole(0, "a whole number"),
+            null, "the seed of the pair-order coin (default from the clock)");
+    private static final Options.Flag<Boolean> OFFLINE = OPTIONS.toggle("--offline", "build each side with mvn -o; by"
+            + " default each side is built as the README builds it, and a side whose build arguments name what the local"
+            + " repository lacks is built online, at build time, never by a run");
+    private static final Options.Flag<Boolean> NO_WHERE = OPTIONS.toggle("--no-where",
+            "no operator passes (no \"where\" tables)");
+    private static final Options.Flag<Integer> WHERE_EVERY = OPTIONS.value("--where-every", "K",
+            Options.whole(1, "a number of pairs, e.g. 2"), 0, "an operator pass before every K-th pair only (default:"
+                    + " every pair, unless the first pair's passes took a second or more and over 15 % of its time)");
+    private static final Options.Flag<List<String>> BASE_BUILD = OPTIONS.value("--base-build", "A", Options.WORDS,
+            List.of(), "extra Maven arguments for building the base side only, e.g. an engine upgrade: --base-build"
+                    + " \"-Donnxruntime.version=1.22.0\"");
+    private static final Options.Flag<List<String>> HEAD_BUILD = OPTIONS.value("--head-build", "A", Options.WORDS,
+            List.of(), "the same for the head side only");
 
     private final Tools tools;
     private final Verdicts verdicts;
@@ -43,11 +89,7 @@ final class CompareCommitsCommand implements Subcommand {
 
     @Override
     public String usage() {
-        return USAGE_PREFIX + """
-                compare-commits BASE HEAD [JMH args] [--precision P] [--budget D] [--forks N]
-                        [--min-effect P] [--fail-on-regression] [--out DIR] [--head-args A]
-                        [--pin [CPUS]] [--duet | --turns] [--seed N] [--offline]
-                        [--no-where] [--where-every K] [--base-build A] [--head-build A]
+        return OPTIONS.usage("""
                 An interleaved A/B benchmark of two commits: each commit's jar is built in its own git worktree, then
                 forks run A, B, A, B ... (one fork per step of a paced launcher per side, so drift of the machine hits
                 both builds alike), then compare, which pairs fork N of each side and builds the ratio's interval from
@@ -57,41 +99,11 @@ final class CompareCommitsCommand implements Subcommand {
                 time went is OUT/pair-time.tsv. Before each pair's forks each side's launcher runs one operator pass
                 of its ort cells in its own JVM, and compare prints, for each gated row that changed or could not
                 tell, the operators and frame groups that changed (docs/statistics.md, "Where").
-                  BASE HEAD             commits (branch, tag, sha), . (this checkout as built: its %s) or a
-                                        folder holding a built %s, used as it is
-                  --precision P         add pairs until every gated row has the pairs its interval needs to be
-                                        narrower than P, or the budget is spent: the first %d pairs (the pilot) fix
-                                        how many pairs run from their spread alone (Stein's two stages)
-                  --budget D            stop before a pair that would end past D (e.g. 90s, 20m, 1h)
-                  --forks N             forks per side without --precision (default 10); the most per side with it
-                                        (default 60)
-                  --min-effect P        the smallest change that counts (default %s %%)
-                  --fail-on-regression  exit 1 on a regression, 3 when a gated row could not tell
-                  --out DIR             where the two run folders go (default results/compare-BASE-HEAD-TIME)
-                  --head-args A         extra JMH args for the head side only, e.g. the slowdown aid:
-                                        --head-args "-jvmArgsAppend -Dinferbench.slowdown=10" (the same commit on
-                                        both sides without it is an A/A comparison)
-                  --pin [CPUS]          every fork of both sides on the same CPUs (a taskset list, default 0);
-                                        threads=0 becomes their number, more threads than CPUs is refused
-                  --duet                both forks of a pair at once, each on its half of the CPUs, swapping halves
-                                        every pair, measured iterations started together (docs/duet.md)
-                  --turns               both forks of a pair at once, taking turns iteration by iteration, the lead
-                                        alternating A B B A (docs/duet.md)
-                  --seed N              the seed of the pair-order coin (default from the clock)
-                  --offline             build each side with mvn -o; by default each side is built as the README
-                                        builds it, and a side whose build arguments name what the local repository
-                                        lacks is built online, at build time, never by a run
-                  --no-where            no operator passes (no "where" tables)
-                  --where-every K       an operator pass before every K-th pair only (default: every pair, unless
-                                        the first pair's passes took a second or more and over 15 %% of its time)
-                  --base-build A, --head-build A
-                                        extra Maven arguments for building that side only, e.g. an engine upgrade:
-                                        --base-build "-Donnxruntime.version=1.22.0"
+                """, """
                 INFERBENCH_JAVA_OPTS is passed to every java command (e.g. -Djmh.ignoreLock=true).
                 Exit 0 pass, 1 regression (with --fail-on-regression), 3 could not tell, 2 bad input or a commit that
                 does not build, 4 any other failure (a fork or launcher of either side that failed): never 0 or 1.
-                """.formatted("target/benchmarks.jar", "target/benchmarks.jar", dev.inferbench.stats.StoppingRule.PILOT_PAIRS,
-                dev.inferbench.flow.CompareFlow.percent(Verdict.DEFAULT_MIN_EFFECT));
+                """);
     }
 
     @Override
@@ -101,78 +113,21 @@ final class CompareCommitsCommand implements Subcommand {
 
     static CommitsRequest parse(List<String> args) throws BenchException {
         if (args.size() < 2 || args.get(0).startsWith("-") || args.get(1).startsWith("-")) {
-            throw new BenchException("compare-commits needs two sides; expected: " + USAGE);
+            throw new BenchException("compare-commits needs two sides; expected: " + OPTIONS.synopsis());
         }
-        double precision = Double.NaN;
-        String budget = null;
-        long budgetSeconds = 0;
-        Integer forks = null;
-        double minEffect = Verdict.DEFAULT_MIN_EFFECT;
-        boolean fail = false;
-        Path out = null;
-        List<String> headArgs = List.of();
-        String pin = null;
-        boolean duet = false;
-        boolean turns = false;
-        Long seed = null;
-        boolean offline = false;
-        boolean where = true;
-        int whereEvery = 0;
-        List<String> baseBuild = List.of();
-        List<String> headBuild = List.of();
-        List<String> jmh = new ArrayList<>();
-        for (int i = 2; i < args.size(); i++) {
-            String a = args.get(i);
-            switch (a) {
-                case "--precision" -> precision = Numbers.percent(FlagValue.of(args, ++i, a, "a percentage, e.g. 2%"), a);
-                case "--budget" -> {
-                    budget = FlagValue.of(args, ++i, a, "a duration, e.g. 20m");
-                    budgetSeconds = Numbers.duration(budget, a).toSeconds();
-                }
-                case "--forks" -> forks = Numbers.wholeAtLeast(FlagValue.of(args, ++i, a, "forks per side, e.g. 10"), 3, a,
-                        "forks per side, e.g. 10");
-                case "--min-effect" -> minEffect = Numbers.percent(FlagValue.of(args, ++i, a, "a percentage, e.g. 3%"), a);
-                case "--fail-on-regression" -> fail = true;
-                case "--seed" -> seed = (long) Numbers.wholeAtLeast(FlagValue.of(args, ++i, a, "a whole number"), 0, a,
-                        "a whole number");
-                case "--offline" -> offline = true;
-                case "--out" -> out = Path.of(FlagValue.of(args, ++i, a, "a folder"));
-                case "--head-args" -> headArgs = words(options(args, ++i, a));
-                case "--base-build" -> baseBuild = words(options(args, ++i, a));
-                case "--head-build" -> headBuild = words(options(args, ++i, a));
-                case "--pin" -> {
-                    boolean listed = i + 1 < args.size() && !args.get(i + 1).isEmpty()
-                            && Character.isDigit(args.get(i + 1).charAt(0));
-                    pin = listed ? args.get(++i) : "0";
-                }
-                case "--duet" -> duet = true;
-                case "--turns" -> turns = true;
-                case "--no-where" -> where = false;
-                case "--where-every" -> whereEvery = Numbers.wholeAtLeast(FlagValue.of(args, ++i, a, "a number of pairs"), 1, a,
-                        "a number of pairs, e.g. 2");
-                default -> jmh.add(a);
-            }
-        }
-        if (duet && turns) {
+        Options.Parsed p = OPTIONS.parse(args.subList(2, args.size()));
+        if (p.get(DUET) && p.get(TURNS)) {
             throw new BenchException("--duet and --turns are two ways to run a pair; give one");
         }
-        String forksFrom = forks != null ? "--forks " + forks : "the default without --forks";
-        int n = forks != null ? forks : Double.isNaN(precision) ? 10 : 60;
-        long s = seed != null ? seed : System.currentTimeMillis() / 1000 % 32768;
-        return new CommitsRequest(args.get(0), args.get(1), jmh, precision, budgetSeconds, budget, n, forksFrom,
-                minEffect, fail, out, headArgs, pin, duet, turns, s, offline, where, whereEvery, baseBuild, headBuild);
-    }
-
-    private static List<String> words(String v) {
-        return v.isBlank() ? List.of() : Arrays.asList(v.strip().split("\\s+"));
-    }
-
-    /** The value of a flag that takes options of its own ({@code --head-args "-jvmArgsAppend ..."}). */
-    private static String options(List<String> args, int i, String flag) throws BenchException {
-        if (i >= args.size()) {
-            throw new BenchException(flag + " needs a value; expected options in one argument, e.g. " + flag
-                    + " \"-Donnxruntime.version=1.22.0\"");
-        }
-        return args.get(i);
+        double precision = p.get(PRECISION);
+        String budget = p.get(BUDGET);
+        long budgetSeconds = budget == null ? 0 : Numbers.duration(budget, "--budget").toSeconds();
+        String forksFrom = p.has(FORKS) ? "--forks " + p.get(FORKS) : "the default without --forks";
+        int n = p.has(FORKS) ? p.get(FORKS) : Double.isNaN(precision) ? 10 : 60;
+        long seed = p.has(SEED) ? p.get(SEED) : System.currentTimeMillis() / 1000 % 32768;
+        return new CommitsRequest(args.get(0), args.get(1), p.operands(), precision, budgetSeconds, budget, n,
+                forksFrom, p.get(MIN_EFFECT), p.get(FAIL), p.get(OUT), p.get(HEAD_ARGS), p.get(PIN), p.get(DUET),
+                p.get(TURNS), seed, p.get(OFFLINE), !p.get(NO_WHERE), p.get(WHERE_EVERY), p.get(BASE_BUILD),
+                p.get(HEAD_BUILD));
     }
 }

@@ -16,7 +16,12 @@ final class FlagValue {
      * @param expected what the value should be, for the refusal's line ("a folder", "a duration, e.g. 10m")
      */
     static String of(List<String> args, int i, String flag, String expected) throws BenchException {
-        if (i >= args.size() || args.get(i).startsWith("-")) {
+        return of(args, i, flag, expected, false);
+    }
+
+    /** @param dashes whether the value may start with a dash: options in one argument for another program */
+    static String of(List<String> args, int i, String flag, String expected, boolean dashes) throws BenchException {
+        if (i >= args.size() || !dashes && args.get(i).startsWith("-")) {
             throw new BenchException(flag + " needs a value; expected " + expected);
         }
         return args.get(i);

@@ -6,7 +6,6 @@ import dev.inferbench.profile.FlameDiff;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,40 +16,32 @@ import java.util.List;
  * the rest.
  */
 final class FlameCommand implements Subcommand {
+    private static final Options OPTIONS = new Options("flame", "diff RUN_A RUN_B")
+            .row("RUN_A RUN_B", "two run folders");
+    private static final Options.Flag<Path> OUT = OPTIONS.value("-o", "DIR", Options.FOLDER, null,
+            "where the graphs go (default: RUN_B/flames-diff)");
 
     @Override
     public String summary() {
-        return "flame diff RUN_A RUN_B [-o DIR]: differential flame graphs (and ORT operator profiles) per cell, latency B/A";
+        return OPTIONS.synopsis() + ": differential flame graphs (and ORT operator profiles) per cell, latency B/A";
     }
 
     @Override
     public String usage() {
-        return USAGE_PREFIX + """
-                flame diff RUN_A RUN_B [-o DIR]
+        return OPTIONS.usage("""
                 For every cell flame-graphed (--flame) in both runs, the differential flame graph of each event: B's
                 stacks, red where B spends more than A, blue where less; the same for ORT's operator profiles
                 (--op-profile); and each common cell's latency B/A.
-                  RUN_A RUN_B   two run folders
-                  -o DIR        where the graphs go (default: RUN_B/flames-diff)
-                Exit 0 when something was compared, 1 when the runs have no cell in common, 2 bad input.
-                """;
+                """, "Exit 0 when something was compared, 1 when the runs have no cell in common, 2 bad input.\n");
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
-        List<String> rest = new ArrayList<>(args);
-        Path target = null;
-        int o = rest.indexOf("-o");
-        if (o >= 0) {
-            if (o + 1 >= rest.size()) {
-                throw new BenchException("-o needs a folder; expected flame diff RUN_A RUN_B -o DIR");
-            }
-            target = Path.of(rest.remove(o + 1));
-            rest.remove(o);
-        }
+        Options.Parsed p = OPTIONS.parse(args);
+        List<String> rest = p.operands();
         if (rest.size() != 3 || !rest.get(0).equals("diff")) {
-            throw new BenchException("expected: flame diff RUN_A RUN_B [-o DIR]; got: flame " + String.join(" ", args));
+            throw new BenchException("expected: " + OPTIONS.synopsis() + "; got: flame " + String.join(" ", args));
         }
-        return FlameDiff.diff(rest.get(1), rest.get(2), target, out) ? ExitCode.OK : ExitCode.FAILED;
+        return FlameDiff.diff(rest.get(1), rest.get(2), p.get(OUT), out) ? ExitCode.OK : ExitCode.FAILED;
     }
 }

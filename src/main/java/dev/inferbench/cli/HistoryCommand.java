@@ -16,38 +16,35 @@ import java.util.List;
  * {@code run.history}), and the trend of every cell across their commits as {@code trend.md} and charts.
  */
 final class HistoryCommand implements Subcommand {
+    private static final Options OPTIONS = new Options("history", "[DIR]")
+            .row("DIR", "the history folder (default: run.history in benchmarks.properties, else "
+                    + History.DEFAULT_ROOT + ")");
+    private static final Options.Flag<Path> OUT = OPTIONS.value("-o", "OUT",
+            Options.FOLDER.expecting("a folder for the trend report"), null, "where the trend goes (default: DIR/trend)");
 
     @Override
     public String summary() {
-        return "history [DIR] [-o OUT]: the runs filed in the history folder (run.history, default "
+        return OPTIONS.synopsis() + ": the runs filed in the history folder (run.history, default "
                 + History.DEFAULT_ROOT + ") and each cell's trend across commits (trend.md, plots/trend-*.svg|png)";
     }
 
     @Override
     public String usage() {
-        return USAGE_PREFIX + """
-                history [DIR] [-o OUT]
+        return OPTIONS.usage("""
                 Lists the runs filed in the history folder (each finished run is, see run.history) and writes the trend
                 of every cell across their commits as trend.md and charts.
-                  DIR      the history folder (default: run.history in benchmarks.properties, else %s)
-                  -o OUT   where the trend goes (default: DIR/trend)
-                """.formatted(History.DEFAULT_ROOT);
+                """, "");
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
-        Path root = null;
-        Path target = null;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (a.equals("-o")) {
-                target = Path.of(FlagValue.of(args, ++i, a, "a folder for the trend report"));
-            } else if (a.startsWith("-") || root != null) {
-                throw new BenchException("unexpected argument '" + a + "' for history; expected [DIR] [-o OUT]");
-            } else {
-                root = Path.of(a);
-            }
+        Options.Parsed p = OPTIONS.parse(args);
+        if (p.operands().size() > 1) {
+            throw new BenchException("unexpected argument '" + p.operands().get(1) + "' for history; expected: "
+                    + OPTIONS.synopsis());
         }
+        Path root = p.operands().isEmpty() ? null : Path.of(p.operands().get(0));
+        Path target = p.get(OUT);
         if (root == null) {
             root = History.root(BenchConfig.load()).orElseThrow(() -> new BenchException("run.history is empty in "
                     + "benchmarks.properties (no history is kept); expected a history folder: history DIR"));

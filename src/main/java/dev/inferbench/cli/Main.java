@@ -147,14 +147,10 @@ public final class Main {
                     + " prints the plan, a line per fork, the summary and where its files are; JMH's own log goes"
                     + " to the run folder's jmh.log (-v NORMAL shows it as it runs).");
             out.println("inferbench's options: --version (the build, its commit and engine versions), --verbose"
-                    + " (JMH's log and stack traces); defaults from "
-                    + BenchConfig.FILE_NAME + " (--config FILE: your own, outside the checkout); a run folder results/<time>-<sha>/ kept fork by fork (-rff FILE:"
-                    + " a copy of the result there too);");
-            out.println("  --cells FILE (a list of configurations), --resume DIR [-f N] [--trust-folder], --run-dir DIR,"
-                    + " --shard i/n, --max-forks N, --fork-timeout D,"
-                    + " --precision P%, --budget D, --paced (see docs/running.md)");
-            out.println("  --flame [--flame-events cpu,alloc,...] [--flame-optional], --op-profile,"
-                    + " --threshold '[param=v:]metric<value', --percentiles 50,90,99.9 (the summary's)");
+                    + " (JMH's log and stack traces); defaults from " + BenchConfig.FILE_NAME + "; a run folder"
+                    + " results/<time>-<sha>/ kept fork by fork (-rff FILE: a copy of the result there too);"
+                    + " see docs/running.md:");
+            out.print(RunFlags.OPTIONS.list());
             out.println("subcommands (java -jar target/benchmarks.jar SUBCOMMAND --help for each one's flags):");
             SUBCOMMANDS.forEach((name, command) -> out.println("  " + name + ": " + command.get().summary()));
             out.println();

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.inferbench.BenchException;
-import dev.inferbench.Numbers;
 import dev.inferbench.Json;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.flow.ModelsFlow;
@@ -14,71 +13,60 @@ import dev.inferbench.model.stats.ModelStats;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * {@code models [NAME|FILE ...] [--seq-len N] [--json]}: size, parameters, MACs per sample, operators and
- * signature of registered models (all of them when none is named) or of any .onnx file. Zoo models that are
- * missing are generated first, and the generation time is shown.
+ * {@code models [NAME|FILE ...]}: size, parameters, MACs per sample, operators and signature of registered models
+ * (all of them when none is named) or of any .onnx file; zoo models that are missing are generated first.
  */
 final class ModelsCommand implements Subcommand {
 
+    private static final Options OPTIONS = new Options("models", "[NAME|FILE ...]")
+            .row("NAME|FILE", "a name from the model registry (benchmarks.properties) or the path of an .onnx file");
+    private static final Options.Flag<Integer> SEQ_LEN = OPTIONS.value("--seq-len", "N",
+            Options.whole(1, "tokens per sample"), null, "tokens per sample for sequence models (default param.seqLen)");
+    private static final Options.Flag<Boolean> JSON = OPTIONS.toggle("--json", "JSON instead of the table");
+
     @Override
     public String summary() {
-        return "models [NAME|FILE ...] [--seq-len N] [--json]: parameters, MACs, size, operators and inputs of models";
+        return OPTIONS.synopsis() + ": parameters, MACs, size, operators and inputs of models";
     }
 
     @Override
     public String usage() {
-        return USAGE_PREFIX + """
-                models [NAME|FILE ...] [--seq-len N] [--json]
+        return OPTIONS.usage("""
                 Size, parameters, multiply-accumulates per sample, operators and inputs of registered models (all of
                 them when none is named) or of any .onnx file; zoo models not yet generated are generated first.
-                  NAME|FILE     a name from the model registry (benchmarks.properties) or the path of an .onnx file
-                  --seq-len N   tokens per sample for sequence models (default param.seqLen)
-                  --json        JSON instead of the table
-                """;
+                """, "");
     }
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
         BenchConfig config = BenchConfig.load();
-        boolean json = false;
-        String configured = config.defaultParam("seqLen").stream().findFirst().orElse("128");
-        int seqLen;
-        try {
-            seqLen = Integer.parseInt(configured.strip());
-        } catch (NumberFormatException e) {
-            throw new BenchException("param.seqLen=" + configured + " in " + BenchConfig.FILE_NAME
-                    + " is not a whole number; expected e.g. param.seqLen=128", e);
-        }
-        List<String> names = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (a.equals("--json")) {
-                json = true;
-            } else if (a.equals("--seq-len") && i + 1 < args.size()) {
-                seqLen = Numbers.wholeAtLeast(args.get(++i), 1, a, "tokens per sample");
-            } else if (a.startsWith("-")) {
-                throw new BenchException("unknown option '" + a + "' for models; expected model names, .onnx files,"
-                        + " --seq-len N and --json");
-            } else {
-                names.add(a);
-            }
-        }
-        ModelsFlow models = ModelsFlow.run(config, names, seqLen, err);
+        Options.Parsed p = OPTIONS.parse(args);
+        int seqLen = p.has(SEQ_LEN) ? p.get(SEQ_LEN) : configuredSeqLen(config);
+        ModelsFlow models = ModelsFlow.run(config, p.operands(), seqLen, err);
         List<ModelStats> stats = models.stats();
         Map<String, Long> generatedMillis = models.generatedMillis();
-        if (json) {
+        if (p.get(JSON)) {
             json(stats, generatedMillis, seqLen, out);
         } else {
             table(stats, generatedMillis, seqLen, out);
         }
         return ExitCode.OK;
+    }
+
+    private static int configuredSeqLen(BenchConfig config) throws BenchException {
+        String configured = config.defaultParam("seqLen").stream().findFirst().orElse("128");
+        try {
+            return Integer.parseInt(configured.strip());
+        } catch (NumberFormatException e) {
+            throw new BenchException("param.seqLen=" + configured + " in " + BenchConfig.FILE_NAME
+                    + " is not a whole number; expected e.g. param.seqLen=128", e);
+        }
     }
 
     /** The inputs column's width in the table. */

@@ -11,19 +11,68 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
- * {@code power-ledger --cell resnet50|mlp-tiny --slowdown P [--count N] [--budget 10m] [--turns] [--keep]
- * [--ledger FILE] [--two-builds COMMIT [--offline]] [--each CMD]} and {@code power-ledger --summary [--since COMMIT] [--ledger FILE]}: the gate's power and
- * false-alarm rate counted on real comparisons ({@link PowerLedger}). Here the flags are parsed and checked, in the
- * order the script it replaces checked them, and the comparison chosen.
+ * {@code power-ledger}: the gate's power and false-alarm rate counted on real comparisons ({@link PowerLedger}). Here
+ * the flags are read and the comparison chosen.
  */
 final class PowerLedgerCommand implements Subcommand {
-    private static final String USAGE = "power-ledger --cell resnet50|mlp-tiny --slowdown P [--count N] [--budget 10m]"
-            + " [--turns] [--keep] [--ledger FILE] [--two-builds COMMIT [--offline]] [--each CMD]"
-            + " | --summary [--since COMMIT] [--ledger FILE]";
-    private static final String FLAGS = "--cell, --slowdown, --count, --budget, --turns, --keep, --ledger,"
-            + " --two-builds, --offline, --each, --summary or --since";
+    /** The cells of power-ledger and power-modes. */
+    static final Options.Type<PowerLedger.Cell> CELL_TYPE = Options.choice("resnet50 or mlp-tiny",
+            Map.of("resnet50", PowerLedger.Cell.RESNET50, "mlp-tiny", PowerLedger.Cell.MLP_TINY));
+    /** Whole minutes, {@code 10} or {@code 10m}. */
+    static final Options.Type<Integer> MINUTES_TYPE = new Options.Type<>("whole minutes, e.g. 10m", (t, f) -> {
+        if (!t.matches("[1-9][0-9]{0,5}m?")) {
+            throw new BenchException(f + " '" + t + "' is not whole minutes, e.g. 10m");
+        }
+        return Integer.parseInt(t.replace("m", ""));
+    });
+    /** A planted slowdown: a whole percent from 0 to 50. */
+    static final Options.Type<Integer> SLOWDOWN_TYPE = new Options.Type<>("a whole percent from 0 to 50", (t, f) -> {
+        if (!t.matches("[0-9]{1,2}") || Integer.parseInt(t) > 50) {
+            throw new BenchException(f + " '" + t + "' is not a whole percent from 0 to 50");
+        }
+        return Integer.parseInt(t);
+    });
+
+    private static final String EACH_EXPECTED = "a command, e.g. \"flock /tmp/cpu.lock\"";
+
+    private static final Options OPTIONS = new Options("power-ledger", "");
+    private static final Options.Flag<PowerLedger.Cell> CELL = OPTIONS.value("--cell", "C", CELL_TYPE, null,
+            "resnet50 (batch 1, threads=1, -wi 1 -w 1s -i 2 -r 1s) or mlp-tiny (the same with -w 500ms -r 500ms);"
+                    + " with --turns -i 6 instead of -i 2");
+    private static final Options.Flag<Integer> SLOWDOWN = OPTIONS.value("--slowdown", "P", SLOWDOWN_TYPE, null,
+            "the planted slowdown, a whole percent from 0 to 50");
+    private static final Options.Flag<Integer> COUNT = OPTIONS.value("--count", "N",
+            Options.whole(1, "comparisons to make, e.g. --count 8"), 1, "comparisons to make (default 1)");
+    private static final Options.Flag<Integer> BUDGET = OPTIONS.value("--budget", "B", MINUTES_TYPE, 10,
+            "each comparison's budget, whole minutes (default 10m)");
+    private static final Options.Flag<Boolean> TURNS = OPTIONS.toggle("--turns",
+            "the pairs run in turns (compare-commits --turns); the ledger's mode column says so");
+    private static final Options.Flag<Boolean> KEEP = OPTIONS.toggle("--keep",
+            "keep each comparison's folder (forks, pair order, turn records)");
+    private static final Options.Flag<Path> LEDGER = OPTIONS.value("--ledger", "FILE", Options.FILE,
+            PowerLedger.DEFAULT_LEDGER, "the ledger, tab-separated with a header line (default "
+                    + PowerLedger.DEFAULT_LEDGER + "); a comparison that ends in anything but a verdict (exit 0, 1 or 3)"
+                    + " is written with its exit code and counted apart");
+    private static final Options.Flag<String> TWO_BUILDS = OPTIONS.value("--two-builds", "C",
+            Options.TEXT.expecting("a commit"), null, "build commit C twice (two worktrees, two jars, sharing this"
+                    + " checkout's models/) and compare one build against the other, the sides swapping every other"
+                    + " comparison: the rate of a gate that compares two builds; the mode column says \"two-builds\"");
+    private static final Options.Flag<Boolean> OFFLINE = OPTIONS.toggle("--offline", "build the two with mvn -o");
+    private static final Options.Flag<List<String>> EACH = OPTIONS.value("--each", "CMD",
+            new Options.Type<>(EACH_EXPECTED, (t, f) -> {
+                if (t.isBlank()) {
+                    throw new BenchException(f + " needs " + EACH_EXPECTED);
+                }
+                return List.of(t.strip().split("\\s+"));
+            }), List.of(), "run each comparison as a program under CMD (e.g. \"flock /tmp/cpu.lock\"), so that a lock"
+                    + " is held one comparison at a time");
+    private static final Options.Flag<Boolean> SUMMARY = OPTIONS.toggle("--summary", "only print the summary");
+    private static final Options.Flag<String> SINCE = OPTIONS.value("--since", "COMMIT",
+            Options.TEXT.expecting("a commit"), null, "count only comparisons made at COMMIT or a commit after it, so"
+                    + " that a count never mixes two designs of the gate");
 
     private final Path checkout;
     private final CommitsWiring wiring;
@@ -40,43 +89,20 @@ final class PowerLedgerCommand implements Subcommand {
 
     @Override
     public String summary() {
-        return USAGE + ": the gate's power and false-alarm rate, counted on real comparisons";
+        return "--cell C --slowdown P [--count N] ... | --summary: the gate's power and false-alarm rate, counted on"
+                + " real comparisons";
     }
 
     @Override
     public String usage() {
-        return USAGE_PREFIX + """
-                power-ledger --cell resnet50|mlp-tiny --slowdown P [--count N] [--budget 10m]
-                             [--turns] [--keep] [--ledger FILE]
-                             [--two-builds COMMIT [--offline]] [--each CMD]
-                       power-ledger --summary [--since COMMIT] [--ledger FILE]
+        return OPTIONS.usage("""
                 Makes N comparisons of this checkout against itself with compare-commits at the README's CI settings
                 (--precision 2% --fail-on-regression), the slowdown aid planting P % on the head side (0: an A/A
                 comparison), and appends one line per comparison to the ledger as soon as it ends; then prints the
                 summary: per cell, mode, planted slowdown and budget, how many comparisons failed the gate, with the
-                exact (Clopper-Pearson) 95 % interval of that rate. Run it from the checkout's root.
-                  --cell C        resnet50 (batch 1, threads=1, -wi 1 -w 1s -i 2 -r 1s) or mlp-tiny (the same with
-                                  -w 500ms -r 500ms); with --turns -i 6 instead of -i 2
-                  --slowdown P    the planted slowdown, a whole percent from 0 to 50
-                  --count N       comparisons to make (default 1)
-                  --budget B      each comparison's budget, whole minutes (default 10m)
-                  --turns         the pairs run in turns (compare-commits --turns); the ledger's mode column says so
-                  --keep          keep each comparison's folder (forks, pair order, turn records)
-                  --ledger FILE   the ledger, tab-separated with a header line (default
-                                  docs/evidence/power-ledger.tsv); a comparison that ends in anything but a verdict
-                                  (exit 0, 1 or 3) is written with its exit code and counted apart
-                  --two-builds C  build commit C twice (two worktrees, two jars, sharing this checkout's
-                                  models/) and compare one build against the other, the sides swapping every
-                                  other comparison: the rate of a gate that compares two builds; the mode column
-                                  says "two-builds"
-                  --offline       build the two with mvn -o
-                  --each CMD      run each comparison as a program under CMD (e.g. "flock /tmp/cpu.lock"), so
-                                  that a lock is held one comparison at a time
-                  --summary       only print the summary
-                  --since COMMIT  count only comparisons made at COMMIT or a commit after it, so that a count never
-                                  mixes two designs of the gate
-                Exit 0 done, 2 bad input.
-                """;
+                exact (Clopper-Pearson) 95 % interval of that rate. With --summary it only prints the summary.
+                Run it from the checkout's root.
+                """, "Exit 0 done, 2 bad input.\n");
     }
 
     @Override
@@ -96,74 +122,26 @@ final class PowerLedgerCommand implements Subcommand {
     }
 
     static PowerLedger.Request parse(List<String> args) throws BenchException {
-        String cell = "";
-        String slowdown = "";
-        String count = "1";
-        String budget = "10m";
-        Path ledger = PowerLedger.DEFAULT_LEDGER;
-        boolean summary = false;
-        boolean turns = false;
-        boolean keep = false;
-        String since = null;
-        String twoBuilds = null;
-        boolean offline = false;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            switch (a) {
-                case "--cell" -> cell = value(args, ++i, "--cell needs resnet50 or mlp-tiny");
-                case "--slowdown" -> slowdown = value(args, ++i, "--slowdown needs a whole percent");
-                case "--count" -> count = value(args, ++i, "--count needs a number");
-                case "--budget" -> budget = value(args, ++i, "--budget needs minutes, e.g. 10m");
-                case "--ledger" -> ledger = Path.of(value(args, ++i, "--ledger needs a file"));
-                case "--summary" -> summary = true;
-                case "--since" -> since = value(args, ++i, "--since needs a commit");
-                case "--turns" -> turns = true;
-                case "--keep" -> keep = true;
-                case "--two-builds" -> twoBuilds = value(args, ++i, "--two-builds needs a commit");
-                case "--offline" -> offline = true;
-                case "--each" -> {
-                    if (value(args, ++i, "--each needs a command, e.g. \"flock /tmp/cpu.lock\"").isBlank()) {
-                        throw new BenchException("--each needs a command, e.g. \"flock /tmp/cpu.lock\"");
-                    }
-                }
-                default -> throw new BenchException("unknown argument '" + a + "'; expected " + FLAGS);
-            }
+        Options.Parsed p = OPTIONS.parse(args);
+        // the ledger counts comparisons of one budget together by its text: one spelling per budget
+        String budget = p.get(BUDGET) + "m";
+        if (p.get(SUMMARY)) {
+            return new PowerLedger.Request(null, 0, 0, budget, p.get(TURNS), p.get(KEEP), p.get(LEDGER), true,
+                    p.get(SINCE), null, false);
         }
-        if (summary) {
-            return new PowerLedger.Request(null, 0, 0, budget, turns, keep, ledger, true, since, null, false);
-        }
-        if (offline && twoBuilds == null) {
+        if (p.get(OFFLINE) && !p.has(TWO_BUILDS)) {
             throw new BenchException("--offline is how --two-builds builds; expected it with --two-builds COMMIT");
         }
-        PowerLedger.Cell c = switch (cell) {
-            case "resnet50" -> PowerLedger.Cell.RESNET50;
-            case "mlp-tiny" -> PowerLedger.Cell.MLP_TINY;
-            default -> throw new BenchException("--cell '" + cell + "' is not resnet50 or mlp-tiny");
-        };
-        if (!slowdown.matches("[0-9]{1,9}") || Integer.parseInt(slowdown) > 50) {
-            throw new BenchException("--slowdown '" + slowdown + "' is not a whole percent from 0 to 50");
+        if (!p.has(CELL) || !p.has(SLOWDOWN)) {
+            throw new BenchException("power-ledger needs --cell C and --slowdown P; expected e.g. --cell mlp-tiny"
+                    + " --slowdown 3");
         }
-        if (!count.matches("[1-9][0-9]{0,8}")) {
-            throw new BenchException("--count '" + count + "' is not a whole number >= 1");
-        }
-        // the ledger counts comparisons of one budget together by its text: one spelling per budget
-        if (!budget.matches("[1-9][0-9]{0,5}m")) {
-            throw new BenchException("--budget '" + budget + "' is not whole minutes, e.g. 10m");
-        }
-        return new PowerLedger.Request(c, Integer.parseInt(slowdown), Integer.parseInt(count), budget, turns, keep,
-                ledger, false, since, twoBuilds, offline);
+        return new PowerLedger.Request(p.get(CELL), p.get(SLOWDOWN), p.get(COUNT), budget, p.get(TURNS),
+                p.get(KEEP), p.get(LEDGER), false, p.get(SINCE), p.get(TWO_BUILDS), p.get(OFFLINE));
     }
 
     /** The --each wrapper's words; empty without one. */
-    static List<String> each(List<String> args) {
-        int i = args.indexOf("--each");
-        return i < 0 || i + 1 >= args.size() ? List.of() : List.of(args.get(i + 1).strip().split("\\s+"));
-    }
-
-    private static String value(List<String> args, int i, String message) throws BenchException {
-        if (i >= args.size()) {
-            throw new BenchException(message);
-        }
-        return args.get(i);
+    static List<String> each(List<String> args) throws BenchException {
+        return OPTIONS.parse(args).get(EACH);
     }
 }

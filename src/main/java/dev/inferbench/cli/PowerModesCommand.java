@@ -13,16 +13,36 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
- * {@code power-modes [--cell mlp-tiny|resnet50] [--modes interleaved,pin,duet,turns] [--rounds 2] [--minutes 3]
- * [--budget 10m] [--slowdown P] [--out DIR]}: what a comparison sees, mode by mode, from the spread of real
- * comparisons' pairs ({@link PowerModes}). Here the flags are parsed and checked and the comparison chosen.
+ * {@code power-modes}: what a comparison sees, mode by mode, from the spread of real comparisons' pairs
+ * ({@link PowerModes}). Here the flags are read and the comparison chosen.
  */
 final class PowerModesCommand implements Subcommand {
-    private static final String USAGE = "power-modes [--cell mlp-tiny|resnet50] [--modes interleaved,pin,duet,turns]"
-            + " [--rounds 2] [--minutes 3] [--budget 10m] [--slowdown P] [--out DIR]";
+    private static final Options OPTIONS = new Options("power-modes", "");
+    private static final Options.Flag<PowerLedger.Cell> CELL = OPTIONS.value("--cell", "C", PowerLedgerCommand.CELL_TYPE,
+            PowerLedger.Cell.MLP_TINY, "mlp-tiny (default) or resnet50, the cells of power-ledger (-i 2 in every mode)");
+    private static final Options.Flag<List<PowerModes.Mode>> MODES = OPTIONS.value("--modes", "M,...",
+            new Options.Type<>("modes, e.g. interleaved,pin", (t, f) -> modes(t, f)),
+            List.of(PowerModes.Mode.INTERLEAVED, PowerModes.Mode.PIN, PowerModes.Mode.DUET),
+            "interleaved (forks A, B, A, B), pin (the same on CPU 0, --pin), duet (both at once, a CPU each, --duet),"
+                    + " turns (one iteration each in turn, --turns); default interleaved,pin,duet");
+    private static final Options.Flag<Integer> ROUNDS = OPTIONS.value("--rounds", "N",
+            Options.whole(1, "rounds, e.g. --rounds 2"), 2, "rounds (default 2)");
+    private static final Options.Flag<Integer> MINUTES = OPTIONS.value("--minutes", "N",
+            PowerLedgerCommand.MINUTES_TYPE, 3,
+            "each comparison's time, whole minutes (default 3)");
+    private static final Options.Flag<Integer> BUDGET = OPTIONS.value("--budget", "B",
+            PowerLedgerCommand.MINUTES_TYPE, 10,
+            "the budget the table projects to, whole minutes (default 10m)");
+    private static final Options.Flag<Integer> SLOWDOWN = OPTIONS.value("--slowdown", "P",
+            PowerLedgerCommand.SLOWDOWN_TYPE, 0,
+            "plant P % on the head side (default 0: A/A)");
+    private static final Options.Flag<Path> OUT = OPTIONS.value("--out", "DIR", Options.FOLDER, null,
+            "where the comparisons go (default results/power-modes-<time>)");
 
     private final Path checkout;
     private final CommitsWiring wiring;
@@ -38,31 +58,19 @@ final class PowerModesCommand implements Subcommand {
 
     @Override
     public String summary() {
-        return USAGE + ": the smallest slowdown each comparison mode sees, from real comparisons' pairs";
+        return OPTIONS.synopsis() + ": the smallest slowdown each comparison mode sees, from real comparisons' pairs";
     }
 
     @Override
     public String usage() {
-        return USAGE_PREFIX + """
-                power-modes [--cell mlp-tiny|resnet50] [--modes interleaved,pin,duet,turns]
-                            [--rounds 2] [--minutes 3] [--budget 10m] [--slowdown P] [--out DIR]
+        return OPTIONS.usage("""
                 Rounds of comparisons of this checkout against itself with compare-commits, one per mode per
                 round, the modes taking turns; from each comparison's forks the spread of a pair's log ratio
                 (paired; for interleaved forks also Welch's, the sides read apart) and the seconds a pair took;
                 then, per mode, the smallest slowdown a comparison of the budget finds with 95 % power at the
                 gate's 99 % (t quantiles), the median over the rounds, beside each comparison's verdict and exit
                 code. Run it from the checkout's root.
-                  --cell C      mlp-tiny (default) or resnet50, the cells of power-ledger (-i 2 in every mode)
-                  --modes M,... interleaved (forks A, B, A, B), pin (the same on CPU 0, --pin), duet (both at
-                                once, a CPU each, --duet), turns (one iteration each in turn, --turns); default
-                                interleaved,pin,duet
-                  --rounds N    rounds (default 2)
-                  --minutes N   each comparison's time, whole minutes (default 3)
-                  --budget B    the budget the table projects to, whole minutes (default 10m)
-                  --slowdown P  plant P % on the head side (default 0: A/A)
-                  --out DIR     where the comparisons go (default results/power-modes-<time>)
-                Exit 0 done, 2 bad input.
-                """;
+                """, "Exit 0 done, 2 bad input.\n");
     }
 
     @Override
@@ -82,69 +90,23 @@ final class PowerModesCommand implements Subcommand {
     }
 
     static PowerModes.Request parse(List<String> args, Path checkout) throws BenchException {
-        String cell = "mlp-tiny";
-        String modes = "interleaved,pin,duet";
-        String rounds = "2";
-        String minutes = "3";
-        String budget = "10m";
-        String slowdown = "0";
-        Path folder = null;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            switch (a) {
-                case "--cell" -> cell = value(args, ++i, a);
-                case "--modes" -> modes = value(args, ++i, a);
-                case "--rounds" -> rounds = value(args, ++i, a);
-                case "--minutes" -> minutes = value(args, ++i, a);
-                case "--budget" -> budget = value(args, ++i, a);
-                case "--slowdown" -> slowdown = value(args, ++i, a);
-                case "--out" -> folder = Path.of(value(args, ++i, a));
-                default -> throw new BenchException("unknown argument '" + a + "'; expected --cell, --modes, --rounds,"
-                        + " --minutes, --budget, --slowdown or --out");
-            }
-        }
-        PowerLedger.Cell c = switch (cell) {
-            case "resnet50" -> PowerLedger.Cell.RESNET50;
-            case "mlp-tiny" -> PowerLedger.Cell.MLP_TINY;
-            default -> throw new BenchException("--cell '" + cell + "' is not mlp-tiny or resnet50");
-        };
-        List<PowerModes.Mode> list = new ArrayList<>();
-        for (String m : modes.split(",", -1)) {
-            PowerModes.Mode mode = switch (m) {
-                case "interleaved" -> PowerModes.Mode.INTERLEAVED;
-                case "pin" -> PowerModes.Mode.PIN;
-                case "duet" -> PowerModes.Mode.DUET;
-                case "turns" -> PowerModes.Mode.TURNS;
-                default -> throw new BenchException("unknown mode '" + m + "'; expected interleaved, pin, duet or turns");
-            };
-            if (list.contains(mode)) {
-                throw new BenchException("--modes names " + m + " twice; expected each mode once");
-            }
-            list.add(mode);
-        }
-        if (!rounds.matches("[1-9][0-9]{0,5}")) {
-            throw new BenchException("--rounds '" + rounds + "' is not a whole number >= 1");
-        }
-        if (!minutes.matches("[1-9][0-9]{0,5}m?") || !budget.matches("[1-9][0-9]{0,5}m?")) {
-            throw new BenchException("--minutes and --budget are whole minutes >= 1, e.g. 3 or 10m; found '" + minutes
-                    + "' and '" + budget + "'");
-        }
-        if (!slowdown.matches("[0-9]{1,2}") || Integer.parseInt(slowdown) > 50) {
-            throw new BenchException("--slowdown '" + slowdown + "' is not a whole percent from 0 to 50");
-        }
-        if (folder == null) {
-            folder = Path.of("results", "power-modes-"
-                    + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        }
-        return new PowerModes.Request(c, List.copyOf(list), Integer.parseInt(rounds),
-                Integer.parseInt(minutes.replace("m", "")), Integer.parseInt(budget.replace("m", "")),
-                Integer.parseInt(slowdown), checkout.resolve(folder).toAbsolutePath().normalize());
+        Options.Parsed p = OPTIONS.parse(args);
+        Path folder = p.has(OUT) ? p.get(OUT) : Path.of("results", "power-modes-"
+                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        return new PowerModes.Request(p.get(CELL), p.get(MODES), p.get(ROUNDS), p.get(MINUTES), p.get(BUDGET),
+                p.get(SLOWDOWN), checkout.resolve(folder).toAbsolutePath().normalize());
     }
 
-    private static String value(List<String> args, int i, String flag) throws BenchException {
-        if (i >= args.size()) {
-            throw new BenchException(flag + " needs a value");
+    private static List<PowerModes.Mode> modes(String modes, String flag) throws BenchException {
+        Options.Type<PowerModes.Mode> mode = Options.choice("a mode; expected interleaved, pin, duet or turns",
+                Arrays.stream(PowerModes.Mode.values()).collect(Collectors.toMap(PowerModes.Mode::label, m -> m)));
+        List<PowerModes.Mode> list = new ArrayList<>();
+        for (String m : modes.split(",", -1)) {
+            if (list.contains(mode.reader().read(m, flag))) {
+                throw new BenchException(flag + " names " + m + " twice; expected each mode once");
+            }
+            list.add(mode.reader().read(m, flag));
         }
-        return args.get(i);
+        return List.copyOf(list);
     }
 }

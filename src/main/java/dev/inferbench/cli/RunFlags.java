@@ -1,6 +1,5 @@
 package dev.inferbench.cli;
 
-import dev.inferbench.Numbers;
 import dev.inferbench.BenchException;
 import dev.inferbench.compare.Threshold;
 import dev.inferbench.config.BenchConfig;
@@ -13,7 +12,6 @@ import dev.inferbench.run.Shard;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -22,74 +20,80 @@ import dev.inferbench.stats.Percentiles;
 
 /**
  * inferbench's own flags of a benchmark run ({@link RunOptions}), taken out of the argument list before the rest goes
- * to JMH's parser:
- * {@code --resume DIR}, {@code --trust-folder}, {@code --run-dir DIR}, {@code --shard i/n}, {@code --max-forks N}, {@code --fork-timeout D},
- * {@code --precision P}, {@code --budget D}, {@code --flame}, {@code --flame-events E}, {@code --flame-optional}, {@code --op-profile},
- * {@code --threshold T} (repeatable), {@code --cells FILE}, {@code --paced}, {@code --percentiles 50,90,99.9},
- * {@code --config FILE}.
+ * to JMH's parser; the jar's help lists them ({@link #OPTIONS}).
  *
  * @param config {@code --config FILE}: the user's own benchmarks.properties, outside the checkout; null for the usual
  *               lookup ({@link BenchConfig#load})
  */
 record RunFlags(RunOptions options, List<String> jmhArgs, Path config) {
+    static final Options OPTIONS = new Options("", "").passing();
+    private static final Options.Flag<Path> RESUME = OPTIONS.value("--resume", "DIR",
+            Options.FOLDER.expecting("a run folder, e.g. results/<yyyyMMdd-HHmmss>-<git sha>"), null,
+            "continue the run in DIR with its own plan and settings; with -f N, more forks per cell");
+    private static final Options.Flag<Boolean> TRUST_FOLDER = OPTIONS.toggle("--trust-folder",
+            "the folder --resume continues is yours: its JMH options run as they are");
+    private static final Options.Flag<Path> RUN_DIR = OPTIONS.value("--run-dir", "DIR",
+            Options.FOLDER.expecting("a folder for the new run"), null,
+            "the run folder (default results/<yyyyMMdd-HHmmss>-<git sha>)");
+    private static final Options.Flag<Path> CONFIG = OPTIONS.value("--config", "FILE",
+            new Options.Type<>("a properties file, e.g. my-models.properties", (t, f) -> configFile(t)), null,
+            "your own " + BenchConfig.FILE_NAME + ", outside the checkout (default: the checkout's)");
+    private static final Options.Flag<Path> CELLS = OPTIONS.value("--cells", "FILE",
+            Options.FILE.expecting("a file of configurations, one per line"), null,
+            "the configurations a file lists, one per line (e.g. batchSize=8 precision=fp16)");
+    private static final Options.Flag<Shard> SHARD = OPTIONS.value("--shard", "i/n",
+            new Options.Type<>("i/n, e.g. 2/4", (t, f) -> Shard.parse(t)), Shard.WHOLE,
+            "the i-th of n slices of the plan (merge joins them)");
+    private static final Options.Flag<Integer> MAX_FORKS = OPTIONS.value("--max-forks", "N",
+            Options.whole(1, "forks per cell, e.g. --max-forks 5"), null, "stop after N forks (the run stays resumable)");
+    private static final Options.Flag<Duration> FORK_TIMEOUT = OPTIONS.value("--fork-timeout", "D",
+            Options.DURATION.expecting("a duration, e.g. 10m"), null, "a fork still running after D is stopped and"
+                    + " recorded as failed (default 3 x the fork's expected time, at least 5 minutes)");
+    private static final Options.Flag<Double> PRECISION = OPTIONS.value("--precision", "P", Options.PERCENT, null,
+            "a cell gets no more forks once its interval is narrower than P, from its 8th fork on; -f N is then the most");
+    private static final Options.Flag<Duration> BUDGET = OPTIONS.value("--budget", "D", Options.DURATION, null,
+            "start no fork once the run would take longer than D");
+    private static final Options.Flag<Boolean> PACED = OPTIONS.toggle("--paced",
+            "run each fork when a line arrives on stdin (how compare-commits interleaves two builds)");
+    private static final Options.Flag<Boolean> FLAME = OPTIONS.toggle("--flame",
+            "each fork's and cell's flame graphs (" + FlameSettings.DEFAULT + ")");
+    private static final Options.Flag<FlameSettings> FLAME_EVENTS = OPTIONS.value("--flame-events", "E",
+            new Options.Type<>("events, e.g. cpu,alloc", (t, f) -> FlameSettings.parse(t)), null,
+            "flame graphs of these events, e.g. cpu,alloc,ops");
+    private static final Options.Flag<Boolean> FLAME_OPTIONAL = OPTIONS.toggle("--flame-optional",
+            "run on without flame graphs where the profiler cannot start");
+    private static final Options.Flag<Boolean> OP_PROFILE = OPTIONS.toggle("--op-profile",
+            "ONNX Runtime's per-operator profile of each ort cell, in a JVM of its own");
+    private static final Options.Flag<String> THRESHOLD = OPTIONS.value("--threshold", "T",
+            new Options.Type<>("a check, e.g. 'batchSize=1:p99<100ms' or 'samples>40'", (t, f) -> {
+                Threshold.parse(t); // a typo fails here, before any fork
+                return t;
+            }), null, "an absolute bound, '[param=v:]metric<value', checked at the end (exit 1 when one fails)")
+            .repeatable();
+    private static final Options.Flag<double[]> PERCENTILES = OPTIONS.value("--percentiles", "LIST",
+            new Options.Type<>("percentiles, e.g. 50,90,99.9", (t, f) -> Percentiles.parseList(t)),
+            CallFigures.DEFAULT_PERCENTILES, "the summary's percentiles of the calls, e.g. 50,90,99.9");
 
     static RunFlags extract(List<String> args) throws BenchException {
-        List<String> rest = new ArrayList<>();
-        Path resume = null;
-        Path runDir = null;
-        Path cells = null;
-        Shard shard = Shard.WHOLE;
-        OptionalInt maxForks = OptionalInt.empty();
-        Duration forkTimeout = null;
-        OptionalDouble precision = OptionalDouble.empty();
-        Duration budget = null;
-        FlameSettings flame = null;
-        List<String> thresholds = new ArrayList<>();
-        double[] percentiles = CallFigures.DEFAULT_PERCENTILES;
-        boolean opProfile = false;
-        boolean flameOptional = false;
-        boolean trustFolder = false;
-        Pacer pacer = Pacer.FREE;
-        Path config = null;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            switch (a) {
-                case "--resume" -> resume = Path.of(FlagValue.of(args, ++i, a, "a run folder, e.g. results/<yyyyMMdd-HHmmss>-<git sha>"));
-                case "--config" -> config = configFile(FlagValue.of(args, ++i, a, "a properties file, e.g. my-models.properties"));
-                case "--cells" -> cells = Path.of(FlagValue.of(args, ++i, a, "a file of configurations, one per line"));
-                case "--run-dir" -> runDir = Path.of(FlagValue.of(args, ++i, a, "a folder for the new run"));
-                case "--shard" -> shard = Shard.parse(FlagValue.of(args, ++i, a, "i/n, e.g. 2/4"));
-                case "--max-forks" -> maxForks = OptionalInt.of(Numbers.wholeAtLeast(
-                        FlagValue.of(args, ++i, a, "a whole number >= 1"), 1, a, "forks per cell, e.g. --max-forks 5"));
-                case "--fork-timeout" -> forkTimeout = Numbers.duration(FlagValue.of(args, ++i, a, "a duration, e.g. 10m"), a);
-                case "--precision" -> precision = OptionalDouble.of(Numbers.percent(FlagValue.of(args, ++i, a, "a percentage, e.g. 2%"), a));
-                case "--budget" -> budget = Numbers.duration(FlagValue.of(args, ++i, a, "a duration, e.g. 20m"), a);
-                case "--flame" -> flame = flame != null ? flame : FlameSettings.parse(FlameSettings.DEFAULT);
-                case "--threshold" -> {
-                    String t = FlagValue.of(args, ++i, a, "a check, e.g. 'batchSize=1:p99<100ms' or 'samples>40'");
-                    Threshold.parse(t); // a typo fails here, before any fork
-                    thresholds.add(t);
-                }
-                case "--percentiles" -> percentiles = Percentiles.parseList(FlagValue.of(args, ++i, a, "percentiles, e.g. 50,90,99.9"));
-                case "--op-profile" -> opProfile = true;
-                case "--paced" -> pacer = Pacer.lines(System.in, System.out);
-                case "--flame-optional" -> flameOptional = true;
-                case "--trust-folder" -> trustFolder = true;
-                case "--flame-events" -> flame = FlameSettings.parse(FlagValue.of(args, ++i, a, "events, e.g. cpu,alloc"));
-                default -> rest.add(a);
-            }
-        }
-        if (resume != null && (runDir != null || !shard.isWhole() || cells != null)) {
+        Options.Parsed p = OPTIONS.parse(args);
+        Path resume = p.get(RESUME);
+        if (resume != null && (p.has(RUN_DIR) || !p.get(SHARD).isWhole() || p.has(CELLS))) {
             throw new BenchException("--resume continues the run in its own folder, slice and cells; expected no"
                     + " --run-dir, --shard or --cells with it");
         }
-        if (trustFolder && resume == null) {
+        if (p.get(TRUST_FOLDER) && resume == null) {
             throw new BenchException("--trust-folder says the folder --resume continues is yours; expected --resume DIR"
                     + " with it");
         }
-        return new RunFlags(new RunOptions(resume, trustFolder, runDir, shard, cells,
-                new LoopSettings(maxForks, forkTimeout, precision, budget, pacer), flame, flameOptional, opProfile,
-                List.copyOf(thresholds), percentiles), rest, config);
+        FlameSettings flame = p.has(FLAME_EVENTS) ? p.get(FLAME_EVENTS)
+                : p.get(FLAME) ? FlameSettings.parse(FlameSettings.DEFAULT) : null;
+        OptionalInt maxForks = p.has(MAX_FORKS) ? OptionalInt.of(p.get(MAX_FORKS)) : OptionalInt.empty();
+        OptionalDouble precision = p.has(PRECISION) ? OptionalDouble.of(p.get(PRECISION)) : OptionalDouble.empty();
+        Pacer pacer = p.get(PACED) ? Pacer.lines(System.in, System.out) : Pacer.FREE;
+        return new RunFlags(new RunOptions(resume, p.get(TRUST_FOLDER), p.get(RUN_DIR), p.get(SHARD), p.get(CELLS),
+                new LoopSettings(maxForks, p.get(FORK_TIMEOUT), precision, p.get(BUDGET), pacer), flame,
+                p.get(FLAME_OPTIONAL), p.get(OP_PROFILE), p.all(THRESHOLD), p.get(PERCENTILES)), p.operands(),
+                p.get(CONFIG));
     }
 
     /**

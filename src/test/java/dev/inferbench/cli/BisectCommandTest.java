@@ -286,9 +286,9 @@ class BisectCommandTest {
         BisectCommand command = new BisectCommand(repo, () -> oracle, build);
         assertThat(run(command, List.of("HEAD")).err()).startsWith("bisect-perf: expected: bisect GOOD BAD");
         assertThat(run(command, List.of("HEAD~1", "HEAD", "--budget", "soon")).err().strip())
-                .isEqualTo("bisect-perf: --budget 'soon' is not a duration; expected e.g. 90s, 20m, 1h");
+                .isEqualTo("bisect-perf: --budget 'soon' is not a duration; expected e.g. 90s, 10m, 1h");
         assertThat(run(command, List.of("HEAD~1", "HEAD", "--budget")).err().strip())
-                .isEqualTo("bisect-perf: --budget needs a value, e.g. 10m");
+                .isEqualTo("bisect-perf: --budget needs a value; expected a duration, e.g. 10m");
         assertThat(run(command, List.of("no-such", "HEAD")).err().strip())
                 .isEqualTo("bisect-perf: unknown commit 'no-such'; expected a branch, tag or sha");
         Ended outside = run(new BisectCommand(Files.createDirectories(tmp.resolve("plain")), () -> oracle, build),

@@ -152,9 +152,9 @@ class PowerLedgerCommandTest {
         assertThat(run("--cell", "mlp-tiny", "--slowdown", "3", "--budget", "90s").err().strip())
                 .isEqualTo("power-ledger: --budget '90s' is not whole minutes, e.g. 10m");
         assertThat(run("--cell", "mlp-tiny", "--slowdown", "3", "--count", "0").err().strip())
-                .isEqualTo("power-ledger: --count '0' is not a whole number >= 1");
-        assertThat(run("--cell").err().strip()).isEqualTo("power-ledger: --cell needs resnet50 or mlp-tiny");
-        assertThat(run("--bogus").err().strip()).startsWith("power-ledger: unknown argument '--bogus'; expected --cell");
+                .isEqualTo("power-ledger: --count '0' is not a whole number >= 1; expected comparisons to make, e.g. --count 8");
+        assertThat(run("--cell").err().strip()).isEqualTo("power-ledger: --cell needs a value; expected resnet50 or mlp-tiny");
+        assertThat(run("--bogus").err().strip()).startsWith("power-ledger: unknown option '--bogus' for power-ledger; expected: power-ledger [--cell");
         assertThat(run("--cell", "mlp-tiny", "--slowdown", "3").err().strip())
                 .isEqualTo("power-ledger: build this checkout first: mvn -q package -DskipTests");
     }
