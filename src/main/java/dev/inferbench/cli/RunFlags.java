@@ -9,6 +9,7 @@ import dev.inferbench.profile.FlameSettings;
 import dev.inferbench.run.LoopSettings;
 import dev.inferbench.run.Pacer;
 import dev.inferbench.run.Shard;
+import dev.inferbench.run.Spares;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +27,7 @@ import dev.inferbench.stats.Percentiles;
  * {@code --resume DIR}, {@code --trust-folder}, {@code --run-dir DIR}, {@code --shard i/n}, {@code --max-forks N}, {@code --fork-timeout D},
  * {@code --precision P}, {@code --budget D}, {@code --flame}, {@code --flame-events E}, {@code --flame-optional}, {@code --op-profile},
  * {@code --threshold T} (repeatable), {@code --cells FILE}, {@code --paced}, {@code --percentiles 50,90,99.9},
- * {@code --config FILE}.
+ * {@code --config FILE}, {@code --rerun-disturbed N|P%}, {@code --keep-disturbed}.
  *
  * @param config {@code --config FILE}: the user's own benchmarks.properties, outside the checkout; null for the usual
  *               lookup ({@link BenchConfig#load})
@@ -51,6 +52,8 @@ record RunFlags(RunOptions options, List<String> jmhArgs, Path config) {
         boolean trustFolder = false;
         Pacer pacer = Pacer.FREE;
         Path config = null;
+        Spares.Budget spares = Spares.Budget.DEFAULT;
+        boolean keepDisturbed = false;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -75,6 +78,9 @@ record RunFlags(RunOptions options, List<String> jmhArgs, Path config) {
                 case "--paced" -> pacer = Pacer.lines(System.in, System.out);
                 case "--flame-optional" -> flameOptional = true;
                 case "--trust-folder" -> trustFolder = true;
+                case "--rerun-disturbed" -> spares = Spares.Budget.parse(FlagValue.of(args, ++i, a,
+                        "spare forks per cell, e.g. 2 or 25%"), a);
+                case "--keep-disturbed" -> keepDisturbed = true;
                 case "--flame-events" -> flame = FlameSettings.parse(FlagValue.of(args, ++i, a, "events, e.g. cpu,alloc"));
                 default -> rest.add(a);
             }
@@ -87,9 +93,13 @@ record RunFlags(RunOptions options, List<String> jmhArgs, Path config) {
             throw new BenchException("--trust-folder says the folder --resume continues is yours; expected --resume DIR"
                     + " with it");
         }
+        if (keepDisturbed && resume != null) {
+            throw new BenchException("--keep-disturbed is part of a new run's plan; a resumed run keeps its plan's"
+                    + " choice: expected no --keep-disturbed with --resume");
+        }
         return new RunFlags(new RunOptions(resume, trustFolder, runDir, shard, cells,
-                new LoopSettings(maxForks, forkTimeout, precision, budget, pacer), flame, flameOptional, opProfile,
-                List.copyOf(thresholds), percentiles), rest, config);
+                new LoopSettings(maxForks, forkTimeout, precision, budget, pacer, spares), flame, flameOptional,
+                opProfile, List.copyOf(thresholds), percentiles, keepDisturbed), rest, config);
     }
 
     /**
