@@ -15,19 +15,23 @@ final class ForkFolder {
     private ForkFolder() {
     }
 
+    /** The system property that tells a fork's JVM its fork number (what a planted disturbance is aimed by). */
+    static final String FORK_PROPERTY = "inferbench.fork";
+
     /**
-     * The fork's options with its JVM crash log ({@code hs_err_pid*.log}) written into the fork's own folder rather
-     * than the working directory, where a crash would otherwise leave it; a user's own {@code -XX:ErrorFile} stands.
+     * The fork's options with its number ({@code -Dinferbench.fork=N}) and its JVM crash log ({@code hs_err_pid*.log})
+     * written into the fork's own folder rather than the working directory, where a crash would otherwise leave it; a
+     * user's own {@code -XX:ErrorFile} stands.
      */
-    static Options crashLogsInto(Options fork, Path forkDir) {
+    static Options forkOptions(Options fork, Path forkDir, int number) {
         List<String> append = new ArrayList<>(fork.getJvmArgsAppend().orElse(List.of()));
         boolean own = Stream.of(fork.getJvmArgs(), fork.getJvmArgsPrepend(), fork.getJvmArgsAppend())
                 .flatMap(o -> o.orElse(List.of()).stream())
                 .anyMatch(a -> a.startsWith("-XX:ErrorFile="));
-        if (own) {
-            return fork;
+        append.add("-D" + FORK_PROPERTY + "=" + number);
+        if (!own) {
+            append.add("-XX:ErrorFile=" + forkDir.toAbsolutePath().resolve("hs_err_pid%p.log"));
         }
-        append.add("-XX:ErrorFile=" + forkDir.toAbsolutePath().resolve("hs_err_pid%p.log"));
         return new OptionsBuilder().parent(fork).jvmArgsAppend(append.toArray(String[]::new)).build();
     }
 

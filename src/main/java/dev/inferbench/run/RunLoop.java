@@ -309,7 +309,7 @@ public final class RunLoop {
         Optional<RunResult> result;
         boolean killed;
         try {
-            result = runWhenJmhIsFree(ForkFolder.crashLogsInto(b.build(), forkDir), output, watchdog, cell);
+            result = runWhenJmhIsFree(ForkFolder.forkOptions(b.build(), forkDir, fork), output, watchdog, cell);
         } finally {
             killed = watchdog.disarm();
             forkConsole.flush();
