@@ -61,6 +61,11 @@ public final class BusyNeighbour implements AutoCloseable {
         }
     }
 
+    /** The neighbour's process id. */
+    public long pid() {
+        return process.pid();
+    }
+
     @Override
     public void close() {
         process.destroyForcibly();
