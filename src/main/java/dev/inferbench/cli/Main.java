@@ -152,7 +152,8 @@ public final class Main {
                     + " a copy of the result there too);");
             out.println("  --cells FILE (a list of configurations), --resume DIR [-f N] [--trust-folder], --run-dir DIR,"
                     + " --shard i/n, --max-forks N, --fork-timeout D,"
-                    + " --precision P%, --budget D, --paced (see docs/running.md)");
+                    + " --precision P%, --budget D, --paced, --rerun-disturbed N|P%, --keep-disturbed"
+                    + " (see docs/running.md)");
             out.println("  --flame [--flame-events cpu,alloc,...] [--flame-optional], --op-profile,"
                     + " --threshold '[param=v:]metric<value', --percentiles 50,90,99.9 (the summary's)");
             out.println("subcommands (java -jar target/benchmarks.jar SUBCOMMAND --help for each one's flags):");

@@ -16,6 +16,7 @@ import java.util.OptionalInt;
  * @param pacer       when the next fork may start: {@link Pacer#FREE}, or {@code --paced} (a line on stdin each)
  * @param spares      {@code --rerun-disturbed}: how many forks of a cell may replace forks run while the machine was
  *                    disturbed ({@link Spares}); none when the plan keeps every fork ({@code --keep-disturbed})
+ *                    or a driver paces the forks ({@code --paced}: it pairs them and leaves disturbed pairs out)
  */
 public record LoopSettings(OptionalInt maxForks, Duration forkTimeout, OptionalDouble precision, Duration budget,
                            Pacer pacer, Spares.Budget spares) {

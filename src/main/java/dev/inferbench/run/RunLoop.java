@@ -147,7 +147,8 @@ public final class RunLoop {
                     }
                 }
             }
-            while (!stoppedEarly && !plan.keepDisturbed()) {
+            // a paced run's driver (compare-commits) pairs its forks and leaves disturbed pairs out itself
+            while (!stoppedEarly && !plan.keepDisturbed() && !settings.pacer().writesOnRequest()) {
                 Optional<Spares.Next> spare = nextSpare(cells, landed, failed);
                 if (spare.isEmpty()) {
                     break;
