@@ -166,8 +166,9 @@ class ArchitectureTest {
     static final List<String> CALIBRATION_USERS = List.of(ROOT + ".cli.CalibrateCommand");
     /**
      * Who may read the plants: each place a user selects one (the stub engine, {@code -p engine=stub}; the open loop's
-     * issue, {@code -Dinferbench.heldArrivals}; the measured call, {@code -Dinferbench.slowdown}; the check of the
-     * forks' JVM arguments before the first fork; the stub's line in a fork's console).
+     * issue, {@code -Dinferbench.heldArrivals}; the measured call, {@code -Dinferbench.slowdown}; the busy neighbour
+     * of chosen forks, {@code -Dinferbench.busyForks}, started in InferenceBenchmark's setup; the check of the forks'
+     * JVM arguments before the first fork; the stub's line in a fork's console).
      */
     static final List<String> PLANT_READERS = List.of(ROOT + ".engine.StubEngine", ROOT + ".engine.StubDecoder",
             ROOT + ".serve.OpenLoop", ROOT + ".serve.Schedule", ROOT + ".bench.InferenceBenchmark",

@@ -1,6 +1,7 @@
 package dev.inferbench.bench;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.plant.BusyNeighbour;
 import dev.inferbench.plant.InjectedSlowdown;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.Outputs;
@@ -87,10 +88,14 @@ public class InferenceBenchmark extends CallerParams {
         }
     }
 
+    /** A calibration's planted disturbance in this fork ({@code -Dinferbench.busyForks}); null without one. */
+    private BusyNeighbour neighbour;
+
     @Setup(Level.Trial)
     public void load(BenchmarkParams jmh) {
         CellFailure.setUp(() -> {
             callers = Callers.load(cell(BenchConfig.load(), jmh));
+            neighbour = BusyNeighbour.startIfPlanted();
             String aid = InjectedSlowdown.describe(InjectedSlowdown.percent());
             if (!aid.isEmpty()) {
                 System.out.println(aid);
@@ -139,6 +144,10 @@ public class InferenceBenchmark extends CallerParams {
 
     @TearDown(Level.Trial)
     public void tearDown() {
+        if (neighbour != null) {
+            neighbour.close();
+            neighbour = null;
+        }
         if (callers != null) {
             callers.close();
             callers = null;

@@ -140,6 +140,7 @@ final class CalibrationRows {
                 ServingProfiler.tokenLabel(Slo.Metric.ITL, 90)));
         ServingCalibrationRows.closedLoop(rows);
         summaryRows(rows);
+        DisturbedRows.rows(rows);
         generationRows(rows, generation);
         generationTailRows(rows);
         // the resident set, not the bytes allocated: a kernel that reclaims cold pages (DAMON's kdamond) takes some

@@ -83,6 +83,9 @@ public final class CalibrationTable {
             return ratio(row.run());
         }
         Path dir = ran(row.run());
+        if (DisturbedRows.reads(row.metric())) {
+            return dir == null ? Double.NaN : DisturbedRows.read(dir, cells(dir), row);
+        }
         double reading = dir == null ? Double.NaN : CalibrationRows.read(cells(dir), row.metric());
         if (row.baseline() == null) {
             return reading;

@@ -8,6 +8,7 @@ import dev.inferbench.profile.FlameSettings;
 import dev.inferbench.run.LoopSettings;
 import dev.inferbench.run.Pacer;
 import dev.inferbench.run.Shard;
+import dev.inferbench.run.Spares;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,6 +74,12 @@ record RunFlags(RunOptions options, List<String> jmhArgs, Path config) {
     private static final Options.Flag<double[]> PERCENTILES = OPTIONS.value("--percentiles", "LIST",
             new Options.Type<>("percentiles, e.g. 50,90,99.9", (t, f) -> Percentiles.parseList(t)),
             CallFigures.DEFAULT_PERCENTILES, "the summary's percentiles of the calls, e.g. 50,90,99.9");
+    private static final Options.Flag<Spares.Budget> RERUN_DISTURBED = OPTIONS.value("--rerun-disturbed", "N|P%",
+            new Options.Type<>("spare forks per cell, e.g. 2 or 25%", Spares.Budget::parse), Spares.Budget.DEFAULT,
+            "forks run while the machine was disturbed are run again, up to N (or P % of the forks) more a cell"
+                    + " (default 25%; 0: none)");
+    private static final Options.Flag<Boolean> KEEP_DISTURBED = OPTIONS.toggle("--keep-disturbed",
+            "the figures of every fork, those run while the machine was disturbed too (no spares)");
 
     static RunFlags extract(List<String> args) throws BenchException {
         Options.Parsed p = OPTIONS.parse(args);
@@ -85,15 +92,19 @@ record RunFlags(RunOptions options, List<String> jmhArgs, Path config) {
             throw new BenchException("--trust-folder says the folder --resume continues is yours; expected --resume DIR"
                     + " with it");
         }
+        if (p.get(KEEP_DISTURBED) && resume != null) {
+            throw new BenchException("--keep-disturbed is part of a new run's plan; a resumed run keeps its plan's"
+                    + " choice: expected no --keep-disturbed with --resume");
+        }
         FlameSettings flame = p.has(FLAME_EVENTS) ? p.get(FLAME_EVENTS)
                 : p.get(FLAME) ? FlameSettings.parse(FlameSettings.DEFAULT) : null;
         OptionalInt maxForks = p.has(MAX_FORKS) ? OptionalInt.of(p.get(MAX_FORKS)) : OptionalInt.empty();
         OptionalDouble precision = p.has(PRECISION) ? OptionalDouble.of(p.get(PRECISION)) : OptionalDouble.empty();
         Pacer pacer = p.get(PACED) ? Pacer.lines(System.in, System.out) : Pacer.FREE;
         return new RunFlags(new RunOptions(resume, p.get(TRUST_FOLDER), p.get(RUN_DIR), p.get(SHARD), p.get(CELLS),
-                new LoopSettings(maxForks, p.get(FORK_TIMEOUT), precision, p.get(BUDGET), pacer), flame,
-                p.get(FLAME_OPTIONAL), p.get(OP_PROFILE), p.all(THRESHOLD), p.get(PERCENTILES)), p.operands(),
-                p.get(CONFIG));
+                new LoopSettings(maxForks, p.get(FORK_TIMEOUT), precision, p.get(BUDGET), pacer,
+                        p.get(RERUN_DISTURBED)), flame, p.get(FLAME_OPTIONAL), p.get(OP_PROFILE), p.all(THRESHOLD),
+                p.get(PERCENTILES), p.get(KEEP_DISTURBED)), p.operands(), p.get(CONFIG));
     }
 
     /**

@@ -14,6 +14,7 @@ import dev.inferbench.report.Reports;
 import dev.inferbench.report.SummaryTable;
 import dev.inferbench.results.CallFigures;
 import dev.inferbench.results.CellSummary;
+import dev.inferbench.results.Headline;
 import dev.inferbench.results.History;
 import dev.inferbench.results.MachineState;
 import dev.inferbench.results.RunInfo;
@@ -90,9 +91,11 @@ public final class AfterRun {
             }
         }
         List<MeasuredCell> measured = prepared.store().result().read();
-        List<CellSummary> cells = CellSummary.of(measured, percentiles);
+        // every figure after the run is each cell's quiet forks; the machine's line names every fork
+        Headline headline = Headline.of(measured, plan.keepDisturbed(), plan.forks());
+        List<CellSummary> cells = CellSummary.of(headline.cells(), percentiles);
         Map<Cell, String> failed = prepared.store().failures().reasons(plan.runnableCells());
-        summary(measured, cells, failed);
+        summary(measured, headline, cells, failed);
         resultCopy(outcome);
         info.finish(runDir, cells.size(), failed.size(), plan.skipped().size());
         if (opProfile) {
@@ -160,14 +163,15 @@ public final class AfterRun {
     }
 
     /** The summary table with the skipped cells, the machine's state and the failed cells, printed and kept. */
-    private void summary(List<MeasuredCell> measured, List<CellSummary> cells, Map<Cell, String> failed)
-            throws IOException {
+    private void summary(List<MeasuredCell> measured, Headline headline, List<CellSummary> cells,
+                         Map<Cell, String> failed) throws IOException {
         String table = SummaryTable.render(cells);
         StringBuilder extra = new StringBuilder();
         for (Plan.Skipped s : plan.skipped()) {
             extra.append("skipped ").append(s.cell().label()).append(": ").append(s.reason()).append('\n');
         }
         MachineState.of(measured).ifPresent(m -> extra.append(m.line()).append('\n'));
+        headline.line().ifPresent(l -> extra.append(l).append('\n'));
         failed.forEach((cell, why) -> extra.append("failed  ").append(cell.label()).append(": ").append(why).append('\n'));
         console.println();
         console.println("inferbench summary (times per call in each model's unit; 95% CI of the mean with forks as"

@@ -43,7 +43,8 @@ public final class RunFlow {
     public AfterRun.Ending run(RunRequest request) throws BenchException, IOException, RunStoppedException {
         RunSetup.Prepared prepared = request.options().resume() != null
                 ? RunSetup.resume(request.options().resume(), request.args(), request.options().trustFolder(), out)
-                : RunSetup.create(request.args(), request.options().runDir(), request.options().shard(), request.options().cells(), LocalDateTime.now(), out);
+                : RunSetup.create(request.args(), request.options().runDir(), request.options().shard(), request.options().cells(), LocalDateTime.now(), out,
+                request.options().keepDisturbed());
         PrintStream console = console(prepared, request.options().resume() != null);
         // JMH's log of every fork, kept in the run folder whatever the terminal shows; a resumed run adds to it
         // a log grows as the run goes, so it is appended to, not written whole; never through a link
@@ -76,7 +77,7 @@ public final class RunFlow {
         Pacer pacer = loop.pacer().withPass(pair -> ChildJvm.run(ChildJvm.Request.of(OperatorPass.STEP,
                 prepared.plan().runnableCells(), prepared.config(), layout.wherePass(pair)),
                 "the operator pass of pair " + pair, layout.crashes(), console));
-        return new LoopSettings(loop.maxForks(), loop.forkTimeout(), loop.precision(), loop.budget(), pacer);
+        return loop.withPacer(pacer);
     }
 
     /** JMH honours -o only in Runner(Options); with our own output format it is ours to open. */

@@ -22,7 +22,15 @@ import java.util.List;
  * @param thresholds    the {@code --threshold} checks of the gate after the run, as given
  * @param percentiles   the percentiles of the calls the summary and the report show ({@code --percentiles}, else
  *                      the default)
+ * @param keepDisturbed {@code --keep-disturbed}: every fork in the figures, none re-run (kept in plan.json)
  */
 public record RunOptions(Path resume, boolean trustFolder, Path runDir, Shard shard, Path cells, LoopSettings loop, FlameSettings flame,
-                         boolean flameOptional, boolean opProfile, List<String> thresholds, double[] percentiles) {
+                         boolean flameOptional, boolean opProfile, List<String> thresholds, double[] percentiles,
+                         boolean keepDisturbed) {
+    public RunOptions(Path resume, boolean trustFolder, Path runDir, Shard shard, Path cells, LoopSettings loop,
+                      FlameSettings flame, boolean flameOptional, boolean opProfile, List<String> thresholds,
+                      double[] percentiles) {
+        this(resume, trustFolder, runDir, shard, cells, loop, flame, flameOptional, opProfile, thresholds, percentiles,
+                false);
+    }
 }

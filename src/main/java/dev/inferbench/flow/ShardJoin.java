@@ -9,6 +9,7 @@ import dev.inferbench.report.SummaryTable;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.Fingerprint;
 import dev.inferbench.results.RunFolder;
+import dev.inferbench.results.Headline;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.run.Plan;
 import dev.inferbench.run.ShardMerge;
@@ -52,7 +53,9 @@ public final class ShardJoin {
                     : RunFolder.create(root, LocalDateTime.now(), "-merged"));
             target = merged.store().dir();
             copyEnvironment(dirs, target, out);
-            String table = SummaryTable.render(CellSummary.of(merged.store().result().read()));
+            Headline headline = Headline.ofFolder(target, merged.store().result().read());
+            String table = SummaryTable.render(CellSummary.of(headline.cells()))
+                    + headline.line().map(l -> l + "\n").orElse("");
             AtomicFile.write(target.resolve(RunLayout.SUMMARY), table.getBytes(StandardCharsets.UTF_8));
             out.print(table);
             if (!merged.missingShards().isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.inferbench.prepare;
 
+import dev.inferbench.plant.BusyNeighbour;
 import dev.inferbench.plant.HeldArrivals;
 import dev.inferbench.plant.Plant;
 import dev.inferbench.cell.BenchmarkNames;
@@ -111,8 +112,11 @@ public final class JmhOptions {
     private static void checkPlant(CommandLineOptions cmd) throws BenchException {
         String flag = "-D" + Plant.PROPERTY + "=";
         String held = "-D" + HeldArrivals.PROPERTY + "=";
+        String busy = "-D" + BusyNeighbour.PROPERTY + "=";
         for (String a : jvmArgs(cmd)) {
-            if (a.startsWith(flag)) {
+            if (a.startsWith(busy)) {
+                BusyNeighbour.parse(a.substring(busy.length()));
+            } else if (a.startsWith(flag)) {
                 Plant.parse(a.substring(flag.length()));
             } else if (a.startsWith(held)) {
                 HeldArrivals.parse(a.substring(held.length()));

@@ -78,8 +78,9 @@ final class HtmlReport {
             }
         }
         for (ReportInput.Run run : input.runs()) {
-            String machine = MachineState.of(run.cells()).map(m -> "<p class=\"machine\">" + escape(m.line()) + "</p>")
-                    .orElse("");
+            String machine = MachineState.of(run.allForks()).map(m -> "<p class=\"machine\">" + escape(m.line())
+                    + "</p>").orElse("") + String.join("", run.headline().stream()
+                    .map(h -> "<p class=\"machine\">" + escape(h) + "</p>").toList());
             out.println("<h2>Environment: " + escape(run.label()) + "</h2>" + machine + "<table class=\"env\"><tbody>");
             run.environment().forEach((k, v) -> out.println("<tr><td>" + escape(k) + "</td><td>" + escape(v) + "</td></tr>"));
             out.println("</tbody></table>");

@@ -60,10 +60,14 @@ final class MarkdownReport {
             out.println();
             out.println("## Environment: " + escape(run.label()));
             out.println();
-            MachineState.of(run.cells()).ifPresent(m -> {
+            MachineState.of(run.allForks()).ifPresent(m -> {
                 out.println(escape(m.line()));
                 out.println();
             });
+            for (String line : run.headline()) {
+                out.println(escape(line));
+                out.println();
+            }
             if (run.environment().isEmpty()) {
                 out.println("No environment.json or run.properties in " + escape(String.valueOf(run.dir())) + ".");
                 continue;

@@ -1,6 +1,7 @@
 package dev.inferbench.report;
 
 import dev.inferbench.Json;
+import dev.inferbench.results.Headline;
 import dev.inferbench.results.ReceivedFolder;
 import java.util.Set;
 import java.util.HashSet;
@@ -36,9 +37,13 @@ public record ReportInput(List<Run> runs) {
 
     /**
      * @param files       the JMH result files the cells came from (one per shard)
+     * @param cells       the cells as their figures read them: each cell's quiet forks ({@link Headline})
      * @param environment run.properties and environment.json flattened to key/value pairs, in a stable order
+     * @param allForks    the cells with every landed fork, disturbed ones too (what the machine's line reads)
+     * @param headline    the headline's line of each folder, where it has one
      */
-    public record Run(String label, Path dir, List<Path> files, List<MeasuredCell> cells, Map<String, String> environment) {
+    public record Run(String label, Path dir, List<Path> files, List<MeasuredCell> cells, Map<String, String> environment,
+                      List<MeasuredCell> allForks, List<String> headline) {
     }
 
     public static ReportInput load(List<Path> dirs) throws BenchException {
@@ -51,7 +56,9 @@ public record ReportInput(List<Run> runs) {
             ReceivedFolder.refuseLinks(dir);
             Path json = RunLayout.resultOf(dir);
             Path runDir = Files.isDirectory(dir) ? dir : dir.toAbsolutePath().getParent();
-            List<MeasuredCell> cells = JmhJson.read(json);
+            List<MeasuredCell> all = JmhJson.read(json);
+            Headline headline = Headline.ofFolder(dir, all);
+            List<MeasuredCell> cells = headline.cells();
             // shards of one plan join into one run: folders of one plan id with different slices of a sharded plan.
             // Two runs of the same command (same plan id, unsharded, or the same slice twice) stay two runs.
             String key = "folder " + runDir.toAbsolutePath().normalize();
@@ -63,10 +70,13 @@ public record ReportInput(List<Run> runs) {
             Run earlier = byPlan.get(key);
             if (earlier == null) {
                 byPlan.put(key, new Run(String.valueOf(runDir.getFileName()), runDir, new ArrayList<>(List.of(json)),
-                        new ArrayList<>(cells), environment(runDir)));
+                        new ArrayList<>(cells), environment(runDir), new ArrayList<>(all),
+                        new ArrayList<>(headline.line().stream().toList())));
             } else {
                 earlier.files().add(json);
                 earlier.cells().addAll(cells);
+                earlier.allForks().addAll(all);
+                headline.line().ifPresent(earlier.headline()::add);
             }
         }
         List<Run> runs = new ArrayList<>(byPlan.values());
@@ -92,7 +102,8 @@ public record ReportInput(List<Run> runs) {
                     } else {
                         label = r.label() + " (" + (i + 1) + ")";
                     }
-                    runs.set(i, new Run(label, r.dir(), r.files(), r.cells(), r.environment()));
+                    runs.set(i, new Run(label, r.dir(), r.files(), r.cells(), r.environment(), r.allForks(),
+                            r.headline()));
                 }
             }
         }

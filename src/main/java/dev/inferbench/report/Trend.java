@@ -4,6 +4,7 @@ import dev.inferbench.AtomicFile;
 import java.util.Objects;
 import java.util.Arrays;
 import dev.inferbench.BenchException;
+import dev.inferbench.results.Headline;
 import dev.inferbench.results.History;
 import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhJson;
@@ -74,7 +75,7 @@ public final class Trend {
                 History.Entry e = env.get(i);
                 commits.add(e.shortCommit() + (env.stream().filter(o -> o.commit().equals(e.commit())).count() > 1
                         ? " " + e.run() : ""));
-                for (MeasuredCell c : JmhJson.read(e.result())) {
+                for (MeasuredCell c : Headline.ofFolder(e.result(), JmhJson.read(e.result())).cells()) {
                     ReportRow r = ReportRows.of(e.shortCommit(), c);
                     byModel.computeIfAbsent(r.group(), k -> new LinkedHashMap<>())
                             .computeIfAbsent(label(r), k -> new ReportRow[env.size()])[i] = r;

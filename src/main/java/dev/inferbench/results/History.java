@@ -93,6 +93,9 @@ public final class History {
             AtomicFile.write(dir.resolve(SOURCE), (source + "\n").getBytes(StandardCharsets.UTF_8));
             copy(result, dir.resolve(RunLayout.RESULT));
             copy(env, dir.resolve(RunLayout.ENVIRONMENT));
+            if (Files.isRegularFile(runDir.resolve(RunLayout.PLAN))) {
+                copy(runDir.resolve(RunLayout.PLAN), dir.resolve(RunLayout.PLAN)); // which forks the figures take
+            }
         } catch (IOException e) {
             throw new BenchException("cannot add the run to the history " + root + ": " + e.getMessage()
                     + "; expected a writable folder (run.history in benchmarks.properties)", e);

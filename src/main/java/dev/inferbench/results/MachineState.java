@@ -96,16 +96,30 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
      * and 1 of them with a slow canary. Empty when the cell has no canary.
      */
     public static boolean[] disturbedForks(MeasuredCell cell, double canaryMedian, double othersMedian) {
+        String[] why = reasons(cell, canaryMedian, othersMedian);
+        boolean[] out = new boolean[why.length];
+        for (int f = 0; f < why.length; f++) {
+            out[f] = !why[f].isEmpty();
+        }
+        return out;
+    }
+
+    /**
+     * Per fork of {@code cell}, why {@link #disturbedForks} marks it ("canary +44%"), empty for a quiet fork: the
+     * same rule, with its reasons for the lines that name a fork. Empty when the cell has no canary.
+     */
+    public static String[] reasons(MeasuredCell cell, double canaryMedian, double othersMedian) {
         JmhMetric canary = cell.secondary().get(MachineProfiler.CANARY);
         if (canary == null || !(canaryMedian > 0)) {
-            return new boolean[0];
+            return new String[0];
         }
         double[] canaries = medians(canary.iterationMeans());
         JmhMetric others = cell.secondary().get(MachineProfiler.OTHERS);
         double[] busy = others == null ? new double[0] : ForkMeans.of(others.iterationMeans());
-        boolean[] out = new boolean[canaries.length];
+        String[] out = new String[canaries.length];
         for (int f = 0; f < canaries.length; f++) {
-            out[f] = !why(canaries[f], f < busy.length ? busy[f] : Double.NaN, canaryMedian, othersMedian).isEmpty();
+            out[f] = String.join(", ", why(canaries[f], f < busy.length ? busy[f] : Double.NaN, canaryMedian,
+                    othersMedian));
         }
         return out;
     }
@@ -179,7 +193,7 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
      * "batchSize=1 threads=2": the params that tell the cell from the run's others (with the benchmark when several
      * ran); a run of one cell by its model.
      */
-    private static String label(MeasuredCell c, List<MeasuredCell> all) {
+    static String label(MeasuredCell c, List<MeasuredCell> all) {
         String params = VaryingParams.of(all.stream().map(MeasuredCell::params).toList()).name(c.params());
         boolean benchmarks = all.stream().map(MeasuredCell::shortName).distinct().count() > 1;
         String name = c.shortName().substring(c.shortName().lastIndexOf('.') + 1);

@@ -14,13 +14,26 @@ import java.util.OptionalInt;
  *                    this fraction of its mean (the rule of {@code stats.StoppingRule}, which also wants a few forks)
  * @param budget      {@code --budget}: no fork starts once this much time is spent; null for none
  * @param pacer       when the next fork may start: {@link Pacer#FREE}, or {@code --paced} (a line on stdin each)
+ * @param spares      {@code --rerun-disturbed}: how many forks of a cell may replace forks run while the machine was
+ *                    disturbed ({@link Spares}); none when the plan keeps every fork ({@code --keep-disturbed})
+ *                    or a driver paces the forks ({@code --paced}: it pairs them and leaves disturbed pairs out)
  */
 public record LoopSettings(OptionalInt maxForks, Duration forkTimeout, OptionalDouble precision, Duration budget,
-                           Pacer pacer) {
+                           Pacer pacer, Spares.Budget spares) {
     public static final LoopSettings DEFAULT = new LoopSettings(OptionalInt.empty(), null, OptionalDouble.empty(), null,
             Pacer.FREE);
 
     public LoopSettings(OptionalInt maxForks, Duration forkTimeout, OptionalDouble precision, Duration budget) {
         this(maxForks, forkTimeout, precision, budget, Pacer.FREE);
+    }
+
+    public LoopSettings(OptionalInt maxForks, Duration forkTimeout, OptionalDouble precision, Duration budget,
+                        Pacer pacer) {
+        this(maxForks, forkTimeout, precision, budget, pacer, Spares.Budget.DEFAULT);
+    }
+
+    /** The same rules with another pacer. */
+    public LoopSettings withPacer(Pacer other) {
+        return new LoopSettings(maxForks, forkTimeout, precision, budget, other, spares);
     }
 }

@@ -21,9 +21,11 @@ import java.util.List;
  * @param config   the benchmarks.properties the run read; null for the copy inside the jar
  * @param settings iteration counts and times, explicit so that a changed benchmarks.properties cannot alter a
  *                 resumed run
+ * @param keepDisturbed {@code --keep-disturbed}: every fork stays in the figures, also those run while the machine
+ *                 was disturbed, and none is re-run (results.Headline reads it from plan.json by this name)
  */
 public record Plan(int format, String id, List<String> args, String config, int forks, Settings settings,
-                   String shard, List<Cell> cells, List<Skipped> skipped) {
+                   String shard, List<Cell> cells, List<Skipped> skipped, boolean keepDisturbed) {
 
     public static final int FORMAT = 1;
     private static final ObjectMapper JSON = Json.mapper(Json.Option.PRETTY, Json.Option.LENIENT);
@@ -50,7 +52,7 @@ public record Plan(int format, String id, List<String> args, String config, int 
     public static Plan of(List<String> args, String config, int forks, Settings settings, Shard shard,
                           List<Cell> cells, List<Skipped> skipped) {
         String id = Cell.digest(String.join("\u0000", args) + "|" + settings + "|" + cells).substring(0, 16);
-        return new Plan(FORMAT, id, args, config, forks, settings, shard.toString(), cells, skipped);
+        return new Plan(FORMAT, id, args, config, forks, settings, shard.toString(), cells, skipped, false);
     }
 
     private static boolean complete(Cell c) {
@@ -70,7 +72,12 @@ public record Plan(int format, String id, List<String> args, String config, int 
     }
 
     public Plan withForks(int newForks) {
-        return new Plan(format, id, args, config, newForks, settings, shard, cells, skipped);
+        return new Plan(format, id, args, config, newForks, settings, shard, cells, skipped, keepDisturbed);
+    }
+
+    /** The same plan keeping every fork in the figures ({@code --keep-disturbed}). */
+    public Plan keepingDisturbed() {
+        return new Plan(format, id, args, config, forks, settings, shard, cells, skipped, true);
     }
 
     public String toJson() {

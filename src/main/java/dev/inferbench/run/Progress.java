@@ -121,6 +121,20 @@ final class Progress implements AutoCloseable {
         }
     }
 
+    /** A spare fork starts: named as a spare of its cell, never as a fork past the planned count. */
+    synchronized void spare(int done, String name, int fork, int spare, int spares) {
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        String line = String.format(Locale.ROOT, "[inferbench] %s, fork %d: spare %d of %d", name, fork, spare, spares);
+        if (inPlace) {
+            status = line;
+            forkStartedAt = elapsed;
+            remainingAtStart = 0;
+            redraw();
+        } else {
+            out.printf(Locale.ROOT, "%s; elapsed %s%n", line, clock(elapsed));
+        }
+    }
+
     /**
      * A cell as the progress line names it: by the params that vary in the run, with the benchmark when several
      * run; a run of one cell by its model (or benchmark).

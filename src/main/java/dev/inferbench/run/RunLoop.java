@@ -8,6 +8,7 @@ import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.ForkTime;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.stats.Interval;
 import dev.inferbench.stats.StoppingRule;
 import org.openjdk.jmh.annotations.Mode;
@@ -24,7 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -33,7 +33,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * Drives JMH one fork of one cell at a time, in rounds (fork 1 of every cell, then fork 2 of every cell ...), so
@@ -148,6 +147,32 @@ public final class RunLoop {
                     }
                 }
             }
+            // a paced run's driver (compare-commits) pairs its forks and leaves disturbed pairs out itself
+            while (!stoppedEarly && !plan.keepDisturbed() && !settings.pacer().writesOnRequest()) {
+                Optional<Spares.Next> spare = nextSpare(cells, landed, failed);
+                if (spare.isEmpty()) {
+                    break;
+                }
+                if (limitReached(run, progress) || !settings.pacer().next(() -> writeResult(cells))) {
+                    stoppedEarly = true;
+                    break;
+                }
+                Spares.Next s = spare.get();
+                String name = Progress.name(s.cell(), cells, varying);
+                progress.println(s.line(name));
+                progress.spare(run, name, s.fork(), s.spare(), s.of());
+                long t0 = System.nanoTime();
+                Optional<String> failure = runFork(s.cell(), s.fork(), watchdog);
+                progress.finished((System.nanoTime() - t0) / 1e9);
+                run++;
+                if (failure.isPresent()) {
+                    failed.put(s.cell(), failure.get());
+                    progress.println("[inferbench] " + name + " spare fork " + s.fork() + " failed: " + failure.get());
+                } else {
+                    landed.get(s.cell()).add(s.fork());
+                    landedCount++;
+                }
+            }
         } finally {
             finished = true;
             removeHook(onInterrupt);
@@ -163,6 +188,20 @@ public final class RunLoop {
         int left = (int) cells.stream().filter(c -> !failed.containsKey(c) && !precise(c))
                 .mapToLong(c -> plan.forks() - landed.get(c).stream().filter(f -> f <= plan.forks()).count()).sum();
         return new Outcome(writeResult(cells), failed, run, stoppedEarly ? left : 0);
+    }
+
+    /** The next spare fork, from every landed fork's machine record ({@link Spares}). */
+    private Optional<Spares.Next> nextSpare(List<Cell> cells, Map<Cell, Set<Integer>> landed, Map<Cell, String> failed)
+            throws BenchException {
+        Map<Cell, MeasuredCell> measured = new LinkedHashMap<>();
+        Set<Cell> skip = new HashSet<>(failed.keySet());
+        for (Cell c : cells) {
+            store.result().cell(c).ifPresent(m -> measured.put(c, m));
+            if (precise(c)) {
+                skip.add(c);
+            }
+        }
+        return Spares.next(cells, measured, landed, skip, plan.forks(), settings.spares());
     }
 
     /**
@@ -265,13 +304,13 @@ public final class RunLoop {
         for (ForkHook h : hooks) {
             h.beforeFork(cell, fork, forkDir, b);
         }
-        ForkConsole forkConsole = new ForkConsole(out, fork, plan.forks(), hooks);
+        ForkConsole forkConsole = new ForkConsole(out, fork, Math.max(fork, plan.forks()), hooks);
         FailureFilter output = new FailureFilter(OutputFormatFactory.createFormatInstance(forkConsole.stream(), out.jmh()),
                 out.verbose());
         Optional<RunResult> result;
         boolean killed;
         try {
-            result = runWhenJmhIsFree(crashLogsInto(b.build(), forkDir), output, watchdog, cell);
+            result = runWhenJmhIsFree(ForkFolder.forkOptions(b.build(), forkDir, fork), output, watchdog, cell);
         } finally {
             killed = watchdog.disarm();
             forkConsole.flush();
@@ -294,16 +333,16 @@ public final class RunLoop {
             h.afterFork(cell, fork, forkDir, ok);
         }
         if (ok) {
-            deleteIfEmpty(forkDir);
+            ForkFolder.deleteIfEmpty(forkDir);
             return Optional.empty();
         }
         String reason = killed ? "still running after the fork timeout of " + Progress.clock(forkLimits().timeout(cell).toMillis() / 1e3)
                 + "; killed (set --fork-timeout to allow longer)"
                 : output.failures().stream().findFirst().map(FailureFilter.Failure::reason).orElse("the fork produced no result")
                         + FailureRecord.crashSite(output.crashTail());
-        store.failures().save(cell, fork, FailureRecord.text(reason, output.crashTail(), crashLogs(forkDir),
+        store.failures().save(cell, fork, FailureRecord.text(reason, output.crashTail(), ForkFolder.crashLogs(forkDir),
                 store.layout().cellFailures(cell.id())));
-        deleteIfEmpty(forkDir);
+        ForkFolder.deleteIfEmpty(forkDir);
         return Optional.of(reason);
     }
 
@@ -346,36 +385,6 @@ public final class RunLoop {
 
     private ForkLimits forkLimits() {
         return new ForkLimits(plan.settings(), settings.forkTimeout());
-    }
-
-    /**
-     * The fork's options with its JVM crash log ({@code hs_err_pid*.log}) written into the fork's own folder rather
-     * than the working directory, where a crash would otherwise leave it; a user's own {@code -XX:ErrorFile} stands.
-     */
-    static Options crashLogsInto(Options fork, Path forkDir) {
-        List<String> append = new ArrayList<>(fork.getJvmArgsAppend().orElse(List.of()));
-        boolean own = Stream.of(fork.getJvmArgs(), fork.getJvmArgsPrepend(), fork.getJvmArgsAppend())
-                .flatMap(o -> o.orElse(List.of()).stream())
-                .anyMatch(a -> a.startsWith("-XX:ErrorFile="));
-        if (own) {
-            return fork;
-        }
-        append.add("-XX:ErrorFile=" + forkDir.toAbsolutePath().resolve("hs_err_pid%p.log"));
-        return new OptionsBuilder().parent(fork).jvmArgsAppend(append.toArray(String[]::new)).build();
-    }
-
-    private static List<Path> crashLogs(Path forkDir) throws IOException {
-        try (Stream<Path> s = Files.list(forkDir)) {
-            return s.filter(p -> p.getFileName().toString().matches("hs_err_pid\\d+\\.log")).sorted().toList();
-        }
-    }
-
-    private static void deleteIfEmpty(Path dir) throws IOException {
-        try (Stream<Path> s = Files.list(dir)) {
-            if (s.findAny().isEmpty()) {
-                Files.delete(dir);
-            }
-        }
     }
 
     /** Ctrl-C or a kill: what landed is already on disk; say so, and stop the fork in flight. */

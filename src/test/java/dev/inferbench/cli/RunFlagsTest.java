@@ -25,6 +25,18 @@ class RunFlagsTest {
     }
 
     @Test
+    void theDisturbedForksFlags() throws BenchException {
+        RunFlags f = RunFlags.extract(List.of("--rerun-disturbed", "2", "--keep-disturbed", "-f", "4"));
+        assertThat(f.jmhArgs()).containsExactly("-f", "4");
+        assertThat(f.options().loop().spares().of(4)).isEqualTo(2);
+        assertThat(f.options().keepDisturbed()).isTrue();
+        assertThat(RunFlags.extract(List.of()).options().loop().spares().of(4)).isEqualTo(1);
+        assertThat(RunFlags.extract(List.of("--rerun-disturbed", "0")).options().loop().spares().of(4)).isZero();
+        assertThatThrownBy(() -> RunFlags.extract(List.of("--resume", "r", "--keep-disturbed")))
+                .hasMessageContaining("a resumed run keeps its plan's choice");
+    }
+
+    @Test
     void badValuesAreOneClearLine() {
         assertThatThrownBy(() -> RunFlags.extract(List.of("--max-forks", "0"))).hasMessage("--max-forks '0' is not a whole number >= 1;"
                 + " expected forks per cell, e.g. --max-forks 5");

@@ -38,6 +38,11 @@ class FolderTrustTest {
         FolderTrust.check(DIR, plan, List.of(given), false, Optional.empty(), MODELS);
     }
 
+    @Test
+    void aPlanThatKeepsDisturbedForksIsAccepted() {
+        assertThatCode(() -> check(plan("resnet50", null, "-f", "4").keepingDisturbed())).doesNotThrowAnyException();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"-jvm|/bin/sh", "-jvmArgsAppend|-javaagent:/tmp/a.jar", "-jvmArgs|-agentpath:/x.so",
             "-jvmArgsPrepend|-agentlib:jdwp=transport=dt_socket,server=y", "-jvmArgsAppend|-XX:OnError=sh",

@@ -99,6 +99,19 @@ class PlanTest {
     }
 
     @Test
+    void keepDisturbedIsKeptInThePlanAndAnOlderPlanReadsWithout() throws Exception {
+        Plan plan = Plan.of(List.of(), null, 4, new Plan.Settings(1, "1 s", 2, null), Shard.WHOLE, cells(1), List.of());
+        assertThat(Plan.fromJson(plan.keepingDisturbed().toJson(), "plan.json").keepDisturbed()).isTrue();
+        assertThat(plan.keepingDisturbed().withForks(6).keepDisturbed()).isTrue();
+        com.fasterxml.jackson.databind.node.ObjectNode tree = (com.fasterxml.jackson.databind.node.ObjectNode)
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(plan.toJson());
+        tree.remove("keepDisturbed");
+        String older = tree.toString();
+        assertThat(older).doesNotContain("keepDisturbed");
+        assertThat(Plan.fromJson(older, "plan.json").keepDisturbed()).isFalse();
+    }
+
+    @Test
     void notAPlanIsOneClearError() {
         assertThatThrownBy(() -> Plan.fromJson("{\"format\": 99}", "x/plan.json")).isInstanceOf(BenchException.class)
                 .hasMessageContaining("x/plan.json");

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * One metric of a cell as JMH writes it: the score with its error and confidence bounds, percentiles where JMH
@@ -25,6 +26,76 @@ public record JmhMetric(double score, double scoreError, double[] scoreConfidenc
         }
         return histograms.stream().map(fork -> fork.stream().mapToDouble(JmhMetric::mean).toArray())
                 .toArray(double[][]::new);
+    }
+
+    /**
+     * The metric as if only the forks {@code keep} marks had run: their raw data, the score combined from their
+     * iterations as JMH combined them for all forks (the mean, or the sum, largest or smallest where the score is
+     * that), the percentiles JMH gave computed again from the kept calls; the error, which no output reads, NaN.
+     * Forks past the end of {@code keep} are kept.
+     */
+    public JmhMetric onlyForks(boolean[] keep) {
+        List<List<Double>> raw = new ArrayList<>();
+        for (int f = 0; f < rawData.size(); f++) {
+            if (f >= keep.length || keep[f]) {
+                raw.add(rawData.get(f));
+            }
+        }
+        List<List<double[]>> hist = new ArrayList<>();
+        for (int f = 0; f < histograms.size(); f++) {
+            if (f >= keep.length || keep[f]) {
+                hist.add(histograms.get(f));
+            }
+        }
+        JmhMetric kept = new JmhMetric(Double.NaN, Double.NaN, new double[]{Double.NaN, Double.NaN}, new TreeMap<>(),
+                unit, raw, hist);
+        SortedMap<Double, Double> again = new TreeMap<>();
+        if (!percentiles.isEmpty() && kept.sampleCount() > 0) {
+            Percentiles calls = kept.calls();
+            percentiles.keySet().forEach(p -> again.put(p, calls.estimate(p)));
+        }
+        return new JmhMetric(kept.combined(this), Double.NaN, new double[]{Double.NaN, Double.NaN}, again, unit, raw,
+                hist);
+    }
+
+    /** This metric's iterations combined into one score the way {@code all}'s score combines all of its own. */
+    private double combined(JmhMetric all) {
+        if (rawData.isEmpty()) {
+            double sum = 0;
+            double n = 0;
+            for (List<double[]> fork : histograms) {
+                for (double[] bins : fork) {
+                    for (int i = 0; i + 1 < bins.length; i += 2) {
+                        sum += bins[i] * bins[i + 1];
+                        n += bins[i + 1];
+                    }
+                }
+            }
+            return n == 0 ? Double.NaN : sum / n;
+        }
+        double[] allValues = Arrays.stream(all.iterationMeans()).flatMapToDouble(Arrays::stream).toArray();
+        double[] values = Arrays.stream(iterationMeans()).flatMapToDouble(Arrays::stream).toArray();
+        if (values.length == 0) {
+            return Double.NaN;
+        }
+        double sum = Arrays.stream(values).sum();
+        if (close(all.score, Arrays.stream(allValues).sum()) && !close(all.score, Arrays.stream(allValues).average()
+                .orElse(Double.NaN))) {
+            return sum;
+        }
+        if (close(all.score, Arrays.stream(allValues).max().orElse(Double.NaN)) && allValues.length > 1
+                && !close(all.score, Arrays.stream(allValues).average().orElse(Double.NaN))) {
+            return Arrays.stream(values).max().orElseThrow();
+        }
+        if (close(all.score, Arrays.stream(allValues).min().orElse(Double.NaN)) && allValues.length > 1
+                && !close(all.score, Arrays.stream(allValues).average().orElse(Double.NaN))) {
+            return Arrays.stream(values).min().orElseThrow();
+        }
+        return sum / values.length;
+    }
+
+    private static boolean close(double a, double b) {
+        return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
     }
 
     /** The forks JMH recorded data for. */

@@ -1,6 +1,7 @@
 package dev.inferbench.results.jmh;
 
 import java.util.regex.Pattern;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -24,6 +25,20 @@ public record MeasuredCell(String benchmark, String mode, int threads, int forks
     public boolean tookTurns() {
         return run.get("jvmArgs") instanceof List<?> args && args.stream()
                 .anyMatch(a -> a instanceof String s && s.startsWith("-Dinferbench.duet=") && s.endsWith(":turns"));
+    }
+
+    /**
+     * The cell as if only the forks {@code keep} marks (by their place in the file, from 0) had run: every metric's
+     * data, score and percentiles from those forks alone ({@link JmhMetric#onlyForks}).
+     */
+    public MeasuredCell onlyForks(boolean[] keep) {
+        int kept = 0;
+        for (int f = 0; f < forks; f++) {
+            kept += f >= keep.length || keep[f] ? 1 : 0;
+        }
+        Map<String, JmhMetric> second = new LinkedHashMap<>();
+        secondary.forEach((name, m) -> second.put(name, m.forkCount() == primary.forkCount() ? m.onlyForks(keep) : m));
+        return new MeasuredCell(benchmark, mode, threads, kept, params, primary.onlyForks(keep), second, run);
     }
 
     /** {@code InferenceBenchmark.infer}: class and method. */
