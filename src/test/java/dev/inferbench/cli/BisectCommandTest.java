@@ -94,29 +94,56 @@ class BisectCommandTest {
 
     /**
      * c0 (good) and c1..c9: the cost rises at {@code at}; {@code extra} puts a file into commit c-i ("undecided", or
-     * "broken" holding an exit code).
+     * "broken" holding an exit code). The ten commits are written by one {@code git fast-import}, as ten
+     * {@code git commit}s would write them, and checked out.
      */
     private Path scratch(String name, int at, Map<Integer, String[]> extra) throws Exception {
         Path repo = Files.createDirectories(tmp.resolve(name));
         git(repo, "init", "-q", "-b", "master");
-        Files.writeString(repo.resolve(".gitignore"), "target/\nresults/\n");
+        StringBuilder stream = new StringBuilder();
+        List<Planted> costs = new ArrayList<>();
         for (int i = 0; i <= N; i++) {
             int cost = i >= at ? 12 : 10;
-            Files.writeString(repo.resolve("cost"), cost + "\n");
-            Files.writeString(repo.resolve("n"), i + "\n");
-            for (String f : List.of("undecided", "broken")) {
-                Files.deleteIfExists(repo.resolve(f));
-            }
             String[] file = extra.get(i);
-            if (file != null) {
-                Files.writeString(repo.resolve(file[0]), file[1]);
+            stream.append("commit refs/heads/master\nmark :").append(i + 1).append('\n')
+                    .append("author t <t@t> ").append(1_700_000_000L + i).append(" +0000\n")
+                    .append("committer t <t@t> ").append(1_700_000_000L + i).append(" +0000\n")
+                    .append(data("c" + i + "\n"));
+            if (i > 0) {
+                stream.append("from :").append(i).append('\n');
             }
-            git(repo, "add", "-A");
-            git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "c" + i);
-            planted.put(sha(repo, "HEAD"), new Planted(cost, file != null && file[0].equals("undecided"),
+            stream.append("deleteall\n").append(inline(".gitignore", "target/\nresults/\n"))
+                    .append(inline("cost", cost + "\n")).append(inline("n", i + "\n"));
+            if (file != null) {
+                stream.append(inline(file[0], file[1]));
+            }
+            costs.add(new Planted(cost, file != null && file[0].equals("undecided"),
                     file != null && file[0].equals("broken") ? Integer.valueOf(file[1]) : null));
         }
+        Path marks = tmp.resolve(name + ".marks");
+        Process p = new ProcessBuilder("git", "-C", repo.toString(), "fast-import", "--quiet",
+                "--export-marks=" + marks).redirectErrorStream(true).start();
+        p.getOutputStream().write(stream.toString().getBytes(StandardCharsets.UTF_8));
+        p.getOutputStream().close();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(said).isZero();
+        git(repo, "reset", "-q", "--hard");
+        for (String line : Files.readAllLines(marks)) {
+            String[] mark = line.split(" ");
+            planted.put(mark[1], costs.get(Integer.parseInt(mark[0].substring(1)) - 1));
+        }
+        assertThat(planted).hasSizeGreaterThanOrEqualTo(N + 1);
         return repo;
+    }
+
+    /** A fast-import data block: the exact byte count, then the bytes. */
+    private static String data(String text) {
+        return "data " + text.getBytes(StandardCharsets.UTF_8).length + "\n" + text + "\n";
+    }
+
+    private static String inline(String path, String content) {
+        return "M 100644 inline " + path + "\n" + data(content);
     }
 
     private Ended bisect(Path repo, String... extraArgs) {

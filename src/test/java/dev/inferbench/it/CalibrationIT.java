@@ -3,6 +3,7 @@ package dev.inferbench.it;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,8 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * read its planted value, so that no change alters what a figure means without a red build. Each of the table's runs
  * costs a launcher, a fork and a report (about ten seconds on 2 cores), so {@code mvn verify} reads a figure of each
  * kind from six runs, and {@code mvn verify -Pcalibration} (the JUnit tag {@value #TABLE}) reads every row of
- * {@code calibrate --fast} (docs/calibration.md).
+ * {@code calibrate --fast} (docs/calibration.md). Its figures are times, so it runs alone: no other end-to-end
+ * test's JVMs beside it.
  */
+@Isolated
 class CalibrationIT {
     /** The tag of the whole fast table, left out of the default build. */
     static final String TABLE = "calibration";

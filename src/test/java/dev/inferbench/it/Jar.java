@@ -34,7 +34,11 @@ final class Jar {
         cmd.addAll(jvmArgs);
         cmd.addAll(List.of("-jar", path().toString()));
         cmd.addAll(args);
-        return new ProcessBuilder(cmd).directory(cwd.toFile());
+        ProcessBuilder b = new ProcessBuilder(cmd).directory(cwd.toFile());
+        // as the build sets it for the test JVM: without it the launcher starts itself a second time (SilentLaunch);
+        // the one test of that path takes it away again
+        b.environment().putIfAbsent("ORT_DISABLE_TELEMETRY", "1");
+        return b;
     }
 
     static ProcessBuilder command(Path cwd, String args) {
