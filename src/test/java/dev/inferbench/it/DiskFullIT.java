@@ -44,7 +44,7 @@ class DiskFullIT {
         mount = dir;
         Path cwd = Files.createDirectory(work.resolve("cwd"));
         Path err = work.resolve("err.txt");
-        Process p = Jar.command(cwd, "-p model=mlp-tiny -p batchSize=1,2 -f 4 -wi 0 -i 1 -r 100ms --run-dir "
+        Process p = Jar.command(cwd, "-p model=mlp-tiny -p batchSize=1,2 -f 4 -wi 0 -i 1 -r 100ms --rerun-disturbed 0 --run-dir "
                 + dir.resolve("run"))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
         assertThat(p.waitFor(3, TimeUnit.MINUTES)).isTrue();

@@ -234,7 +234,8 @@ class HostileFolderIT {
         Path cwd = Files.createDirectory(work.resolve("busy"));
         // three forks and the report after them: the run holds its folder for seconds after its plan is written,
         // longer than a second launcher takes to start and look
-        Process first = Jar.command(cwd, "-p model=mlp-tiny -p batchSize=1 -f 3 -wi 0 -i 1 -r 200ms --run-dir run")
+        Process first = Jar.command(cwd, "-p model=mlp-tiny -p batchSize=1 -f 3 -wi 0 -i 1 -r 200ms --rerun-disturbed 0"
+                + " --run-dir run")
                 .redirectErrorStream(true).redirectOutput(cwd.resolve("first.txt").toFile()).start();
         Jar.awaitWhileAlive(first, () -> Files.exists(cwd.resolve("run/plan.json")));
         Jar.Run second = Jar.run(cwd, "--resume run");

@@ -142,7 +142,7 @@ class RunLoopIT {
     @Test
     void threeShardsMergeIntoTheWholePlan() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("shards"));
-        String args = "-p model=mlp-tiny -p batchSize=1,2,3,4 -p threads=1 -f 2 -wi 0 -i 1 -r 100ms" + NO_SPARES;
+        String args = "-p model=mlp-tiny -p batchSize=1,2,3 -p threads=1 -f 2 -wi 0 -i 1 -r 100ms" + NO_SPARES;
         Set<String> seen = new HashSet<>();
         for (int i = 1; i <= 3; i++) {
             Jar.Run r = run(cwd, args + " --shard " + i + "/3 --run-dir s" + i);
@@ -154,10 +154,10 @@ class RunLoopIT {
         Jar.Run merge = run(cwd, "merge s1 s2 s3 --run-dir whole");
         assertThat(merge.code()).as(merge.err()).isZero();
         List<String> merged = cellsAndForks(cwd.resolve("whole/jmh-result.json"));
-        assertThat(merged).hasSize(4).containsExactlyInAnyOrderElementsOf(seen);
+        assertThat(merged).hasSize(3).containsExactlyInAnyOrderElementsOf(seen);
         assertThat(merged).allSatisfy(c -> assertThat(c).endsWith("forks=2 histograms=2"));
         JsonNode plan = JSON.readTree(cwd.resolve("whole/plan.json").toFile());
-        assertThat(plan.get("cells")).hasSize(4);
+        assertThat(plan.get("cells")).hasSize(3);
         assertThat(plan.get("shard").asText()).isEqualTo("1/1");
 
         Jar.Run unsharded = run(cwd, args + " --run-dir unsharded");
