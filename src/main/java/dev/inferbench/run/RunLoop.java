@@ -1,16 +1,12 @@
 package dev.inferbench.run;
 
-import java.util.Locale;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.cell.VaryingParams;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.BenchException;
-import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.ForkTime;
 import dev.inferbench.results.jmh.MeasuredCell;
-import dev.inferbench.stats.Interval;
-import dev.inferbench.stats.StoppingRule;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.BenchmarkListEntry;
@@ -58,6 +54,7 @@ public final class RunLoop {
     private final List<ForkHook> hooks;
     private final PrintStream console;
     private final RunConsole out;
+    private final PrecisionGoal precision;
     private List<String> catalogue;
     private volatile int landedCount;
     private volatile boolean finished;
@@ -72,6 +69,7 @@ public final class RunLoop {
         this.hooks = List.copyOf(hooks);
         this.console = out.terminal();
         this.out = out;
+        this.precision = new PrecisionGoal(store, settings.precision());
     }
 
     public Outcome run() throws BenchException, IOException, RunStoppedException {
@@ -119,7 +117,7 @@ public final class RunLoop {
             for (int fork = 1; fork <= plan.forks(); fork++) {
                 for (int i = 0; i < cells.size(); i++) {
                     Cell cell = cells.get(i);
-                    if (landed.get(cell).contains(fork) || failed.containsKey(cell) || precise(cell)) {
+                    if (landed.get(cell).contains(fork) || failed.containsKey(cell) || precision.reached(cell)) {
                         continue;
                     }
                     if (limitReached(run, progress) || !settings.pacer().next(() -> writeResult(cells))) {
@@ -177,7 +175,7 @@ public final class RunLoop {
             finished = true;
             removeHook(onInterrupt);
         }
-        reportPrecision(cells, landed, failed, progress);
+        precision.report(cells, landed, failed, progress);
         for (Cell cell : cells) {
             if (!landed.get(cell).isEmpty()) {
                 for (ForkHook h : hooks) {
@@ -185,7 +183,7 @@ public final class RunLoop {
                 }
             }
         }
-        int left = (int) cells.stream().filter(c -> !failed.containsKey(c) && !precise(c))
+        int left = (int) cells.stream().filter(c -> !failed.containsKey(c) && !precision.reached(c))
                 .mapToLong(c -> plan.forks() - landed.get(c).stream().filter(f -> f <= plan.forks()).count()).sum();
         return new Outcome(writeResult(cells), failed, run, stoppedEarly ? left : 0);
     }
@@ -197,7 +195,7 @@ public final class RunLoop {
         Set<Cell> skip = new HashSet<>(failed.keySet());
         for (Cell c : cells) {
             store.result().cell(c).ifPresent(m -> measured.put(c, m));
-            if (precise(c)) {
+            if (precision.reached(c)) {
                 skip.add(c);
             }
         }
@@ -225,46 +223,6 @@ public final class RunLoop {
         }
         Duration budget = settings.budget();
         return budget != null && progress.elapsed().toMillis() / 1e3 + progress.forkSeconds() > budget.toMillis() / 1e3;
-    }
-
-    /** With --precision: the cell's interval is already narrow enough, so it needs no more forks. */
-    private boolean precise(Cell cell) {
-        if (settings.precision().isEmpty()) {
-            return false;
-        }
-        Optional<Interval> mean = mean(cell);
-        return mean.isPresent() && StoppingRule.precise(mean.get(), settings.precision().getAsDouble());
-    }
-
-    /** The half-width of the cell's interval over its mean, from the run's one interval (NaN without forks). */
-    private double relativeError(Cell cell) {
-        return mean(cell).map(Interval::relativeError).orElse(Double.NaN);
-    }
-
-    /** The cell's mean with its interval, as the summary gives it; empty before its first fork. */
-    private Optional<Interval> mean(Cell cell) {
-        try {
-            return store.result().cell(cell).map(c -> CellSummary.of(c).mean());
-        } catch (BenchException e) {
-            return Optional.empty();
-        }
-    }
-
-    private void reportPrecision(List<Cell> cells, Map<Cell, Set<Integer>> landed, Map<Cell, String> failed,
-                                 Progress progress) {
-        if (settings.precision().isEmpty()) {
-            return;
-        }
-        double goal = settings.precision().getAsDouble();
-        for (Cell cell : cells) {
-            if (failed.containsKey(cell)) {
-                continue;
-            }
-            double rel = relativeError(cell);
-            progress.println(String.format(Locale.ROOT, "[inferbench] %s: ±%.1f%% after %d fork%s (%s ±%.1f%%)",
-                    cell.label(), rel * 100, landed.get(cell).size(), landed.get(cell).size() == 1 ? "" : "s",
-                    rel <= goal ? "reached" : "did not reach", goal * 100));
-        }
     }
 
     /** The benchmarks the run's own include pattern selects. */
