@@ -59,7 +59,7 @@ class DiskFullIT {
         }
         assertThat(kept).isBetween(1L, 7L);
         assertThat(exec("mount", "-o", "remount,size=20m", dir.toString())).isZero();
-        Process resumed = Jar.command(cwd, "--resume " + dir.resolve("run"))
+        Process resumed = Jar.command(cwd, "--resume " + dir.resolve("run") + " --rerun-disturbed 0")
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         assertThat(resumed.waitFor(3, TimeUnit.MINUTES)).isTrue();
         assertThat(resumed.exitValue()).isZero();
