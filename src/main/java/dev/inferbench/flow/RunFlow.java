@@ -1,5 +1,6 @@
 package dev.inferbench.flow;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.run.ChildJvm;
 import dev.inferbench.BenchException;
 import dev.inferbench.prepare.RunSetup;
@@ -48,10 +49,8 @@ public final class RunFlow {
         PrintStream console = console(prepared, request.options().resume() != null);
         // JMH's log of every fork, kept in the run folder whatever the terminal shows; a resumed run adds to it
         // a log grows as the run goes, so it is appended to, not written whole; never through a link
-        PrintStream jmhLog = new PrintStream(Files.newOutputStream(prepared.store().dir().resolve(RunConsole.JMH_LOG),
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE,
-                LinkOption.NOFOLLOW_LINKS), false,
-                StandardCharsets.UTF_8);
+        PrintStream jmhLog = new PrintStream(AtomicFile.log(prepared.store().dir().resolve(RunConsole.JMH_LOG), true),
+                false, StandardCharsets.UTF_8);
         try {
             RunInfo info = RunInfo.start(request.argv().toArray(String[]::new), prepared.config());
             RunConsole runConsole = RunConsole.of(console, jmhLog, prepared.cmd().verbosity().hasValue()

@@ -1,12 +1,12 @@
 package dev.inferbench.profile;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.engine.ForkOrtProfile;
 import dev.inferbench.model.stats.OnnxSummary;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -58,8 +58,12 @@ final class OperatorFlame {
         List<OperatorJoin.Sample> samples = JfrSamples.read(jfr, event);
         OperatorJoin.Joined joined = OperatorJoin.join(samples, timeline, k -> names.apply(k).frames());
         Path collapsed = forkDir.resolve(event + ".collapsed");
-        try (PrintStream out = new PrintStream(Files.newOutputStream(collapsed), false, StandardCharsets.UTF_8)) {
-            joined.stacks().forEach((stack, n) -> out.println(stack + " " + n));
+        try {
+            AtomicFile.write(collapsed, o -> {
+                PrintStream out = new PrintStream(o, false, StandardCharsets.UTF_8);
+                joined.stacks().forEach((stack, n) -> out.println(stack + " " + n));
+                out.flush();
+            });
         } catch (IOException e) {
             throw new BenchException("cannot write " + collapsed + ": " + e.getMessage(), e);
         }
@@ -69,8 +73,12 @@ final class OperatorFlame {
         long to = samples.stream().mapToLong(OperatorJoin.Sample::ns).max().orElse(0);
         OperatorShares shares = OperatorShares.of(joined, timeline, names, from, to);
         Path check = forkDir.resolve(CHECK);
-        try (PrintStream out = new PrintStream(Files.newOutputStream(check), true, StandardCharsets.UTF_8)) {
-            shares.print(out, Integer.MAX_VALUE);
+        try {
+            AtomicFile.write(check, o -> {
+                PrintStream out = new PrintStream(o, false, StandardCharsets.UTF_8);
+                shares.print(out, Integer.MAX_VALUE);
+                out.flush();
+            });
         } catch (IOException e) {
             throw new BenchException("cannot write " + check + ": " + e.getMessage(), e);
         }
@@ -78,8 +86,8 @@ final class OperatorFlame {
     }
 
     private static void html(Path file, Path collapsed, String title, boolean reverse) throws BenchException {
-        try (OutputStream out = Files.newOutputStream(file)) {
-            FlameGraphs.merge(List.of(collapsed), title, reverse, out);
+        try {
+            AtomicFile.write(file, out -> FlameGraphs.merge(List.of(collapsed), title, reverse, out));
         } catch (IOException e) {
             throw new BenchException("cannot write " + file + ": " + e.getMessage(), e);
         }

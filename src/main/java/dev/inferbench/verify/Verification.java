@@ -1,12 +1,12 @@
 package dev.inferbench.verify;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -58,12 +58,12 @@ public final class Verification {
     private static void write(CompatibilityMatrix matrix, Path dir, PrintStream out) throws BenchException {
         try {
             Files.createDirectories(dir);
-            try (PrintStream md = new PrintStream(Files.newOutputStream(dir.resolve("verify.md")), false, "UTF-8")) {
+            AtomicFile.write(dir.resolve("verify.md"), o -> {
+                PrintStream md = new PrintStream(o, false, StandardCharsets.UTF_8);
                 matrix.writeMarkdown(md);
-            }
-            try (OutputStream json = new BufferedOutputStream(Files.newOutputStream(dir.resolve("verify.json")))) {
-                matrix.writeJson(json);
-            }
+                md.flush();
+            });
+            AtomicFile.write(dir.resolve("verify.json"), matrix::writeJson);
         } catch (IOException e) {
             throw new BenchException("cannot write the compatibility matrix to " + dir + ": " + e.getMessage(), e);
         }
