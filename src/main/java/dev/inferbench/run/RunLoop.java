@@ -126,9 +126,7 @@ public final class RunLoop {
                     }
                     progress.fork(run, remaining, i + 1, cells.size(), Progress.name(cell, cells, varying), fork,
                             plan.forks());
-                    long t0 = System.nanoTime();
-                    Optional<String> failure = runFork(cell, fork, watchdog);
-                    progress.finished((System.nanoTime() - t0) / 1e9);
+                    Optional<String> failure = timedFork(cell, fork, watchdog, progress);
                     run++;
                     if (failure.isPresent() && killedFromOutside(failure.get()) && rerun.add(cell.id() + "#" + fork)) {
                         progress.println("[inferbench] " + Progress.name(cell, cells, varying) + " fork " + fork
@@ -159,9 +157,7 @@ public final class RunLoop {
                 String name = Progress.name(s.cell(), cells, varying);
                 progress.println(s.line(name));
                 progress.spare(run, name, s.fork(), s.spare(), s.of());
-                long t0 = System.nanoTime();
-                Optional<String> failure = runFork(s.cell(), s.fork(), watchdog);
-                progress.finished((System.nanoTime() - t0) / 1e9);
+                Optional<String> failure = timedFork(s.cell(), s.fork(), watchdog, progress);
                 run++;
                 if (failure.isPresent()) {
                     failed.put(s.cell(), failure.get());
@@ -186,6 +182,15 @@ public final class RunLoop {
         int left = (int) cells.stream().filter(c -> !failed.containsKey(c) && !precision.reached(c))
                 .mapToLong(c -> plan.forks() - landed.get(c).stream().filter(f -> f <= plan.forks()).count()).sum();
         return new Outcome(writeResult(cells), failed, run, stoppedEarly ? left : 0);
+    }
+
+    /** Runs one fork and tells the progress line how long it took; empty when it landed, else why it failed. */
+    private Optional<String> timedFork(Cell cell, int fork, ForkWatchdog watchdog, Progress progress)
+            throws BenchException, IOException, RunStoppedException {
+        long t0 = System.nanoTime();
+        Optional<String> failure = runFork(cell, fork, watchdog);
+        progress.finished((System.nanoTime() - t0) / 1e9);
+        return failure;
     }
 
     /** The next spare fork, from every landed fork's machine record ({@link Spares}). */
