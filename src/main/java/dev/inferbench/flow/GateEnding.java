@@ -5,6 +5,7 @@ import dev.inferbench.compare.Comparison;
 import dev.inferbench.compare.Gate;
 import dev.inferbench.flow.CompareFlow.Ending;
 import dev.inferbench.report.CompareTable;
+import dev.inferbench.report.Units;
 import dev.inferbench.stats.Interval;
 import dev.inferbench.stats.Power;
 
@@ -89,9 +90,25 @@ final class GateEnding {
         return String.format(Locale.ROOT, "could not tell: %s %s %s (%s): %s; %s",
                 cell, r.metric(), CompareTable.ratioText(r),
                 r.paired() ? "paired, " + r.pairs().count() + " pairs" : "unpaired, " + i.forks() + " forks",
-                sees, turns ? "rerun compare-commits with more --forks, or more iterations a fork (-i N)"
+                sees, turns ? (microseconds(r) ? SHORT_TURNS : "rerun compare-commits with more --forks, or more"
+                        + " iterations a fork (-i N)")
                         : "rerun with compare-commits --turns (the two sides' iterations a second apart), or"
                         + " with more --forks");
+    }
+
+    /**
+     * The hint for a cell of calls under {@value #SHORT_CALL_MS} ms compared in turns: one-second turns let a stretch of
+     * the machine that slows every call by half hit one side's turn and not the other's; turns of 100 ms spread a
+     * pair's ratio less (statistics.md, "Microsecond cells").
+     */
+    static final String SHORT_TURNS = "rerun compare-commits --turns with shorter turns and more of them"
+            + " (-i 20 -r 100ms), or with more --forks";
+    private static final double SHORT_CALL_MS = 0.1;
+
+    /** Whether the baseline's call is under {@link #SHORT_CALL_MS} ms (a time metric in a time unit). */
+    private static boolean microseconds(Comparison r) {
+        double s = Units.seconds(r.unit());
+        return r.time() && !Double.isNaN(s) && r.baseline().estimate() * s < SHORT_CALL_MS / 1e3;
     }
 
     /** "1 gated cell or metric", "2 gated cells or metrics" */

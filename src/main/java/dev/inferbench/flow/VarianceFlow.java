@@ -5,7 +5,10 @@ import dev.inferbench.compare.CellResults;
 import dev.inferbench.compare.ForkTimes;
 import dev.inferbench.compare.MetricSeries;
 import dev.inferbench.compare.RunReader;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.stats.ForkMeans;
+import dev.inferbench.stats.Percentiles;
+import dev.inferbench.stats.SpeedLevels;
 import dev.inferbench.stats.ForksAndIterations;
 import dev.inferbench.stats.Power;
 import dev.inferbench.stats.VarianceComponents;
@@ -38,7 +41,8 @@ public final class VarianceFlow {
      */
     public static void print(Path dir, Duration budget, boolean ab, double minEffect, double forkSeconds,
                              PrintStream out) throws BenchException {
-        List<CellResults> cells = RunReader.read(dir);
+        List<MeasuredCell> measured = RunReader.readCells(dir);
+        List<CellResults> cells = RunReader.of(measured);
         double iteration = RunReader.iterationSeconds(dir);
         // what a fork costs where the A/B will run, when that is not this run's own median fork (e.g. half of a
         // compare-commits pair: its fork, the other side's and what the script spends between them)
@@ -49,11 +53,13 @@ public final class VarianceFlow {
                 ab ? " and side" : "", cells.size());
         out.println("cell | mean | sigma_fork | sigma_iter | fork share | forks x iters | ±95% now | best split in budget"
                 + " | ±95% then" + (ab ? " | smallest slowdown caught (95% power, min effect " + pct(minEffect) + ")" : ""));
-        for (CellResults c : cells) {
+        for (int i = 0; i < cells.size(); i++) {
+            CellResults c = cells.get(i);
             MetricSeries m = c.metrics().values().iterator().next();
             if (m.forks().length < 2 || Arrays.stream(m.forks()).allMatch(f -> f.length < 2)) {
                 out.println(c.key().label() + " | too few forks or iterations: the components need at least 2 forks"
                         + " and 2 iterations per fork (e.g. -f 5 -i 2)");
+                levels(measured.get(i), m.unit(), out);
                 continue;
             }
             VarianceComponents vc = VarianceComponents.of(m.forks());
@@ -65,6 +71,7 @@ public final class VarianceFlow {
                     100 * ForkMeans.interval(m.forks(), ForkMeans.DEFAULT_CONFIDENCE).relativeError());
             if (Double.isNaN(forkWall)) {
                 out.println(now + " | n/a: no fork wall times in this run folder (forks/*/fork-N.time.json) | n/a");
+                levels(measured.get(i), m.unit(), out);
                 continue;
             }
             double forkCost = Math.max(0.5, forkWall - n * iteration);
@@ -77,7 +84,42 @@ public final class VarianceFlow {
                         + (Double.isNaN(smallest) ? "not even a 100% slowdown is caught" : "catches a " + pct(smallest)
                         + " slowdown 95% of the time"));
             }
+            levels(measured.get(i), m.unit(), out);
         }
+    }
+
+    /**
+     * For timed calls (SampleTime), whether the machine ran them slower in stretches: each iteration's median call
+     * against the cell's lowest level ({@link SpeedLevels}).
+     */
+    private static void levels(MeasuredCell cell, String unit, PrintStream out) {
+        List<List<double[]>> hist = cell.primary().histograms();
+        if (hist.isEmpty()) {
+            return;
+        }
+        double[][] medians = hist.stream().map(fork -> fork.stream().mapToDouble(VarianceFlow::median).toArray())
+                .toArray(double[][]::new);
+        SpeedLevels s = SpeedLevels.of(medians);
+        if (s.iterations() < 2) {
+            return;
+        }
+        String lowest = String.format(Locale.ROOT, "%.4g %s", s.lowest(), unit);
+        out.println(s.slow() == 0
+                ? String.format(Locale.ROOT, "  -> iteration medians: none of %d at %.2fx the lowest level (%s) or more:"
+                        + " no stretch ran the calls slower", s.iterations(), SpeedLevels.STEP, lowest)
+                : String.format(Locale.ROOT, "  -> iteration medians: %d of %d at %.2fx the lowest level (%s; median"
+                        + " %.2fx), in %d of %d forks: the machine ran every call slower in stretches, which spreads the"
+                        + " fork means (statistics.md, microsecond cells)", s.slow(), s.iterations(), SpeedLevels.STEP,
+                        lowest, s.slowLevel(), s.forksHit(), s.forks()));
+    }
+
+    /** The median call of one iteration's histogram bins (flat [value, count] pairs). */
+    private static double median(double[] bins) {
+        double[][] pairs = new double[bins.length / 2][];
+        for (int i = 0; i < pairs.length; i++) {
+            pairs[i] = new double[]{bins[2 * i], bins[2 * i + 1]};
+        }
+        return new Percentiles(List.<double[][]>of(pairs)).estimate(50);
     }
 
     public static String pct(double fraction) {

@@ -38,7 +38,8 @@ public final class Units {
         return Double.isNaN(f) || Double.isNaN(t) ? v : v * f / t;
     }
 
-    static double seconds(String unit) {
+    /** Seconds in one of a time unit ("ms", "us/op", "µs"); NaN for a unit that is not a time. */
+    public static double seconds(String unit) {
         String u = unit.endsWith("/op") ? unit.substring(0, unit.length() - 3) : unit;
         Double s = SECONDS.get(u);
         return s == null ? Double.NaN : s;

@@ -63,7 +63,10 @@ class CompareHintsTest {
             new Hint("--turns (the two sides' iterations a second apart), or with more --forks", Command.SCRIPT,
                     List.of("--forks", "20")),
             new Hint("rerun compare-commits with more --forks, or more iterations a fork (-i N)",
-                    Command.SCRIPT, List.of("-i", "5")));
+                    Command.SCRIPT, List.of("-i", "5")),
+            new Hint("rerun compare-commits --turns with shorter turns and more of them (-i 20 -r 100ms), or with"
+                    + " more --forks", Command.SCRIPT, List.of("--turns")),
+            new Hint("more of them (-i 20 -r 100ms)", Command.SCRIPT, List.of("-r", "100ms")));
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -85,8 +88,14 @@ class CompareHintsTest {
     }
 
     /** The cells as if their forks had taken turns with a partner's (compare-commits --turns). */
-    private static void tookTurns(ArrayNode cells) {
+    private static ArrayNode tookTurns(ArrayNode cells) {
         cells.forEach(c -> ((ObjectNode) c).putArray("jvmArgs").add("-Dinferbench.duet=/tmp/duet:base:turns"));
+        return cells;
+    }
+
+    /** The same calls read in nanoseconds: a cell of calls well under 0.1 ms. */
+    private static void microseconds(ArrayNode cells) {
+        cells.forEach(c -> ((ObjectNode) c.get("primaryMetric")).put("scoreUnit", "ns/op"));
     }
 
     /** Only each cell's first fork: too few for an interval. */
@@ -114,11 +123,14 @@ class CompareHintsTest {
         Path lost = runFolder(dir, "lost", c -> c.remove(1));
         Path turnsA = runFolder(dir, "turns-a", CompareHintsTest::tookTurns);
         Path turnsB = runFolder(dir, "turns-b", CompareHintsTest::tookTurns);
+        Path usA = runFolder(dir, "us-a", c -> microseconds(tookTurns(c)));
+        Path usB = runFolder(dir, "us-b", c -> microseconds(tookTurns(c)));
         Path oneA = runFolder(dir, "one-a", CompareHintsTest::oneFork);
         Path oneB = runFolder(dir, "one-b", CompareHintsTest::oneFork);
         assertThat(compare(a.toString(), b.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         assertThat(compare(a.toString(), lost.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         assertThat(compare(turnsA.toString(), turnsB.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
+        assertThat(compare(usA.toString(), usB.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         assertThat(compare(oneA.toString(), oneB.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         assertThat(compare(oneA.toString(), b.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         return out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8) + lostPairs();
@@ -183,6 +195,20 @@ class CompareHintsTest {
         assertThat(options.getMeasurementIterations().get()).isEqualTo(5);
     }
 
+    /** Whether JMH's own parser takes the options and reads each one's value (what compare-commits hands on). */
+    private static boolean jmhTakes(List<String> option) {
+        try {
+            CommandLineOptions o = new CommandLineOptions(option.toArray(String[]::new));
+            return switch (option.get(0)) {
+                case "-i" -> o.getMeasurementIterations().hasValue();
+                case "-r" -> o.getMeasurementTime().hasValue();
+                default -> false;
+            };
+        } catch (org.openjdk.jmh.runner.options.CommandLineOptionException e) {
+            return false;
+        }
+    }
+
     @Test
     void compareCommitsTakesTheOptionsItsHintsName() throws Exception {
         for (Hint h : HINTS.stream().filter(h -> h.command() == Command.SCRIPT).toList()) {
@@ -190,8 +216,7 @@ class CompareHintsTest {
             args.addAll(h.option());
             boolean own = !CompareCommitsCommand.parse(args).jmhArgs().contains(h.option().get(0));
             // an option compare-commits does not parse goes to JMH on both sides
-            assertThat(own || new CommandLineOptions(h.option().toArray(String[]::new)).getMeasurementIterations()
-                    .hasValue()).as(h.option().get(0)).isTrue();
+            assertThat(own || jmhTakes(h.option())).as(h.option().get(0)).isTrue();
         }
         // --turns is its own, refused only beside --duet
         assertThat(CompareCommitsCommand.parse(List.of(".", ".", "--turns")).turns()).isTrue();
