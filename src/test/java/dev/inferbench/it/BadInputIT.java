@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -19,6 +21,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,13 +35,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Runs every row of docs/bad-input.md against the built jar and checks the exit code and the message the table
  * promises, so the catalogue and the behaviour cannot drift apart. Each row is a test of its own, so that a row
  * this machine cannot stage (an unwritable folder when even root's {@code chattr +i} fails, a missing GPU) is
- * reported as skipped rather than passed.
+ * reported as skipped rather than passed. Rows run side by side with each other and the other end-to-end tests, each
+ * in a copy of the fixtures of its own: most are a JVM that refuses its input within a second.
  */
 class BadInputIT {
     private static final String SHORT = "-f 1 -wi 0 -i 1 -r 100ms";
 
     @TempDir
-    static Path cwd;
+    static Path work;
+    /** The fixtures every row's folder is a copy of. */
+    private static Path cwd;
 
     /** Whether {@code read-only/} really refuses writes here (as root, mode 555 alone does not). */
     private static boolean readOnlyHolds;
@@ -53,6 +59,7 @@ class BadInputIT {
 
     @BeforeAll
     static void fixtures() throws Exception {
+        cwd = Files.createDirectory(work.resolve("fixtures"));
         Files.writeString(cwd.resolve("text.onnx"), "this is not a model\n");
         Files.createDirectories(cwd.resolve("not-a-run"));
         Files.createDirectories(cwd.resolve("broken-run"));
@@ -199,6 +206,7 @@ class BadInputIT {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("rows")
+    @Execution(ExecutionMode.CONCURRENT)
     void rowBehavesAsDocumented(Row row) throws Exception {
         if (row.args().contains("read-only/")) {
             Assumptions.assumeTrue(readOnlyHolds, "no way to make a folder unwritable here (root without chattr)");
@@ -215,18 +223,20 @@ class BadInputIT {
         while (!args.isEmpty() && args.get(0).startsWith("-D")) {
             jvm.add(args.remove(0));
         }
-        Path results = cwd.resolve("results");
+        // the read-only folder's row runs in the fixtures themselves, which no other row writes into
+        Path dir = row.args().contains("read-only/") ? cwd : copyOfFixtures(work.resolve("row-" + row.number()));
+        Path results = dir.resolve("results");
         deleteTree(results);
-        Path err = cwd.resolve(".err.txt");
-        Path out = cwd.resolve(".out.txt");
+        Path err = dir.resolve(".err.txt");
+        Path out = dir.resolve(".out.txt");
         // a row of one of the checkout's scripts runs that script in the fixtures' folder; it prefixes its own name
         boolean script = args.get(0).startsWith("tools/");
         String prefix = script ? Path.of(args.get(0)).getFileName().toString().replaceAll("\\.sh$", "") + ": "
                 : row.exit() == 0 ? "[inferbench] " : "inferbench: ";
         ProcessBuilder command = script
                 ? new ProcessBuilder(concat(List.of("bash", Path.of(args.get(0)).toAbsolutePath().toString()),
-                        args.subList(1, args.size()))).directory(cwd.toFile())
-                : Jar.command(cwd, jvm, args);
+                        args.subList(1, args.size()))).directory(dir.toFile())
+                : Jar.command(dir, jvm, args);
         Process p = command.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         if (!p.waitFor(3, TimeUnit.MINUTES)) {
             p.destroyForcibly();
@@ -259,6 +269,26 @@ class BadInputIT {
             }
         }
         return null;
+    }
+
+    /**
+     * The fixtures copied to {@code to}, each file with its times; not the read-only folder, nor what its row writes
+     * in the fixtures' folder.
+     */
+    private static Path copyOfFixtures(Path to) throws IOException {
+        List<Path> not = List.of(cwd.resolve("read-only"), cwd.resolve("results"), cwd.resolve(".err.txt"),
+                cwd.resolve(".out.txt"));
+        try (var s = Files.walk(cwd)) {
+            for (Path from : s.filter(p -> not.stream().noneMatch(p::startsWith)).toList()) {
+                Path copy = to.resolve(cwd.relativize(from).toString());
+                if (Files.isDirectory(from)) {
+                    Files.createDirectories(copy);
+                } else {
+                    Files.copy(from, copy, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+        return to;
     }
 
     private static List<String> concat(List<String> a, List<String> b) {
