@@ -1,9 +1,11 @@
 package dev.inferbench.prepare;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.cell.CellSpec;
 import dev.inferbench.input.InputValues;
 import dev.inferbench.tensor.TensorSpec;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -11,11 +13,18 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The names a cell's {@code -p shape} and {@code -p values} give, against the model's inputs: a typo would otherwise
- * set nothing and measure the file's defaults under the cell's label, or fail in every fork.
+ * The names a cell's {@code -p shape}, {@code -p values} and {@code -p state} give, against the model's inputs and
+ * outputs: a typo would otherwise set nothing and measure the file's defaults under the cell's label, or fail in every
+ * fork.
  */
 final class CellInputs {
     private CellInputs() {
+    }
+
+    static void checkNames(String model, List<TensorSpec> inputs, List<TensorSpec> outputs, CellSpec cell)
+            throws BenchException {
+        checkNames(model, inputs, cell.shapes(), cell.values());
+        cell.state().check(model, inputs, outputs);
     }
 
     static void checkNames(String model, List<TensorSpec> inputs, Map<String, long[]> shapes, InputValues values)
@@ -52,5 +61,35 @@ final class CellInputs {
                         + "'; expected one of " + inputNames);
             }
         }
+    }
+
+    /**
+     * What the file suggests the cell may have left to synthetic values, one line each (the run goes on): a scalar
+     * input given no value (a sample rate, a threshold), and an output named after an input with its type and rank
+     * (Silero VAD's {@code stateN} beside {@code state}, {@code hn} beside {@code h}): a recurrent state not fed back.
+     */
+    static List<String> hints(String model, List<TensorSpec> inputs, List<TensorSpec> outputs, CellSpec cell) {
+        List<String> out = new ArrayList<>();
+        Set<String> fed = new LinkedHashSet<>();
+        cell.state().links().forEach(l -> fed.add(l.input()));
+        for (TensorSpec in : inputs) {
+            if (in.shape().length == 0 && cell.values().rule(in.name()) == null) {
+                out.add("model '" + model + "' input '" + in.name() + "' is a scalar and holds a synthetic value; a"
+                        + " setting such as a sample rate takes its own: -p values=" + in.name() + ":V");
+            }
+            if (fed.contains(in.name())) {
+                continue;
+            }
+            for (TensorSpec o : outputs) {
+                if (o.name().length() > in.name().length() && o.name().startsWith(in.name()) && o.type() == in.type()
+                        && o.shape().length == in.shape().length && in.shape().length > 0) {
+                    out.add("model '" + model + "' output '" + o.name() + "' has the type and rank of input '"
+                            + in.name() + "', as a recurrent state has; -p state=" + o.name() + ":" + in.name()
+                            + " feeds each call's into the next (now every call starts from the same values)");
+                    break;
+                }
+            }
+        }
+        return out;
     }
 }

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A registered zoo model whose file was generated for another architecture, or by an older zoo writer, is noticed
@@ -83,5 +84,30 @@ class MatrixCheckTest {
         progress.reset();
         MatrixCheck.prepare(cells, config, new PrintStream(progress, true));
         assertThat(progress.toString()).doesNotContain("making");
+    }
+
+    /** A recurrent state or a scalar left to synthetic values is named with the flag that gives it; a typo is refused. */
+    @Test
+    void aStateOrAScalarLeftSyntheticIsHintedAndAStateTypoRefused() throws Exception {
+        Path rnn = dev.inferbench.model.DynamicModels.recurrent(dir.resolve("rnn.onnx"), true);
+        Path scalar = dev.inferbench.model.DynamicModels.scalar(dir.resolve("scalar.onnx"));
+        BenchConfig config = BenchConfig.parse("");
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        MatrixCheck.prepare(List.of(infer(rnn, "none"), infer(scalar, "none")), config, new PrintStream(progress, true));
+        assertThat(progress.toString()).contains("[inferbench] model '" + rnn + "' output 'hn' has the type and rank"
+                + " of input 'h', as a recurrent state has; -p state=hn:h feeds each call's into the next")
+                .contains("[inferbench] model '" + scalar + "' input 'sr' is a scalar and holds a synthetic value; a"
+                        + " setting such as a sample rate takes its own: -p values=sr:V");
+        progress.reset();
+        MatrixCheck.prepare(List.of(infer(rnn, "hn:h")), config, new PrintStream(progress, true));
+        assertThat(progress.toString()).doesNotContain("recurrent state");
+        assertThatThrownBy(() -> MatrixCheck.prepare(List.of(infer(rnn, "hm:h")), config,
+                new PrintStream(OutputStream.nullOutputStream()))).hasMessage("state names output 'hm', which model '"
+                + rnn + "' does not have; expected one of [y, hn] before the ':'");
+    }
+
+    private static Cell infer(Path model, String state) {
+        return new Cell("dev.inferbench.bench.InferenceBenchmark.infer", "sample", Map.of("model", model.toString(),
+                "engine", "ort", "batchSize", "1", "state", state));
     }
 }
