@@ -217,7 +217,7 @@ final class OrtEngine implements InferenceEngine {
                 // The result owns none of the pinned values: closing it frees nothing they hold.
                 session.run(in.tensors, in.pinned.byName()).close();
                 for (StateCopy copy : in.copies) {
-                    copy.from(in.pinned.bytes(copy.output()), in.pinned.shapeOf(copy.output()));
+                    copy.from(in.pinned);
                 }
                 return in.pinned;
             }
@@ -336,7 +336,7 @@ final class OrtEngine implements InferenceEngine {
 
     private static final class OrtInput implements PreparedInput {
         private final Map<String, OnnxTensor> tensors;
-        private final List<StateCopy> copies;
+        private final StateCopy[] copies;
         /** Output tensors reused by every run after the second; null before or when the outputs cannot be pinned. */
         private PinnedOutputs pinned;
         private int unpinnedRuns;
@@ -344,7 +344,7 @@ final class OrtEngine implements InferenceEngine {
 
         OrtInput(Map<String, OnnxTensor> tensors, List<StateCopy> copies) {
             this.tensors = tensors;
-            this.copies = copies;
+            this.copies = copies.toArray(new StateCopy[0]);
         }
 
         @Override

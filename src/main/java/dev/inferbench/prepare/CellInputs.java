@@ -3,6 +3,7 @@ package dev.inferbench.prepare;
 import dev.inferbench.BenchException;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.input.InputValues;
+import dev.inferbench.model.InputShapes;
 import dev.inferbench.tensor.TensorSpec;
 
 import java.util.ArrayList;
@@ -65,14 +66,23 @@ final class CellInputs {
 
     /**
      * What the file suggests the cell may have left to synthetic values, one line each (the run goes on): a scalar
-     * input given no value (a sample rate, a threshold), and an output named after an input with its type and rank
-     * (Silero VAD's {@code stateN} beside {@code state}, {@code hn} beside {@code h}): a recurrent state not fed back.
+     * input given no value (a sample rate, a threshold), a float input whose open dimension took seqLen (audio
+     * samples or frames, whose length a model may require), and an output named after an input with its type and
+     * rank (Silero VAD's {@code stateN} beside {@code state}, {@code hn} beside {@code h}): a recurrent state not fed
+     * back.
      */
     static List<String> hints(String model, List<TensorSpec> inputs, List<TensorSpec> outputs, CellSpec cell) {
         List<String> out = new ArrayList<>();
         Set<String> fed = new LinkedHashSet<>();
         cell.state().links().forEach(l -> fed.add(l.input()));
+        InputShapes shapes = new InputShapes(model, cell.model().inputs(), cell.batchSize(), cell.seqLen());
         for (TensorSpec in : inputs) {
+            boolean floats = in.type() == TensorSpec.DType.FLOAT32 || in.type() == TensorSpec.DType.FLOAT16;
+            if (floats && shapes.usesSeqLen(in)) {
+                out.add("model '" + model + "' input '" + in.name() + "' " + Arrays.toString(in.shape()) + " takes"
+                        + " seqLen (" + cell.seqLen() + ") for its open dimension; audio samples or frames may need a"
+                        + " length of their own: -p shape=" + in.name() + ":N");
+            }
             if (in.shape().length == 0 && cell.values().rule(in.name()) == null) {
                 out.add("model '" + model + "' input '" + in.name() + "' is a scalar and holds a synthetic value; a"
                         + " setting such as a sample rate takes its own: -p values=" + in.name() + ":V");

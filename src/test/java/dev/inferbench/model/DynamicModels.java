@@ -23,6 +23,14 @@ public final class DynamicModels {
                 .addNode(OnnxMl.NodeProto.newBuilder().setOpType("Relu").addInput("x").addOutput("y")));
     }
 
+    /** y = Relu(x), x and y {@code [batch, samples]} float: audio, whose length the file leaves open. */
+    public static Path audio(Path file) throws IOException {
+        OnnxMl.TensorShapeProto shape = shape("batch", "samples");
+        return write(file, graph("audio").addInput(value("x", DataType.FLOAT, shape))
+                .addOutput(value("y", DataType.FLOAT, shape))
+                .addNode(OnnxMl.NodeProto.newBuilder().setOpType("Relu").addInput("x").addOutput("y")));
+    }
+
     /** y = x * sr: x {@code [batch, 4]} float, sr a float scalar (a streaming model's sample rate). */
     public static Path scalar(Path file) throws IOException {
         return write(file, graph("scalar").addInput(value("x", DataType.FLOAT, shape("batch", 4L)))

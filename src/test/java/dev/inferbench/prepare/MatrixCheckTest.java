@@ -91,9 +91,14 @@ class MatrixCheckTest {
     void aStateOrAScalarLeftSyntheticIsHintedAndAStateTypoRefused() throws Exception {
         Path rnn = dev.inferbench.model.DynamicModels.recurrent(dir.resolve("rnn.onnx"), true);
         Path scalar = dev.inferbench.model.DynamicModels.scalar(dir.resolve("scalar.onnx"));
+        Path audio = dev.inferbench.model.DynamicModels.audio(dir.resolve("audio.onnx"));
         BenchConfig config = BenchConfig.parse("");
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        MatrixCheck.prepare(List.of(infer(rnn, "none"), infer(scalar, "none")), config, new PrintStream(progress, true));
+        MatrixCheck.prepare(List.of(infer(rnn, "none"), infer(scalar, "none"), infer(audio, "none")), config,
+                new PrintStream(progress, true));
+        assertThat(progress.toString()).contains("[inferbench] model '" + audio + "' input 'x' [-1, -1] takes seqLen"
+                + " (128) for its open dimension; audio samples or frames may need a length of their own:"
+                + " -p shape=x:N").doesNotContain("input 'h' [2, -1, 3] takes seqLen");
         assertThat(progress.toString()).contains("[inferbench] model '" + rnn + "' output 'hn' has the type and rank"
                 + " of input 'h', as a recurrent state has; -p state=hn:h feeds each call's into the next")
                 .contains("[inferbench] model '" + scalar + "' input 'sr' is a scalar and holds a synthetic value; a"

@@ -58,6 +58,38 @@ class ModelStatsTest {
                 Map.entry("Gather", 1), Map.entry("Identity", 1), Map.entry("Transpose", 1));
     }
 
+    /**
+     * A sequence too short for a convolution's kernel (openWakeWord's melspectrogram at 128 samples: a 512-tap
+     * filter) infers a negative length: that convolution is uncounted, never a negative count.
+     */
+    @Test
+    void aConvolutionLongerThanItsInputIsUncountedNotNegative() throws Exception {
+        ai.onnx.proto.OnnxMl.GraphProto.Builder g = ai.onnx.proto.OnnxMl.GraphProto.newBuilder().setName("filter")
+                .addInput(dev.inferbench.model.DynamicModels.value("x", ai.onnx.proto.OnnxMl.TensorProto.DataType.FLOAT,
+                        dev.inferbench.model.DynamicModels.shape("batch", "samples")))
+                .addOutput(dev.inferbench.model.DynamicModels.value("y", ai.onnx.proto.OnnxMl.TensorProto.DataType.FLOAT,
+                        dev.inferbench.model.DynamicModels.shape("batch", 8L, "frames")))
+                .addInitializer(ai.onnx.proto.OnnxMl.TensorProto.newBuilder().setName("axes")
+                        .setDataType(ai.onnx.proto.OnnxMl.TensorProto.DataType.INT64_VALUE).addDims(1).addInt64Data(1))
+                .addInitializer(ai.onnx.proto.OnnxMl.TensorProto.newBuilder().setName("w")
+                        .setDataType(ai.onnx.proto.OnnxMl.TensorProto.DataType.FLOAT_VALUE).addDims(8).addDims(1)
+                        .addDims(512).setRawData(com.google.protobuf.ByteString.copyFrom(new byte[8 * 512 * 4])))
+                .addNode(ai.onnx.proto.OnnxMl.NodeProto.newBuilder().setOpType("Unsqueeze").addInput("x")
+                        .addInput("axes").addOutput("x3"))
+                .addNode(ai.onnx.proto.OnnxMl.NodeProto.newBuilder().setOpType("Conv").addInput("x3").addInput("w")
+                        .addOutput("y"));
+        Path file = dir.resolve("filter.onnx");
+        Files.write(file, ai.onnx.proto.OnnxMl.ModelProto.newBuilder().setIrVersion(8)
+                .addOpsetImport(ai.onnx.proto.OnnxMl.OperatorSetIdProto.newBuilder().setVersion(17)).setGraph(g)
+                .build().toByteArray());
+        ModelStats tooShort = ModelStats.of("filter", file, null, Map.of(), 128);
+        assertThat(tooShort.macsPerSample()).isZero();
+        assertThat(tooShort.uncounted()).isEqualTo(1);
+        ModelStats enough = ModelStats.of("filter", file, null, Map.of(), 1280);
+        assertThat(enough.macsPerSample()).isEqualTo(8L * (1280 - 512 + 1) * 512);
+        assertThat(enough.uncounted()).isZero();
+    }
+
     @Test
     void publishedMacsWithinThreePercent() throws Exception {
         assertMacs(ResNet.resnet50(), 4.09e9);
