@@ -68,8 +68,8 @@ final class CellInputs {
      * What the file suggests the cell may have left to synthetic values, one line each (the run goes on): a scalar
      * input given no value (a sample rate, a threshold), a float input whose open dimension took seqLen (audio
      * samples or frames, whose length a model may require), and an output named after an input with its type and
-     * rank (Silero VAD's {@code stateN} beside {@code state}, {@code hn} beside {@code h}): a recurrent state not fed
-     * back.
+     * shape (Silero VAD's {@code stateN} beside {@code state}, {@code hn} beside {@code h}; the dimensions either
+     * leaves open match any): a recurrent state not fed back.
      */
     static List<String> hints(String model, List<TensorSpec> inputs, List<TensorSpec> outputs, CellSpec cell) {
         List<String> out = new ArrayList<>();
@@ -92,8 +92,8 @@ final class CellInputs {
             }
             for (TensorSpec o : outputs) {
                 if (o.name().length() > in.name().length() && o.name().startsWith(in.name()) && o.type() == in.type()
-                        && o.shape().length == in.shape().length && in.shape().length > 0) {
-                    out.add("model '" + model + "' output '" + o.name() + "' has the type and rank of input '"
+                        && in.shape().length > 0 && compatible(o.shape(), in.shape())) {
+                    out.add("model '" + model + "' output '" + o.name() + "' has the type and shape of input '"
                             + in.name() + "', as a recurrent state has; -p state=" + o.name() + ":" + in.name()
                             + " feeds each call's into the next (now every call starts from the same values)");
                     break;
@@ -101,5 +101,18 @@ final class CellInputs {
             }
         }
         return out;
+    }
+
+    /** Same rank, and every dimension both declare the same. */
+    private static boolean compatible(long[] a, long[] b) {
+        if (a.length != b.length) {
+            return false;
+        }
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] > 0 && b[i] > 0 && a[i] != b[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 }
