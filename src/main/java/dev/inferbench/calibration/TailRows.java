@@ -12,7 +12,7 @@ import java.util.List;
  * {@code --tail}'s attribution against planted causes ({@link TailPlant}): a stub call that spends 1 ms of CPU, and
  * in one run each every {@value #EVERY}th call given a collection, a thread dump (a safepoint) or a rival thread on
  * the caller's CPU (descheduled). For each: at least 90 % of the planted calls are given their cause, at most 5 % of
- * the recorded calls with nothing planted are given any, and the p99 without the calls given the cause is within 10 %
+ * the calls with nothing planted are given a main cause, and the p99 without the calls given the cause is within 10 %
  * of the p99 of the same call with nothing planted (its own run).
  */
 final class TailRows {
@@ -31,7 +31,7 @@ final class TailRows {
             String what = cause.words() + " planted every " + EVERY + "th call of 1 ms CPU";
             rows.add(new CalibrationRows.Row("tail: planted calls given their cause (%), " + what, 100, "%", 10,
                     false, false, planted, TailMetrics.PLANTED_HIT));
-            rows.add(new CalibrationRows.Row("tail: recorded calls with nothing planted given a cause (%), " + what, 0,
+            rows.add(new CalibrationRows.Row("tail: calls with nothing planted given a cause (%), " + what, 0,
                     "%", 5, false, false, planted, TailMetrics.UNPLANTED_CAUSED));
             rows.add(new CalibrationRows.Row("tail: p99 without " + cause.words() + " over the p99 with nothing planted, "
                     + what, 1, "x", 0.10, false, false, planted, TailMetrics.without(cause) + OVER

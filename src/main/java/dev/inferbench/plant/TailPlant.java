@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
  * arguments.
  * <ul>
  *   <li>{@code gc=N}: every Nth call asks for a collection ({@code System.gc()}: a stop-the-world full GC);</li>
- *   <li>{@code safepoint=M}: every Mth call dumps every thread's stack ({@code ThreadMXBean.dumpAllThreads}, a VM
- *       operation run at a safepoint);</li>
+ *   <li>{@code safepoint=M}: every Mth call dumps every thread's stack and locks
+ *       ({@code ThreadMXBean.dumpAllThreads(true, true)}, a VM operation that walks the heap at a safepoint);</li>
  *   <li>{@code descheduled=K}: every Kth call runs beside a rival thread that spins on the same CPU as the caller
  *       ({@link SameCpuRival}: both pinned there), so the scheduler takes the caller off its CPU for part of the call.
  *       The call must do CPU work for that to make it slower: plant {@code cpu=} in {@code -Dinferbench.stub}.</li>
@@ -81,7 +81,8 @@ public final class TailPlant {
         if (planted(n, safepointEvery, 1)) {
             PlantedCause mark = new PlantedCause("safepoint");
             mark.begin();
-            ManagementFactory.getThreadMXBean().dumpAllThreads(false, false);
+            // with the locked synchronizers: the dump walks the heap inside its safepoint, so the stop lasts
+            ManagementFactory.getThreadMXBean().dumpAllThreads(true, true);
             mark.commit();
         }
         if (descheduledEvery > 0 && rival == null) {

@@ -31,8 +31,7 @@ public final class TailTable {
     private static final double SHOWN_FROM = 0.5;
     private static final ObjectMapper JSON = Json.mapper(Json.Option.PRETTY);
     /** The parameters a line names its cell by; tail.json has them all. */
-    private static final List<String> LABEL_PARAMS = List.of("model", "engine", "batchSize", "seqLen", "precision",
-            "threads", "callers");
+    private static final List<String> LABEL_PARAMS = List.of("model", "engine", "batchSize");
 
     private TailTable() {
     }
@@ -57,7 +56,8 @@ public final class TailTable {
     static String line(CellSummary s) {
         Map<String, Double> x = s.extras();
         double calls = x.getOrDefault(TailMetrics.CALLS, Double.NaN);
-        String p99 = "p99 " + num(s.p99()) + " " + s.unit().replace("/op", "");
+        // the p99 the shares are of: each fork's own, their mean
+        String p99 = "p99 " + num(x.getOrDefault(TailMetrics.P99, Double.NaN)) + " ms";
         if (!(calls > 0)) {
             return p99 + ": n/a (a fork's p99 needs 100 calls; its tail is its maximum)";
         }

@@ -151,7 +151,7 @@ public final class MetricCatalogue {
         m("tail.planted.hit", "%", "%", HIGHER_IS_BETTER, ForkRule.LAST)
                 .is("--tail on a calibration's stub: of the calls a cause was planted in, the share given it");
         m("tail.unplanted.caused", "%", "%", LOWER_IS_BETTER, ForkRule.LAST)
-                .is("--tail on a calibration's stub: of the recorded calls with nothing planted, the share given a cause");
+                .is("--tail on a calibration's stub: of the fork's calls with nothing planted, the share given a main cause");
         // training
         m("train.mem.inference", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.MEMORY)
                 .is("peak of one forward pass without gradients");

@@ -102,8 +102,8 @@ final class ForkTail {
     }
 
     /**
-     * Of the planted calls, the share given their planted cause; of the recorded calls with nothing planted, the
-     * share given any cause. A planted call the recorder did not keep counts as missed.
+     * Of the planted calls, the share given their planted cause (a planted call the recorder did not keep counts as
+     * missed); of the fork's calls with nothing planted, the share that the table gives a main cause.
      */
     Map<String, Double> plantedFigures(List<Planted> planted) {
         List<Attribution.Attributed> byStart = new ArrayList<>(slowest);
@@ -121,17 +121,17 @@ final class ForkTail {
                 hit++;
             }
         }
-        int clean = 0;
+        int withPlant = 0;
         int caused = 0;
         for (int i = 0; i < byStart.size(); i++) {
-            if (!hasPlant[i]) {
-                clean++;
-                caused += byStart.get(i).given().isEmpty() ? 0 : 1;
-            }
+            withPlant += hasPlant[i] ? 1 : 0;
+            caused += !hasPlant[i] && byStart.get(i).explained() ? 1 : 0;
         }
+        // every call of the fork that had nothing planted, kept or not: one the recorder did not keep has no cause
+        long clean = callsMade - Math.max(withPlant, planted.size());
         Map<String, Double> out = new LinkedHashMap<>();
         out.put(TailMetrics.PLANTED_HIT, 100.0 * hit / planted.size());
-        out.put(TailMetrics.UNPLANTED_CAUSED, clean == 0 ? Double.NaN : 100.0 * caused / clean);
+        out.put(TailMetrics.UNPLANTED_CAUSED, clean <= 0 ? Double.NaN : 100.0 * caused / clean);
         return out;
     }
 

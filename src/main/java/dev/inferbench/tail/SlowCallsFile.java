@@ -34,6 +34,11 @@ final class SlowCallsFile {
         ObjectNode f = root.putObject("figures");
         figures.forEach((k, v) -> Json.putNumber(f, k, v));
         root.put("recorded", table.slowest().size());
+        ObjectNode byMain = root.putObject("recordedByMainCause");
+        for (Attribution.Attributed a : table.slowest()) {
+            String key = a.main() == null ? Cause.UNEXPLAINED : a.main().key();
+            byMain.put(key, byMain.path(key).asInt() + 1);
+        }
         root.put("lost", lost);
         ArrayNode w = root.putArray("windows");
         windows.forEach(x -> w.addArray().add(ms(x[0] - zero)).add(ms(x[1] - zero)));

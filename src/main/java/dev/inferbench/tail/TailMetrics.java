@@ -16,7 +16,7 @@ public final class TailMetrics {
     public static final String MISSED = PREFIX + "missed";
     /** Of the calls a calibration planted a cause in, the share given that cause, %. */
     public static final String PLANTED_HIT = PREFIX + "planted.hit";
-    /** Of the recorded calls with nothing planted, the share given a cause, %. */
+    /** Of the fork's calls with nothing planted, the share the table gives a main cause, %. */
     public static final String UNPLANTED_CAUSED = PREFIX + "unplanted.caused";
     /** The slowest calls of a fork whose causes the {@code top10} figures give. */
     public static final int TOP = 10;

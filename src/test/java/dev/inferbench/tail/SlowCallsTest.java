@@ -42,9 +42,11 @@ class SlowCallsTest {
         assertThat(d.lost()).isZero();
         // the first window keeps every call (no threshold yet); the second only its slow fifth
         long slowInSecond = SlowCalls.WINDOW / 5;
-        assertThat(d.calls()).hasSize(SlowCalls.WINDOW + (int) slowInSecond);
-        assertThat(d.calls().subList(SlowCalls.WINDOW, d.calls().size()))
-                .allSatisfy(c -> assertThat(c.nanos()).isGreaterThanOrEqualTo(5_000_000));
+        // (and any fast call the machine itself held up as long: kept, as it should be)
+        assertThat(d.calls()).hasSizeGreaterThanOrEqualTo(SlowCalls.WINDOW + (int) slowInSecond)
+                .hasSizeLessThan(SlowCalls.WINDOW + 2 * (int) slowInSecond);
+        assertThat(d.calls().subList(SlowCalls.WINDOW, d.calls().size())).allSatisfy(c -> assertThat(c.nanos())
+                .isGreaterThanOrEqualTo(SlowCalls.lowest(SlowCalls.bucket(5_000_000))));
         assertThat(d.calls()).allSatisfy(c -> assertThat(c.thread()).isEqualTo(Thread.currentThread().getId()));
         assertThat(s.drain().calls()).as("a second drain has nothing new").isEmpty();
     }
@@ -61,7 +63,7 @@ class SlowCallsTest {
         }
         java.util.List<SlowCall> slow = s.drain().calls().stream().filter(c -> c.nanos() >= 5_000_000).toList();
         // 2 % of the calls take 5 ms: above the p90 and the p99, each has its reading and its CPU time since the last
-        assertThat(slow).hasSize(10);
+        assertThat(slow).hasSizeGreaterThanOrEqualTo(10); // and any call the machine made that slow
         assertThat(slow).allSatisfy(c -> {
             assertThat(c.cpuKnown()).isTrue();
             assertThat(c.cpuFrom()).isLessThanOrEqualTo(c.end());
