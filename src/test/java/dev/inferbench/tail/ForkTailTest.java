@@ -62,6 +62,21 @@ class ForkTailTest {
     }
 
     @Test
+    void aCompilationIsGivenOnlyToCallsAboveTheForksP90() {
+        List<Attribution.Attributed> kept = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            kept.add(call(i * 50L, i < 20 ? 5 : 1, Cause.COMPILE));
+        }
+        ForkTail f = new ForkTail(kept, 200);
+        // the slowest 20 of 200 calls stand above the p90 and keep their compilation; the others lose it
+        assertThat(f.slowest().subList(0, 20)).allSatisfy(a -> assertThat(a.main()).isEqualTo(Cause.COMPILE));
+        assertThat(f.slowest().subList(20, 200)).allSatisfy(a -> {
+            assertThat(a.main()).isNull();
+            assertThat(a.given()).isEmpty();
+        });
+    }
+
+    @Test
     void underAHundredCallsThereIsNoP99() {
         ForkTail f = new ForkTail(List.of(call(0, 5, Cause.GC)), 99);
         assertThat(f.p99Ms()).isNaN();
