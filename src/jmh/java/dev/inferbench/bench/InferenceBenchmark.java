@@ -6,6 +6,7 @@ import dev.inferbench.plant.InjectedSlowdown;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.metrics.ServingThreads;
+import dev.inferbench.tail.SlowCalls;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -75,6 +76,8 @@ public class InferenceBenchmark extends CallerParams {
         Callers.Caller own;
         /** The calibration aid's extra calls, counted per caller; none unless -Dinferbench.slowdown is set. */
         InjectedSlowdown slowdown;
+        /** This caller's slow calls ({@code --tail}); off, a branch before and after the call. */
+        SlowCalls tail;
 
         @Setup(Level.Trial)
         public void take(InferenceBenchmark cell) {
@@ -84,6 +87,7 @@ public class InferenceBenchmark extends CallerParams {
             } catch (BenchException e) {
                 throw new CellFailure(e);
             }
+            tail = SlowCalls.forThisThread(); // thread-scoped trial setup runs on the caller's own thread
             ServingThreads.join(); // this JMH thread is a caller: its CPU is the serving side's (cpu.call.serving)
         }
     }
@@ -117,7 +121,9 @@ public class InferenceBenchmark extends CallerParams {
 
     @Benchmark
     public void infer(Caller caller, Blackhole bh) throws BenchException {
+        long start = caller.tail.start();
         call(caller.own, caller.slowdown, bh);
+        caller.tail.end(start);
     }
 
     /**

@@ -141,6 +141,7 @@ final class CalibrationRows {
         ServingCalibrationRows.closedLoop(rows);
         summaryRows(rows);
         DisturbedRows.rows(rows);
+        TailRows.rows(rows);
         generationRows(rows, generation);
         generationTailRows(rows);
         // the resident set, not the bytes allocated: a kernel that reclaims cold pages (DAMON's kdamond) takes some

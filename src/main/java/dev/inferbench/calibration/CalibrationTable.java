@@ -86,6 +86,10 @@ public final class CalibrationTable {
         if (DisturbedRows.reads(row.metric())) {
             return dir == null ? Double.NaN : DisturbedRows.read(dir, cells(dir), row);
         }
+        if (TailRows.reads(row.metric())) {
+            Path plain = ran(row.baseline());
+            return dir == null || plain == null ? Double.NaN : TailRows.read(cells(dir), cells(plain), row);
+        }
         double reading = dir == null ? Double.NaN : CalibrationRows.read(cells(dir), row.metric());
         if (row.baseline() == null) {
             return reading;

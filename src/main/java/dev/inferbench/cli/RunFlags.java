@@ -62,6 +62,9 @@ record RunFlags(RunOptions options, List<String> jmhArgs, Path config) {
             "run on without flame graphs where the profiler cannot start");
     private static final Options.Flag<Boolean> OP_PROFILE = OPTIONS.toggle("--op-profile",
             "ONNX Runtime's per-operator profile of each ort cell, in a JVM of its own");
+    private static final Options.Flag<Boolean> TAIL = OPTIONS.toggle("--tail",
+            "each fork records its slow calls and what the JVM did during them (JFR); the summary says per cell what"
+                    + " made its p99 (GC pauses, safepoints, waits, descheduled, ...)");
     private static final Options.Flag<String> THRESHOLD = OPTIONS.value("--threshold", "T",
             new Options.Type<>("a check, e.g. 'batchSize=1:p99<100ms' or 'samples>40'", (t, f) -> {
                 Threshold.parse(t); // a typo fails here, before any fork
@@ -101,7 +104,7 @@ record RunFlags(RunOptions options, List<String> jmhArgs, Path config) {
         return new RunFlags(new RunOptions(resume, p.get(TRUST_FOLDER), p.get(RUN_DIR), p.get(SHARD), p.get(CELLS),
                 new LoopSettings(maxForks, p.get(FORK_TIMEOUT), precision, p.get(BUDGET), pacer,
                         p.get(RERUN_DISTURBED)), flame, p.get(FLAME_OPTIONAL), p.get(OP_PROFILE), p.all(THRESHOLD),
-                p.get(PERCENTILES), p.get(KEEP_DISTURBED)), p.operands(), p.get(CONFIG));
+                p.get(PERCENTILES), p.get(KEEP_DISTURBED), p.get(TAIL)), p.operands(), p.get(CONFIG));
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.inferbench.engine;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.plant.Plant;
+import dev.inferbench.plant.TailPlant;
 import dev.inferbench.tensor.HostTensor;
 
 import java.nio.file.Path;
@@ -19,20 +20,24 @@ import java.util.concurrent.atomic.AtomicLong;
 final class StubEngine implements InferenceEngine {
     private final OrtEngine reference;
     private final Plant plant;
+    /** The causes of slow calls planted for {@code --tail}'s calibration ({@link TailPlant}); none by default. */
+    private final TailPlant tails;
     /** What the load planted and the engine holds until it closes (native buffer, heap arrays), or null. */
     private Object held;
     private final AtomicLong calls = new AtomicLong();
     /** Where the planted allocation is kept, so that it cannot be removed as dead (escape analysis). */
     private volatile Object sink;
 
-    private StubEngine(OrtEngine reference, Plant plant) {
+    private StubEngine(OrtEngine reference, Plant plant, TailPlant tails) {
         this.reference = reference;
         this.plant = plant;
+        this.tails = tails;
     }
 
     static StubEngine open(Path model, Device device, EngineSettings settings) throws BenchException {
         Plant plant = Plant.ofProperty();
-        StubEngine engine = new StubEngine(OrtEngine.open(model, device, settings), plant);
+        TailPlant tails = TailPlant.ofProperty();
+        StubEngine engine = new StubEngine(OrtEngine.open(model, device, settings), plant, tails);
         engine.held = plant.load();
         return engine;
     }
@@ -56,8 +61,11 @@ final class StubEngine implements InferenceEngine {
     }
 
     @Override
-    public Outputs run(PreparedInput input) {
-        sink = plant.call(calls.incrementAndGet());
+    public Outputs run(PreparedInput input) throws BenchException {
+        long n = calls.incrementAndGet();
+        tails.before(n);
+        sink = plant.call(n);
+        tails.after(n);
         return ((Held) input).outputs();
     }
 

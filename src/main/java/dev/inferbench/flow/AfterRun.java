@@ -12,6 +12,7 @@ import dev.inferbench.profile.ActivationPass;
 import dev.inferbench.profile.OpProfilePass;
 import dev.inferbench.report.Reports;
 import dev.inferbench.report.SummaryTable;
+import dev.inferbench.report.TailTable;
 import dev.inferbench.results.CallFigures;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.results.Headline;
@@ -173,6 +174,8 @@ public final class AfterRun {
         MachineState.of(measured).ifPresent(m -> extra.append(m.line()).append('\n'));
         headline.line().ifPresent(l -> extra.append(l).append('\n'));
         failed.forEach((cell, why) -> extra.append("failed  ").append(cell.label()).append(": ").append(why).append('\n'));
+        TailTable.lines(cells).forEach(l -> extra.append(l).append('\n'));
+        TailTable.write(runDir, cells);
         console.println();
         console.println("inferbench summary (times per call in each model's unit; 95% CI of the mean with forks as"
                 + " the unit):");

@@ -5,6 +5,7 @@ import dev.inferbench.run.ChildJvm;
 import dev.inferbench.BenchException;
 import dev.inferbench.prepare.RunSetup;
 import dev.inferbench.profile.FlameHook;
+import dev.inferbench.profile.TailHook;
 import dev.inferbench.profile.OperatorPass;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.run.LoopSettings;
@@ -89,7 +90,7 @@ public final class RunFlow {
                 LinkOption.NOFOLLOW_LINKS), true, StandardCharsets.UTF_8);
     }
 
-    /** The profilers of every fork: {@code --flame}, and the user's own {@code -prof async[:...]}. */
+    /** The profilers of every fork: {@code --flame}, the user's own {@code -prof async[:...]}, {@code --tail}. */
     private List<ForkHook> hooks(RunRequest request, RunSetup.Prepared prepared, PrintStream console)
             throws BenchException {
         List<ForkHook> hooks = new ArrayList<>();
@@ -107,6 +108,10 @@ public final class RunFlow {
             }
             err.println("inferbench: measuring without flame graphs (--flame-optional): " + e.getMessage());
             hooks.clear();
+        }
+        if (request.options().tail()) {
+            // last: it adds its property to the JVM arguments the hooks before it set
+            hooks.add(TailHook.create(runDir, console));
         }
         return hooks;
     }

@@ -23,10 +23,18 @@ import java.util.List;
  * @param percentiles   the percentiles of the calls the summary and the report show ({@code --percentiles}, else
  *                      the default)
  * @param keepDisturbed {@code --keep-disturbed}: every fork in the figures, none re-run (kept in plan.json)
+ * @param tail          {@code --tail}: every fork records its slow calls and what the JVM did during them
  */
 public record RunOptions(Path resume, boolean trustFolder, Path runDir, Shard shard, Path cells, LoopSettings loop, FlameSettings flame,
                          boolean flameOptional, boolean opProfile, List<String> thresholds, double[] percentiles,
-                         boolean keepDisturbed) {
+                         boolean keepDisturbed, boolean tail) {
+    public RunOptions(Path resume, boolean trustFolder, Path runDir, Shard shard, Path cells, LoopSettings loop,
+                      FlameSettings flame, boolean flameOptional, boolean opProfile, List<String> thresholds,
+                      double[] percentiles, boolean keepDisturbed) {
+        this(resume, trustFolder, runDir, shard, cells, loop, flame, flameOptional, opProfile, thresholds, percentiles,
+                keepDisturbed, false);
+    }
+
     public RunOptions(Path resume, boolean trustFolder, Path runDir, Shard shard, Path cells, LoopSettings loop,
                       FlameSettings flame, boolean flameOptional, boolean opProfile, List<String> thresholds,
                       double[] percentiles) {

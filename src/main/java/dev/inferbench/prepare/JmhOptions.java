@@ -3,6 +3,7 @@ package dev.inferbench.prepare;
 import dev.inferbench.plant.BusyNeighbour;
 import dev.inferbench.plant.HeldArrivals;
 import dev.inferbench.plant.Plant;
+import dev.inferbench.plant.TailPlant;
 import dev.inferbench.cell.BenchmarkNames;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
@@ -113,8 +114,11 @@ public final class JmhOptions {
         String flag = "-D" + Plant.PROPERTY + "=";
         String held = "-D" + HeldArrivals.PROPERTY + "=";
         String busy = "-D" + BusyNeighbour.PROPERTY + "=";
+        String tails = "-D" + TailPlant.PROPERTY + "=";
         for (String a : jvmArgs(cmd)) {
-            if (a.startsWith(busy)) {
+            if (a.startsWith(tails)) {
+                TailPlant.parse(a.substring(tails.length()));
+            } else if (a.startsWith(busy)) {
                 BusyNeighbour.parse(a.substring(busy.length()));
             } else if (a.startsWith(flag)) {
                 Plant.parse(a.substring(flag.length()));

@@ -5,6 +5,7 @@ import dev.inferbench.serve.ServingProfiler;
 import dev.inferbench.metrics.SamplesProfiler;
 import dev.inferbench.stats.ForkMeans;
 import dev.inferbench.stats.Interval;
+import dev.inferbench.tail.TailMetrics;
 import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.jmh.JmhMetric;
 import org.openjdk.jmh.annotations.Mode;
@@ -70,6 +71,11 @@ public record CellSummary(String benchmark, Map<String, String> params, String u
         }
         cell.secondary().forEach((name, m) -> {
             MetricEntry e = MetricCatalogue.find(name);
+            if (name.startsWith(TailMetrics.PREFIX)) {
+                // the tail table's shares and counterfactual p99s: their intervals over the forks
+                extras.put(halfWidth(name), ForkMeans.interval(MetricCatalogue.forkRule(name).forks(m),
+                        ForkMeans.DEFAULT_CONFIDENCE).halfWidth());
+            }
             if (e != null && e.gated()) {
                 // what the gate takes besides the primary (a generation cell's TTFT and TPOT): their intervals, forks
                 // as the unit, as the summary shows them

@@ -134,6 +134,24 @@ public final class MetricCatalogue {
         m("machine.switches", "1/s", "1/s", UNKNOWN, ForkRule.MEAN).is("involuntary context switches of this JVM");
         m("machine.canary", "ms", "ms", UNKNOWN, ForkRule.MEAN)
                 .is("a fixed pure-Java kernel timed after each iteration: slower exactly when the machine is");
+        // --tail: each fork's tail table, the fork so far after each measured iteration
+        m("tail.p99", "ms", "ms", LOWER_IS_BETTER, ForkRule.LAST).in(MetricGroup.LATENCY)
+                .is("--tail: the fork's 99th percentile of its calls, from its own count and slow calls");
+        m("tail.calls", "calls", "calls", UNKNOWN, ForkRule.LAST)
+                .is("--tail: the fork's calls above its p99, the calls the shares are of");
+        m("tail.missed", "calls", "calls", LOWER_IS_BETTER, ForkRule.LAST)
+                .is("--tail: calls above the fork's p99 that the recorder did not keep (0 unless its threshold lagged)");
+        m("tail.<cause>", "%", "%", UNKNOWN, ForkRule.LAST)
+                .is("--tail: of the calls above the fork's p99, the share whose main cause is gc, safepoint, wait,"
+                        + " descheduled, deopt or compile, or that none explains (unexplained)");
+        m("tail.top10.<cause>", "%", "%", UNKNOWN, ForkRule.LAST)
+                .is("--tail: the same share of the fork's ten slowest calls");
+        m("tail.without.<cause>", "ms", "ms", LOWER_IS_BETTER, ForkRule.LAST).in(MetricGroup.LATENCY)
+                .is("--tail: the fork's p99 with the calls given that cause left out");
+        m("tail.planted.hit", "%", "%", HIGHER_IS_BETTER, ForkRule.LAST)
+                .is("--tail on a calibration's stub: of the calls a cause was planted in, the share given it");
+        m("tail.unplanted.caused", "%", "%", LOWER_IS_BETTER, ForkRule.LAST)
+                .is("--tail on a calibration's stub: of the fork's calls with nothing planted, the share given a main cause");
         // training
         m("train.mem.inference", MIB, MIB, LOWER_IS_BETTER, ForkRule.MEAN).in(MetricGroup.MEMORY)
                 .is("peak of one forward pass without gradients");

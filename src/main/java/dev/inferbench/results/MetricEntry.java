@@ -1,6 +1,7 @@
 package dev.inferbench.results;
 
 import dev.inferbench.stats.Direction;
+import dev.inferbench.tail.Cause;
 
 import java.util.regex.Pattern;
 
@@ -15,24 +16,25 @@ public record MetricEntry(String name, String unit, String display, Direction di
                           boolean gated, boolean speed, String heading, MetricGroup group, String description) {
     /** Where a family's name holds its percentile. */
     public static final String P = "<p>";
+    /** Where a family's name holds a cause of slow calls or "unexplained" ({@code tail.<cause>}). */
+    public static final String CAUSE = "<cause>";
 
-    /** Whether {@code metric} is this entry: the name itself, or one of the family's percentiles. */
+    /** Whether {@code metric} is this entry: the name itself, or one of the family's percentiles or causes. */
     public boolean matches(String metric) {
-        if (!name.contains(P)) {
+        if (!family()) {
             return name.equals(metric);
         }
         return pattern().matcher(metric).matches();
     }
 
-    /** Whether this entry is a family of percentiles ({@code serve.p<p>}). */
+    /** Whether this entry is a family of percentiles ({@code serve.p<p>}) or of causes ({@code tail.<cause>}). */
     public boolean family() {
-        return name.contains(P);
+        return name.contains(P) || name.contains(CAUSE);
     }
 
     private Pattern pattern() {
-        int at = name.indexOf(P);
-        return Pattern.compile(Pattern.quote(name.substring(0, at)) + "\\d+(\\.\\d+)?"
-                + Pattern.quote(name.substring(at + P.length())));
+        return Pattern.compile(Pattern.quote(name).replace(P, "\\E\\d+(\\.\\d+)?\\Q")
+                .replace(CAUSE, "\\E(" + String.join("|", Cause.columns()) + ")\\Q"));
     }
 
     /** The summary's column heading: the short heading and the display unit ({@code load ms}). */

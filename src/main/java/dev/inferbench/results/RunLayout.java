@@ -20,6 +20,8 @@ import java.nio.file.Path;
  *   failed/&lt;cell-id&gt;/fork-N.txt            why a fork produced no result
  *   flames/&lt;cell-id&gt;/...                    flame graphs per fork and merged (--flame)
  *   op-profile/&lt;cell-id&gt;/...               ONNX Runtime's operator profile (--op-profile)
+ *   tail/&lt;cell-id&gt;/fork-N/                slow-calls.json and events.jfr: each slow call's causes (--tail)
+ *   tail/tail.json                          each cell's tail table (--tail)
  *   where/pair-N/&lt;cell-id&gt;.json           the operator pass of pair N of an interleaved comparison
  *   layers/activation-...json               activation memory per layer of each model, batch, seqLen, precision
  *   report/                                 Markdown, HTML, CSV, plots and exports
@@ -36,6 +38,8 @@ public record RunLayout(Path dir) {
     public static final String FORKS = "forks";
     public static final String FAILED = "failed";
     public static final String FLAMES = "flames";
+    /** {@code --tail}: per cell and fork the slow calls, their causes and the JFR recording; tail.json per run. */
+    public static final String TAIL = "tail";
     public static final String OP_PROFILE = "op-profile";
     public static final String WHERE = "where";
     public static final String LAYERS = "layers";
@@ -92,6 +96,15 @@ public record RunLayout(Path dir) {
 
     public Path flames() {
         return dir.resolve(FLAMES);
+    }
+
+    public Path tail() {
+        return dir.resolve(TAIL);
+    }
+
+    /** {@code --tail}'s folder of one fork: its slow calls and JFR recording. */
+    public Path tailFork(String cellId, int fork) {
+        return tail().resolve(cellId).resolve("fork-" + fork);
     }
 
     public Path crashes() {

@@ -1,0 +1,59 @@
+package dev.inferbench.calibration;
+
+import dev.inferbench.plant.TailPlant;
+import dev.inferbench.results.jmh.MeasuredCell;
+import dev.inferbench.tail.Cause;
+import dev.inferbench.tail.TailMetrics;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code --tail}'s attribution against planted causes ({@link TailPlant}): a stub call that spends 1 ms of CPU, and
+ * in one run each every {@value #EVERY}th call given a collection, a thread dump (a safepoint) or a rival thread on
+ * the caller's CPU (descheduled). For each: at least 90 % of the planted calls are given their cause, at most 5 % of
+ * the calls with nothing planted are given a main cause, and the p99 without the calls given the cause is within 10 %
+ * of the p99 of the same call with nothing planted (its own run).
+ */
+final class TailRows {
+    static final int EVERY = 50;
+    /** Between the counterfactual p99 and the plain run's p99: the first over the second. */
+    static final String OVER = " / ";
+    private static final String CALL = "cpu=1ms";
+
+    private TailRows() {
+    }
+
+    static void rows(List<CalibrationRows.Row> rows) {
+        CalibrationRows.Run plain = run("tail-plain", null);
+        for (Cause cause : List.of(Cause.GC, Cause.SAFEPOINT, Cause.DESCHEDULED)) {
+            CalibrationRows.Run planted = run("tail-" + cause.key(), cause.key() + "=" + EVERY);
+            String what = cause.words() + " planted every " + EVERY + "th call of 1 ms CPU";
+            rows.add(new CalibrationRows.Row("tail: planted calls given their cause (%), " + what, 100, "%", 10,
+                    false, false, planted, TailMetrics.PLANTED_HIT));
+            rows.add(new CalibrationRows.Row("tail: calls with nothing planted given a cause (%), " + what, 0,
+                    "%", 5, false, false, planted, TailMetrics.UNPLANTED_CAUSED));
+            rows.add(new CalibrationRows.Row("tail: p99 without " + cause.words() + " over the p99 with nothing planted, "
+                    + what, 1, "x", 0.10, false, false, planted, TailMetrics.without(cause) + OVER
+                    + CalibrationRows.P99, plain));
+        }
+    }
+
+    static boolean reads(String metric) {
+        return metric.startsWith(TailMetrics.PREFIX) && metric.contains(OVER);
+    }
+
+    /** The counterfactual p99 of the planted run over the plain run's p99 (the summary's); NaN when either is absent. */
+    static double read(List<MeasuredCell> planted, List<MeasuredCell> plain, CalibrationRows.Row row) {
+        String[] two = row.metric().split(OVER, 2);
+        return CalibrationRows.read(planted, two[0]) / CalibrationRows.read(plain, two[1]);
+    }
+
+    private static CalibrationRows.Run run(String name, String plant) {
+        List<String> args = new ArrayList<>(List.of("InferenceBenchmark", "--tail", "-p", "engine=stub", "-p",
+                "model=mlp-tiny", "-p", "batchSize=1", "-p", "threads=1", "-f", "2", "-wi", "1", "-w", "1s", "-i", "3",
+                "-r", "1s", "--rerun-disturbed", "0", "-jvmArgsAppend", CalibrationRows.STUB + CALL
+                        + (plant == null ? "" : " -D" + TailPlant.PROPERTY + "=" + plant)));
+        return new CalibrationRows.Run(name, List.copyOf(args));
+    }
+}

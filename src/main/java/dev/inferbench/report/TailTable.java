@@ -1,0 +1,150 @@
+package dev.inferbench.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.inferbench.AtomicFile;
+import dev.inferbench.Json;
+import dev.inferbench.cell.Cell;
+import dev.inferbench.results.CellSummary;
+import dev.inferbench.tail.Cause;
+import dev.inferbench.tail.TailMetrics;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Each {@code --tail} cell's tail table, from its summary (the forks' tail figures, each with its interval over the
+ * forks): one line for the summary, {@code p99 44.0 ms: 62 % GC pauses, 20 % descheduled, 18 % unexplained}, and the
+ * whole table in the run's {@code tail/tail.json}: per cause the share of the calls above p99 and of the slowest ten
+ * whose main cause it is, and the p99 without the calls given it.
+ */
+public final class TailTable {
+    static final String FILE = "tail.json";
+    /** Shares below this (%) are left out of the line; the JSON has them all. */
+    private static final double SHOWN_FROM = 0.5;
+    private static final ObjectMapper JSON = Json.mapper(Json.Option.PRETTY);
+    /** The parameters a line names its cell by; tail.json has them all. */
+    private static final List<String> LABEL_PARAMS = List.of("model", "engine", "batchSize");
+
+    private TailTable() {
+    }
+
+    /** Whether the cell was measured with {@code --tail}. */
+    static boolean has(CellSummary s) {
+        return s.extras().containsKey(TailMetrics.P99);
+    }
+
+    /** A line per {@code --tail} cell, in the summary's order. */
+    public static List<String> lines(List<CellSummary> cells) {
+        List<String> out = new ArrayList<>();
+        for (CellSummary s : cells) {
+            if (has(s)) {
+                out.add("tail    " + label(s) + ": " + line(s));
+            }
+        }
+        return out;
+    }
+
+    /** {@code p99 44.0 ms: 62 % GC pauses (± 9), 18 % unexplained; without GC pauses p99 24.1 ms}. */
+    static String line(CellSummary s) {
+        Map<String, Double> x = s.extras();
+        double calls = x.getOrDefault(TailMetrics.CALLS, Double.NaN);
+        // the p99 the shares are of: each fork's own, their mean
+        String p99 = "p99 " + num(x.getOrDefault(TailMetrics.P99, Double.NaN)) + " ms";
+        if (!(calls > 0)) {
+            return p99 + ": n/a (a fork's p99 needs 100 calls; its tail is its maximum)";
+        }
+        List<String> columns = new ArrayList<>(Cause.columns());
+        columns.sort(Comparator.comparing((String c) -> c.equals(Cause.UNEXPLAINED))
+                .thenComparing(c -> -x.getOrDefault(TailMetrics.share(c), 0.0)));
+        List<String> parts = new ArrayList<>();
+        for (String c : columns) {
+            double share = x.getOrDefault(TailMetrics.share(c), Double.NaN);
+            if (share >= SHOWN_FROM || c.equals(Cause.UNEXPLAINED) && parts.isEmpty()) {
+                double hw = x.getOrDefault(CellSummary.halfWidth(TailMetrics.share(c)), Double.NaN);
+                Cause cause = Cause.of(c);
+                parts.add(String.format(Locale.ROOT, "%.0f %%", share) + " " + (cause == null ? c : cause.words())
+                        + (Double.isFinite(hw) ? String.format(Locale.ROOT, " (± %.0f)", hw) : ""));
+            }
+        }
+        StringBuilder sb = new StringBuilder(p99).append(": ").append(String.join(", ", parts));
+        Cause main = Cause.of(columns.get(0));
+        if (main != null && x.getOrDefault(TailMetrics.share(main.key()), 0.0) >= SHOWN_FROM) {
+            sb.append("; without ").append(main.words()).append(" p99 ")
+                    .append(num(x.getOrDefault(TailMetrics.without(main), Double.NaN))).append(" ms");
+        }
+        return sb.append(String.format(Locale.ROOT, " (%.0f calls above p99 a fork)", calls)).toString();
+    }
+
+    /** Writes {@code tail/tail.json} of the run when a cell has a tail table. */
+    public static void write(Path runDir, List<CellSummary> cells) throws IOException {
+        ArrayNode list = JSON.createArrayNode();
+        for (CellSummary s : cells) {
+            if (!has(s)) {
+                continue;
+            }
+            ObjectNode cell = list.addObject();
+            cell.put("benchmark", s.benchmark());
+            ObjectNode params = cell.putObject("params");
+            s.params().forEach(params::put);
+            Json.putNumber(cell, "p99", s.p99());
+            cell.put("unit", s.unit());
+            figure(cell, "forkP99Ms", s, TailMetrics.P99);
+            figure(cell, "callsAboveP99", s, TailMetrics.CALLS);
+            figure(cell, "missed", s, TailMetrics.MISSED);
+            ObjectNode shares = cell.putObject("aboveP99");
+            ObjectNode top = cell.putObject("slowest" + TailMetrics.TOP);
+            for (String c : Cause.columns()) {
+                figure(shares, c, s, TailMetrics.share(c));
+                figure(top, c, s, TailMetrics.top(c));
+            }
+            ObjectNode without = cell.putObject("p99WithoutMs");
+            for (Cause c : Cause.values()) {
+                figure(without, c.key(), s, TailMetrics.without(c));
+            }
+            if (s.extras().containsKey(TailMetrics.PLANTED_HIT)) {
+                figure(cell, "plantedHit", s, TailMetrics.PLANTED_HIT);
+                figure(cell, "unplantedCaused", s, TailMetrics.UNPLANTED_CAUSED);
+            }
+            cell.put("line", line(s));
+        }
+        if (list.isEmpty()) {
+            return;
+        }
+        Path dir = runDir.resolve(dev.inferbench.results.RunLayout.TAIL);
+        Files.createDirectories(dir);
+        AtomicFile.write(dir.resolve(FILE), out -> JSON.writeValue(out, list));
+    }
+
+    /** {@code name: {"mean": ..., "halfWidth95": ...}}, the forks' mean and its 95 % half-width. */
+    private static void figure(ObjectNode node, String name, CellSummary s, String metric) {
+        ObjectNode f = node.putObject(name);
+        Json.putNumber(f, "mean", s.extras().getOrDefault(metric, Double.NaN));
+        Json.putNumber(f, "halfWidth95", s.extras().getOrDefault(CellSummary.halfWidth(metric), Double.NaN));
+    }
+
+    private static String label(CellSummary s) {
+        StringBuilder sb = new StringBuilder(s.benchmark());
+        for (String k : LABEL_PARAMS) {
+            String v = s.params().get(k);
+            if (v != null && !Cell.unset(k, v)) {
+                sb.append(' ').append(k).append('=').append(v);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String num(double v) {
+        if (!Double.isFinite(v)) {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v);
+    }
+}

@@ -1,0 +1,195 @@
+package dev.inferbench.tail;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * One caller's record of its slow calls ({@code --tail}): the start and end ({@link System#nanoTime}) of each call
+ * slower than a running threshold, the 90th percentile of the caller's last {@value #WINDOW} calls (every call until
+ * that many have run), in arrays made once, so that nothing is allocated on the measured path. Calls above the fork's
+ * p99 are above its p90, so every one of them is kept while the threshold follows the calls; what the ring dropped
+ * between two drains ({@link #drain}) is counted.
+ *
+ * <p>The calling thread's CPU clock costs far more to read than the wall clock (a system call; microseconds on some
+ * VMs), so it is read at the end of each call above the window's 99th percentile, and of any call ending
+ * {@value #CPU_EVERY_US} µs or more after the last reading: a call of milliseconds has it read at every end, a call of
+ * microseconds once in many calls. A call's time off its CPU is the wall time since that last reading less the CPU
+ * time since, at most the call's own time: the calls between the two readings ran at full speed (they were not slow),
+ * so what the thread lost is the slow call's. A kept call below the 99th percentile may have no reading; its time off
+ * the CPU is then unknown.
+ *
+ * <p>Off (no {@link #PROPERTY}) a caller holds {@link #OFF}: a field read and a branch before and after the call.
+ */
+public final class SlowCalls {
+    /** The fork's folder for its slow calls; set by {@code --tail} on each fork's JVM, absent otherwise. */
+    public static final String PROPERTY = "inferbench.tail";
+    /** The calls whose 90th percentile is the threshold for the next as many. */
+    static final int WINDOW = 512;
+    static final int CAPACITY = 1 << 16;
+    private static final int MASK = CAPACITY - 1;
+    /** The longest the CPU clock goes unread, µs: its cost a share of the calls' time that stays small. */
+    static final long CPU_EVERY_US = 200;
+    private static final long CPU_EVERY_NS = CPU_EVERY_US * 1000;
+    /** Four buckets an octave: the threshold is at most 19 % below the window's p90. */
+    private static final int BUCKETS = 64 * 4;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final SlowCalls OFF = new SlowCalls();
+    private static final List<SlowCalls> ALL = new CopyOnWriteArrayList<>();
+
+    private final boolean on;
+    private final long thread;
+    private final long[] starts;
+    private final long[] ends;
+    private final long[] cpuFroms;
+    private final long[] cpuUsed;
+    private final int[] window;
+    private int windowCalls;
+    private long threshold;
+    private long high;
+    private long lastCpu;
+    private long lastCpuAt;
+    private long calls;
+    private volatile long written;
+    private long read;
+    private long drainedCalls;
+
+    private SlowCalls() {
+        on = false;
+        thread = 0;
+        starts = ends = cpuFroms = cpuUsed = new long[0];
+        window = new int[0];
+    }
+
+    private SlowCalls(long thread) {
+        on = true;
+        this.thread = thread;
+        starts = new long[CAPACITY];
+        ends = new long[CAPACITY];
+        cpuFroms = new long[CAPACITY];
+        cpuUsed = new long[CAPACITY];
+        window = new int[BUCKETS];
+        lastCpuAt = System.nanoTime();
+        lastCpu = THREADS.getCurrentThreadCpuTime();
+    }
+
+    /** Whether this JVM records slow calls. */
+    public static boolean enabled() {
+        String dir = System.getProperty(PROPERTY);
+        return dir != null && !dir.isBlank();
+    }
+
+    /** The record of the calling thread's calls, made on the thread that makes them; {@link #OFF} when not asked. */
+    public static SlowCalls forThisThread() {
+        if (!enabled()) {
+            return OFF;
+        }
+        SlowCalls s = new SlowCalls(Thread.currentThread().getId());
+        ALL.add(s);
+        return s;
+    }
+
+    /** A record of this thread's calls that no profiler drains but the caller: for a check in one JVM. */
+    static SlowCalls unlisted() {
+        return new SlowCalls(Thread.currentThread().getId());
+    }
+
+    /** Every caller's record in this JVM. */
+    static List<SlowCalls> all() {
+        return ALL;
+    }
+
+    /** A call's start: the clock, or 0 when off. */
+    public long start() {
+        return on ? System.nanoTime() : 0;
+    }
+
+    /** A call's end; the call is kept when it took at least the threshold. */
+    public void end(long start) {
+        if (!on) {
+            return;
+        }
+        long end = System.nanoTime();
+        long took = end - start;
+        calls++;
+        long from = -1;
+        long used = -1;
+        if (took >= high || end - lastCpuAt >= CPU_EVERY_NS) {
+            long cpu = THREADS.getCurrentThreadCpuTime();
+            from = lastCpuAt;
+            used = cpu - lastCpu;
+            lastCpu = cpu;
+            lastCpuAt = end;
+        }
+        if (took >= threshold) {
+            int i = (int) (written & MASK);
+            starts[i] = start;
+            ends[i] = end;
+            cpuFroms[i] = from;
+            cpuUsed[i] = used;
+            written = written + 1; // one writer: the caller's own thread
+        }
+        window[bucket(took)]++;
+        if (++windowCalls == WINDOW) {
+            threshold = percentile(window, WINDOW, 90);
+            high = percentile(window, WINDOW, 99);
+            java.util.Arrays.fill(window, 0);
+            windowCalls = 0;
+        }
+    }
+
+    /** The bucket of a duration: its octave and the next two bits. */
+    static int bucket(long nanos) {
+        if (nanos < 4) {
+            return (int) Math.max(nanos, 0);
+        }
+        int octave = 63 - Long.numberOfLeadingZeros(nanos);
+        return (octave - 1) * 4 + (int) ((nanos >>> (octave - 2)) & 3);
+    }
+
+    /** The smallest duration of a bucket. */
+    static long lowest(int bucket) {
+        if (bucket < 4) {
+            return bucket;
+        }
+        int octave = bucket / 4 + 1;
+        return (4L + bucket % 4) << (octave - 2);
+    }
+
+    /** The lowest duration of the bucket that holds the window's {@code p}th percentile ({@code p} whole). */
+    static long percentile(int[] window, int calls, int p) {
+        long below = calls - ((long) calls * (100 - p) + 99) / 100; // calls allowed under the threshold
+        long seen = 0;
+        for (int b = 0; b < window.length; b++) {
+            seen += window[b];
+            if (seen > below) {
+                return lowest(b);
+            }
+        }
+        return 0;
+    }
+
+    /** What a caller recorded between two drains. */
+    record Drained(List<SlowCall> calls, long callsMade, long lost) {
+    }
+
+    /**
+     * The calls kept since the last drain, and how many calls were made and how many kept ones the ring overwrote.
+     * Called between iterations, while the caller makes no calls.
+     */
+    Drained drain() {
+        long w = written;
+        long lost = Math.max(0, w - read - CAPACITY);
+        List<SlowCall> out = new ArrayList<>((int) Math.min(w - read, CAPACITY));
+        for (long n = read + lost; n < w; n++) {
+            int i = (int) (n & MASK);
+            out.add(new SlowCall(starts[i], ends[i], cpuFroms[i], cpuUsed[i], thread));
+        }
+        read = w;
+        long made = calls - drainedCalls;
+        drainedCalls = calls;
+        return new Drained(out, made, lost);
+    }
+}

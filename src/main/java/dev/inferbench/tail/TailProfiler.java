@@ -1,0 +1,102 @@
+package dev.inferbench.tail;
+
+import dev.inferbench.AtomicFile;
+import dev.inferbench.metrics.FigureProfiler;
+import dev.inferbench.metrics.Figures;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code --tail} in the fork: a JFR recording of what can slow a call ({@link JvmEvents}) from the first iteration on,
+ * and after each measured iteration the fork's tail so far: every caller's slow calls ({@link SlowCalls}) of the
+ * measured iterations attributed to what overlapped them ({@link Attribution}), the fork's tail table as figures
+ * ({@link TailMetrics}, each fork's last value its own) and its slowest calls with their causes and the JVM's episodes
+ * in {@value SlowCallsFile#NAME} beside the recording ({@code events.jfr}) in the folder {@link SlowCalls#PROPERTY}
+ * names. Without that property it does nothing.
+ */
+public final class TailProfiler extends FigureProfiler {
+    private JvmEvents events;
+    private final List<SlowCall> measured = new ArrayList<>();
+    private final List<long[]> windows = new ArrayList<>();
+    private long callsMade;
+    private long lost;
+    private long windowStart;
+    private boolean failed;
+
+    public TailProfiler() {
+        super("--tail: each slow call and what the JVM did during it (JFR), attributed");
+    }
+
+    @Override
+    public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
+        if (!SlowCalls.enabled() || failed) {
+            return;
+        }
+        if (events == null) {
+            events = JvmEvents.start();
+        }
+        windowStart = System.nanoTime();
+    }
+
+    @Override
+    protected void figures(Iteration it, Figures out) {
+        if (events == null || failed) {
+            return;
+        }
+        long windowEnd = System.nanoTime();
+        boolean counted = it.params().getType() == IterationType.MEASUREMENT;
+        for (SlowCalls caller : SlowCalls.all()) {
+            SlowCalls.Drained d = caller.drain();
+            if (counted) {
+                measured.addAll(d.calls());
+                callsMade += d.callsMade();
+                lost += d.lost();
+            }
+        }
+        if (!counted || callsMade == 0) {
+            return;
+        }
+        windows.add(new long[] {windowStart, windowEnd});
+        try {
+            Path dir = Path.of(System.getProperty(SlowCalls.PROPERTY));
+            Files.createDirectories(dir);
+            Path jfr = dir.resolve("events.jfr");
+            AtomicFile.writeVia(jfr, events::dump);
+            JvmEvents.Read read = JvmEvents.read(jfr);
+            List<Attribution.Attributed> calls = new Attribution(read.episodes()).of(measured);
+            ForkTail table = new ForkTail(calls, callsMade);
+            List<ForkTail.Planted> planted = read.planted().stream().filter(p -> inWindows(p.at())).toList();
+            Map<String, Double> figures = table.figures(planted);
+            figures.forEach((name, value) -> out.kept(name, value, unit(name)));
+            SlowCallsFile.write(dir.resolve(SlowCallsFile.NAME), table, figures, lost, windows, read.episodes());
+        } catch (IOException | RuntimeException e) {
+            // the fork's own figures stand; only its tail is lost, and the console says so once
+            failed = true;
+            System.out.println("[inferbench] --tail: this fork's tail was not recorded (" + e + ")");
+        }
+    }
+
+    private boolean inWindows(long at) {
+        for (long[] w : windows) {
+            if (at >= w[0] && at <= w[1]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static String unit(String metric) {
+        if (metric.equals(TailMetrics.CALLS) || metric.equals(TailMetrics.MISSED)) {
+            return "calls";
+        }
+        return metric.equals(TailMetrics.P99) || metric.startsWith(TailMetrics.PREFIX + "without.") ? "ms" : "%";
+    }
+}
