@@ -46,10 +46,16 @@ class ServingIT {
             // the callers' and the engine's threads: part of the process's CPU, and most of it in a µs-call loop
             double serving = m.get("cpu.call.serving").get("score").asDouble();
             assertThat(serving).isPositive().isLessThanOrEqualTo(m.get("cpu.call").get("score").asDouble() * 1.05);
-            // samples/s in total: batch x callers / mean time per call (ms) x 1000
-            double perCall = m.get("mean.all").get("score").asDouble();
-            assertThat(m.get("samples").get("score").asDouble())
-                    .isCloseTo(callers * 1000.0 / perCall, org.assertj.core.api.Assertions.withinPercentage(25));
+            // samples/s in total: batch x callers / mean time per call (ms) x 1000, fork by fork (a fork run while
+            // the machine was disturbed stays in the JSON beside its spare, and JMH's score is the mean of both)
+            JsonNode perCall = m.get("mean.all").get("rawData");
+            JsonNode samples = m.get("samples").get("rawData");
+            assertThat(samples.size()).isEqualTo(perCall.size()).isPositive();
+            for (int f = 0; f < perCall.size(); f++) {
+                assertThat(samples.get(f).get(0).asDouble()).as("fork " + (f + 1)).isCloseTo(
+                        callers * 1000.0 / perCall.get(f).get(0).asDouble(),
+                        org.assertj.core.api.Assertions.withinPercentage(0.01));
+            }
         }
     }
 
