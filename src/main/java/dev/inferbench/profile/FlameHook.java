@@ -109,7 +109,7 @@ public final class FlameHook implements ForkHook {
         } catch (IOException e) {
             throw new BenchException("cannot create " + dir + ": " + e.getMessage(), e);
         }
-        options.addProfiler("async", settings.jmhOptions(profilerLibrary, dir.resolve("jmh")));
+        options.addProfiler(ForkAsync.class, settings.jmhOptions(profilerLibrary, dir.resolve("jmh")));
         List<String> append = new ArrayList<>(jvmArgsAppend);
         if (settings.ops()) {
             append.add(OperatorFlame.forkArgument(dir));

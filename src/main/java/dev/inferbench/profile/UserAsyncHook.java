@@ -86,7 +86,7 @@ public final class UserAsyncHook implements ForkHook {
             throw new BenchException("cannot create " + dir + " for -prof async: " + e.getMessage()
                     + "; expected a writable dir=", e);
         }
-        builder.addProfiler("async", (options.isEmpty() ? "" : options + ";") + "libPath=" + library + ";dir=" + dir);
+        builder.addProfiler(ForkAsync.class, (options.isEmpty() ? "" : options + ";") + "libPath=" + library + ";dir=" + dir);
         builder.jvmArgsAppend(jvmArgsAppend.toArray(String[]::new));
     }
 }

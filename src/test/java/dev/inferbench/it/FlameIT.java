@@ -72,6 +72,30 @@ class FlameIT {
     }
 
     /**
+     * A model given by a long path: JMH's benchmark id holds the path, and the parameters after it (optLevel ...
+     * values, about 90 characters) with the file's name make a last part longer than a file name may be (255). The
+     * profiler writes into the fork's own folder, not one named after the id, so the recording is still made.
+     */
+    @Test
+    void aModelByALongPathIsProfiled() throws Exception {
+        Path dir = Files.createDirectories(cwd.resolve("exports"));
+        Path model = dir.resolve("mlp-tiny-" + "x".repeat(175) + ".onnx");
+        try (var o = Files.newOutputStream(model)) {
+            new dev.inferbench.model.OnnxExporter(20261121).write(dev.inferbench.model.Mlp.tiny().build(), o);
+        }
+        assertThat(model.getFileName().toString().length() + "-optLevel-all-precision-fp32".length()).isGreaterThan(210);
+        Jar.Run r = Jar.run(cwd, "-p model=" + model + " -p batchSize=1 -f 1 -wi 0 -i 1 -r 300ms --flame --run-dir long");
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        assertThat(r.out() + r.err()).doesNotContain("Could not open");
+        Path cell;
+        try (Stream<Path> s = Files.list(cwd.resolve("long/flames"))) {
+            cell = s.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        assertThat(cell.resolve("fork-1/profile.jfr")).isNotEmptyFile();
+        assertThat(cell.resolve("merged-cpu-forward.html")).isNotEmptyFile();
+    }
+
+    /**
      * --flame-events cpu,ops on a ms-scale cell: the fork records ORT's profile beside the samples, the fork's cpu
      * graph and the cell's merged one carry the operator frames, and ops-check.txt sets their shares beside ORT's.
      * djl-ort joins the same way: DJL's predictor calls the same OrtSession.run.
