@@ -32,6 +32,13 @@ public abstract class BatchParams extends ModelParams {
     @Param("none")
     public String values;
 
+    /**
+     * Outputs fed back as inputs between calls, OUTPUT:INPUT ({@code stateN:state}, a streaming model's recurrent
+     * state; several joined by ';'); none for none.
+     */
+    @Param("none")
+    public String state;
+
     /** Intra-op threads of the engine; 0 means all available cores. */
     @Param("0")
     public int threads;

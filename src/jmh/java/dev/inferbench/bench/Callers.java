@@ -37,7 +37,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * samples in another order), so that a call that read another caller's outputs would be seen. With several callers the load ends with the concurrency check:
  * every caller runs at once and must get exactly what its input gives when run
  * alone ({@link ConcurrencyCheck}: rounds started together at a barrier, every batch size the cell's calls take); a
- * cell whose engine mixes callers' results fails instead of being measured.
+ * cell whose engine mixes callers' results fails instead of being measured. A cell with {@code -p state} feeds each
+ * call's state outputs into its caller's next call ({@link dev.inferbench.engine.StateFeed}).
  */
 public final class Callers implements AutoCloseable {
     private final List<Caller> callers = new ArrayList<>();
@@ -137,7 +138,7 @@ public final class Callers implements AutoCloseable {
         try {
             List<HostTensor> batch = inputs(cell, 0, first);
             SetupRecord.tokensPerSample(tokensPerSample(batch, cell.seqLen()));
-            zero = new Caller(0, first, first.prepare(batch), true);
+            zero = new Caller(0, first, first.prepare(batch, cell.state()), true);
         } catch (BenchException | RuntimeException e) {
             first.close();
             throw e;
@@ -165,7 +166,7 @@ public final class Callers implements AutoCloseable {
             Set<Integer> beforeOwn = ServingThreads.threads();
             InferenceEngine engine = own ? cell.engine().open(file, cell.device(), cell.settings()) : first;
             try {
-                Caller caller = new Caller(k, engine, engine.prepare(inputs(cell, k, engine)), own);
+                Caller caller = new Caller(k, engine, engine.prepare(inputs(cell, k, engine), cell.state()), own);
                 callers.add(caller);
                 try (Outputs out = caller.run()) {
                     caller.alone = floats(out);

@@ -68,12 +68,13 @@ public record Cell(String benchmark, String mode, Map<String, String> params) {
     }
 
     /**
-     * A parameter at its "not given" value: {@code shape=none} and {@code values=none} are on every model cell and
-     * say nothing a reader needs, so labels leave them out (ids keep them: they name files).
+     * A parameter at its "not given" value: {@code shape=none}, {@code values=none} and {@code state=none} are on every
+     * model cell and say nothing a reader needs, so labels leave them out (ids keep them: they name files).
      */
     public static boolean unset(String key, String value) {
         return (key.equals(CellSpec.SHAPE) && value.equals(ShapeParam.NONE))
-                || (key.equals(CellSpec.VALUES) && value.equals(dev.inferbench.input.InputValues.NONE));
+                || (key.equals(CellSpec.VALUES) && value.equals(dev.inferbench.input.InputValues.NONE))
+                || (key.equals(CellSpec.STATE) && value.equals(dev.inferbench.engine.StateFeed.NONE));
     }
 
     /** SHA-256 of the text, in hex. */

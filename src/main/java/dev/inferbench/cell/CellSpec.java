@@ -7,6 +7,7 @@ import dev.inferbench.config.ModelEntry;
 import dev.inferbench.engine.Device;
 import dev.inferbench.engine.EngineKind;
 import dev.inferbench.engine.EngineSettings;
+import dev.inferbench.engine.StateFeed;
 import dev.inferbench.input.InputSpec;
 import dev.inferbench.input.InputValues;
 import dev.inferbench.input.data.NpyFile;
@@ -34,10 +35,12 @@ import java.util.Map;
  * @param shapes        the cell's own {@code -p shape} (already merged into {@code model}'s inputs), for the check
  *                      that each name is one the model has
  * @param values        the cell's {@code -p values}: what inputs hold instead of synthetic data
+ * @param state         the cell's {@code -p state}: outputs fed back as inputs between calls
  */
 public record CellSpec(ModelEntry model, EngineKind engine, Device device, String deviceName, int batchSize,
                        int seqLen, EngineSettings settings, Precision precision, String data, long inputSeed,
-                       int callers, Sharing sharing, Map<String, long[]> shapes, InputValues values) {
+                       int callers, Sharing sharing, Map<String, long[]> shapes, InputValues values,
+                       StateFeed state) {
 
     /** The parameter names, as the benchmarks declare them. */
     public static final String MODEL = "model";
@@ -55,6 +58,7 @@ public record CellSpec(ModelEntry model, EngineKind engine, Device device, Strin
     public static final String SPIN = "spin";
     public static final String SHAPE = "shape";
     public static final String VALUES = "values";
+    public static final String STATE = "state";
 
     /** Whether a cell's parameters describe a model cell (a benchmark without {@code model} is not one). */
     public static boolean isModelCell(Map<String, String> params) {
@@ -85,10 +89,21 @@ public record CellSpec(ModelEntry model, EngineKind engine, Device device, Strin
         boolean spinning = onOff(params, SPIN);
         Map<String, long[]> shapes = ShapeParam.parse(params.get(SHAPE));
         InputValues values = InputValues.parse(params.get(VALUES), NpyFile::read);
+        StateFeed state = StateFeed.parse(params.get(STATE));
+        if (!state.isEmpty() && engine != EngineKind.ORT) {
+            throw new BenchException("state " + state.text() + " feeds outputs back as inputs on engine ort only; got"
+                    + " engine '" + engine.id() + "'; expected -p engine=ort with -p state");
+        }
+        if (!state.isEmpty() && callers > 1) {
+            throw new BenchException("state " + state.text() + " makes each call continue from the last, which the"
+                    + " check of several callers against one caller's outputs cannot follow; got callers=" + callers
+                    + "; expected callers=1 with -p state");
+        }
         ModelEntry entry = config.model(modelName).withShapes(shapes);
         return new CellSpec(entry, engine, device, deviceName, batch, seqLen,
                 new EngineSettings(threads, interOp, level, entry.inputs(), spinning), precision,
-                params.getOrDefault(DATA, DataSource.SYNTHETIC), config.seed("input"), callers, sharing, shapes, values);
+                params.getOrDefault(DATA, DataSource.SYNTHETIC), config.seed("input"), callers, sharing, shapes, values,
+                state);
     }
 
     public String modelName() {

@@ -1,6 +1,7 @@
 package dev.inferbench.cell;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.tensor.TensorSpec;
 
 import java.util.Arrays;
 import java.util.Collections;
@@ -30,7 +31,7 @@ public final class ShapeParam {
             return out;
         }
         for (String part : text.split(";", -1)) {
-            int colon = part.indexOf(':');
+            int colon = TensorSpec.nameEnd(part);
             String name = colon < 0 ? "" : part.substring(0, colon).strip();
             long[] dims = colon < 0 ? null : dims(part.substring(colon + 1));
             if (name.isEmpty() || dims == null) {

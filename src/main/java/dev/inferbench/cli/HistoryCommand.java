@@ -3,7 +3,6 @@ package dev.inferbench.cli;
 import dev.inferbench.ExitCode;
 import java.util.Optional;
 import dev.inferbench.BenchException;
-import dev.inferbench.config.BenchConfig;
 import dev.inferbench.report.Trend;
 import dev.inferbench.results.History;
 
@@ -21,6 +20,7 @@ final class HistoryCommand implements Subcommand {
                     + History.DEFAULT_ROOT + ")");
     private static final Options.Flag<Path> OUT = OPTIONS.value("-o", "OUT",
             Options.FOLDER.expecting("a folder for the trend report"), null, "where the trend goes (default: DIR/trend)");
+    private static final Options.Flag<Path> CONFIG = ConfigFlag.declare(OPTIONS);
 
     @Override
     public String summary() {
@@ -46,7 +46,7 @@ final class HistoryCommand implements Subcommand {
         Path root = p.operands().isEmpty() ? null : Path.of(p.operands().get(0));
         Path target = p.get(OUT);
         if (root == null) {
-            root = History.root(BenchConfig.load()).orElseThrow(() -> new BenchException("run.history is empty in "
+            root = History.root(ConfigFlag.load(p.get(CONFIG))).orElseThrow(() -> new BenchException("run.history is empty in "
                     + "benchmarks.properties (no history is kept); expected a history folder: history DIR"));
         }
         List<History.Entry> entries = History.entries(root);

@@ -15,6 +15,7 @@ final class MergeCommand implements Subcommand {
     private static final Options.Flag<Path> RUN_DIR = OPTIONS.value("--run-dir", "OUT",
             Options.FOLDER.expecting("a folder for the merged run"), null,
             "the merged run's folder (default: a new ...-merged folder under run.resultsDir)");
+    private static final Options.Flag<Path> CONFIG = ConfigFlag.declare(OPTIONS);
 
     @Override
     public String summary() {
@@ -34,6 +35,7 @@ final class MergeCommand implements Subcommand {
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
         Options.Parsed p = OPTIONS.parse(args);
         List<Path> dirs = p.operands().stream().map(Path::of).toList();
-        return new ShardJoin(out, err).join(dirs, p.get(RUN_DIR)) ? ExitCode.OK : ExitCode.FAILED;
+        return new ShardJoin(out, err, ConfigFlag.load(p.get(CONFIG))).join(dirs, p.get(RUN_DIR)) ? ExitCode.OK
+                : ExitCode.FAILED;
     }
 }

@@ -13,6 +13,7 @@ import dev.inferbench.model.stats.ModelStats;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,6 +30,7 @@ final class ModelsCommand implements Subcommand {
     private static final Options.Flag<Integer> SEQ_LEN = OPTIONS.value("--seq-len", "N",
             Options.whole(1, "tokens per sample"), null, "tokens per sample for sequence models (default param.seqLen)");
     private static final Options.Flag<Boolean> JSON = OPTIONS.toggle("--json", "JSON instead of the table");
+    private static final Options.Flag<Path> CONFIG = ConfigFlag.declare(OPTIONS);
 
     @Override
     public String summary() {
@@ -45,8 +47,8 @@ final class ModelsCommand implements Subcommand {
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
-        BenchConfig config = BenchConfig.load();
         Options.Parsed p = OPTIONS.parse(args);
+        BenchConfig config = ConfigFlag.load(p.get(CONFIG));
         int seqLen = p.has(SEQ_LEN) ? p.get(SEQ_LEN) : configuredSeqLen(config);
         ModelsFlow models = ModelsFlow.run(config, p.operands(), seqLen, err);
         List<ModelStats> stats = models.stats();

@@ -10,7 +10,6 @@ import dev.inferbench.run.Pacer;
 import dev.inferbench.run.Shard;
 import dev.inferbench.run.Spares;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -36,9 +35,7 @@ record RunFlags(RunOptions options, List<String> jmhArgs, Path config) {
     private static final Options.Flag<Path> RUN_DIR = OPTIONS.value("--run-dir", "DIR",
             Options.FOLDER.expecting("a folder for the new run"), null,
             "the run folder (default results/<yyyyMMdd-HHmmss>-<git sha>)");
-    private static final Options.Flag<Path> CONFIG = OPTIONS.value("--config", "FILE",
-            new Options.Type<>("a properties file, e.g. my-models.properties", (t, f) -> configFile(t)), null,
-            "your own " + BenchConfig.FILE_NAME + ", outside the checkout (default: the checkout's)");
+    private static final Options.Flag<Path> CONFIG = ConfigFlag.declare(OPTIONS);
     private static final Options.Flag<Path> CELLS = OPTIONS.value("--cells", "FILE",
             Options.FILE.expecting("a file of configurations, one per line"), null,
             "the configurations a file lists, one per line (e.g. batchSize=8 precision=fp16)");
@@ -119,15 +116,4 @@ record RunFlags(RunOptions options, List<String> jmhArgs, Path config) {
             System.setProperty(BenchConfig.CONFIG_PROPERTY, config.toAbsolutePath().toString());
         }
     }
-
-    private static Path configFile(String v) throws BenchException {
-        Path p = Path.of(v);
-        if (!Files.isRegularFile(p)) {
-            throw new BenchException("config file not found: " + p + " (from --config); expected a properties file"
-                    + " such as benchmarks.properties");
-        }
-        BenchConfig.fromFile(p); // a bad key fails here, naming the file, before anything else reads it
-        return p;
-    }
-
 }

@@ -25,6 +25,7 @@ final class VerifyCommand implements Subcommand {
     private static final Options.Flag<Path> OUT = OPTIONS.value("--out", "DIR",
             Options.FOLDER.expecting("a folder for verify.md and verify.json"), null,
             "where the matrix goes (default: results/verify-yyyyMMdd-HHmmss)");
+    private static final Options.Flag<Path> CONFIG = ConfigFlag.declare(OPTIONS);
 
     @Override
     public String summary() {
@@ -46,8 +47,8 @@ final class VerifyCommand implements Subcommand {
 
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
-        BenchConfig config = BenchConfig.load();
         Options.Parsed p = OPTIONS.parse(args);
+        BenchConfig config = ConfigFlag.load(p.get(CONFIG));
         return Verification.run(config, p.operands(), p.get(RTOL), p.get(ATOL), p.get(OUT), out, err)
                 ? ExitCode.OK : ExitCode.FAILED;
     }

@@ -94,8 +94,9 @@ final class DjlEngine implements InferenceEngine {
             case FLOAT16 -> DataType.FLOAT16;
             case BOOL -> DataType.BOOLEAN;
             case UINT8 -> DataType.UINT8;
+            case INT8 -> DataType.INT8;
             case BFLOAT16, OTHER -> throw new BenchException("input '" + t.name() + "' of " + file
-                    + " has an unsupported type; expected float32, float16, int64, int32, bool or uint8");
+                    + " has an unsupported type; expected float32, float16, int64, int32, bool, uint8 or int8");
         };
     }
 

@@ -19,6 +19,19 @@ public interface InferenceEngine extends AutoCloseable {
 
     PreparedInput prepare(List<HostTensor> inputs) throws BenchException;
 
+    /**
+     * Like {@link #prepare(List)}, with outputs copied into inputs after every run ({@link StateFeed}): each run of the
+     * prepared input continues from the state the previous run left. Engine {@code ort} feeds them; the others
+     * refuse a feed that is not empty.
+     */
+    default PreparedInput prepare(List<HostTensor> inputs, StateFeed state) throws BenchException {
+        if (!state.isEmpty()) {
+            throw new BenchException("state " + state.text() + " feeds outputs back as inputs on engine ort only;"
+                    + " expected -p engine=ort with -p state");
+        }
+        return prepare(inputs);
+    }
+
     Outputs run(PreparedInput input) throws BenchException;
 
     /** Idempotent; never throws. */

@@ -36,14 +36,17 @@ final class OrtEngine implements InferenceEngine {
     private final OrtEnvironment env;
     private final OrtSession session;
     private final ModelSignature signature;
+    /** The model file's name, for messages. */
+    private final String name;
     /** The fork's own ORT profile ({@code --flame-events cpu,ops}), ended when the engine closes; else null. */
     private ForkOrtProfile forkProfile;
     private Pinning pinning = PinnedOutputs::like;
     private boolean closed;
 
-    private OrtEngine(OrtEnvironment env, OrtSession session) throws OrtException {
+    private OrtEngine(OrtEnvironment env, OrtSession session, Path model) throws OrtException {
         this.env = env;
         this.session = session;
+        this.name = String.valueOf(model.getFileName());
         this.signature = new ModelSignature(specs(session.getInputInfo()), specs(session.getOutputInfo()));
     }
 
@@ -92,7 +95,7 @@ final class OrtEngine implements InferenceEngine {
                         + OrtLoadFailure.expected(model, e.getMessage(), env.getVersion()), e);
             }
             try {
-                return new OrtEngine(env, session);
+                return new OrtEngine(env, session, model);
             } catch (OrtException | RuntimeException e) {
                 try {
                     session.close();
@@ -138,22 +141,44 @@ final class OrtEngine implements InferenceEngine {
 
     @Override
     public PreparedInput prepare(List<HostTensor> inputs) throws BenchException {
+        return prepare(inputs, StateFeed.OFF);
+    }
+
+    @Override
+    public PreparedInput prepare(List<HostTensor> inputs, StateFeed state) throws BenchException {
         checkOpen();
+        state.check(name, signature.inputs(), signature.outputs());
         Map<String, OnnxTensor> tensors = new LinkedHashMap<>();
+        List<StateCopy> copies = new ArrayList<>();
         try {
             for (HostTensor t : inputs) {
+                StateFeed.Link link = state.links().stream().filter(l -> l.input().equals(t.name())).findFirst()
+                        .orElse(null);
+                if (link != null) {
+                    // a buffer of its own, written after every run: the caller's host tensor stays as it was
+                    ByteBuffer own = t.bytes();
+                    tensors.put(t.name(), OnnxTensor.createTensor(env, own, t.shape(), javaType(t)));
+                    copies.add(new StateCopy(link, own, t.shape()));
+                    continue;
+                }
                 tensors.put(t.name(), switch (t.type()) {
                     case FLOAT32 -> OnnxTensor.createTensor(env, (FloatBuffer) t.data(), t.shape());
                     case INT64 -> OnnxTensor.createTensor(env, (LongBuffer) t.data(), t.shape());
                     case INT32 -> OnnxTensor.createTensor(env, (IntBuffer) t.data(), t.shape());
-                    case FLOAT16 -> OnnxTensor.createTensor(env, (ShortBuffer) t.data(), t.shape(), OnnxJavaType.FLOAT16);
-                    case BOOL -> OnnxTensor.createTensor(env, (ByteBuffer) t.data(), t.shape(), OnnxJavaType.BOOL);
-                    case UINT8 -> OnnxTensor.createTensor(env, (ByteBuffer) t.data(), t.shape(), OnnxJavaType.UINT8);
-                    case BFLOAT16, OTHER -> throw new BenchException("input '" + t.name() + "' has an unsupported type;"
-                            + " expected float32, float16, int64, int32, bool or uint8");
+                    case FLOAT16 -> OnnxTensor.createTensor(env, (ShortBuffer) t.data(), t.shape(),
+                            OnnxJavaType.FLOAT16);
+                    case BOOL, UINT8, INT8 -> OnnxTensor.createTensor(env, (ByteBuffer) t.data(), t.shape(),
+                            javaType(t));
+                    case BFLOAT16, OTHER -> throw unsupported(t);
                 });
             }
-            return new OrtInput(tensors);
+            for (StateFeed.Link link : state.links()) {
+                if (!tensors.containsKey(link.input())) {
+                    throw new BenchException("state feeds input '" + link.input() + "', which the prepared inputs do"
+                            + " not hold; expected one of " + tensors.keySet());
+                }
+            }
+            return new OrtInput(tensors, copies);
         } catch (OrtException e) {
             tensors.values().forEach(OnnxTensor::close);
             throw new BenchException("cannot create input tensors: " + firstLine(e.getMessage()), e);
@@ -161,6 +186,24 @@ final class OrtEngine implements InferenceEngine {
             tensors.values().forEach(OnnxTensor::close);
             throw e;
         }
+    }
+
+    private static OnnxJavaType javaType(HostTensor t) throws BenchException {
+        return switch (t.type()) {
+            case FLOAT32 -> OnnxJavaType.FLOAT;
+            case FLOAT16 -> OnnxJavaType.FLOAT16;
+            case INT64 -> OnnxJavaType.INT64;
+            case INT32 -> OnnxJavaType.INT32;
+            case BOOL -> OnnxJavaType.BOOL;
+            case UINT8 -> OnnxJavaType.UINT8;
+            case INT8 -> OnnxJavaType.INT8;
+            case BFLOAT16, OTHER -> throw unsupported(t);
+        };
+    }
+
+    private static BenchException unsupported(HostTensor t) {
+        return new BenchException("input '" + t.name() + "' has an unsupported type; expected float32, float16, int64,"
+                + " int32, bool, uint8 or int8");
     }
 
     @Override
@@ -173,16 +216,23 @@ final class OrtEngine implements InferenceEngine {
             if (in.pinned != null) {
                 // The result owns none of the pinned values: closing it frees nothing they hold.
                 session.run(in.tensors, in.pinned.byName()).close();
+                for (StateCopy copy : in.copies) {
+                    copy.from(in.pinned);
+                }
                 return in.pinned;
             }
             OrtSession.Result result = session.run(in.tensors);
             try {
+                for (StateCopy copy : in.copies) {
+                    OnnxTensor out = (OnnxTensor) result.get(copy.output()).orElseThrow();
+                    copy.from(out.getByteBuffer(), out.getInfo().getShape());
+                }
                 // Pinned once an input is run a second time: an input run once (a served request) would pay for
                 // tensors it never reuses.
                 if (++in.unpinnedRuns == 2) {
                     in.pinned = pinning.like(env, result);
                 }
-            } catch (OrtException | RuntimeException | Error e) {
+            } catch (BenchException | OrtException | RuntimeException | Error e) {
                 result.close(); // the caller gets no outputs to close
                 throw e;
             }
@@ -270,6 +320,7 @@ final class OrtEngine implements InferenceEngine {
             case BFLOAT16 -> DType.BFLOAT16;
             case BOOL -> DType.BOOL;
             case UINT8 -> DType.UINT8;
+            case INT8 -> DType.INT8;
             default -> DType.OTHER;
         };
     }
@@ -285,13 +336,15 @@ final class OrtEngine implements InferenceEngine {
 
     private static final class OrtInput implements PreparedInput {
         private final Map<String, OnnxTensor> tensors;
+        private final StateCopy[] copies;
         /** Output tensors reused by every run after the second; null before or when the outputs cannot be pinned. */
         private PinnedOutputs pinned;
         private int unpinnedRuns;
         private boolean closed;
 
-        OrtInput(Map<String, OnnxTensor> tensors) {
+        OrtInput(Map<String, OnnxTensor> tensors, List<StateCopy> copies) {
             this.tensors = tensors;
+            this.copies = copies.toArray(new StateCopy[0]);
         }
 
         @Override

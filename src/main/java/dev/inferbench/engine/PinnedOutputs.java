@@ -23,11 +23,14 @@ import java.util.Map;
 final class PinnedOutputs implements Outputs {
     private final OnnxTensor[] tensors;
     private final Map<String, OnnxTensor> byName;
+    /** The direct buffers ORT writes each output into, by name: what a state feed copies from. */
+    private final Map<String, ByteBuffer> buffers;
     private boolean closed;
 
-    private PinnedOutputs(OnnxTensor[] tensors, Map<String, OnnxTensor> byName) {
+    private PinnedOutputs(OnnxTensor[] tensors, Map<String, OnnxTensor> byName, Map<String, ByteBuffer> buffers) {
         this.tensors = tensors;
         this.byName = byName;
+        this.buffers = buffers;
     }
 
     /**
@@ -38,6 +41,7 @@ final class PinnedOutputs implements Outputs {
     static PinnedOutputs like(OrtEnvironment env, OrtSession.Result first) throws OrtException {
         OnnxTensor[] tensors = new OnnxTensor[first.size()];
         Map<String, OnnxTensor> byName = new LinkedHashMap<>();
+        Map<String, ByteBuffer> buffers = new LinkedHashMap<>();
         try {
             int i = 0;
             for (Map.Entry<String, OnnxValue> e : first) {
@@ -50,9 +54,10 @@ final class PinnedOutputs implements Outputs {
                         .order(ByteOrder.nativeOrder());
                 tensors[i] = OnnxTensor.createTensor(env, buffer, info.getShape(), info.type);
                 byName.put(e.getKey(), tensors[i]);
+                buffers.put(e.getKey(), buffer);
                 i++;
             }
-            return new PinnedOutputs(tensors, byName);
+            return new PinnedOutputs(tensors, byName, buffers);
         } catch (OrtException | RuntimeException | Error e) {
             closeAll(tensors);
             throw e;
@@ -67,6 +72,15 @@ final class PinnedOutputs implements Outputs {
     /** The name-to-tensor map ORT's run takes; built once. */
     Map<String, OnnxTensor> byName() {
         return byName;
+    }
+
+    /** The bytes ORT wrote output {@code name} into on the latest run (the buffer itself, not a copy). */
+    ByteBuffer bytes(String name) {
+        return buffers.get(name);
+    }
+
+    long[] shapeOf(String name) {
+        return byName.get(name).getInfo().getShape();
     }
 
     @Override

@@ -35,10 +35,13 @@ import java.util.Set;
 public final class ShardJoin {
     private final PrintStream out;
     private final PrintStream err;
+    /** Where the merged run goes and whose history it joins. */
+    private final BenchConfig config;
 
-    public ShardJoin(PrintStream out, PrintStream err) {
+    public ShardJoin(PrintStream out, PrintStream err, BenchConfig config) {
         this.out = out;
         this.err = err;
+        this.config = config;
     }
 
     /**
@@ -47,7 +50,7 @@ public final class ShardJoin {
      */
     public boolean join(List<Path> dirs, Path target) throws BenchException {
         Path given = target;
-        Path root = JmhOptions.resultsRoot(BenchConfig.load());
+        Path root = JmhOptions.resultsRoot(config);
         try {
             ShardMerge.Merged merged = ShardMerge.merge(dirs, () -> given != null ? given
                     : RunFolder.create(root, LocalDateTime.now(), "-merged"));
@@ -79,7 +82,7 @@ public final class ShardJoin {
             out.println("inferbench: merged " + dirs.size() + " folder" + (dirs.size() == 1 ? "" : "s") + " into " + target);
             boolean complete = merged.missingShards().isEmpty() && unfinished.isEmpty() && !merged.results().isEmpty();
             if (complete) {
-                AfterRun.addToHistory(BenchConfig.load(), target, out, err); // the joined run is one point of a trend
+                AfterRun.addToHistory(config, target, out, err); // the joined run is one point of a trend
             }
             return complete;
         } catch (IOException | UncheckedIOException e) {

@@ -1,6 +1,7 @@
 package dev.inferbench.input;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.tensor.TensorSpec;
 import dev.inferbench.tensor.HostTensor;
 
 import java.nio.file.InvalidPathException;
@@ -54,7 +55,7 @@ public record InputValues(String text, Map<String, Rule> rules) {
         }
         Map<String, Rule> rules = new LinkedHashMap<>();
         for (String part : text.split(";", -1)) {
-            int colon = part.indexOf(':');
+            int colon = TensorSpec.nameEnd(part);
             String name = colon < 0 ? "" : part.substring(0, colon).strip();
             String what = colon < 0 ? "" : part.substring(colon + 1).strip();
             if (name.isEmpty() || what.isEmpty()) {

@@ -20,7 +20,8 @@ import java.util.SplittableRandom;
 
 /**
  * Seeded synthetic inputs shaped from a model's signature; the same seed gives the same batch on every engine.
- * By element type: float32 and float16 uniform in [-1, 1); uint8 uniform in [0, 256) (pixels); bool all true
+ * By element type: float32 and float16 uniform in [-1, 1); uint8 uniform in [0, 256) (pixels), int8 in [-128, 128);
+ * bool all true
  * (masks). Integer inputs: those named like a mask all 1, those named like token types or segments all 0, the
  * rest (token ids) uniform in [0, tokenRange): the model's vocabulary, or {@value #TOKEN_RANGE} when the file does
  * not record one (every vocabulary is at least that large). An input with a {@code -p values} rule holds what the rule
@@ -60,7 +61,7 @@ public final class SyntheticInputs {
         List<HostTensor> out = new ArrayList<>();
         SplittableRandom rnd = new SplittableRandom(seed);
         for (TensorSpec spec : inputs) {
-            long[] shape = shapes.resolve(spec);
+            long[] shape = shapes.resolve(spec, inputs);
             int n = elements(model, spec, shape);
             InputValues.Rule rule = values.rule(spec.name());
             if (rule != null) {
@@ -99,15 +100,15 @@ public final class SyntheticInputs {
                     }
                     out.add(new HostTensor(spec.name(), spec.type(), shape, b));
                 }
-                case BOOL, UINT8 -> {
+                case BOOL, UINT8, INT8 -> {
                     for (int i = 0; i < n; i++) {
                         bytes.put(i, (byte) (spec.type() == DType.BOOL ? 1 : rnd.nextInt(256)));
                     }
                     out.add(new HostTensor(spec.name(), spec.type(), shape, bytes));
                 }
                 default -> throw new BenchException("model '" + model + "' input '" + spec.name()
-                        + "' has a type inferbench cannot synthesize; expected float32, float16, int64, int32, bool"
-                        + " or uint8");
+                        + "' has a type inferbench cannot synthesize; expected float32, float16, int64, int32, bool,"
+                        + " uint8 or int8");
             }
         }
         return out;

@@ -13,10 +13,6 @@ import dev.inferbench.tensor.TensorSpec.DType;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.FloatBuffer;
-import java.nio.IntBuffer;
-import java.nio.LongBuffer;
-import java.nio.ShortBuffer;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
@@ -31,18 +27,21 @@ final class ValueFill {
 
     static void check(String model, TensorSpec spec, long[] shape, Rule rule) throws BenchException {
         DType type = spec.type();
-        boolean whole = type == DType.INT64 || type == DType.INT32 || type == DType.BOOL || type == DType.UINT8;
+        boolean whole = type == DType.INT64 || type == DType.INT32 || type == DType.BOOL || type == DType.UINT8
+                || type == DType.INT8;
         String where = "model '" + model + "' input '" + spec.name() + "' (" + type.label() + ")";
         if (rule instanceof Constant c) {
             if (whole && c.value() != Math.rint(c.value()) || type == DType.BOOL && c.value() != 0 && c.value() != 1) {
                 throw new BenchException(where + " cannot hold " + c.value() + "; expected "
                         + (type == DType.BOOL ? "0 or 1" : "a whole number"));
             }
+            bytes(where, type, c.value(), c.value());
         } else if (rule instanceof Range r) {
             if (whole && (r.low() != Math.rint(r.low()) || r.high() != Math.rint(r.high()))) {
                 throw new BenchException(where + " takes whole numbers; got the range " + r.low() + ".." + r.high()
                         + "; expected e.g. 0..100");
             }
+            bytes(where, type, r.low(), r.high());
         } else if (rule instanceof Given g) {
             long[] sample = shape.length == 0 ? shape : Arrays.copyOfRange(shape, 1, shape.length);
             if (g.tensor().type() != type) {
@@ -57,7 +56,17 @@ final class ValueFill {
         }
         if (type == DType.BFLOAT16 || type == DType.OTHER) {
             throw new BenchException(where + " takes no values inferbench writes; expected float32, float16, int64,"
-                    + " int32, bool or uint8");
+                    + " int32, bool, uint8 or int8");
+        }
+    }
+
+    /** A uint8 or int8 input holds what a byte of its kind holds; a larger value would wrap round. */
+    private static void bytes(String where, DType type, double low, double high) throws BenchException {
+        double min = type == DType.INT8 ? -128 : 0;
+        double max = type == DType.INT8 ? 127 : 255;
+        if ((type == DType.UINT8 || type == DType.INT8) && (low < min || high > max)) {
+            throw new BenchException(where + " holds " + (long) min + " to " + (long) max + "; got "
+                    + (low == high ? Double.toString(low) : low + ".." + high));
         }
     }
 
@@ -67,7 +76,7 @@ final class ValueFill {
         int width = spec.type().bytes();
         ByteBuffer bytes = ByteBuffer.allocateDirect(n * width).order(ByteOrder.nativeOrder());
         if (rule instanceof Given g) {
-            ByteBuffer from = asBytes(g.tensor().data());
+            ByteBuffer from = g.tensor().bytes();
             int length = from.remaining();
             for (int at = 0; at < n * width; at += length) {
                 bytes.put(at, from, 0, length); // one sample's array repeats over the batch
@@ -107,30 +116,5 @@ final class ValueFill {
             case INT32 -> b.asIntBuffer();
             default -> b;
         };
-    }
-
-    /** The array's bytes in native order, whatever typed view holds them. */
-    private static ByteBuffer asBytes(Buffer typed) {
-        Buffer d = typed.duplicate().rewind();
-        int count = d.remaining();
-        ByteBuffer out = ByteBuffer.allocate(count * 8).order(ByteOrder.nativeOrder());
-        int width;
-        if (d instanceof FloatBuffer f) {
-            out.asFloatBuffer().put(f);
-            width = 4;
-        } else if (d instanceof LongBuffer l) {
-            out.asLongBuffer().put(l);
-            width = 8;
-        } else if (d instanceof IntBuffer i) {
-            out.asIntBuffer().put(i);
-            width = 4;
-        } else if (d instanceof ShortBuffer h) {
-            out.asShortBuffer().put(h);
-            width = 2;
-        } else {
-            out.put((ByteBuffer) d);
-            width = 1;
-        }
-        return out.position(0).limit(count * width);
     }
 }

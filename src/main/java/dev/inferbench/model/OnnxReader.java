@@ -128,6 +128,7 @@ public final class OnnxReader {
             case INT32 -> DType.INT32;
             case BOOL -> DType.BOOL;
             case UINT8 -> DType.UINT8;
+            case INT8 -> DType.INT8;
             default -> DType.OTHER;
         };
         return new TensorSpec(v.getName(), type, dims(v), dimNames(v));

@@ -121,7 +121,7 @@ public final class MatrixCheck {
             }
             // a decoder's inputs (the cache above all) are sized by the generation loop, not by seqLen: only the other
             // cells' seqLen resolves a file's inputs, GenerationCheck checks a decoder's layout instead
-            OnnxSummary summary = checkOnnx(entry, oneForward.getOrDefault(entry.name(), List.of()));
+            OnnxSummary summary = checkOnnx(entry, oneForward.getOrDefault(entry.name(), List.of()), progress);
             Optional<Long> fileSeed = OnnxExporter.seedOf(summary.metadata());
             String fileArch = summary.metadata().get(OnnxExporter.META_ARCHITECTURE);
             if (entry.zoo() != null && fileSeed.isPresent() && fileSeed.get() != zooSeed) {
@@ -214,7 +214,8 @@ public final class MatrixCheck {
      * A read of the file without its weights: catches missing, truncated and non-ONNX files, and inputs whose
      * dimensions nothing resolves, without loading an engine.
      */
-    private static OnnxSummary checkOnnx(ModelEntry entry, List<CellSpec> specs) throws BenchException {
+    private static OnnxSummary checkOnnx(ModelEntry entry, List<CellSpec> specs, PrintStream progress)
+            throws BenchException {
         Path file = entry.file();
         if (!Files.isRegularFile(file)) {
             throw new BenchException("model file not found: " + file + " (model '" + entry.name()
@@ -228,14 +229,22 @@ public final class MatrixCheck {
         }
         List<TensorSpec> inputs = summary.inputs().stream().map(OnnxReader::spec).toList();
         Set<String> seen = new LinkedHashSet<>();
+        List<OnnxSummary.FixedBatch> fixed = summary.fixedBatches();
+        Set<String> hinted = new LinkedHashSet<>();
         for (CellSpec cell : specs) {
-            if (!seen.add(cell.seqLen() + "|" + ShapeParam.text(cell.shapes()) + "|" + cell.values().text())) {
+            // a file that fixes its batch runs at that batch only (FixedBatchRule skips the other cells)
+            int batch = fixed.isEmpty() ? cell.batchSize() : (int) fixed.get(0).batch();
+            if (!seen.add(batch + "|" + cell.seqLen() + "|" + ShapeParam.text(cell.shapes()) + "|"
+                    + cell.values().text() + "|" + cell.state().text())) {
                 continue;
             }
-            CellInputs.checkNames(entry.name(), inputs, cell.shapes(), cell.values());
+            List<TensorSpec> outputs = summary.outputs().stream().map(OnnxReader::spec).toList();
+            CellInputs.checkNames(entry.name(), inputs, outputs, cell);
+            CellInputs.hints(entry.name(), inputs, outputs, cell).stream().filter(hinted::add)
+                    .forEach(h -> progress.println("[inferbench] " + h));
             for (TensorSpec spec : inputs) {
-                int batch = spec.shape().length > 0 && spec.shape()[0] > 0 ? (int) spec.shape()[0] : 1;
-                long[] shape = new InputShapes(entry.name(), cell.model().inputs(), batch, cell.seqLen()).resolve(spec);
+                long[] shape = new InputShapes(entry.name(), cell.model().inputs(), batch, cell.seqLen())
+                        .resolve(spec, inputs);
                 SyntheticInputs.checkValues(entry.name(), spec, shape, cell.values());
             }
         }

@@ -28,6 +28,20 @@ public record TensorSpec(String name, DType type, long[] shape, String[] dimName
         return names;
     }
 
+    /**
+     * Where the name ends in a {@code NAME:VALUE} the user wrote ({@code -p shape}, {@code values}, {@code state}): at
+     * the last colon that is not one of a pair, since exporters name tensors {@code onnx::Flatten_0}; -1 for none.
+     */
+    public static int nameEnd(String part) {
+        for (int i = part.length() - 1; i >= 0; i--) {
+            boolean pair = i > 0 && part.charAt(i - 1) == ':' || i + 1 < part.length() && part.charAt(i + 1) == ':';
+            if (part.charAt(i) == ':' && !pair) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** The name of dimension {@code i}, "" when it has none. */
     public String dimName(int i) {
         return dimNames[i] == null ? "" : dimNames[i];
@@ -35,7 +49,7 @@ public record TensorSpec(String name, DType type, long[] shape, String[] dimName
 
     /** Element types inferbench can create inputs of; OTHER is any other (strings, sequences, maps...). */
     public enum DType {
-        FLOAT32(4), FLOAT16(2), BFLOAT16(2), INT64(8), INT32(4), BOOL(1), UINT8(1), OTHER(0);
+        FLOAT32(4), FLOAT16(2), BFLOAT16(2), INT64(8), INT32(4), BOOL(1), UINT8(1), INT8(1), OTHER(0);
 
         private final int bytes;
 

@@ -106,6 +106,30 @@ class CellSpecShapeTest {
         }
     }
 
+    @Test
+    void aStateIsParsedOnceAndRefusedWhereItCannotBeFollowed() throws Exception {
+        Path model = DynamicModels.recurrent(dir.resolve("rnn.onnx"), true);
+        CellSpec c = cell(model, CellSpec.STATE, "hn:h", CellSpec.VALUES, "h:0");
+        assertThat(c.state().links()).containsExactly(new dev.inferbench.engine.StateFeed.Link("hn", "h"));
+        assertThat(cell(model).state().isEmpty()).isTrue();
+        assertThatThrownBy(() -> cell(model, CellSpec.STATE, "hn:h", CellSpec.ENGINE, "djl-ort")).hasMessage("state"
+                + " hn:h feeds outputs back as inputs on engine ort only; got engine 'djl-ort'; expected -p engine=ort"
+                + " with -p state");
+        assertThatThrownBy(() -> cell(model, CellSpec.STATE, "hn:h", CellSpec.CALLERS, "2")).hasMessageEndingWith(
+                "got callers=2; expected callers=1 with -p state");
+        try (InferenceEngine engine = EngineKind.ORT.open(model, Device.CPU, 1);
+             PreparedInput p = engine.prepare(SyntheticInputs.forModel(c.inputs(), engine.signature().inputs()),
+                     c.state())) {
+            float last = 0;
+            for (int k = 0; k < 3; k++) {
+                try (Outputs out = engine.run(p)) {
+                    last = out.floats(1)[0];
+                }
+            }
+            assertThat(last).isEqualTo(3f);
+        }
+    }
+
     private static float[] floats(HostTensor t) {
         FloatBuffer f = ((FloatBuffer) t.data()).duplicate();
         float[] out = new float[f.capacity()];

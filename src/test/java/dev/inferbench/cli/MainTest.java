@@ -311,4 +311,25 @@ class MainTest {
         Files.writeString(mine, "run.fork=2\n");
         assertRefused("unknown key 'run.fork' in " + mine, "--config", mine.toString());
     }
+
+    @Test
+    void theSubcommandsThatReadTheRegistryTakeConfigToo() throws IOException {
+        Path mine = dir.resolve("elsewhere/mine.properties");
+        Files.createDirectories(mine.getParent());
+        Files.writeString(mine, "run.resultsDir=" + results + "\nmodel.mine.file=" + dir.resolve("good.onnx") + "\n");
+        assertThat(run("models", "mine", "--config", mine.toString())).isEqualTo(ExitCode.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("mine");
+        assertThat(System.getProperty(BenchConfig.CONFIG_PROPERTY)).as("read, not made the JVM's")
+                .isEqualTo(dir.resolve("test.properties").toString());
+        out.reset();
+        assertRefused("unknown model 'mine'", "models", "mine");
+        err.reset();
+        assertRefused("config file not found: " + dir.resolve("gone.properties") + " (from --config)", "verify",
+                "--config", dir.resolve("gone.properties").toString());
+        for (String command : List.of("models", "verify", "history", "merge")) {
+            out.reset();
+            assertThat(run(command, "--help")).isEqualTo(ExitCode.OK);
+            assertThat(out.toString(StandardCharsets.UTF_8)).as(command).contains("--config FILE");
+        }
+    }
 }

@@ -22,18 +22,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SubcommandHelpTest {
     /** Every flag each subcommand's parser accepts: a new flag or subcommand without help fails here. */
     private static final Map<String, List<String>> FLAGS = Map.ofEntries(
-            Map.entry("merge", List.of("DIR...", "--run-dir OUT")),
+            Map.entry("merge", List.of("DIR...", "--run-dir OUT", "--config FILE")),
             Map.entry("variance", List.of("RUN", "--budget D", "--ab", "--min-effect P", "--fork-seconds S", "default 3.0%")),
             Map.entry("compare", List.of("BASE HEAD", "--min-effect P", "--fail-on-regression", "--inconclusive fail|pass",
                     "--missing undecided|regression",
                     "--keep-disturbed", "--unpaired", "--gate M,...", "--threshold T", "--precision P",
                     "--format F", "-v", "(default 3 %)")),
             Map.entry("flame", List.of("diff RUN_A RUN_B", "-o DIR")),
-            Map.entry("models", List.of("NAME|FILE", "--seq-len N", "--json")),
+            Map.entry("models", List.of("NAME|FILE", "--seq-len N", "--json", "--config FILE")),
             Map.entry("verify", List.of("NAME|FILE|TEST-SET-DIR", "--rtol R", "--atol A", "--out DIR", "(default 0.001)",
-                    "(default 1E-7)")),
+                    "(default 1E-7)", "--config FILE")),
             Map.entry("report", List.of("RUN...", "-o DIR", "--format LIST", "md,html,csv,gab,bmf,jmh,plots")),
-            Map.entry("history", List.of("[DIR]", "-o OUT", "results/history")),
+            Map.entry("history", List.of("[DIR]", "-o OUT", "results/history", "--config FILE")),
             Map.entry("calibrate", List.of("--fast", "-o OUT", "aid-check MODEL PERCENT", "step-check MODEL",
                     "memory-plateau [--iterations 10]", "kill-resume [KILLS=5]", "tpot-crosscheck [--against c|node]",
                     "alloc-per-call MODEL", "open-loop-path [ROUNDS=2]")),

@@ -99,7 +99,7 @@ class SyntheticInputsTest {
     void unsupportedTypesAreNamed() {
         TensorSpec str = new TensorSpec("text", DType.OTHER, new long[]{-1, 1});
         assertThatThrownBy(() -> SyntheticInputs.create("m", List.of(str), Map.of(), 1, 128, 1))
-                .hasMessageContaining("input 'text'").hasMessageContaining("expected float32, float16, int64, int32, bool or uint8");
+                .hasMessageContaining("input 'text'").hasMessageContaining("expected float32, float16, int64, int32, bool, uint8 or int8");
     }
 
     /**

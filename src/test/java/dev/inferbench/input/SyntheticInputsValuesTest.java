@@ -96,4 +96,24 @@ class SyntheticInputsValuesTest {
                 .hasMessage("model 'm' input 'ids' (int32) takes whole numbers; got the range 0.5..9.0; expected e.g."
                         + " 0..100");
     }
+
+    @Test
+    void anInt8InputTakesSignedBytesAndRefusesWhatWouldWrap() throws BenchException {
+        TensorSpec q = new TensorSpec("q", DType.INT8, new long[]{-1, 3});
+        HostTensor t = make(q, "q:-5", 2, 1);
+        ByteBuffer b = (ByteBuffer) t.data();
+        for (int i = 0; i < 6; i++) {
+            assertThat(b.get(i)).isEqualTo((byte) -5);
+        }
+        assertThatThrownBy(() -> make(q, "q:200", 1, 1)).hasMessage("model 'm' input 'q' (int8) holds -128 to 127;"
+                + " got 200.0");
+        assertThatThrownBy(() -> make(new TensorSpec("p", DType.UINT8, new long[]{-1, 3}), "p:0..300", 1, 1))
+                .hasMessage("model 'm' input 'p' (uint8) holds 0 to 255; got 0.0..300.0");
+        Set<Byte> seen = new HashSet<>();
+        ByteBuffer synthetic = (ByteBuffer) make(q, "none", 64, 3).data();
+        for (int i = 0; i < 192; i++) {
+            seen.add(synthetic.get(i));
+        }
+        assertThat(seen).as("synthetic int8 values spread over the byte").anyMatch(v -> v < 0).anyMatch(v -> v > 0);
+    }
 }

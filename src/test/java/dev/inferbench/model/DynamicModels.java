@@ -23,6 +23,14 @@ public final class DynamicModels {
                 .addNode(OnnxMl.NodeProto.newBuilder().setOpType("Relu").addInput("x").addOutput("y")));
     }
 
+    /** y = Relu(x), x and y {@code [batch, samples]} float: audio, whose length the file leaves open. */
+    public static Path audio(Path file) throws IOException {
+        OnnxMl.TensorShapeProto shape = shape("batch", "samples");
+        return write(file, graph("audio").addInput(value("x", DataType.FLOAT, shape))
+                .addOutput(value("y", DataType.FLOAT, shape))
+                .addNode(OnnxMl.NodeProto.newBuilder().setOpType("Relu").addInput("x").addOutput("y")));
+    }
+
     /** y = x * sr: x {@code [batch, 4]} float, sr a float scalar (a streaming model's sample rate). */
     public static Path scalar(Path file) throws IOException {
         return write(file, graph("scalar").addInput(value("x", DataType.FLOAT, shape("batch", 4L)))
@@ -31,11 +39,29 @@ public final class DynamicModels {
                 .addNode(OnnxMl.NodeProto.newBuilder().setOpType("Mul").addInput("x").addInput("sr").addOutput("y")));
     }
 
+    /**
+     * A streaming model's recurrent state, as Silero VAD's: y = x (Identity), hn = h + 1. x {@code [batch, 4]}; h and
+     * hn {@code [2, batch, 3]} with the batch named (legacy Silero's {@code h}) or {@code [2, ?, 3]} unnamed (v5's
+     * {@code state}). Fed back (hn into h), the k-th call's hn holds k more than the first call's h.
+     */
+    public static Path recurrent(Path file, boolean namedBatch) throws IOException {
+        OnnxMl.TensorShapeProto state = namedBatch ? shape(2L, "batch", 3L) : shape(2L, "", 3L);
+        return write(file, graph("recurrent").addInput(value("x", DataType.FLOAT, shape("batch", 4L)))
+                .addInput(value("h", DataType.FLOAT, state))
+                .addOutput(value("y", DataType.FLOAT, shape("batch", 4L)))
+                .addOutput(value("hn", DataType.FLOAT, state))
+                .addInitializer(OnnxMl.TensorProto.newBuilder().setName("one").setDataType(DataType.FLOAT_VALUE)
+                        .addFloatData(1f))
+                .addNode(OnnxMl.NodeProto.newBuilder().setOpType("Identity").addInput("x").addOutput("y"))
+                .addNode(OnnxMl.NodeProto.newBuilder().setOpType("Add").addInput("h").addInput("one").addOutput("hn")));
+    }
+
     public static OnnxMl.TensorShapeProto shape(Object... dims) {
         OnnxMl.TensorShapeProto.Builder b = OnnxMl.TensorShapeProto.newBuilder();
         for (Object d : dims) {
             OnnxMl.TensorShapeProto.Dimension.Builder dim = OnnxMl.TensorShapeProto.Dimension.newBuilder();
-            b.addDim(d instanceof String s ? dim.setDimParam(s) : dim.setDimValue((Long) d));
+            // "" is a dimension with neither a size nor a name, as some exporters leave dynamic ones
+            b.addDim(d instanceof String s ? (s.isEmpty() ? dim : dim.setDimParam(s)) : dim.setDimValue((Long) d));
         }
         return b.build();
     }

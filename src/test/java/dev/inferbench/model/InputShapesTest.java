@@ -68,6 +68,47 @@ class InputShapesTest {
         assertThat(catching(() -> named.resolve(ids))).containsExactly(1, 16);
     }
 
+    @Test
+    void aDimensionNamedLikeABatchTakesTheBatchWhereverItIs() throws BenchException {
+        TensorSpec h = new TensorSpec("h", DType.FLOAT32, new long[]{2, -1, 64}, new String[]{"", "batch", ""});
+        assertThat(resolve(Map.of(), 8, h)).containsExactly(2, 8, 64);
+        assertThat(InputShapes.batchAxis(h)).isEqualTo(1);
+        TensorSpec timeMajor = new TensorSpec("x", DType.FLOAT32, new long[]{-1, -1, 16},
+                new String[]{"time", "batch_size", ""});
+        assertThat(resolve(Map.of("x", new long[]{5, 16}), 3, timeMajor)).containsExactly(5, 3, 16);
+        assertThat(InputShapes.batchAxis(IMAGE)).isZero();
+    }
+
+    @Test
+    void aStateBesideADynamicBatchHasItsBatchInItsOneOpenDimension() {
+        TensorSpec audio = new TensorSpec("input", DType.FLOAT32, new long[]{-1, -1});
+        TensorSpec state = new TensorSpec("state", DType.FLOAT32, new long[]{2, -1, 128});
+        TensorSpec sr = new TensorSpec("sr", DType.INT64, new long[0]);
+        assertThat(InputShapes.batchAxes(java.util.List.of(audio, state, sr)))
+                .containsEntry("input", 0).containsEntry("state", 1);
+        assertThat(catching(() -> new InputShapes("m", Map.of(), 3, 512).resolve(state, java.util.List.of(audio, state))))
+                .containsExactly(2, 3, 128);
+        // alone, or beside inputs of a fixed batch, a fixed first dimension is the batch: [1, ?] is one sequence
+        TensorSpec ids = new TensorSpec("ids", DType.INT64, new long[]{1, -1});
+        assertThat(InputShapes.batchAxes(java.util.List.of(ids))).containsEntry("ids", 0);
+        assertThat(InputShapes.batchAxes(java.util.List.of(state))).containsEntry("state", 0);
+    }
+
+    @Test
+    void anInputWhoseFirstDimensionIsFixedTakesItsWholeShape() throws BenchException {
+        TensorSpec state = new TensorSpec("state", DType.FLOAT32, new long[]{2, -1, 128});
+        assertThat(resolve(Map.of("state", new long[]{2, 1, 128}), 1, state)).containsExactly(2, 1, 128);
+        assertThatThrownBy(() -> resolve(Map.of(), 1, state)).hasMessage("model 'm' input 'state' of [2, -1, 128]"
+                + " has a fixed batch of 2, so batchSize 1 cannot run; expected batchSize=2, or its whole shape where 2"
+                + " is no batch: -p shape=state:2xNx128");
+        assertThatThrownBy(() -> resolve(Map.of("state", new long[]{3, 1, 128}), 1, state)).hasMessage("model 'm'"
+                + " input 'state' dimension 0 is 2 in the file; got 3 in 3x1x128; expected e.g. -p shape=state:2xNx128"
+                + " (its whole shape) or -p shape=state:Nx128 (batch left out)");
+        TensorSpec fixed = new TensorSpec("x", DType.FLOAT32, new long[]{1, 16, 96});
+        assertThatThrownBy(() -> resolve(Map.of(), 4, fixed)).hasMessage("model 'm' input 'x' of [1, 16, 96] has a"
+                + " fixed batch of 1, so batchSize 4 cannot run; expected batchSize=1");
+    }
+
     private interface Resolve {
         long[] get() throws BenchException;
     }

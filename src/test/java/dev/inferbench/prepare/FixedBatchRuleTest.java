@@ -45,4 +45,13 @@ class FixedBatchRuleTest {
                 "ss", Map.of("model", file.toString(), "batchSize", "1", "batchWaitMs", "2", "rate", "10"));
         assertThat(SkipRules.reason(serving, config, SkipRules.ALL)).get().asString().contains("dynamic batching");
     }
+
+    @Test
+    void aStateWhoseFirstDimensionIsItsLayersFixesNoBatch(@TempDir Path dir) throws Exception {
+        // x [batch, 4] and h [2, ?, 3]: the model takes any batch, and h's 2 is its layers (Silero VAD v5's state)
+        Path file = dev.inferbench.model.DynamicModels.recurrent(dir.resolve("v5.onnx"), false);
+        assertThat(dev.inferbench.model.stats.OnnxSummary.read(file).fixedBatches()).isEmpty();
+        assertThat(new FixedBatchRule().skipReason(Map.of("model", file.toString(), "batchSize", "1"),
+                BenchConfig.parse(""))).isEmpty();
+    }
 }

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A registered zoo model whose file was generated for another architecture, or by an older zoo writer, is noticed
@@ -83,5 +84,46 @@ class MatrixCheckTest {
         progress.reset();
         MatrixCheck.prepare(cells, config, new PrintStream(progress, true));
         assertThat(progress.toString()).doesNotContain("making");
+    }
+
+    /** A recurrent state or a scalar left to synthetic values is named with the flag that gives it; a typo is refused. */
+    @Test
+    void aStateOrAScalarLeftSyntheticIsHintedAndAStateTypoRefused() throws Exception {
+        Path rnn = dev.inferbench.model.DynamicModels.recurrent(dir.resolve("rnn.onnx"), true);
+        Path scalar = dev.inferbench.model.DynamicModels.scalar(dir.resolve("scalar.onnx"));
+        Path audio = dev.inferbench.model.DynamicModels.audio(dir.resolve("audio.onnx"));
+        BenchConfig config = BenchConfig.parse("");
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        MatrixCheck.prepare(List.of(infer(rnn, "none"), infer(scalar, "none"), infer(audio, "none")), config,
+                new PrintStream(progress, true));
+        assertThat(progress.toString()).contains("[inferbench] model '" + audio + "' input 'x' [-1, -1] takes seqLen"
+                + " (128) for its open dimension; audio samples or frames may need a length of their own:"
+                + " -p shape=x:N").doesNotContain("input 'h' [2, -1, 3] takes seqLen");
+        assertThat(progress.toString()).contains("[inferbench] model '" + rnn + "' output 'hn' has the type and shape"
+                + " of input 'h', as a recurrent state has; -p state=hn:h feeds each call's into the next")
+                .contains("[inferbench] model '" + scalar + "' input 'sr' is a scalar and holds a synthetic value; a"
+                        + " setting such as a sample rate takes its own: -p values=sr:V");
+        progress.reset();
+        MatrixCheck.prepare(List.of(infer(rnn, "hn:h")), config, new PrintStream(progress, true));
+        assertThat(progress.toString()).doesNotContain("recurrent state");
+        assertThatThrownBy(() -> MatrixCheck.prepare(List.of(infer(rnn, "hm:h")), config,
+                new PrintStream(OutputStream.nullOutputStream()))).hasMessage("state names output 'hm', which model '"
+                + rnn + "' does not have; expected one of [y, hn] before the ':'");
+    }
+
+    /** An output named after an input but of another shape is no state (isnet's input.1252 beside input). */
+    @Test
+    void anOutputOfAnotherShapeIsNoStateHint() throws Exception {
+        var f32 = dev.inferbench.tensor.TensorSpec.DType.FLOAT32;
+        dev.inferbench.cell.CellSpec cell = dev.inferbench.cell.CellSpec.of(Map.of("model", "x.onnx"),
+                BenchConfig.parse(""));
+        assertThat(CellInputs.hints("m", List.of(new dev.inferbench.tensor.TensorSpec("input", f32,
+                new long[]{1, 3, 1024, 1024})), List.of(new dev.inferbench.tensor.TensorSpec("input.1252", f32,
+                new long[]{1, 64, 512, 512})), cell)).isEmpty();
+    }
+
+    private static Cell infer(Path model, String state) {
+        return new Cell("dev.inferbench.bench.InferenceBenchmark.infer", "sample", Map.of("model", model.toString(),
+                "engine", "ort", "batchSize", "1", "state", state));
     }
 }

@@ -10,6 +10,7 @@ import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
 import java.util.Arrays;
 
 /** Host tensors made from little-endian bytes read off disk, in the direct native-order buffers engines take. */
@@ -28,6 +29,8 @@ public final class HostTensors {
             case FLOAT32 -> new HostTensor(name, type, shape, dst.asFloatBuffer().put(src.asFloatBuffer()).flip());
             case INT64 -> new HostTensor(name, type, shape, dst.asLongBuffer().put(src.asLongBuffer()).flip());
             case INT32 -> new HostTensor(name, type, shape, dst.asIntBuffer().put(src.asIntBuffer()).flip());
+            case FLOAT16 -> new HostTensor(name, type, shape, dst.asShortBuffer().put(src.asShortBuffer()).flip());
+            case BOOL, UINT8, INT8 -> new HostTensor(name, type, shape, dst.put(src).flip());
             default -> throw new IllegalArgumentException("no host tensor of type " + type);
         };
     }
@@ -76,6 +79,12 @@ public final class HostTensors {
             IntBuffer d = direct(n.remaining() * Integer.BYTES).asIntBuffer();
             for (int i = 0; i < batch; i++) {
                 d.put(((i + shift) % batch) * per, n, i * per, per);
+            }
+            dst = d;
+        } else if (src instanceof ShortBuffer h) {
+            ShortBuffer d = direct(h.remaining() * Short.BYTES).asShortBuffer();
+            for (int i = 0; i < batch; i++) {
+                d.put(((i + shift) % batch) * per, h, i * per, per);
             }
             dst = d;
         } else if (src instanceof ByteBuffer bytes) {

@@ -15,7 +15,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A NumPy {@code .npy} array (format versions 1-3, C order, little-endian float32, int64 or int32): the header is
+ * A NumPy {@code .npy} array (format versions 1-3, C order; little-endian float32, float16, int64 or int32, or bool,
+ * uint8 or int8, the element types of model inputs): the header is
  * a Python dict literal such as {@code {'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, 224, 224), }}.
  */
 public final class NpyFile {
@@ -56,12 +57,17 @@ public final class NpyFile {
         }
         DType type = switch (descr) {
             case "<f4" -> DType.FLOAT32;
+            case "<f2" -> DType.FLOAT16;
             case "<i8" -> DType.INT64;
             case "<i4" -> DType.INT32;
-            default -> throw bad(file, "its dtype is '" + printable(descr) + "'");
+            case "|b1", "<b1" -> DType.BOOL;
+            case "|u1", "<u1" -> DType.UINT8;
+            case "|i1", "<i1" -> DType.INT8;
+            default -> throw bad(file, "its dtype is '" + printable(descr) + "'" + (descr.equals("<f8")
+                    ? " (float64, NumPy's default: save it with a.astype(numpy.float32))" : ""));
         };
         long[] shape = shape(find(SHAPE, header, file, "shape"), file);
-        int width = type == DType.INT64 ? 8 : 4;
+        int width = type.bytes();
         long expected = HostTensors.elements(shape, width, file.toString()) * width;
         int dataStart = start + (int) headerLength;
         if (all.length - dataStart != expected) {
@@ -127,6 +133,7 @@ public final class NpyFile {
 
     private static BenchException bad(Path file, String why) {
         return new BenchException(file + " is not a usable .npy array: " + why
-                + "; expected little-endian float32 ('<f4'), int64 ('<i8') or int32 ('<i4') in C order");
+                + "; expected float32 ('<f4'), float16 ('<f2'), int64 ('<i8'), int32 ('<i4'), bool ('|b1'), uint8"
+                + " ('|u1') or int8 ('|i1'), little-endian, in C order");
     }
 }

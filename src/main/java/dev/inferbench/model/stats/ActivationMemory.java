@@ -5,6 +5,7 @@ import ai.onnx.proto.OnnxMl.NodeProto;
 import dev.inferbench.model.OnnxReader;
 import dev.inferbench.BenchException;
 import dev.inferbench.model.InputShapes;
+import dev.inferbench.tensor.TensorSpec;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -65,8 +66,9 @@ public record ActivationMemory(int batch, int seqLen, List<Layer> layers, long p
         InputShapes resolver = new InputShapes(model, perSample, batch, seqLen);
         Map<String, long[]> inputs = new LinkedHashMap<>();
         boolean sequence = false;
+        List<TensorSpec> specs = summary.inputs().stream().map(OnnxReader::spec).toList();
         for (OnnxMl.ValueInfoProto in : summary.inputs()) {
-            inputs.put(in.getName(), resolver.resolve(OnnxReader.spec(in)));
+            inputs.put(in.getName(), resolver.resolve(OnnxReader.spec(in), specs));
             sequence |= resolver.usesSeqLen(OnnxReader.spec(in));
         }
         ActivationMemory m = of(summary, inputs, batch, seqLen);

@@ -82,8 +82,9 @@ final class MacCounter {
         uncounted += body.uncounted + (trips < 0 && body.macs > 0 ? 1 : 0);
     }
 
+    /** An output dimension below 0 is a shape inferred from an input too short for the node: not a cost. */
     private void count(long[] out, long perOutput) {
-        if (out == null || perOutput < 0) {
+        if (out == null || perOutput < 0 || java.util.Arrays.stream(out).anyMatch(d -> d < 0)) {
             uncounted++;
             return;
         }

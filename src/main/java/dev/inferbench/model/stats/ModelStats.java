@@ -35,17 +35,19 @@ public record ModelStats(String name, Path file, long bytes, long params, long m
             throws BenchException {
         OnnxSummary summary = OnnxSummary.read(file);
         Map<String, long[]> inputShapes = new LinkedHashMap<>();
-        long batch = 1;
+        // the file's own batch where it fixes one, else one sample; a fixed first dimension beside a dynamic batch
+        // is no batch (a recurrent state's layers) and divides nothing
+        List<OnnxSummary.FixedBatch> fixed = summary.fixedBatches();
+        long batch = fixed.isEmpty() ? 1 : fixed.get(0).batch();
         List<String> inputs = new ArrayList<>();
+        List<TensorSpec> specs = summary.inputs().stream().map(OnnxReader::spec).toList();
         boolean sequence = false;
         for (OnnxMl.ValueInfoProto in : summary.inputs()) {
             TensorSpec spec = OnnxReader.spec(in);
             sequence |= new InputShapes(name, perSample, 1, seqLen).usesSeqLen(spec);
             inputs.add(spec.toString());
-            long declaredBatch = spec.shape().length > 0 && spec.shape()[0] > 0 ? spec.shape()[0] : 1;
-            batch = Math.max(batch, declaredBatch);
             try {
-                inputShapes.put(in.getName(), new InputShapes(name, perSample, (int) declaredBatch, seqLen).resolve(spec));
+                inputShapes.put(in.getName(), new InputShapes(name, perSample, (int) batch, seqLen).resolve(spec, specs));
             } catch (BenchException unresolved) {
                 // its dependents stay unknown and are reported as uncounted
             }

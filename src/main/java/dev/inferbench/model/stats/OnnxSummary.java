@@ -5,6 +5,8 @@ import dev.inferbench.BenchException;
 import dev.inferbench.model.OnnxExporter;
 import dev.inferbench.model.OnnxReader;
 import dev.inferbench.model.OnnxReader.Initializer;
+import dev.inferbench.model.InputShapes;
+import dev.inferbench.tensor.TensorSpec;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,18 +51,28 @@ public record OnnxSummary(Map<String, String> metadata, List<OnnxMl.ValueInfoPro
         }
     }
 
-    /** An input whose batch (leading) dimension the file fixes: many exports declare {@code [1, 3, 224, 224]}. */
+    /** An input whose batch dimension the file fixes: many exports declare {@code [1, 3, 224, 224]}. */
     public record FixedBatch(String input, long batch) {
     }
 
-    /** The inputs whose leading dimension is a number, not a symbol, in input order. */
+    /**
+     * The inputs whose batch dimension ({@link InputShapes#batchAxes}: the first, one named like a batch, or a
+     * recurrent state's one open dimension) is a number, not a symbol, in input order; none where another input's
+     * batch is dynamic: the model then takes any batch.
+     */
     public List<FixedBatch> fixedBatches() {
         List<FixedBatch> out = new ArrayList<>();
-        for (OnnxMl.ValueInfoProto input : inputs) {
-            long[] d = OnnxReader.dims(input);
-            if (d.length > 0 && d[0] > 0) {
-                out.add(new FixedBatch(input.getName(), d[0]));
+        List<TensorSpec> specs = inputs.stream().map(OnnxReader::spec).toList();
+        Map<String, Integer> axes = InputShapes.batchAxes(specs);
+        for (TensorSpec spec : specs) {
+            if (spec.shape().length == 0) {
+                continue;
             }
+            long batch = spec.shape()[axes.get(spec.name())];
+            if (batch <= 0) {
+                return List.of();
+            }
+            out.add(new FixedBatch(spec.name(), batch));
         }
         return out;
     }

@@ -70,7 +70,7 @@ final class ShapeInference {
             }
         });
         shapes.putAll(inputShapes);
-        for (NodeProto n : nodes) {
+        for (NodeProto n : topological(nodes)) {
             try {
                 infer(n);
             } catch (RuntimeException unsupported) {
@@ -81,6 +81,58 @@ final class ShapeInference {
 
     long[] shape(String name) {
         return name.isEmpty() ? null : shapes.get(name);
+    }
+
+    /**
+     * The nodes in an order where each comes after the nodes whose outputs it reads, the file's order kept where it
+     * already is one. ONNX asks for that order, but some writers append nodes late (the float16 converter puts the
+     * input's Cast last, so a file-order pass knew none of the convolutions after it); ONNX Runtime sorts them
+     * itself. An input no node of the list writes (a graph input, an initializer, an outer graph's value) is there
+     * from the start; nodes left in a cycle follow in file order.
+     */
+    static List<NodeProto> topological(List<NodeProto> nodes) {
+        Map<String, Integer> producer = new HashMap<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            for (String out : nodes.get(i).getOutputList()) {
+                producer.putIfAbsent(out, i);
+            }
+        }
+        int[] waiting = new int[nodes.size()];
+        Map<Integer, List<Integer>> readers = new HashMap<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            Set<Integer> from = new java.util.HashSet<>();
+            for (String in : nodes.get(i).getInputList()) {
+                Integer p = in.isEmpty() ? null : producer.get(in);
+                if (p != null && p != i && from.add(p)) {
+                    readers.computeIfAbsent(p, k -> new java.util.ArrayList<>()).add(i);
+                }
+            }
+            waiting[i] = from.size();
+        }
+        java.util.PriorityQueue<Integer> ready = new java.util.PriorityQueue<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            if (waiting[i] == 0) {
+                ready.add(i);
+            }
+        }
+        List<NodeProto> out = new java.util.ArrayList<>(nodes.size());
+        boolean[] done = new boolean[nodes.size()];
+        while (!ready.isEmpty()) {
+            int i = ready.poll();
+            done[i] = true;
+            out.add(nodes.get(i));
+            for (int r : readers.getOrDefault(i, List.of())) {
+                if (--waiting[r] == 0) {
+                    ready.add(r);
+                }
+            }
+        }
+        for (int i = 0; i < nodes.size(); i++) {
+            if (!done[i]) {
+                out.add(nodes.get(i));
+            }
+        }
+        return out;
     }
 
     void put(String name, long[] shape) {

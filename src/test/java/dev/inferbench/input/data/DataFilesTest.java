@@ -114,10 +114,35 @@ class DataFilesTest {
                         + " with batch 1");
         Path f64 = dir.resolve("d.npy");
         writeNpy(f64, "<f8", new long[]{1}, new byte[8]);
-        assertThatThrownBy(() -> NpyFile.read(f64, "x")).hasMessageContaining("its dtype is '<f8'");
+        assertThatThrownBy(() -> NpyFile.read(f64, "x")).hasMessageContaining("its dtype is '<f8' (float64, NumPy's"
+                + " default: save it with a.astype(numpy.float32))");
         Path shortData = dir.resolve("s.npy");
         writeNpy(shortData, "<f4", new long[]{2, 2}, floatBytes(1, 2, 3));
         assertThatThrownBy(() -> NpyFile.read(shortData, "x")).hasMessageContaining("needs 16 bytes of data, the file has 12");
+    }
+
+    /** The element types of model inputs besides float32 and the integers: each read as the engines take it. */
+    @Test
+    void aNpyFileOfHalvesBoolsOrBytesReadsAsItsType() throws Exception {
+        Path half = dir.resolve("h.npy");
+        ByteBuffer halves = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN)
+                .putShort(dev.inferbench.tensor.Half.fromFloat(1.5f)).putShort(dev.inferbench.tensor.Half.fromFloat(-2));
+        writeNpy(half, "<f2", new long[]{2}, halves.array());
+        HostTensor h = NpyFile.read(half, "x");
+        assertThat(h.type()).isEqualTo(DType.FLOAT16);
+        java.nio.ShortBuffer s = (java.nio.ShortBuffer) h.data();
+        assertThat(dev.inferbench.tensor.Half.toFloat(s.get(0))).isEqualTo(1.5f);
+        assertThat(dev.inferbench.tensor.Half.toFloat(s.get(1))).isEqualTo(-2f);
+        Map<String, DType> bytes = Map.of("|b1", DType.BOOL, "|u1", DType.UINT8, "|i1", DType.INT8);
+        for (Map.Entry<String, DType> e : bytes.entrySet()) {
+            Path f = dir.resolve("b.npy");
+            writeNpy(f, e.getKey(), new long[]{1, 3}, new byte[]{1, 0, (byte) 0xff});
+            HostTensor t = NpyFile.read(f, "x");
+            assertThat(t.type()).as(e.getKey()).isEqualTo(e.getValue());
+            assertThat(t.shape()).containsExactly(1, 3);
+            ByteBuffer b = (ByteBuffer) t.data();
+            assertThat(new byte[]{b.get(0), b.get(1), b.get(2)}).containsExactly(1, 0, (byte) 0xff);
+        }
     }
 
     /**

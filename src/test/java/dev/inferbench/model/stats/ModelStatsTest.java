@@ -58,6 +58,64 @@ class ModelStatsTest {
                 Map.entry("Gather", 1), Map.entry("Identity", 1), Map.entry("Transpose", 1));
     }
 
+    /**
+     * A sequence too short for a convolution's kernel (openWakeWord's melspectrogram at 128 samples: a 512-tap
+     * filter) infers a negative length: that convolution is uncounted, never a negative count.
+     */
+    @Test
+    void aConvolutionLongerThanItsInputIsUncountedNotNegative() throws Exception {
+        ai.onnx.proto.OnnxMl.GraphProto.Builder g = ai.onnx.proto.OnnxMl.GraphProto.newBuilder().setName("filter")
+                .addInput(dev.inferbench.model.DynamicModels.value("x", ai.onnx.proto.OnnxMl.TensorProto.DataType.FLOAT,
+                        dev.inferbench.model.DynamicModels.shape("batch", "samples")))
+                .addOutput(dev.inferbench.model.DynamicModels.value("y", ai.onnx.proto.OnnxMl.TensorProto.DataType.FLOAT,
+                        dev.inferbench.model.DynamicModels.shape("batch", 8L, "frames")))
+                .addInitializer(ai.onnx.proto.OnnxMl.TensorProto.newBuilder().setName("axes")
+                        .setDataType(ai.onnx.proto.OnnxMl.TensorProto.DataType.INT64_VALUE).addDims(1).addInt64Data(1))
+                .addInitializer(ai.onnx.proto.OnnxMl.TensorProto.newBuilder().setName("w")
+                        .setDataType(ai.onnx.proto.OnnxMl.TensorProto.DataType.FLOAT_VALUE).addDims(8).addDims(1)
+                        .addDims(512).setRawData(com.google.protobuf.ByteString.copyFrom(new byte[8 * 512 * 4])))
+                .addNode(ai.onnx.proto.OnnxMl.NodeProto.newBuilder().setOpType("Unsqueeze").addInput("x")
+                        .addInput("axes").addOutput("x3"))
+                .addNode(ai.onnx.proto.OnnxMl.NodeProto.newBuilder().setOpType("Conv").addInput("x3").addInput("w")
+                        .addOutput("y"));
+        Path file = dir.resolve("filter.onnx");
+        Files.write(file, ai.onnx.proto.OnnxMl.ModelProto.newBuilder().setIrVersion(8)
+                .addOpsetImport(ai.onnx.proto.OnnxMl.OperatorSetIdProto.newBuilder().setVersion(17)).setGraph(g)
+                .build().toByteArray());
+        ModelStats tooShort = ModelStats.of("filter", file, null, Map.of(), 128);
+        assertThat(tooShort.macsPerSample()).isZero();
+        assertThat(tooShort.uncounted()).isEqualTo(1);
+        ModelStats enough = ModelStats.of("filter", file, null, Map.of(), 1280);
+        assertThat(enough.macsPerSample()).isEqualTo(8L * (1280 - 512 + 1) * 512);
+        assertThat(enough.uncounted()).isZero();
+    }
+
+    /** A file whose nodes are not in order (the float16 converter appends the input's Cast) is read in their order. */
+    @Test
+    void nodesWrittenOutOfOrderAreReadInTheOrderTheyRun() throws Exception {
+        var f = ai.onnx.proto.OnnxMl.TensorProto.DataType.FLOAT;
+        ai.onnx.proto.OnnxMl.GraphProto.Builder g = ai.onnx.proto.OnnxMl.GraphProto.newBuilder().setName("late")
+                .addInput(dev.inferbench.model.DynamicModels.value("x", f,
+                        dev.inferbench.model.DynamicModels.shape("batch", 1L, 8L)))
+                .addOutput(dev.inferbench.model.DynamicModels.value("y", f,
+                        dev.inferbench.model.DynamicModels.shape("batch", 4L, 6L)))
+                .addInitializer(ai.onnx.proto.OnnxMl.TensorProto.newBuilder().setName("w")
+                        .setDataType(f.getNumber()).addDims(4).addDims(1).addDims(3)
+                        .setRawData(com.google.protobuf.ByteString.copyFrom(new byte[4 * 3 * 4])))
+                .addNode(ai.onnx.proto.OnnxMl.NodeProto.newBuilder().setOpType("Conv").addInput("xc").addInput("w")
+                        .addOutput("y"))
+                .addNode(ai.onnx.proto.OnnxMl.NodeProto.newBuilder().setOpType("Cast").addInput("x").addOutput("xc")
+                        .addAttribute(ai.onnx.proto.OnnxMl.AttributeProto.newBuilder().setName("to")
+                                .setType(ai.onnx.proto.OnnxMl.AttributeProto.AttributeType.INT).setI(1)));
+        Path file = dir.resolve("late.onnx");
+        Files.write(file, ai.onnx.proto.OnnxMl.ModelProto.newBuilder().setIrVersion(8)
+                .addOpsetImport(ai.onnx.proto.OnnxMl.OperatorSetIdProto.newBuilder().setVersion(17)).setGraph(g)
+                .build().toByteArray());
+        ModelStats st = ModelStats.of("late", file, null, Map.of(), 1);
+        assertThat(st.macsPerSample()).isEqualTo(4 * 6 * 3);
+        assertThat(st.uncounted()).isZero();
+    }
+
     @Test
     void publishedMacsWithinThreePercent() throws Exception {
         assertMacs(ResNet.resnet50(), 4.09e9);
