@@ -31,8 +31,19 @@ import java.util.Map;
  * {@code mvn verify -Pcalibration}; the others take minutes (rate searches with 10 s steps, a comparison of two runs).
  */
 final class CalibrationRows {
-    /** A run of the jar: JMH arguments after the benchmark's name; rows with equal arguments share one run. */
-    record Run(String name, List<String> args) {
+    /**
+     * A run of the jar: JMH arguments after the benchmark's name; rows with equal arguments share one run.
+     *
+     * @param neighbour a periodic busy neighbour the table starts beside the whole run, outside its JVMs, or null
+     */
+    record Run(String name, List<String> args, Neighbour neighbour) {
+        Run(String name, List<String> args) {
+            this(name, args, null);
+        }
+    }
+
+    /** One core kept busy {@code busy} in every {@code period}, the first time after {@code delay}. */
+    record Neighbour(java.time.Duration busy, java.time.Duration period, java.time.Duration delay) {
     }
 
     /**
@@ -141,6 +152,7 @@ final class CalibrationRows {
         ServingCalibrationRows.closedLoop(rows);
         summaryRows(rows);
         DisturbedRows.rows(rows);
+        DisturbedRows.periodicRows(rows);
         TailRows.rows(rows);
         generationRows(rows, generation);
         generationTailRows(rows);

@@ -4,6 +4,7 @@ import dev.inferbench.BenchException;
 import dev.inferbench.compare.Comparer;
 import dev.inferbench.compare.Comparison;
 import dev.inferbench.compare.RunReader;
+import dev.inferbench.plant.BusyNeighbour;
 import dev.inferbench.results.RunLayout;
 import dev.inferbench.results.jmh.JmhJson;
 import dev.inferbench.results.jmh.MeasuredCell;
@@ -84,7 +85,9 @@ public final class CalibrationTable {
         }
         Path dir = ran(row.run());
         if (DisturbedRows.reads(row.metric())) {
-            return dir == null ? Double.NaN : DisturbedRows.read(dir, cells(dir), row);
+            Path quiet = row.baseline() == null ? null : ran(row.baseline());
+            return dir == null || (row.baseline() != null && quiet == null) ? Double.NaN
+                    : DisturbedRows.read(dir, cells(dir), quiet == null ? null : cells(quiet), row);
         }
         if (TailRows.reads(row.metric())) {
             Path plain = ran(row.baseline());
@@ -142,7 +145,21 @@ public final class CalibrationTable {
         List<String> command = new ArrayList<>(List.of(javaBinary(), "-jar", jar.toString()));
         command.addAll(run.args());
         command.addAll(List.of("-v", "SILENT", "--run-dir", dir.toString()));
-        int status = launch(command, null, run.name());
+        int status;
+        if (run.neighbour() == null) {
+            status = launch(command, null, run.name());
+        } else {
+            CalibrationRows.Neighbour n = run.neighbour();
+            try {
+                Files.deleteIfExists(DisturbedRows.windows(dir));
+            } catch (IOException e) {
+                throw new BenchException("cannot clear " + DisturbedRows.windows(dir) + " (" + e.getMessage() + ")", e);
+            }
+            try (BusyNeighbour beside = BusyNeighbour.startPeriodic(n.busy(), n.period(), n.delay(),
+                    DisturbedRows.windows(dir))) {
+                status = launch(command, null, run.name());
+            }
+        }
         Path result = status == 0 ? dir : null;
         if (result == null) {
             console.println("  (run " + run.name() + " ended with exit code " + status + "; its output is in "

@@ -1,9 +1,14 @@
 package dev.inferbench.plant;
 
+import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -76,9 +81,59 @@ public final class BusyNeighbour implements AutoCloseable {
         }
     }
 
-    /** The neighbour's own JVM: one thread spinning until its parent (the fork) ends or it is killed. */
-    public static void main(String[] args) throws InterruptedException {
+    /**
+     * A neighbour that comes and goes, as a periodic job on a shared machine does: a process keeping one core busy
+     * {@code busy} in every {@code period}, the first busy stretch after {@code delay}, until it is closed or this
+     * JVM ends. Each busy stretch is written to {@code windows} as it ends, a line of its start and end in epoch
+     * milliseconds, so that what it struck can be told from the fork's own times.
+     */
+    public static BusyNeighbour startPeriodic(Duration busy, Duration period, Duration delay, Path windows)
+            throws BenchException {
+        if (busy.isNegative() || busy.isZero() || busy.compareTo(period) >= 0) {
+            throw new BenchException("a periodic neighbour busy " + busy + " in every " + period + "; expected a busy"
+                    + " time above zero and below the period");
+        }
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        try {
+            Process p = new ProcessBuilder(java, "-Xmx32m", "-XX:TieredStopAtLevel=1", "-cp",
+                    System.getProperty("java.class.path"), BusyNeighbour.class.getName(),
+                    Long.toString(busy.toMillis()), Long.toString(period.toMillis()), Long.toString(delay.toMillis()),
+                    windows.toAbsolutePath().toString())
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return new BusyNeighbour(p);
+        } catch (IOException e) {
+            throw new BenchException("cannot start a periodic busy neighbour (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** The busy stretches a periodic neighbour wrote, each {start, end} in epoch milliseconds. */
+    public static List<long[]> windows(Path file) throws BenchException {
+        List<long[]> out = new ArrayList<>();
+        try {
+            for (String line : Files.readAllLines(file)) {
+                String[] parts = line.strip().split(" ");
+                if (parts.length == 2 && parts[0].matches("\\d{1,19}") && parts[1].matches("\\d{1,19}")) {
+                    out.add(new long[]{Long.parseLong(parts[0]), Long.parseLong(parts[1])});
+                }
+            }
+        } catch (IOException e) {
+            throw new BenchException("cannot read the neighbour's windows " + file + " (" + e.getMessage() + ")", e);
+        }
+        return out;
+    }
+
+    /**
+     * The neighbour's own JVM: one thread spinning until its parent ends or it is killed; with the arguments
+     * {@code BUSY_MS PERIOD_MS DELAY_MS FILE}, spinning {@code BUSY_MS} in every {@code PERIOD_MS} and writing each
+     * stretch to {@code FILE} ({@link #startPeriodic}).
+     */
+    public static void main(String[] args) throws InterruptedException, IOException {
         ProcessHandle parent = ProcessHandle.current().parent().orElse(null);
+        if (args.length == 4) {
+            periodic(Long.parseLong(args[0]), Long.parseLong(args[1]), Long.parseLong(args[2]), Path.of(args[3]),
+                    parent);
+            return;
+        }
         Thread spin = new Thread(() -> {
             long x = 0;
             while (!Thread.currentThread().isInterrupted()) {
@@ -91,5 +146,21 @@ public final class BusyNeighbour implements AutoCloseable {
         while (parent != null && parent.isAlive()) {
             Thread.sleep(100);
         }
+    }
+
+    private static void periodic(long busyMs, long periodMs, long delayMs, Path file, ProcessHandle parent)
+            throws InterruptedException, IOException {
+        Thread.sleep(delayMs);
+        long x = 0;
+        while (parent == null || parent.isAlive()) {
+            long start = System.currentTimeMillis();
+            long until = System.nanoTime() + busyMs * 1_000_000L;
+            while (System.nanoTime() < until) {
+                x += System.nanoTime() & 1;
+            }
+            AtomicFile.appendLine(file, start + " " + System.currentTimeMillis());
+            Thread.sleep(Math.max(0, start + periodMs - System.currentTimeMillis()));
+        }
+        System.out.println(x);
     }
 }
