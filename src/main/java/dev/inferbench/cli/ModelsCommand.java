@@ -30,6 +30,7 @@ final class ModelsCommand implements Subcommand {
     private static final Options.Flag<Integer> SEQ_LEN = OPTIONS.value("--seq-len", "N",
             Options.whole(1, "tokens per sample"), null, "tokens per sample for sequence models (default param.seqLen)");
     private static final Options.Flag<Boolean> JSON = OPTIONS.toggle("--json", "JSON instead of the table");
+    private static final Options.Flag<String[]> INPUTS = InputFlag.declare(OPTIONS, false);
     private static final Options.Flag<Path> CONFIG = ConfigFlag.declare(OPTIONS);
 
     @Override
@@ -50,7 +51,7 @@ final class ModelsCommand implements Subcommand {
         Options.Parsed p = OPTIONS.parse(args);
         BenchConfig config = ConfigFlag.load(p.get(CONFIG));
         int seqLen = p.has(SEQ_LEN) ? p.get(SEQ_LEN) : configuredSeqLen(config);
-        ModelsFlow models = ModelsFlow.run(config, p.operands(), seqLen, err);
+        ModelsFlow models = ModelsFlow.run(config, p.operands(), InputFlag.read(p, INPUTS).shapes(), seqLen, err);
         List<ModelStats> stats = models.stats();
         Map<String, Long> generatedMillis = models.generatedMillis();
         if (p.get(JSON)) {

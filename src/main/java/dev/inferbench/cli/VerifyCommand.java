@@ -25,6 +25,7 @@ final class VerifyCommand implements Subcommand {
     private static final Options.Flag<Path> OUT = OPTIONS.value("--out", "DIR",
             Options.FOLDER.expecting("a folder for verify.md and verify.json"), null,
             "where the matrix goes (default: results/verify-yyyyMMdd-HHmmss)");
+    private static final Options.Flag<String[]> INPUTS = InputFlag.declare(OPTIONS, true);
     private static final Options.Flag<Path> CONFIG = ConfigFlag.declare(OPTIONS);
 
     @Override
@@ -49,8 +50,9 @@ final class VerifyCommand implements Subcommand {
     public int run(List<String> args, PrintStream out, PrintStream err) throws BenchException {
         Options.Parsed p = OPTIONS.parse(args);
         BenchConfig config = ConfigFlag.load(p.get(CONFIG));
-        return Verification.run(config, p.operands(), p.get(RTOL), p.get(ATOL), p.get(OUT), out, err)
-                ? ExitCode.OK : ExitCode.FAILED;
+        InputFlag.Given inputs = InputFlag.read(p, INPUTS);
+        return Verification.run(config, p.operands(), inputs.shapes(), inputs.values(), p.get(RTOL), p.get(ATOL),
+                p.get(OUT), out, err) ? ExitCode.OK : ExitCode.FAILED;
     }
 
     /** 1e-7 as "1E-7", 0.001 as "0.001" */

@@ -24,7 +24,8 @@ import java.util.Map;
 public record ModelsFlow(List<ModelStats> stats, Map<String, Long> generatedMillis) {
 
     /** @param names the models to read (the registry's, in order, when empty); {@code err} gets the generator's lines */
-    public static ModelsFlow run(BenchConfig config, List<String> names, int seqLen, PrintStream err)
+    public static ModelsFlow run(BenchConfig config, List<String> names, Map<String, long[]> shapes, int seqLen,
+                                 PrintStream err)
             throws BenchException {
         List<String> models = names.isEmpty() ? List.copyOf(config.models().keySet()) : names;
         ZooGenerator generator = new ZooGenerator(config.seed("zoo"), err);
@@ -35,7 +36,7 @@ public record ModelsFlow(List<ModelStats> stats, Map<String, Long> generatedMill
             if (entry.zoo() != null && (!Files.exists(entry.file()) || MatrixCheck.holdsOtherZoo(entry))) {
                 generatedMillis.put(name, generator.generate(entry.zoo().architecture(), entry.file()).millis());
             }
-            stats.add(entry.stats(seqLen));
+            stats.add(entry.withShapes(shapes).stats(seqLen));
         }
         return new ModelsFlow(stats, generatedMillis);
     }

@@ -50,6 +50,16 @@ public record Target(String name, Path file, Map<String, long[]> perSample, List
         return new Target(arg, entry.file(), entry.inputs(), List.of());
     }
 
+    /** This target with {@code shapes} (a run's {@code -p shape}) over its registered ones. */
+    public Target withShapes(Map<String, long[]> shapes) {
+        if (shapes.isEmpty()) {
+            return this;
+        }
+        Map<String, long[]> merged = new java.util.LinkedHashMap<>(perSample);
+        merged.putAll(shapes);
+        return new Target(name, file, merged, testSets);
+    }
+
     /** What the outputs are checked on, for people: the test sets by name, or seeded synthetic inputs. */
     public String inputsLabel() {
         if (testSets.isEmpty()) {

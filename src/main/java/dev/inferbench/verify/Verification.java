@@ -3,6 +3,7 @@ package dev.inferbench.verify;
 import dev.inferbench.AtomicFile;
 import dev.inferbench.BenchException;
 import dev.inferbench.config.BenchConfig;
+import dev.inferbench.input.InputValues;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -13,6 +14,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Each model run once on every engine and device ({@link Verifier}), the compatibility matrix printed as Markdown
@@ -31,18 +33,19 @@ public final class Verification {
      * @param dir where the matrix goes, null for a new folder under run.resultsDir
      * @return whether everything that could run agrees (or, with nothing to compare against, runs)
      */
-    public static boolean run(BenchConfig config, List<String> models, double rtol, double atol, Path dir,
-                              PrintStream out, PrintStream err) throws BenchException {
+    public static boolean run(BenchConfig config, List<String> models, Map<String, long[]> shapes,
+                              InputValues values, double rtol, double atol, Path dir, PrintStream out, PrintStream err)
+            throws BenchException {
         models = new ArrayList<>(models);
         if (models.isEmpty()) {
             models.addAll(config.defaultParam("model"));
         }
         List<Target> targets = new ArrayList<>();
         for (String m : models) {
-            targets.add(Target.resolve(m, config, err));
+            targets.add(Target.resolve(m, config, err).withShapes(shapes));
         }
         Tolerance tolerance = new Tolerance(rtol, atol);
-        Verifier verifier = new Verifier(config, tolerance, config.seed("input"));
+        Verifier verifier = new Verifier(config, tolerance, config.seed("input"), values);
         List<EngineCheck> checks = new ArrayList<>();
         for (Target t : targets) {
             err.println("[inferbench] verifying " + t.name() + " (" + t.file() + ") on " + t.inputsLabel());

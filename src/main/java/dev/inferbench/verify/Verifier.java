@@ -11,6 +11,7 @@ import dev.inferbench.engine.InferenceEngine;
 import dev.inferbench.engine.Outputs;
 import dev.inferbench.engine.PreparedInput;
 import dev.inferbench.input.InputSpec;
+import dev.inferbench.input.InputValues;
 import dev.inferbench.input.SyntheticInputs;
 import dev.inferbench.input.data.HostTensors;
 import dev.inferbench.input.data.TestSet;
@@ -38,11 +39,14 @@ public final class Verifier {
     private final BenchConfig config;
     private final Tolerance tolerance;
     private final long seed;
+    private final InputValues values;
 
-    public Verifier(BenchConfig config, Tolerance tolerance, long seed) {
+    /** @param values what inputs hold instead of seeded synthetic data (a run's {@code -p values}) */
+    public Verifier(BenchConfig config, Tolerance tolerance, long seed, InputValues values) {
         this.config = config;
         this.tolerance = tolerance;
         this.seed = seed;
+        this.values = values;
     }
 
     /** Inputs and the expected float outputs (null where an output is not float32) of one check. */
@@ -160,7 +164,7 @@ public final class Verifier {
         long first = specs.isEmpty() || specs.get(0).shape().length == 0 ? -1 : specs.get(0).shape()[0];
         int batch = first > 0 ? (int) first : 1;
         InputSpec input = new InputSpec(target.name(), target.file(), target.perSample(), batch,
-                InputShapes.DEFAULT_SEQ_LEN, seed);
+                InputShapes.DEFAULT_SEQ_LEN, seed, values);
         return List.of(new Case("seeded batch", SyntheticInputs.forModel(input, specs), List.of()));
     }
 

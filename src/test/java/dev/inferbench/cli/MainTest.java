@@ -296,6 +296,47 @@ class MainTest {
                 "-p", "batchSize=1", "-p", "shape=height:8,height:8;width:8");
     }
 
+    /**
+     * The refusal of a run names -p shape for an open dimension; models and verify load models too and take the
+     * same words: the figures that needed the shape (MACs) are read at it, and other parameters are refused.
+     */
+    @Test
+    void modelsAndVerifyTakeTheShapeTheRefusalNames() throws IOException {
+        Path file = dev.inferbench.model.DynamicModels.convImage(dir.resolve("conv-image.onnx"));
+        assertThat(run("models", file.toString(), "--json")).isEqualTo(ExitCode.OK);
+        String open = out.toString(StandardCharsets.UTF_8);
+        out.reset();
+        assertThat(run("models", file.toString(), "--json", "-p", "shape=x:3x8x8")).isEqualTo(ExitCode.OK);
+        String eight = out.toString(StandardCharsets.UTF_8);
+        out.reset();
+        assertThat(run("models", file.toString(), "--json", "-p", "shape=height:16;width:16")).isEqualTo(ExitCode.OK);
+        String sixteen = out.toString(StandardCharsets.UTF_8);
+        // 108 multiply-accumulates per output pixel; with the height and width open, none counted (a lower bound)
+        assertThat(macs(open)).as(open).isZero();
+        assertThat(macs(eight)).as(eight).isEqualTo(108 * 8 * 8);
+        assertThat(macs(sixteen)).as(sixteen).isEqualTo(108 * 16 * 16);
+        // verify: refused at the open dimension, naming -p shape; run at the shape given, where both engines agree
+        assertThat(run("verify", file.toString(), "--out", dir.resolve("v1").toString())).isEqualTo(ExitCode.FAILED);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("-p shape=x:3xNxN (batch left out)");
+        out.reset();
+        assertThat(run("verify", file.toString(), "-p", "shape=x:3x8x8", "--out", dir.resolve("v2").toString()))
+                .as(out.toString(StandardCharsets.UTF_8)).isEqualTo(ExitCode.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("| djl-ort | cpu | agrees |");
+        out.reset();
+        err.reset();
+        assertRefused("-p model=x: this command takes shape only; expected -p shape=SPEC (the other parameters are a"
+                + " run's)", "models", file.toString(), "-p", "model=x");
+        err.reset();
+        assertRefused("-p batchSize=1: this command takes shape or values only", "verify", file.toString(), "-p",
+                "batchSize=1");
+    }
+
+    private static double macs(String json) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"macsPerSample\" : ([0-9.eE+-]+)").matcher(json);
+        assertThat(m.find()).as(json).isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+
     @Test
     void configFlagNamesTheUsersOwnRegistry() throws IOException {
         Path mine = dir.resolve("elsewhere/mine.properties");

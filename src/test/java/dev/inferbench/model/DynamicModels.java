@@ -23,6 +23,24 @@ public final class DynamicModels {
                 .addNode(OnnxMl.NodeProto.newBuilder().setOpType("Relu").addInput("x").addOutput("y")));
     }
 
+    /**
+     * y = Conv(x, w), x {@code [batch, 3, height, width]}, w 4 filters of 3 x 3 x 3 padded to keep the size: y
+     * {@code [batch, 4, height, width]}, 108 multiply-accumulates per output pixel, so 108 x height x width per sample.
+     */
+    public static Path convImage(Path file) throws IOException {
+        OnnxMl.TensorProto.Builder w = OnnxMl.TensorProto.newBuilder().setName("w").setDataType(DataType.FLOAT_VALUE)
+                .addAllDims(java.util.List.of(4L, 3L, 3L, 3L));
+        for (int i = 0; i < 108; i++) {
+            w.addFloatData((i % 7 - 3) / 10f);
+        }
+        return write(file, graph("conv-image").addInput(value("x", DataType.FLOAT, shape("batch", 3L, "height", "width")))
+                .addOutput(value("y", DataType.FLOAT, shape("batch", 4L, "height", "width")))
+                .addInitializer(w)
+                .addNode(OnnxMl.NodeProto.newBuilder().setOpType("Conv").addInput("x").addInput("w").addOutput("y")
+                        .addAttribute(OnnxMl.AttributeProto.newBuilder().setName("pads")
+                                .setType(OnnxMl.AttributeProto.AttributeType.INTS).addAllInts(java.util.List.of(1L, 1L, 1L, 1L)))));
+    }
+
     /** y = Relu(x), x and y {@code [batch, samples]} float: audio, whose length the file leaves open. */
     public static Path audio(Path file) throws IOException {
         OnnxMl.TensorShapeProto shape = shape("batch", "samples");
