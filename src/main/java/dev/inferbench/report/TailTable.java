@@ -130,7 +130,7 @@ public final class TailTable {
         Json.putNumber(f, "halfWidth95", s.extras().getOrDefault(CellSummary.halfWidth(metric), Double.NaN));
     }
 
-    private static String label(CellSummary s) {
+    static String label(CellSummary s) {
         StringBuilder sb = new StringBuilder(s.benchmark());
         for (String k : LABEL_PARAMS) {
             String v = s.params().get(k);
@@ -141,7 +141,8 @@ public final class TailTable {
         return sb.toString();
     }
 
-    private static String num(double v) {
+    /** A ms figure with three significant digits or more, {@code n/a} where it is not a number. */
+    static String num(double v) {
         if (!Double.isFinite(v)) {
             return "n/a";
         }
