@@ -138,7 +138,8 @@ final class TimelineSvg {
         for (int i = 0; i < calls.size(); i++) {
             ForkSlowCalls.Call c = calls.get(i);
             double y = 30 + i * row;
-            Scale x = new Scale(c.startMs() - c.ms() / 2, c.endMs() + c.ms() / 2, LEFT, CLOSE_PLOT);
+            double pad = Math.max(c.ms(), 1e-3) / 2; // a call of 0 ms (a clock's tick) still gets an axis
+            Scale x = new Scale(c.startMs() - pad, c.endMs() + pad, LEFT, CLOSE_PLOT);
             s.append(rect("close-window", LEFT, y, CLOSE_PLOT, row - 6, "#f7f7f7", 1, null));
             s.append(text(LEFT - 8, y + 14, "end", "lane", "#" + (i + 1) + "  " + num(c.ms()) + " ms"));
             s.append(text(LEFT - 8, y + 28, "end", "tick", "at " + num(c.startMs()) + " ms"));
