@@ -63,6 +63,11 @@ record ForkSlowCalls(int fork, double p99Ms, List<double[]> windows, List<Call> 
         }
     }
 
+    /** The same fork with only its {@code most} slowest calls. */
+    ForkSlowCalls slowest(int most) {
+        return calls.size() <= most ? this : new ForkSlowCalls(fork, p99Ms, windows, calls.subList(0, most), episodes);
+    }
+
     /** The slowest call's ms, 0 without calls. */
     double slowestMs() {
         return calls.isEmpty() ? 0 : calls.get(0).ms();

@@ -25,6 +25,11 @@ import java.util.stream.Stream;
  */
 final class TailTimeline {
     static final int CLOSE_UPS = 10;
+    /**
+     * The slowest calls drawn at most: a fork of microsecond calls has thousands above its p99, and a bar (with its
+     * tooltip) each would make a page of megabytes that says no more.
+     */
+    static final int MOST_CALLS = 2000;
     private static final Pattern FORK = Pattern.compile("fork-(\\d{1,6})");
 
     /** One cell's drawing: its name, the fork drawn (null where none could be read), the other forks, problems. */
@@ -113,8 +118,9 @@ final class TailTimeline {
                 continue;
             }
             out.println("<p>" + HtmlReport.escape(caption(p)) + "</p>");
-            out.println("<div class=\"timeline\">" + TimelineSvg.timeline(f) + "</div>");
-            out.println("<div class=\"timeline\">" + TimelineSvg.closeUps(f, CLOSE_UPS) + "</div>");
+            ForkSlowCalls shown = f.slowest(MOST_CALLS);
+            out.println("<div class=\"timeline\">" + TimelineSvg.timeline(shown) + "</div>");
+            out.println("<div class=\"timeline\">" + TimelineSvg.closeUps(shown, CLOSE_UPS) + "</div>");
         }
     }
 
@@ -123,7 +129,8 @@ final class TailTimeline {
         ForkSlowCalls f = p.drawn();
         StringBuilder sb = new StringBuilder("fork " + f.fork() + " (of " + (p.others().size() + 1) + " with slow"
                 + " calls): slowest call " + TailTable.num(f.slowestMs()) + " ms, p99 " + TailTable.num(f.p99Ms())
-                + " ms; " + f.calls().size() + " slow calls and " + f.episodes().size() + " JVM episodes drawn");
+                + " ms; " + (f.calls().size() > MOST_CALLS ? "the slowest " + MOST_CALLS + " of " : "")
+                + f.calls().size() + " slow calls and " + f.episodes().size() + " JVM episodes drawn");
         if (!p.others().isEmpty()) {
             List<String> others = new ArrayList<>();
             for (ForkSlowCalls o : p.others()) {

@@ -91,6 +91,29 @@ class TailTimelineTest {
     }
 
     @Test
+    void aForkOfThousandsOfSlowCallsDrawsItsSlowest() throws Exception {
+        Path run = run();
+        Path fork = Files.createDirectories(run.resolve("tail").resolve(CELL).resolve("fork-1"));
+        int many = TailTimeline.MOST_CALLS + 500;
+        StringBuilder calls = new StringBuilder();
+        for (int i = 0; i < many; i++) {
+            // call i takes 1 + i µs: the slowest are the last ones written
+            calls.append(i == 0 ? "" : ",").append("{\"startMs\": ").append(i).append(", \"ms\": ")
+                    .append(0.001 * (1 + i)).append(", \"thread\": 1, \"main\": \"unexplained\", \"causes\": {}}");
+        }
+        Files.writeString(fork.resolve("slow-calls.json"), "{\"figures\": {\"tail.p99\": 0.002}, \"windows\": [[0, "
+                + many + "]], \"slowCalls\": [" + calls + "], \"episodes\": []}");
+        Reports.writeAll(run);
+        String html = Files.readString(run.resolve("report/report.html"));
+        assertThat(html).contains("the slowest " + TailTimeline.MOST_CALLS + " of " + many + " slow calls");
+        Document timeline = svgs(html).get(0);
+        assertThat(rects(timeline, "call")).hasSize(TailTimeline.MOST_CALLS);
+        // the fastest drawn is call 500, of 501 µs
+        assertThat(rects(timeline, "call").stream().map(r -> r.getElementsByTagName("title").item(0).getTextContent()))
+                .anyMatch(t -> t.startsWith("0.501 ms call at 500.0 ms")).noneMatch(t -> t.startsWith("0.500 ms call"));
+    }
+
+    @Test
     void noSectionWithoutSlowCalls() throws Exception {
         Path run = run();
         Files.createDirectories(run.resolve("tail").resolve(CELL).resolve("fork-1"));
