@@ -6,7 +6,16 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+
+import static dev.inferbench.report.SlowCallText.callTitle;
+import static dev.inferbench.report.SlowCallText.ms;
+import static dev.inferbench.report.SlowCallText.overlapsLines;
+import static dev.inferbench.report.SlowCallText.words;
+import static dev.inferbench.report.SvgMarkup.fmt;
+import static dev.inferbench.report.SvgMarkup.line;
+import static dev.inferbench.report.SvgMarkup.open;
+import static dev.inferbench.report.SvgMarkup.rect;
+import static dev.inferbench.report.SvgMarkup.text;
 
 /**
  * One fork's slowest calls against what the JVM did, as two SVG drawings. The timeline: the fork's measured time on
@@ -53,11 +62,6 @@ final class TimelineSvg {
         };
     }
 
-    static String words(String cause) {
-        Cause c = Cause.of(cause);
-        return c == null ? cause : c.words();
-    }
-
     /** The timeline of the fork's measured time. */
     static String timeline(ForkSlowCalls f) {
         double end = PlotAxes.roundUp(f.endMs());
@@ -68,7 +72,7 @@ final class TimelineSvg {
         int lanesTop = callsBottom + 16;
         int lanesBottom = lanesTop + lanes.size() * (LANE + LANE_GAP);
         int height = lanesBottom + 44;
-        Scale x = new Scale(0, end, LEFT, PLOT);
+        SvgMarkup.Scale x = new SvgMarkup.Scale(0, end, LEFT, PLOT);
         StringBuilder s = new StringBuilder();
         s.append(open(WIDTH, height, "timeline of the slowest calls and the JVM's episodes"));
         double legendEnd = legend(s);
@@ -139,7 +143,7 @@ final class TimelineSvg {
             ForkSlowCalls.Call c = calls.get(i);
             double y = 30 + i * row;
             double pad = Math.max(c.ms(), 1e-3) / 2; // a call of 0 ms (a clock's tick) still gets an axis
-            Scale x = new Scale(c.startMs() - pad, c.endMs() + pad, LEFT, CLOSE_PLOT);
+            SvgMarkup.Scale x = new SvgMarkup.Scale(c.startMs() - pad, c.endMs() + pad, LEFT, CLOSE_PLOT);
             s.append(rect("close-window", LEFT, y, CLOSE_PLOT, row - 6, "#f7f7f7", 1, null));
             s.append(text(LEFT - 8, y + 14, "end", "lane", "#" + (i + 1) + "  " + num(c.ms()) + " ms"));
             s.append(text(LEFT - 8, y + 28, "end", "tick", "at " + num(c.startMs()) + " ms"));
@@ -224,40 +228,6 @@ final class TimelineSvg {
         return c == Cause.WAIT ? "waits (the caller's)" : c.words();
     }
 
-    /** {@code 79.4 ms call at 307.6 ms; main cause GC pauses; GC pauses 78.2 ms (G1CollectFull), ...}. */
-    static String callTitle(ForkSlowCalls.Call c) {
-        StringBuilder t = new StringBuilder(num(c.ms()) + " ms call at " + ms(c.startMs()) + " ms (thread "
-                + c.thread() + "); main cause: " + words(c.main()));
-        c.causes().entrySet().stream().sorted(Map.Entry.comparingByValue(
-                Comparator.comparingDouble(ForkSlowCalls.Overlap::ms).reversed())).forEach(e -> {
-                    t.append("\n").append(words(e.getKey())).append(": ").append(num(e.getValue().ms()))
-                            .append(" ms overlapped").append(e.getValue().given() ? "" : " (not given)");
-                    if (!e.getValue().what().isEmpty()) {
-                        t.append(", ").append(String.join(", ", e.getValue().what()));
-                    }
-                });
-        if (Double.isFinite(c.offCpuMs())) {
-            t.append("\noff its CPU ").append(num(c.offCpuMs())).append(" ms");
-        }
-        return t.toString();
-    }
-
-    /** The causes given to the call with their overlap, the main one first: {@code GC pauses 78.2 ms of it}. */
-    private static List<String> overlapsLines(ForkSlowCalls.Call c) {
-        List<String> out = new ArrayList<>();
-        c.causes().entrySet().stream().filter(e -> e.getValue().given())
-                .sorted(Comparator.comparing((Map.Entry<String, ForkSlowCalls.Overlap> e) -> !e.getKey().equals(c.main()))
-                        .thenComparing(e -> -e.getValue().ms()))
-                .limit(3).forEach(e -> out.add(words(e.getKey()) + ": " + num(e.getValue().ms()) + " ms of it"
-                        + (e.getValue().what().isEmpty() ? "" : " (" + shorten(e.getValue().what().get(0)) + ")")));
-        return out.isEmpty() ? List.of("no cause overlapped a tenth of it") : out;
-    }
-
-    /** A method or operation name short enough for a line beside a close-up; its tooltip has it whole. */
-    private static String shorten(String what) {
-        return what.length() <= 36 ? what : "..." + what.substring(what.length() - 33);
-    }
-
     private static List<ForkSlowCalls.Call> byStart(List<ForkSlowCalls.Call> calls) {
         List<ForkSlowCalls.Call> out = new ArrayList<>(calls);
         // the slowest drawn last, on top of any bar it overlaps
@@ -277,7 +247,7 @@ final class TimelineSvg {
         return x;
     }
 
-    private static void axis(StringBuilder s, Scale x, double y, String title) {
+    private static void axis(StringBuilder s, SvgMarkup.Scale x, double y, String title) {
         s.append(line(LEFT, y, LEFT + PLOT, y, "#555555", null));
         double step = PlotAxes.tickStep(x.to(), 10);
         for (double v = 0; v <= x.to() * (1 + 1e-9); v += step) {
@@ -286,50 +256,6 @@ final class TimelineSvg {
             s.append(text(px, y + 18, "middle", "tick", tick(v, step)));
         }
         s.append(text(LEFT + PLOT / 2.0, y + 36, "middle", "axis", title));
-    }
-
-    /** A linear map from [from, to] ms onto [left, left + width] px. */
-    private record Scale(double from, double to, double left, double width) {
-        double at(double ms) {
-            return left + (ms - from) / (to - from) * width;
-        }
-
-        double width(double ms) {
-            return ms / (to - from) * width;
-        }
-    }
-
-    private static String open(int width, int height, String label) {
-        return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"" + width + "\" height=\""
-                + height + "\" viewBox=\"0 0 " + width + " " + height + "\" role=\"img\" aria-label=\"" + esc(label)
-                + "\" font-family=\"system-ui, sans-serif\">\n";
-    }
-
-    private static String rect(String cls, double x, double y, double w, double h, String fill, double opacity,
-                               String title) {
-        String r = "<rect class=\"" + cls + "\" x=\"" + fmt(x) + "\" y=\"" + fmt(y) + "\" width=\"" + fmt(w)
-                + "\" height=\"" + fmt(h) + "\" fill=\"" + fill + "\"" + (opacity < 1 ? " fill-opacity=\""
-                + fmt(opacity) + "\"" : "");
-        return title == null ? r + "/>\n" : r + "><title>" + esc(title) + "</title></rect>\n";
-    }
-
-    private static String line(double x1, double y1, double x2, double y2, String stroke, String dash) {
-        return "<line x1=\"" + fmt(x1) + "\" y1=\"" + fmt(y1) + "\" x2=\"" + fmt(x2) + "\" y2=\"" + fmt(y2)
-                + "\" stroke=\"" + stroke + "\"" + (dash == null ? "" : " stroke-dasharray=\"" + dash + "\"") + "/>\n";
-    }
-
-    private static String text(double x, double y, String anchor, String cls, String text, String... extra) {
-        return "<text class=\"" + cls + "\" x=\"" + fmt(x) + "\" y=\"" + fmt(y) + "\" text-anchor=\"" + anchor + "\""
-                + (extra.length == 0 ? "" : " " + extra[0]) + ">" + esc(text) + "</text>\n";
-    }
-
-    private static String fmt(double v) {
-        return String.format(Locale.ROOT, "%.1f", v);
-    }
-
-    /** A place on the fork's time axis, ms: to a tenth. */
-    private static String ms(double v) {
-        return String.format(Locale.ROOT, "%,.1f", v);
     }
 
     /** A tick's label: as many decimals as the step needs. */
