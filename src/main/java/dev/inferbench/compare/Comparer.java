@@ -155,6 +155,13 @@ public final class Comparer {
                 Missing.of(base, cand, (metric, metrics) -> gated(gate, metric, metrics)), forkPairs);
     }
 
+    /** A side's cells under the keys {@link #compare} matches them by (the other side's params and modes applied). */
+    static Map<CellKey, CellResults> keyed(List<CellResults> side, List<CellResults> other) {
+        List<CellResults> mine = withoutOneSidedParams(side, paramNames(other));
+        List<CellResults> theirs = withoutOneSidedParams(other, paramNames(side));
+        return byKey(mine, severalModes(mine, theirs));
+    }
+
     private static Set<String> paramNames(List<CellResults> cells) {
         Set<String> names = new HashSet<>();
         cells.forEach(c -> names.addAll(c.key().params().keySet()));

@@ -15,6 +15,7 @@ import dev.inferbench.compare.PilotRecord;
 import dev.inferbench.compare.RunReader;
 import dev.inferbench.compare.SideEngines;
 import dev.inferbench.compare.StopAnswer;
+import dev.inferbench.compare.TailShift;
 import dev.inferbench.compare.Threshold;
 import dev.inferbench.compare.Where;
 import dev.inferbench.compare.WhereFrames;
@@ -25,6 +26,7 @@ import dev.inferbench.results.RunLayout;
 import dev.inferbench.report.CompareHtml;
 import dev.inferbench.report.CompareJson;
 import dev.inferbench.report.CompareTable;
+import dev.inferbench.report.TailTable;
 import dev.inferbench.report.WhereTable;
 import dev.inferbench.results.MachineState;
 import dev.inferbench.results.jmh.MeasuredCell;
@@ -122,8 +124,8 @@ public final class CompareFlow {
     }
 
     /** The two runs of {@code request} read and compared, with their readers (the gate checks HEAD's cells). */
-    private record Read(List<MeasuredCell> baseCells, List<MeasuredCell> candidateCells, List<CellResults> candidate,
-                        Comparer.Report report) {
+    private record Read(List<MeasuredCell> baseCells, List<MeasuredCell> candidateCells, List<CellResults> baseline,
+                        List<CellResults> candidate, Comparer.Report report) {
     }
 
     private static Read read(Request request) throws BenchException {
@@ -137,7 +139,7 @@ public final class CompareFlow {
                 request.gate(), request.keepDisturbed(), PilotRecord.beside(runs.get(0), runs.get(1)),
                 request.precision());
         checkGateNames(request.gate(), report);
-        return new Read(baseCells, candidateCells, candidate, report);
+        return new Read(baseCells, candidateCells, baseline, candidate, report);
     }
 
     /**
@@ -184,6 +186,13 @@ public final class CompareFlow {
         report.rows().stream().filter(r -> notes == out && WhereTable.shown(r) && where.containsKey(r.cell()))
                 .forEach(r -> out.print(WhereTable.text(r.cell().label(CompareTable.varying(report)),
                         where.get(r.cell()))));
+        // one line per --tail cell, whichever cause moved: the table's tail.* rows say each share apart
+        for (TailShift t : TailShift.of(read.baseline(), candidate, report)) {
+            String line = TailTable.compareLine(t, t.cell().label(CompareTable.varying(report)));
+            if (line != null) {
+                notes.println(line);
+            }
+        }
         machineDifference(baseCells, candidateCells).ifPresent(notes::println);
         insideFlag(report, runs).ifPresent(notes::println);
         checks.forEach(c -> notes.println("threshold " + c.line()));

@@ -46,7 +46,7 @@ public final class RunFlow {
         RunSetup.Prepared prepared = request.options().resume() != null
                 ? RunSetup.resume(request.options().resume(), request.args(), request.options().trustFolder(), out)
                 : RunSetup.create(request.args(), request.options().runDir(), request.options().shard(), request.options().cells(), LocalDateTime.now(), out,
-                request.options().keepDisturbed());
+                request.options().keepDisturbed(), request.options().tail());
         PrintStream console = console(prepared, request.options().resume() != null);
         // JMH's log of every fork, kept in the run folder whatever the terminal shows; a resumed run adds to it
         // a log grows as the run goes, so it is appended to, not written whole; never through a link
@@ -109,7 +109,7 @@ public final class RunFlow {
             err.println("inferbench: measuring without flame graphs (--flame-optional): " + e.getMessage());
             hooks.clear();
         }
-        if (request.options().tail()) {
+        if (request.options().tail() || prepared.plan().tail()) {
             // last: it adds its property to the JVM arguments the hooks before it set
             hooks.add(TailHook.create(runDir, console));
         }

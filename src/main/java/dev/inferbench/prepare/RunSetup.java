@@ -40,12 +40,16 @@ public final class RunSetup {
     /** @param cellsFile {@code --cells FILE}: an explicit list of configurations ({@link CellList}), or null */
     public static Prepared create(JmhArgs.Parsed args, Path runDir, Shard shard, Path cellsFile, LocalDateTime now,
                                   PrintStream progress) throws BenchException, IOException {
-        return create(args, runDir, shard, cellsFile, now, progress, false);
+        return create(args, runDir, shard, cellsFile, now, progress, false, false);
     }
 
-    /** @param keepDisturbed {@code --keep-disturbed}: the plan keeps every fork in the figures (kept for resume) */
+    /**
+     * @param keepDisturbed {@code --keep-disturbed}: the plan keeps every fork in the figures (kept for resume)
+     * @param tail          {@code --tail}: every fork records its slow calls (kept for resume)
+     */
     public static Prepared create(JmhArgs.Parsed args, Path runDir, Shard shard, Path cellsFile, LocalDateTime now,
-                                  PrintStream progress, boolean keepDisturbed) throws BenchException, IOException {
+                                  PrintStream progress, boolean keepDisturbed, boolean tail)
+            throws BenchException, IOException {
         BenchConfig config = BenchConfig.load();
         Options options = JmhOptions.options(args.cmd(), config).build();
         int forks = options.getForkCount().orElse(Defaults.MEASUREMENT_FORKS);
@@ -53,7 +57,8 @@ public final class RunSetup {
             throw new BenchException(forks + " forks per cell (run.forks or -f) measures nothing; expected 1 or more");
         }
         Plan planned = Planner.plan(args, options, config, shard, cellsFile, progress);
-        Plan plan = keepDisturbed ? planned.keepingDisturbed() : planned;
+        Plan kept = keepDisturbed ? planned.keepingDisturbed() : planned;
+        Plan plan = tail ? kept.tailing() : kept;
         Path dir = runDir != null ? runDir : RunFolder.create(JmhOptions.resultsRoot(config), now,
                 shard.isWhole() ? "" : "-shard-" + shard.index() + "-of-" + shard.count());
         return fingerprinted(new Prepared(args.cmd(), config, options, plan, RunStore.create(dir, plan),

@@ -70,6 +70,7 @@ final class HtmlReport {
         TrainingTable.table(rows.stream().map(r -> CellSummary.of(r.source())).toList()).html(out);
         GenerationTable.table(rows.stream().map(r -> CellSummary.of(r.source())).toList()).html(out);
         LayerSection.of(input, rows).html(out);
+        TailTimeline.of(input, rows).html(out);
         if (!plots.isEmpty()) {
             out.println("<h2>Plots</h2>");
             int i = 0;

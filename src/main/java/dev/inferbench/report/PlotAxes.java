@@ -49,6 +49,23 @@ final class PlotAxes {
         return 10 * scale;
     }
 
+    /**
+     * The step between ticks of an axis from 0 to {@code end}: 1, 2 or 5 times a power of ten, the smallest that
+     * leaves at most {@code most} steps (for the axes drawn by hand, where XChart does not lay out the ticks).
+     */
+    static double tickStep(double end, int most) {
+        if (!(end > 0) || Double.isInfinite(end) || most < 1) {
+            return 1;
+        }
+        double scale = Math.pow(10, Math.floor(Math.log10(end / most)));
+        for (double r : new double[] {1, 2, 5, 10}) {
+            if (end / (r * scale) <= most * (1 + 1e-12)) {
+                return r * scale;
+            }
+        }
+        return 10 * scale;
+    }
+
     /** The y axis from 0 to a round number above the chart's largest y. */
     static void zeroBasedY(XYChart chart) {
         zeroBasedY(chart.getStyler(), chart.getSeriesCollection().stream()

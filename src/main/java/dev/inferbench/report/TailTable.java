@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.inferbench.AtomicFile;
 import dev.inferbench.Json;
 import dev.inferbench.cell.Cell;
+import dev.inferbench.compare.TailShift;
 import dev.inferbench.results.CellSummary;
 import dev.inferbench.tail.Cause;
 import dev.inferbench.tail.TailMetrics;
@@ -32,6 +33,8 @@ public final class TailTable {
     private static final ObjectMapper JSON = Json.mapper(Json.Option.PRETTY);
     /** The parameters a line names its cell by; tail.json has them all. */
     private static final List<String> LABEL_PARAMS = List.of("model", "engine", "batchSize");
+    /** compare's line names at most this many causes that moved; it says how many more did. */
+    static final int MOVES_SHOWN = 2;
 
     private TailTable() {
     }
@@ -83,6 +86,49 @@ public final class TailTable {
         return sb.append(String.format(Locale.ROOT, " (%.0f calls above p99 a fork)", calls)).toString();
     }
 
+    /**
+     * compare's one line for a cell both runs measured with {@code --tail}, or null when its shares are the same:
+     * {@code p99 31.2 -> 44.0 ms; GC pauses 10 % -> 62 % (+52 points, 99.3 % interval +31 to +73 over 5 pairs)},
+     * the causes that moved beyond their interval (at most {@value #MOVES_SHOWN}, the largest first), else "no cause
+     * moved beyond noise" with the largest change and its interval.
+     */
+    public static String compareLine(TailShift t, String label) {
+        if (!t.differs()) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder("tail    " + label + ": p99 " + num(t.baseP99()) + " -> "
+                + num(t.headP99()) + " ms; ");
+        List<TailShift.Share> moved = t.moved();
+        if (!t.told()) {
+            TailShift.Share any = t.shares().get(0);
+            return sb.append("could not tell which cause moved: ").append(any.baseForks()).append(" and ")
+                    .append(any.headForks()).append(" forks with a tail table (an interval needs 2 a side)").toString();
+        }
+        if (moved.isEmpty()) {
+            TailShift.Share largest = t.shares().stream().filter(x -> x.change().known()).findFirst().orElseThrow();
+            return sb.append("no cause moved beyond noise (largest: ").append(share(largest, t)).append(")")
+                    .toString();
+        }
+        List<String> parts = new ArrayList<>();
+        for (TailShift.Share m : moved.subList(0, Math.min(MOVES_SHOWN, moved.size()))) {
+            parts.add(share(m, t));
+        }
+        if (moved.size() > MOVES_SHOWN) {
+            parts.add((moved.size() - MOVES_SHOWN) + " more moved");
+        }
+        return sb.append(String.join("; ", parts)).toString();
+    }
+
+    /** {@code GC pauses 10 % -> 62 % (+52 points, 99.3 % interval +31 to +73 over 5 pairs)}. */
+    private static String share(TailShift.Share s, TailShift t) {
+        Cause cause = Cause.of(s.cause());
+        String over = t.paired() ? s.change().forks() + " pairs" : s.baseForks() + " and " + s.headForks() + " forks";
+        return (cause == null ? s.cause() : cause.words()) + String.format(Locale.ROOT,
+                " %.0f %% -> %.0f %% (%+.0f points, %.1f %% interval %+.0f to %+.0f over %s)", s.base(), s.head(),
+                s.change().estimate(), 100 * s.change().confidence(),
+                s.change().lower(), s.change().upper(), over);
+    }
+
     /** Writes {@code tail/tail.json} of the run when a cell has a tail table. */
     public static void write(Path runDir, List<CellSummary> cells) throws IOException {
         ArrayNode list = JSON.createArrayNode();
@@ -130,7 +176,7 @@ public final class TailTable {
         Json.putNumber(f, "halfWidth95", s.extras().getOrDefault(CellSummary.halfWidth(metric), Double.NaN));
     }
 
-    private static String label(CellSummary s) {
+    static String label(CellSummary s) {
         StringBuilder sb = new StringBuilder(s.benchmark());
         for (String k : LABEL_PARAMS) {
             String v = s.params().get(k);
@@ -141,7 +187,8 @@ public final class TailTable {
         return sb.toString();
     }
 
-    private static String num(double v) {
+    /** A ms figure with three significant digits or more, {@code n/a} where it is not a number. */
+    static String num(double v) {
         if (!Double.isFinite(v)) {
             return "n/a";
         }

@@ -23,9 +23,11 @@ import java.util.List;
  *                 resumed run
  * @param keepDisturbed {@code --keep-disturbed}: every fork stays in the figures, also those run while the machine
  *                 was disturbed, and none is re-run (results.Headline reads it from plan.json by this name)
+ * @param tail     {@code --tail}: every fork records its slow calls and what the JVM did during them, resumed forks
+ *                 too (a plan written before it was kept reads false)
  */
 public record Plan(int format, String id, List<String> args, String config, int forks, Settings settings,
-                   String shard, List<Cell> cells, List<Skipped> skipped, boolean keepDisturbed) {
+                   String shard, List<Cell> cells, List<Skipped> skipped, boolean keepDisturbed, boolean tail) {
 
     public static final int FORMAT = 1;
     private static final ObjectMapper JSON = Json.mapper(Json.Option.PRETTY, Json.Option.LENIENT);
@@ -52,7 +54,7 @@ public record Plan(int format, String id, List<String> args, String config, int 
     public static Plan of(List<String> args, String config, int forks, Settings settings, Shard shard,
                           List<Cell> cells, List<Skipped> skipped) {
         String id = Cell.digest(String.join("\u0000", args) + "|" + settings + "|" + cells).substring(0, 16);
-        return new Plan(FORMAT, id, args, config, forks, settings, shard.toString(), cells, skipped, false);
+        return new Plan(FORMAT, id, args, config, forks, settings, shard.toString(), cells, skipped, false, false);
     }
 
     private static boolean complete(Cell c) {
@@ -72,12 +74,17 @@ public record Plan(int format, String id, List<String> args, String config, int 
     }
 
     public Plan withForks(int newForks) {
-        return new Plan(format, id, args, config, newForks, settings, shard, cells, skipped, keepDisturbed);
+        return new Plan(format, id, args, config, newForks, settings, shard, cells, skipped, keepDisturbed, tail);
     }
 
     /** The same plan keeping every fork in the figures ({@code --keep-disturbed}). */
     public Plan keepingDisturbed() {
-        return new Plan(format, id, args, config, forks, settings, shard, cells, skipped, true);
+        return new Plan(format, id, args, config, forks, settings, shard, cells, skipped, true, tail);
+    }
+
+    /** The same plan with every fork recording its slow calls ({@code --tail}). */
+    public Plan tailing() {
+        return new Plan(format, id, args, config, forks, settings, shard, cells, skipped, keepDisturbed, true);
     }
 
     public String toJson() {

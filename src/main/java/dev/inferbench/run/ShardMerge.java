@@ -60,7 +60,8 @@ public final class ShardMerge {
         }
         int forks = byShard.values().stream().mapToInt(s -> uncheckedForks(s)).max().orElse(first.forks());
         Plan whole = new Plan(first.format(), first.id(), first.args(), first.config(), forks, first.settings(),
-                Shard.WHOLE.toString(), first.cells(), first.skipped(), first.keepDisturbed());
+                Shard.WHOLE.toString(), first.cells(), first.skipped(), first.keepDisturbed(),
+                first.tail());
         Path out = target.create();
         RunStore merged = RunStore.create(out, whole);
         for (RunStore shard : byShard.values()) {

@@ -112,6 +112,23 @@ class PlanTest {
     }
 
     @Test
+    void tailIsKeptInThePlanAndAnOlderPlanReadsWithout() throws Exception {
+        Plan plan = Plan.of(List.of(), null, 4, new Plan.Settings(1, "1 s", 2, null), Shard.WHOLE, cells(1), List.of());
+        assertThat(plan.tail()).isFalse();
+        Plan tailing = Plan.fromJson(plan.tailing().toJson(), "plan.json");
+        assertThat(tailing.tail()).isTrue();
+        assertThat(tailing.keepDisturbed()).as("one flag does not set the other").isFalse();
+        assertThat(tailing.withForks(6).tail()).as("more forks on resume keep it").isTrue();
+        assertThat(tailing.keepingDisturbed().tail()).isTrue();
+        assertThat(plan.keepingDisturbed().tail()).isFalse();
+        assertThat(tailing.id()).as("the same cells and settings: the same run").isEqualTo(plan.id());
+        com.fasterxml.jackson.databind.node.ObjectNode tree = (com.fasterxml.jackson.databind.node.ObjectNode)
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(tailing.toJson());
+        tree.remove("tail");
+        assertThat(Plan.fromJson(tree.toString(), "plan.json").tail()).isFalse();
+    }
+
+    @Test
     void notAPlanIsOneClearError() {
         assertThatThrownBy(() -> Plan.fromJson("{\"format\": 99}", "x/plan.json")).isInstanceOf(BenchException.class)
                 .hasMessageContaining("x/plan.json");
