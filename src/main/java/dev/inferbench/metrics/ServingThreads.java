@@ -43,6 +43,12 @@ public final class ServingThreads {
     /** The callers' CPU spent as the load generator (awake for the next arrival), this iteration: not serving. */
     private static final Handoff.Tally GENERATING = new Handoff.Tally();
     private static final ThreadLocal<long[]> CALL_START = ThreadLocal.withInitial(() -> new long[1]);
+    /**
+     * The {@link #clear} a caller joined after, per thread (0: not serving): a call marked by a thread that has left,
+     * or that joined before everything was forgotten, is not the serving side's.
+     */
+    private static final ThreadLocal<int[]> JOINED = ThreadLocal.withInitial(() -> new int[1]);
+    private static volatile int epoch = 1;
     private static final ThreadMXBean BEAN = ManagementFactory.getThreadMXBean();
 
     /** An iteration's CPU of the serving threads, ns; {@code inside} is -1 where no caller marked its calls. */
@@ -57,6 +63,7 @@ public final class ServingThreads {
 
     /** The current thread serves calls from now on (a caller). */
     public static void join() {
+        JOINED.get()[0] = epoch;
         int tid = currentTid();
         if (tid > 0) {
             CALLERS.put(tid, cpu(tid));
@@ -65,6 +72,7 @@ public final class ServingThreads {
 
     /** The current thread stops serving: what it spent since the iteration started (or it joined) is kept. */
     public static void leave() {
+        JOINED.get()[0] = 0;
         int tid = currentTid();
         Long since = tid > 0 ? CALLERS.remove(tid) : null;
         if (since != null) {
@@ -77,10 +85,13 @@ public final class ServingThreads {
         CALL_START.get()[0] = BEAN.getCurrentThreadCpuTime();
     }
 
-    /** Marks the end of the current caller's call: its CPU since {@link #callStarts} counts as inside calls. */
+    /**
+     * Marks the end of the current caller's call: its CPU since {@link #callStarts} counts as inside calls, where the
+     * thread is a caller ({@link #join}ed and not left).
+     */
     public static void callEnds() {
         long start = CALL_START.get()[0];
-        if (start > 0) {
+        if (start > 0 && JOINED.get()[0] == epoch) {
             INSIDE.add(Math.max(0, BEAN.getCurrentThreadCpuTime() - start));
         }
     }
@@ -175,6 +186,7 @@ public final class ServingThreads {
 
     /** Forgets every thread: a test's fresh start (a fork is one JVM, so runs never need it). */
     static void clear() {
+        epoch++;
         CALLERS.clear();
         ENGINE.clear();
         ENGINE_NAMES.clear();

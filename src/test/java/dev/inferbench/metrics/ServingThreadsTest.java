@@ -122,6 +122,29 @@ class ServingThreadsTest {
         assertThat(cpu.callers() - cpu.inside()).isBetween(20 * MS - SLACK, 20 * MS + SLACK);
     }
 
+    /** A thread that marks calls without serving (it left, or never joined) adds nothing to the callers' calls. */
+    @Test
+    void callsMarkedByAThreadThatIsNotACallerAreNotCounted() throws Exception {
+        ServingThreads.Cpu cpu = oneCallOf30ms(() -> { });
+        assertThat(cpu.inside()).isBetween(30 * MS - SLACK / 4, 30 * MS + SLACK / 4);
+        Thread stray = run("stray", () -> {
+            ServingThreads.callStarts();
+            burn(15);
+            ServingThreads.callEnds();
+        });
+        stray.join();
+        assertThat(ServingThreads.counted().inside()).isBetween(30 * MS - SLACK / 4, 30 * MS + SLACK / 4);
+        Thread left = run("left", () -> {
+            ServingThreads.join();
+            ServingThreads.leave();
+            ServingThreads.callStarts();
+            burn(15);
+            ServingThreads.callEnds();
+        });
+        left.join();
+        assertThat(ServingThreads.counted().inside()).isBetween(30 * MS - SLACK / 4, 30 * MS + SLACK / 4);
+    }
+
     /** A caller that spins for the next arrival does the load generator's work: that CPU is not the serving side's. */
     @Test
     void whatACallerSpendsAsTheGeneratorIsNotServing() throws Exception {
