@@ -201,8 +201,12 @@ public final class CompareFlow {
         }
         boolean turns = baseCells.stream().anyMatch(MeasuredCell::tookTurns)
                 && candidateCells.stream().anyMatch(MeasuredCell::tookTurns);
+        // turns already as short as statistics.md's "Microsecond cells" asks: the hint cannot ask for them again
+        boolean shortTurns = turns && java.util.stream.Stream.concat(baseCells.stream(), candidateCells.stream())
+                .allMatch(c -> c.iterationSeconds() <= GateEnding.SHORT_TURN_SECONDS);
         List<String> undecided = report.undecided().stream()
-                .map(r -> GateEnding.couldNotTell(r, r.cell().label(CompareTable.varying(report)), turns)).toList();
+                .map(r -> GateEnding.couldNotTell(r, r.cell().label(CompareTable.varying(report)), turns, shortTurns))
+                .toList();
         List<Comparison> tooFew = report.undecided().stream().filter(CompareTable::tooFewForks).toList();
         if (tooFew.size() > 1) {
             // the table says it on each cell's line; one line here says what to do, not one per cell

@@ -75,7 +75,7 @@ final class GateEnding {
      * more; rerun with compare-commits --turns or more --forks"; where the forks already took turns, more
      * --forks or more iterations a fork (-i, which the script passes to JMH).
      */
-    static String couldNotTell(Comparison r, String cell, boolean turns) {
+    static String couldNotTell(Comparison r, String cell, boolean turns, boolean shortTurns) {
         Interval i = r.ratio();
         if (CompareTable.tooFewForks(r)) {
             return String.format(Locale.ROOT, "could not tell: %s %s %.3f: %s (%s)", cell, r.metric(), i.estimate(),
@@ -90,7 +90,8 @@ final class GateEnding {
         return String.format(Locale.ROOT, "could not tell: %s %s %s (%s): %s; %s",
                 cell, r.metric(), CompareTable.ratioText(r),
                 r.paired() ? "paired, " + r.pairs().count() + " pairs" : "unpaired, " + i.forks() + " forks",
-                sees, turns ? (microseconds(r) ? SHORT_TURNS : "rerun compare-commits with more --forks, or more"
+                sees, turns ? (microseconds(r) ? (shortTurns ? LONGER : SHORT_TURNS)
+                        : "rerun compare-commits with more --forks, or more"
                         + " iterations a fork (-i N)")
                         : "rerun with compare-commits --turns (the two sides' iterations a second apart), or"
                         + " with more --forks");
@@ -104,6 +105,14 @@ final class GateEnding {
     static final String SHORT_TURNS = "rerun compare-commits --turns with shorter turns and more of them"
             + " (-i 20 -r 100ms), or with more --forks";
     private static final double SHORT_CALL_MS = 0.1;
+    /** A measured iteration this short or shorter is a short turn already. */
+    static final double SHORT_TURN_SECONDS = 0.2;
+    /**
+     * The hint where the turns were already short: only more pairs narrow the interval; a few percent on such a cell
+     * may stay beyond a shared machine (statistics.md, "Microsecond cells").
+     */
+    static final String LONGER = "the turns were already short; rerun compare-commits with a longer --budget or more"
+            + " --forks, or on a machine of its own";
 
     /** Whether the baseline's call is under {@link #SHORT_CALL_MS} ms (a time metric in a time unit). */
     private static boolean microseconds(Comparison r) {

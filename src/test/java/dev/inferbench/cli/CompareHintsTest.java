@@ -66,7 +66,9 @@ class CompareHintsTest {
                     Command.SCRIPT, List.of("-i", "5")),
             new Hint("rerun compare-commits --turns with shorter turns and more of them (-i 20 -r 100ms), or with"
                     + " more --forks", Command.SCRIPT, List.of("--turns")),
-            new Hint("more of them (-i 20 -r 100ms)", Command.SCRIPT, List.of("-r", "100ms")));
+            new Hint("more of them (-i 20 -r 100ms)", Command.SCRIPT, List.of("-r", "100ms")),
+            new Hint("the turns were already short; rerun compare-commits with a longer --budget", Command.SCRIPT,
+                    List.of("--budget", "20m")));
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -98,6 +100,12 @@ class CompareHintsTest {
         cells.forEach(c -> ((ObjectNode) c.get("primaryMetric")).put("scoreUnit", "ns/op"));
     }
 
+    /** Measured iterations of {@code time} each (JMH's words: "1 s", "100 ms"). */
+    private static ArrayNode iterations(ArrayNode cells, String time) {
+        cells.forEach(c -> ((ObjectNode) c).put("measurementTime", time));
+        return cells;
+    }
+
     /** Only each cell's first fork: too few for an interval. */
     private static void oneFork(ArrayNode cells) {
         for (JsonNode c : cells) {
@@ -123,14 +131,17 @@ class CompareHintsTest {
         Path lost = runFolder(dir, "lost", c -> c.remove(1));
         Path turnsA = runFolder(dir, "turns-a", CompareHintsTest::tookTurns);
         Path turnsB = runFolder(dir, "turns-b", CompareHintsTest::tookTurns);
-        Path usA = runFolder(dir, "us-a", c -> microseconds(tookTurns(c)));
-        Path usB = runFolder(dir, "us-b", c -> microseconds(tookTurns(c)));
+        Path usA = runFolder(dir, "us-a", c -> microseconds(iterations(tookTurns(c), "1 s")));
+        Path usB = runFolder(dir, "us-b", c -> microseconds(iterations(tookTurns(c), "1 s")));
+        Path shortA = runFolder(dir, "short-a", c -> microseconds(iterations(tookTurns(c), "100 ms")));
+        Path shortB = runFolder(dir, "short-b", c -> microseconds(iterations(tookTurns(c), "100 ms")));
         Path oneA = runFolder(dir, "one-a", CompareHintsTest::oneFork);
         Path oneB = runFolder(dir, "one-b", CompareHintsTest::oneFork);
         assertThat(compare(a.toString(), b.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         assertThat(compare(a.toString(), lost.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         assertThat(compare(turnsA.toString(), turnsB.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         assertThat(compare(usA.toString(), usB.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
+        assertThat(compare(shortA.toString(), shortB.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         assertThat(compare(oneA.toString(), oneB.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         assertThat(compare(oneA.toString(), b.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         return out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8) + lostPairs();

@@ -27,6 +27,25 @@ public record MeasuredCell(String benchmark, String mode, int threads, int forks
                 .anyMatch(a -> a instanceof String s && s.startsWith("-Dinferbench.duet=") && s.endsWith(":turns"));
     }
 
+    /** JMH's length of one measured iteration ({@code "measurementTime": "100 ms"}) in seconds; NaN where not given. */
+    public double iterationSeconds() {
+        if (!(run.get("measurementTime") instanceof String s)) {
+            return Double.NaN;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) ?(ns|us|ms|s|min)").matcher(s.strip());
+        if (!m.matches()) {
+            return Double.NaN;
+        }
+        double scale = switch (m.group(2)) {
+            case "ns" -> 1e-9;
+            case "us" -> 1e-6;
+            case "ms" -> 1e-3;
+            case "s" -> 1;
+            default -> 60;
+        };
+        return Long.parseLong(m.group(1)) * scale;
+    }
+
     /**
      * The cell as if only the forks {@code keep} marks (by their place in the file, from 0) had run: every metric's
      * data, score and percentiles from those forks alone ({@link JmhMetric#onlyForks}).
