@@ -62,7 +62,8 @@ public final class TailTable {
         // the p99 the shares are of: each fork's own, their mean
         String p99 = "p99 " + num(x.getOrDefault(TailMetrics.P99, Double.NaN)) + " ms";
         if (!(calls > 0)) {
-            return p99 + ": n/a (a fork's p99 needs 100 calls; its tail is its maximum)";
+            return p99 + ": n/a (a fork's p99 needs 100 calls; its tail is its maximum: give each fork more"
+                    + " measured calls, e.g. -i 5 -r 1s)";
         }
         List<String> columns = new ArrayList<>(Cause.columns());
         columns.sort(Comparator.comparing((String c) -> c.equals(Cause.UNEXPLAINED))

@@ -57,7 +57,7 @@ class TailTableTest {
         Map<String, Double> x = tail();
         x.put(TailMetrics.CALLS, 0.0);
         assertThat(TailTable.line(cell(x))).isEqualTo("p99 44.0 ms: n/a (a fork's p99 needs 100 calls; its tail is"
-                + " its maximum)");
+                + " its maximum: give each fork more measured calls, e.g. -i 5 -r 1s)");
     }
 
     @Test
