@@ -51,9 +51,13 @@ final class CompareCommand implements Subcommand {
             + " readings)");
     private static final Options.Flag<Boolean> UNPAIRED = OPTIONS.toggle("--unpaired",
             "read the sides as run apart (what the pairing buys, on the same forks)");
-    private static final Options.Flag<Set<String>> GATE = OPTIONS.value("--gate", "M,...",
-            new Options.Type<>("metrics, e.g. primary,p99", (t, f) -> gateMetrics(t)), Comparer.PRIMARY_ONLY,
-            "the metrics the gate covers (default primary; e.g. primary,p99,mem.rss.peak)");
+    /** {@code --gate}'s value, as compare and compare-commits take it. */
+    static final Options.Type<Set<String>> GATE_METRICS = new Options.Type<>("metrics, e.g. primary,p99",
+            (t, f) -> gateMetrics(t));
+    static final String GATE_HELP = "the metrics the gate covers (default primary; e.g. primary,p99,mem.rss.peak;"
+            + " trimmed for a cell of microseconds: docs/statistics.md, \"Microsecond cells\")";
+    private static final Options.Flag<Set<String>> GATE = OPTIONS.value("--gate", "M,...", GATE_METRICS,
+            Comparer.PRIMARY_ONLY, GATE_HELP);
     private static final Options.Flag<Threshold> THRESHOLD = OPTIONS.value("--threshold", "T",
             new Options.Type<>("a check, e.g. 'p99<100ms'", (t, f) -> Threshold.parse(t)), null,
             "an absolute bound on HEAD, '[param=v:]metric<value', repeatable").repeatable();

@@ -6,6 +6,7 @@ import dev.inferbench.commits.CommitsFlow;
 import dev.inferbench.commits.CommitsRequest;
 import dev.inferbench.commits.Tools;
 import dev.inferbench.commits.Verdicts;
+import dev.inferbench.compare.Comparer;
 import dev.inferbench.flow.CompareFlow;
 import dev.inferbench.stats.StoppingRule;
 import dev.inferbench.stats.Verdict;
@@ -13,6 +14,7 @@ import dev.inferbench.stats.Verdict;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 /**
  * {@code compare-commits BASE HEAD [JMH args]}: here the flags are read; {@link CommitsFlow} builds both sides, runs
@@ -38,6 +40,9 @@ final class CompareCommitsCommand implements Subcommand {
     private static final Options.Flag<Double> MIN_EFFECT = OPTIONS.value("--min-effect", "P", Options.PERCENT,
             Verdict.DEFAULT_MIN_EFFECT, "the smallest change that counts (default "
                     + CompareFlow.percent(Verdict.DEFAULT_MIN_EFFECT) + " %)");
+    private static final Options.Flag<Set<String>> GATE = OPTIONS.value("--gate", "M,...",
+            CompareCommand.GATE_METRICS, Comparer.PRIMARY_ONLY, CompareCommand.GATE_HELP + "; the stop rule reads"
+                    + " the same rows");
     private static final Options.Flag<Boolean> FAIL = OPTIONS.toggle("--fail-on-regression",
             "exit 1 on a regression, 3 when a gated row could not tell");
     private static final Options.Flag<Path> OUT = OPTIONS.value("--out", "DIR", Options.FOLDER, null,
@@ -128,6 +133,6 @@ final class CompareCommitsCommand implements Subcommand {
         return new CommitsRequest(args.get(0), args.get(1), p.operands(), precision, budgetSeconds, budget, n,
                 forksFrom, p.get(MIN_EFFECT), p.get(FAIL), p.get(OUT), p.get(HEAD_ARGS), p.get(PIN), p.get(DUET),
                 p.get(TURNS), seed, p.get(OFFLINE), !p.get(NO_WHERE), p.get(WHERE_EVERY), p.get(BASE_BUILD),
-                p.get(HEAD_BUILD));
+                p.get(HEAD_BUILD), p.get(GATE));
     }
 }

@@ -238,7 +238,7 @@ public final class CommitsFlow {
 
     private static CompareFlow.Request compareRequest(CommitsRequest r, Path folder, boolean failOnRegression) {
         return new CompareFlow.Request(List.of(folder.resolve("base"), folder.resolve("head")), r.minEffect(),
-                failOnRegression, false, false, false, false, Comparer.PRIMARY_ONLY, List.of(), r.precision(),
+                failOnRegression, false, false, false, false, r.gate(), List.of(), r.precision(),
                 "table", false);
     }
 

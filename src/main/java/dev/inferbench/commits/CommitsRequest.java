@@ -2,6 +2,7 @@ package dev.inferbench.commits;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 /**
  * {@code compare-commits} as its command line asked for it, every flag parsed.
@@ -28,17 +29,19 @@ import java.util.List;
  * @param whereEvery  an operator pass before every K-th pair; 0 to choose K from the first pair
  * @param baseBuild   extra Maven arguments for building the base side
  * @param headBuild   extra Maven arguments for building the head side
+ * @param gate        the metrics compare's gate covers, and so the stop rule reads
  */
 public record CommitsRequest(String base, String head, List<String> jmhArgs, double precision, long budgetSeconds,
                              String budget, int forks, String forksFrom, double minEffect, boolean failOnRegression,
                              Path out, List<String> headArgs, String pin, boolean duet, boolean turns, long seed,
                              boolean offline, boolean where, int whereEvery, List<String> baseBuild,
-                             List<String> headBuild) {
+                             List<String> headBuild, Set<String> gate) {
     public CommitsRequest {
         jmhArgs = List.copyOf(jmhArgs);
         headArgs = List.copyOf(headArgs);
         baseBuild = List.copyOf(baseBuild);
         headBuild = List.copyOf(headBuild);
+        gate = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(gate));
     }
 
     boolean paired() {

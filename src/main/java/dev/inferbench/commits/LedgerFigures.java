@@ -11,10 +11,11 @@ import dev.inferbench.stats.Verdict;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What the ledger keeps of one comparison, read from its two run folders as {@code compare} reads them at the
- * README's CI settings (--precision 2 %, the pilot's 8 pairs, the default minimum effect, the time metric gated): the
+ * README's CI settings (--precision 2 %, the pilot's 8 pairs, the default minimum effect, the time metric gated, or the one the comparison gated): the
  * gated row's pairs, ratio and interval, verdict and the pairs left out as disturbed. Each is "n/a" where the
  * comparison left none (no fork landed, an unpaired row, a bound too few pairs cannot give).
  */
@@ -24,15 +25,18 @@ record LedgerFigures(String pairs, String ratio, String lower, String upper, Str
     private static final String NONE = "n/a";
     static final LedgerFigures UNKNOWN = new LedgerFigures(NONE, NONE, NONE, NONE, NONE, NONE);
 
-    /** @param folder the comparison's folder, holding {@code base} and {@code head} */
-    static LedgerFigures of(Path folder) {
+    /**
+     * @param folder the comparison's folder, holding {@code base} and {@code head}
+     * @param gate   the metrics the comparison gated
+     */
+    static LedgerFigures of(Path folder, Set<String> gate) {
         try {
             Path base = folder.resolve("base");
             Path head = folder.resolve("head");
             List<MeasuredCell> baseCells = RunReader.readCells(base);
             List<MeasuredCell> headCells = RunReader.readCells(head);
             Comparer.Report report = Comparer.compare(RunReader.of(baseCells, base), RunReader.of(headCells, head),
-                    Verdict.DEFAULT_MIN_EFFECT, Verdict.CONFIDENCE, Comparer.PRIMARY_ONLY, false, PILOT, PRECISION);
+                    Verdict.DEFAULT_MIN_EFFECT, Verdict.CONFIDENCE, gate, false, PILOT, PRECISION);
             Optional<Comparison> gated = report.rows().stream().filter(Comparison::gated).findFirst();
             return gated.map(LedgerFigures::of).orElse(UNKNOWN);
         } catch (BenchException | RuntimeException e) {

@@ -2,6 +2,8 @@ package dev.inferbench.commits;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.ExitCode;
+import dev.inferbench.compare.Comparer;
+import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.results.Fingerprint;
 
 import java.io.IOException;
@@ -35,6 +37,8 @@ public final class PowerLedger {
     public static final Path DEFAULT_LEDGER = Path.of("docs", "evidence", "power-ledger.tsv");
     /** What the mode column adds for comparisons of one commit built twice. */
     public static final String TWO_BUILDS = "two-builds";
+    /** What the mode column adds for a cell of microseconds in turns: short turns on one CPU, the trimmed mean gated. */
+    public static final String TRIMMED_ON_ONE_CPU = "trimmed-1cpu";
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm'Z'")
             .withZone(ZoneOffset.UTC);
 
@@ -59,8 +63,32 @@ public final class PowerLedger {
          * more measured iterations per fork average down at no extra JVM start: six a fork instead of two.
          */
         List<String> jmhArgs(boolean turns) {
+            if (turns && this == MLP_TINY) {
+                return List.of("-p", "model=" + model, "-p", "batchSize=1", "-p", "threads=1", "-wi", "1", "-w", "1s",
+                        "-i", "20", "-r", "100ms");
+            }
             return List.of("-p", "model=" + model, "-p", "batchSize=1", "-p", "threads=1", "-wi", "1", "-w", time,
                     "-i", turns ? "6" : "2", "-r", time);
+        }
+
+        /**
+         * A cell of microseconds in turns is compared as docs/statistics.md ("Microsecond cells") says to: turns of
+         * 100 ms, both sides on one CPU (the last), the trimmed mean gated.
+         */
+        boolean microseconds(boolean turns) {
+            return turns && this == MLP_TINY;
+        }
+
+        List<String> compareArgs(boolean turns) {
+            if (!microseconds(turns)) {
+                return List.of();
+            }
+            int cpu = Math.max(0, Runtime.getRuntime().availableProcessors() - 1);
+            return List.of("--pin", Integer.toString(cpu), "--gate", MeasuredCell.TRIMMED);
+        }
+
+        Set<String> gate(boolean turns) {
+            return microseconds(turns) ? Set.of(MeasuredCell.TRIMMED) : Comparer.PRIMARY_ONLY;
         }
     }
 
@@ -125,7 +153,9 @@ public final class PowerLedger {
     /** @param sides the two builds, or null for the checkout against itself */
     private void compareAll(Request request, Ledger ledger, String commit, List<Path> sides)
             throws BenchException, IOException {
-        String mode = (request.turns() ? "turns" : "interleaved") + (sides == null ? "" : " " + TWO_BUILDS);
+        String mode = (request.turns() ? "turns" : "interleaved")
+                + (request.cell().microseconds(request.turns()) ? " " + TRIMMED_ON_ONE_CPU : "")
+                + (sides == null ? "" : " " + TWO_BUILDS);
         String machine = machine();
         List<String> extra = new ArrayList<>();
         if (request.slowdown() > 0) {
@@ -134,6 +164,7 @@ public final class PowerLedger {
         if (request.turns()) {
             extra.add("--turns");
         }
+        extra.addAll(request.cell().compareArgs(request.turns()));
         for (int i = 1; i <= request.count(); i++) {
             Path folder = Files.createTempDirectory("power-ledger.");
             long seed = Instant.now().getEpochSecond() % 100000 + i;
@@ -150,7 +181,7 @@ public final class PowerLedger {
             args.addAll(extra);
             args.addAll(List.of("--out", folder.toString()));
             int code = compare(args, folder.resolveSibling(folder.getFileName() + ".log"));
-            LedgerFigures f = LedgerFigures.of(folder);
+            LedgerFigures f = LedgerFigures.of(folder, request.cell().gate(request.turns()));
             List<String> fields = new ArrayList<>(List.of(WHEN.format(Instant.now()), commit, request.cell().model(),
                     Integer.toString(request.slowdown()), request.budget()));
             fields.addAll(f.fields().subList(0, 5));

@@ -35,6 +35,7 @@ public record CellResults(CellKey key, String mode, Map<String, MetricSeries> me
         String name = cell.mode().equals("thrpt") ? "throughput" : "time";
         metrics.put(name, MetricSeries.mean(name, primary.unit(), cell.callMeans()));
         if (!primary.histograms().isEmpty()) {
+            metrics.put(MeasuredCell.TRIMMED, MetricSeries.mean(MeasuredCell.TRIMMED, primary.unit(), cell.trimmedMeans()));
             List<double[][]> forks = new ArrayList<>();
             for (int f = 0; f < primary.histograms().size(); f++) {
                 forks.add(primary.forkBins(f));

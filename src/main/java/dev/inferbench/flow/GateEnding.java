@@ -90,7 +90,7 @@ final class GateEnding {
         return String.format(Locale.ROOT, "could not tell: %s %s %s (%s): %s; %s",
                 cell, r.metric(), CompareTable.ratioText(r),
                 r.paired() ? "paired, " + r.pairs().count() + " pairs" : "unpaired, " + i.forks() + " forks",
-                sees, turns ? (microseconds(r) ? (shortTurns ? LONGER : SHORT_TURNS)
+                sees, turns ? (microseconds(r) ? (shortTurns ? (trimmed(r) ? LONGER : TRIM) : SHORT_TURNS)
                         : "rerun compare-commits with more --forks, or more"
                         + " iterations a fork (-i N)")
                         : "rerun with compare-commits --turns (the two sides' iterations a second apart), or"
@@ -103,7 +103,13 @@ final class GateEnding {
      * pair's ratio less (statistics.md, "Microsecond cells").
      */
     static final String SHORT_TURNS = "rerun compare-commits --turns with shorter turns and more of them"
-            + " (-i 20 -r 100ms), or with more --forks";
+            + " (-i 20 -r 100ms), both sides on one CPU, the trimmed mean gated (--pin 1 --gate trimmed)";
+    /**
+     * The hint where the turns were short but the mean was gated: calls of milliseconds (the thread off its CPU) carry
+     * most of such a cell's mean; the trimmed mean leaves them out (statistics.md, "Microsecond cells").
+     */
+    static final String TRIM = "the turns were already short; rerun with both sides on one CPU and the trimmed mean"
+            + " gated (--pin 1 --gate trimmed), which leaves out the stalls of milliseconds";
     private static final double SHORT_CALL_MS = 0.1;
     /** A measured iteration this short or shorter is a short turn already. */
     static final double SHORT_TURN_SECONDS = 0.2;
@@ -113,6 +119,10 @@ final class GateEnding {
      */
     static final String LONGER = "the turns were already short; rerun compare-commits with a longer --budget or more"
             + " --forks, or on a machine of its own";
+
+    private static boolean trimmed(Comparison r) {
+        return r.metric().equals(dev.inferbench.results.jmh.MeasuredCell.TRIMMED);
+    }
 
     /** Whether the baseline's call is under {@link #SHORT_CALL_MS} ms (a time metric in a time unit). */
     private static boolean microseconds(Comparison r) {

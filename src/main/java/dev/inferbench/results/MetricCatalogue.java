@@ -30,6 +30,9 @@ public final class MetricCatalogue {
         // the cell's own figures: the primary score and what the timed calls give
         m("time", TIME, SHOWN, LOWER_IS_BETTER, ForkRule.MEAN).gated().speed().heading("mean")
                 .is("the mean time per call of a time-mode cell (its all-calls mean where SampleTime sampled the calls)");
+        m("trimmed", TIME, SHOWN, LOWER_IS_BETTER, ForkRule.MEAN).speed()
+                .is("compare's mean of the timed calls under 4x their fork's median call: the call without stalls of"
+                        + " milliseconds, for cells of microseconds (--gate trimmed)");
         m("throughput", "ops/time", "ops/time", HIGHER_IS_BETTER, ForkRule.MEAN).gated().speed()
                 .is("calls per unit of time of a thrpt cell");
         m("p<p>", TIME, SHOWN, LOWER_IS_BETTER, ForkRule.CALLS).speed()

@@ -64,9 +64,14 @@ class CompareHintsTest {
                     List.of("--forks", "20")),
             new Hint("rerun compare-commits with more --forks, or more iterations a fork (-i N)",
                     Command.SCRIPT, List.of("-i", "5")),
-            new Hint("rerun compare-commits --turns with shorter turns and more of them (-i 20 -r 100ms), or with"
-                    + " more --forks", Command.SCRIPT, List.of("--turns")),
+            new Hint("rerun compare-commits --turns with shorter turns and more of them (-i 20 -r 100ms), both sides"
+                    + " on one CPU, the trimmed mean gated (--pin 1 --gate trimmed)", Command.SCRIPT, List.of("--turns")),
             new Hint("more of them (-i 20 -r 100ms)", Command.SCRIPT, List.of("-r", "100ms")),
+            new Hint("one CPU, the trimmed mean gated (--pin 1", Command.SCRIPT, List.of("--pin", "1")),
+            new Hint("(--pin 1 --gate trimmed)", Command.SCRIPT, List.of("--gate", "trimmed")),
+            new Hint("the turns were already short; rerun with both sides on one CPU and the trimmed mean gated"
+                    + " (--pin 1 --gate trimmed), which leaves out the stalls of milliseconds", Command.SCRIPT,
+                    List.of("--pin", "1")),
             new Hint("the turns were already short; rerun compare-commits with a longer --budget", Command.SCRIPT,
                     List.of("--budget", "20m")));
 
@@ -142,6 +147,8 @@ class CompareHintsTest {
         assertThat(compare(turnsA.toString(), turnsB.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         assertThat(compare(usA.toString(), usB.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         assertThat(compare(shortA.toString(), shortB.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
+        assertThat(compare(shortA.toString(), shortB.toString(), "--fail-on-regression", "--gate", "trimmed"))
+                .isEqualTo(ExitCode.UNDECIDED);
         assertThat(compare(oneA.toString(), oneB.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         assertThat(compare(oneA.toString(), b.toString(), "--fail-on-regression")).isEqualTo(ExitCode.UNDECIDED);
         return out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8) + lostPairs();
@@ -229,6 +236,8 @@ class CompareHintsTest {
             // an option compare-commits does not parse goes to JMH on both sides
             assertThat(own || jmhTakes(h.option())).as(h.option().get(0)).isTrue();
         }
+        assertThat(CompareCommitsCommand.parse(List.of(".", ".", "--gate", "trimmed")).gate()).containsExactly("trimmed");
+        assertThat(CompareCommitsCommand.parse(List.of(".", ".")).gate()).containsExactly(Comparer.PRIMARY);
         // --turns is its own, refused only beside --duet
         assertThat(CompareCommitsCommand.parse(List.of(".", ".", "--turns")).turns()).isTrue();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> CompareCommitsCommand.parse(List.of(".", ".", "--turns",

@@ -1,5 +1,7 @@
 package dev.inferbench.results.jmh;
 
+import dev.inferbench.stats.TrimmedMean;
+
 import java.util.regex.Pattern;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,6 +85,17 @@ public record MeasuredCell(String benchmark, String mode, int threads, int forks
         boolean usable = all != null && all.unit().equals(primary.unit()) && all.forkCount() == primary.forkCount();
         return usable ? all.iterationMeans() : primary.iterationMeans();
     }
+
+    /**
+     * Per fork, per iteration, the mean of the timed calls under {@link TrimmedMean#LIMIT} times the fork's median
+     * ({@link TrimmedMean}): the compare metric {@value #TRIMMED}; null for a cell without SampleTime histograms.
+     */
+    public double[][] trimmedMeans() {
+        return primary.histograms().isEmpty() ? null : TrimmedMean.perIteration(primary.histograms());
+    }
+
+    /** The name of the metric {@link #trimmedMeans} gives, as {@code compare --gate} takes it. */
+    public static final String TRIMMED = "trimmed";
 
     /** Benchmark, mode and params: what identifies the same cell in two files. */
     public String key() {
