@@ -54,6 +54,10 @@ final class CompareCommitsCommand implements Subcommand {
             "every fork of both sides on the same CPUs (a taskset list, default 0); threads=0 becomes their number,"
                     + " more threads than CPUs is refused")
             .optional(v -> !v.isEmpty() && Character.isDigit(v.charAt(0)), "0");
+    private static final Options.Flag<String> KEEP_BUSY = OPTIONS.value("--keep-busy", "CPUS", Options.TEXT, null,
+            "keep these CPUs busy, one spinning thread each, for the whole comparison; with --pin, on other CPUs: on a"
+                    + " VM whose idle vCPUs make a busy one run by fits at two speeds (docs/statistics.md,"
+                    + " \"Microsecond cells\")");
     private static final Options.Flag<Boolean> DUET = OPTIONS.toggle("--duet", "both forks of a pair at once, each on"
             + " its half of the CPUs, swapping halves every pair, measured iterations started together (docs/duet.md)");
     private static final Options.Flag<Boolean> TURNS = OPTIONS.toggle("--turns", "both forks of a pair at once, taking"
@@ -133,6 +137,6 @@ final class CompareCommitsCommand implements Subcommand {
         return new CommitsRequest(args.get(0), args.get(1), p.operands(), precision, budgetSeconds, budget, n,
                 forksFrom, p.get(MIN_EFFECT), p.get(FAIL), p.get(OUT), p.get(HEAD_ARGS), p.get(PIN), p.get(DUET),
                 p.get(TURNS), seed, p.get(OFFLINE), !p.get(NO_WHERE), p.get(WHERE_EVERY), p.get(BASE_BUILD),
-                p.get(HEAD_BUILD), p.get(GATE));
+                p.get(HEAD_BUILD), p.get(GATE), p.get(KEEP_BUSY));
     }
 }

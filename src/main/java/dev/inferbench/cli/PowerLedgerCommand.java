@@ -41,7 +41,8 @@ final class PowerLedgerCommand implements Subcommand {
     private static final Options OPTIONS = new Options("power-ledger", "");
     private static final Options.Flag<PowerLedger.Cell> CELL = OPTIONS.value("--cell", "C", CELL_TYPE, null,
             "resnet50 (batch 1, threads=1, -wi 1 -w 1s -i 2 -r 1s) or mlp-tiny (the same with -w 500ms -r 500ms);"
-                    + " with --turns -i 6 instead of -i 2");
+                    + " with --turns -i 6 instead of -i 2, and mlp-tiny with --turns as statistics.md's \"Microsecond"
+                    + " cells\" says: -w 1s -i 20 -r 100ms on the last CPU, the others kept busy, --gate trimmed");
     private static final Options.Flag<Integer> SLOWDOWN = OPTIONS.value("--slowdown", "P", SLOWDOWN_TYPE, null,
             "the planted slowdown, a whole percent from 0 to 50");
     private static final Options.Flag<Integer> COUNT = OPTIONS.value("--count", "N",

@@ -172,7 +172,20 @@ public final class CommitsFlow {
                 throw Stop.failure("cannot write " + folder.resolve(PilotRecord.FILE) + ": " + e.getMessage());
             }
         }
-        String stopped = loop.run(start);
+        String stopped;
+        KeptBusy busy = r.keepBusy() == null ? null : KeptBusy.start(CpuPlan.cpus(r.keepBusy()));
+        try {
+            if (busy != null) {
+                loop.alsoOurs(busy.pid());
+                out.println("[compare-commits] CPUs " + r.keepBusy() + " kept busy for the comparison (process "
+                        + busy.pid() + ", counted as the comparison's own)");
+            }
+            stopped = loop.run(start);
+        } finally {
+            if (busy != null) {
+                busy.close();
+            }
+        }
         launchers.values().forEach(PacedLauncher::closeInput); // both write their summaries at once
         for (PacedLauncher l : launchers.values()) {
             l.finish();

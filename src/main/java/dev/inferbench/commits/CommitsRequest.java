@@ -30,12 +30,13 @@ import java.util.Set;
  * @param baseBuild   extra Maven arguments for building the base side
  * @param headBuild   extra Maven arguments for building the head side
  * @param gate        the metrics compare's gate covers, and so the stop rule reads
+ * @param keepBusy    a CPU list kept busy by a spinning process for the whole comparison; null for none
  */
 public record CommitsRequest(String base, String head, List<String> jmhArgs, double precision, long budgetSeconds,
                              String budget, int forks, String forksFrom, double minEffect, boolean failOnRegression,
                              Path out, List<String> headArgs, String pin, boolean duet, boolean turns, long seed,
                              boolean offline, boolean where, int whereEvery, List<String> baseBuild,
-                             List<String> headBuild, Set<String> gate) {
+                             List<String> headBuild, Set<String> gate, String keepBusy) {
     public CommitsRequest {
         jmhArgs = List.copyOf(jmhArgs);
         headArgs = List.copyOf(headArgs);

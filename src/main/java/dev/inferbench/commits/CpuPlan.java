@@ -32,6 +32,10 @@ record CpuPlan(List<Integer> cpus, String halfA, String halfB, List<String> jmhA
     }
 
     static CpuPlan of(CommitsRequest r, Path repo) throws Stop {
+        if (r.keepBusy() != null && r.pin() == null) {
+            throw Stop.badInput("--keep-busy needs --pin: the forks must run on other CPUs than the busy ones; expected"
+                    + " e.g. --pin 1 --keep-busy 0");
+        }
         if (r.pin() == null && !r.duet()) {
             return none(r.jmhArgs());
         }
@@ -50,6 +54,13 @@ record CpuPlan(List<Integer> cpus, String halfA, String halfB, List<String> jmhA
                 if (!usable.contains(c)) {
                     throw Stop.badInput("--pin '" + r.pin() + "': CPU " + c + " is not one this process may run on ("
                             + allowed + ")");
+                }
+            }
+            if (r.keepBusy() != null) {
+                List<Integer> busy = busyCpus(r.keepBusy(), usable, allowed);
+                if (busy.stream().anyMatch(cpus::contains)) {
+                    throw Stop.badInput("--keep-busy " + r.keepBusy() + " and --pin " + r.pin() + " share a CPU;"
+                            + " expected CPUs apart, e.g. --pin 1 --keep-busy 0");
                 }
             }
         } else {
@@ -171,6 +182,21 @@ record CpuPlan(List<Integer> cpus, String halfA, String halfB, List<String> jmhA
         } catch (IOException e) {
             throw Stop.failure("cannot read /proc/self/status: " + e.getMessage());
         }
+    }
+
+    /** {@code --keep-busy}'s CPUs, each one this process may run on. */
+    static List<Integer> busyCpus(String list, List<Integer> usable, String allowed) throws Stop {
+        List<Integer> busy = LIST.matcher(list).matches() ? cpus(list) : List.of();
+        if (busy.isEmpty()) {
+            throw Stop.badInput("--keep-busy '" + list + "' is not a CPU list; expected e.g. 0, 0-1 or 0,2");
+        }
+        for (int c : busy) {
+            if (!usable.contains(c)) {
+                throw Stop.badInput("--keep-busy '" + list + "': CPU " + c + " is not one this process may run on ("
+                        + allowed + ")");
+            }
+        }
+        return busy;
     }
 
     /** A taskset list (0-2,5) as its CPUs, in order, each once. */

@@ -31,6 +31,8 @@ final class MachineLog {
     private final Map<String, long[]> windows = new HashMap<>();
     private final Map<String, String> others = new HashMap<>();
     private static volatile long sink;
+    /** Processes of the comparison's own besides the launchers ({@link KeptBusy}), counted as ours. */
+    private final List<Long> alsoOurs = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** One reading of the clock, the machine's busy ticks and those of this process's and the launchers' trees. */
     private record Sample(long micros, long busy, long ours) {
@@ -63,6 +65,10 @@ final class MachineLog {
         }
         sink = x;
         return (System.nanoTime() - t0) / 1000;
+    }
+
+    void alsoOurs(long pid) {
+        alsoOurs.add(pid);
     }
 
     void forkBegan(String side, long... pids) {
@@ -112,6 +118,9 @@ final class MachineLog {
             }
             ours += ticks(ProcessHandle.current().pid());
             for (long pid : pids) {
+                ours += ticks(pid);
+            }
+            for (long pid : alsoOurs) {
                 ours += ticks(pid);
             }
         } catch (IOException | RuntimeException e) {

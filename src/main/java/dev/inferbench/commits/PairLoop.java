@@ -67,6 +67,11 @@ final class PairLoop {
         this.machine = new MachineLog(out, ticksPerSecond);
     }
 
+    /** A process of the comparison's own whose CPU the machine record counts as ours, not as other processes'. */
+    void alsoOurs(long pid) {
+        machine.alsoOurs(pid);
+    }
+
     /** Runs pairs until the plan, the stop rule or the budget ends them; why they ended, for the closing line. */
     String run(long startMillis) throws Stop {
         Random coin = new Random(request.seed());

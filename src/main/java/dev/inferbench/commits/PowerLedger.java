@@ -37,8 +37,11 @@ public final class PowerLedger {
     public static final Path DEFAULT_LEDGER = Path.of("docs", "evidence", "power-ledger.tsv");
     /** What the mode column adds for comparisons of one commit built twice. */
     public static final String TWO_BUILDS = "two-builds";
-    /** What the mode column adds for a cell of microseconds in turns: short turns on one CPU, the trimmed mean gated. */
-    public static final String TRIMMED_ON_ONE_CPU = "trimmed-1cpu";
+    /**
+     * What the mode column adds for a cell of microseconds in turns: short turns on one CPU, the others kept busy, the
+     * trimmed mean gated.
+     */
+    public static final String TRIMMED_ON_ONE_CPU = "trimmed-1cpu-busy";
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm'Z'")
             .withZone(ZoneOffset.UTC);
 
@@ -73,7 +76,7 @@ public final class PowerLedger {
 
         /**
          * A cell of microseconds in turns is compared as docs/statistics.md ("Microsecond cells") says to: turns of
-         * 100 ms, both sides on one CPU (the last), the trimmed mean gated.
+         * 100 ms, both sides on one CPU (the last) with the others kept busy, the trimmed mean gated.
          */
         boolean microseconds(boolean turns) {
             return turns && this == MLP_TINY;
@@ -84,7 +87,11 @@ public final class PowerLedger {
                 return List.of();
             }
             int cpu = Math.max(0, Runtime.getRuntime().availableProcessors() - 1);
-            return List.of("--pin", Integer.toString(cpu), "--gate", MeasuredCell.TRIMMED);
+            List<String> args = new ArrayList<>(List.of("--pin", Integer.toString(cpu), "--gate", MeasuredCell.TRIMMED));
+            if (cpu > 0) {
+                args.addAll(List.of("--keep-busy", cpu == 1 ? "0" : "0-" + (cpu - 1)));
+            }
+            return args;
         }
 
         Set<String> gate(boolean turns) {

@@ -258,4 +258,24 @@ class CompareCommitsCommandTest extends CompareCommitsFixture {
         assertThat(pinned.code()).as(pinned.err()).isZero();
         assertThat(read(out() + "3/head.input").lines()).containsOnly("go");
     }
+
+    /** --keep-busy spins on CPUs apart from the pinned ones for the comparison, and its process ends with it. */
+    @Test
+    void keptBusyCpusAreApartFromThePinnedOnesAndEndWithTheComparison() throws Exception {
+        assertThat(run(Map.of(), ".", ".", "--keep-busy", "0", "--out", out()).err().strip()).isEqualTo("inferbench:"
+                + " --keep-busy needs --pin: the forks must run on other CPUs than the busy ones; expected e.g."
+                + " --pin 1 --keep-busy 0");
+        assertThat(run(Map.of(), ".", ".", "--pin", "0", "--keep-busy", "0", "--out", out()).err().strip())
+                .isEqualTo("inferbench: --keep-busy 0 and --pin 0 share a CPU; expected CPUs apart, e.g. --pin 1"
+                        + " --keep-busy 0");
+        assertThat(run(Map.of(), ".", ".", "--pin", "0", "--keep-busy", "x", "--out", out()).err().strip())
+                .isEqualTo("inferbench: --keep-busy 'x' is not a CPU list; expected e.g. 0, 0-1 or 0,2");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "2 CPUs");
+        Ended e = run(Map.of(), ".", ".", "--pin", "1", "--keep-busy", "0", "--forks", "3", "--out", out());
+        assertThat(e.code()).as(e.err()).isZero();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\[compare-commits\\] CPUs 0 kept busy for the"
+                + " comparison \\(process (\\d+), counted as the comparison's own\\)").matcher(e.out());
+        assertThat(m.find()).as(e.out()).isTrue();
+        assertThat(ProcessHandle.of(Long.parseLong(m.group(1))).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    }
 }
