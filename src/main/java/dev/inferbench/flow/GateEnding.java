@@ -103,13 +103,15 @@ final class GateEnding {
      * pair's ratio less (statistics.md, "Microsecond cells").
      */
     static final String SHORT_TURNS = "rerun compare-commits --turns with shorter turns and more of them"
-            + " (-i 20 -r 100ms), both sides on one CPU, the trimmed mean gated (--pin 1 --gate trimmed)";
+            + " (-i 20 -r 100ms), both sides on one CPU and another kept busy, the trimmed mean gated (--pin 1"
+            + " --keep-busy 0 --gate trimmed)";
     /**
      * The hint where the turns were short but the mean was gated: calls of milliseconds (the thread off its CPU) carry
      * most of such a cell's mean; the trimmed mean leaves them out (statistics.md, "Microsecond cells").
      */
-    static final String TRIM = "the turns were already short; rerun with both sides on one CPU and the trimmed mean"
-            + " gated (--pin 1 --gate trimmed), which leaves out the stalls of milliseconds";
+    static final String TRIM = "the turns were already short; rerun with both sides on one CPU and another kept busy,"
+            + " the trimmed mean gated (--pin 1 --keep-busy 0 --gate trimmed), which leaves out the stalls of"
+            + " milliseconds";
     private static final double SHORT_CALL_MS = 0.1;
     /** A measured iteration this short or shorter is a short turn already. */
     static final double SHORT_TURN_SECONDS = 0.2;

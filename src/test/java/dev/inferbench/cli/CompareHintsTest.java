@@ -65,13 +65,15 @@ class CompareHintsTest {
             new Hint("rerun compare-commits with more --forks, or more iterations a fork (-i N)",
                     Command.SCRIPT, List.of("-i", "5")),
             new Hint("rerun compare-commits --turns with shorter turns and more of them (-i 20 -r 100ms), both sides"
-                    + " on one CPU, the trimmed mean gated (--pin 1 --gate trimmed)", Command.SCRIPT, List.of("--turns")),
+                    + " on one CPU and another kept busy, the trimmed mean gated (--pin 1 --keep-busy 0 --gate trimmed)",
+                    Command.SCRIPT, List.of("--turns")),
             new Hint("more of them (-i 20 -r 100ms)", Command.SCRIPT, List.of("-r", "100ms")),
-            new Hint("one CPU, the trimmed mean gated (--pin 1", Command.SCRIPT, List.of("--pin", "1")),
-            new Hint("(--pin 1 --gate trimmed)", Command.SCRIPT, List.of("--gate", "trimmed")),
-            new Hint("the turns were already short; rerun with both sides on one CPU and the trimmed mean gated"
-                    + " (--pin 1 --gate trimmed), which leaves out the stalls of milliseconds", Command.SCRIPT,
-                    List.of("--pin", "1")),
+            new Hint("the trimmed mean gated (--pin 1", Command.SCRIPT, List.of("--pin", "1")),
+            new Hint("(--pin 1 --keep-busy 0", Command.SCRIPT, List.of("--keep-busy", "0")),
+            new Hint("--keep-busy 0 --gate trimmed)", Command.SCRIPT, List.of("--gate", "trimmed")),
+            new Hint("the turns were already short; rerun with both sides on one CPU and another kept busy, the"
+                    + " trimmed mean gated (--pin 1 --keep-busy 0 --gate trimmed), which leaves out the stalls of"
+                    + " milliseconds", Command.SCRIPT, List.of("--pin", "1")),
             new Hint("the turns were already short; rerun compare-commits with a longer --budget", Command.SCRIPT,
                     List.of("--budget", "20m")));
 
