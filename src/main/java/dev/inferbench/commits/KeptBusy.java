@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code compare-commits --keep-busy CPUS}: a process of this jar pinned to those CPUs, one spinning thread per CPU,
@@ -40,12 +39,7 @@ final class KeptBusy implements AutoCloseable {
 
     @Override
     public void close() {
-        process.destroyForcibly();
-        try {
-            process.waitFor(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        dev.inferbench.ChildProcesses.end(process);
     }
 
     /** The spinning process: {@code N} threads spinning until the comparison that started it ends. */

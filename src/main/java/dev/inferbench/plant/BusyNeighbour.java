@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A planted disturbance: in the forks {@code -Dinferbench.busyForks=2,4} names (by the fork number the run loop
@@ -73,12 +72,7 @@ public final class BusyNeighbour implements AutoCloseable {
 
     @Override
     public void close() {
-        process.destroyForcibly();
-        try {
-            process.waitFor(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        dev.inferbench.ChildProcesses.end(process);
     }
 
     /**
