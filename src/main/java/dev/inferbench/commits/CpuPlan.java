@@ -46,18 +46,9 @@ record CpuPlan(List<Integer> cpus, String halfA, String halfB, List<String> jmhA
         List<Integer> usable = cpus(allowed);
         List<Integer> cpus;
         if (r.pin() != null) {
-            cpus = LIST.matcher(r.pin()).matches() ? cpus(r.pin()) : List.of();
-            if (cpus.isEmpty()) {
-                throw Stop.badInput("--pin '" + r.pin() + "' is not a CPU list; expected e.g. 0, 0-1 or 0,2");
-            }
-            for (int c : cpus) {
-                if (!usable.contains(c)) {
-                    throw Stop.badInput("--pin '" + r.pin() + "': CPU " + c + " is not one this process may run on ("
-                            + allowed + ")");
-                }
-            }
+            cpus = checkedCpus("--pin", r.pin(), usable, allowed);
             if (r.keepBusy() != null) {
-                List<Integer> busy = busyCpus(r.keepBusy(), usable, allowed);
+                List<Integer> busy = checkedCpus("--keep-busy", r.keepBusy(), usable, allowed);
                 if (busy.stream().anyMatch(cpus::contains)) {
                     throw Stop.badInput("--keep-busy " + r.keepBusy() + " and --pin " + r.pin() + " share a CPU;"
                             + " expected CPUs apart, e.g. --pin 1 --keep-busy 0");
@@ -184,19 +175,20 @@ record CpuPlan(List<Integer> cpus, String halfA, String halfB, List<String> jmhA
         }
     }
 
-    /** {@code --keep-busy}'s CPUs, each one this process may run on. */
-    static List<Integer> busyCpus(String list, List<Integer> usable, String allowed) throws Stop {
-        List<Integer> busy = LIST.matcher(list).matches() ? cpus(list) : List.of();
-        if (busy.isEmpty()) {
-            throw Stop.badInput("--keep-busy '" + list + "' is not a CPU list; expected e.g. 0, 0-1 or 0,2");
+    /** The CPUs of {@code flag}'s taskset list ({@code --pin}, {@code --keep-busy}), each one this process may run on. */
+    private static List<Integer> checkedCpus(String flag, String list, List<Integer> usable, String allowed)
+            throws Stop {
+        List<Integer> cpus = LIST.matcher(list).matches() ? cpus(list) : List.of();
+        if (cpus.isEmpty()) {
+            throw Stop.badInput(flag + " '" + list + "' is not a CPU list; expected e.g. 0, 0-1 or 0,2");
         }
-        for (int c : busy) {
+        for (int c : cpus) {
             if (!usable.contains(c)) {
-                throw Stop.badInput("--keep-busy '" + list + "': CPU " + c + " is not one this process may run on ("
+                throw Stop.badInput(flag + " '" + list + "': CPU " + c + " is not one this process may run on ("
                         + allowed + ")");
             }
         }
-        return busy;
+        return cpus;
     }
 
     /** A taskset list (0-2,5) as its CPUs, in order, each once. */
