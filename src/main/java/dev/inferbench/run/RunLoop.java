@@ -196,6 +196,9 @@ public final class RunLoop {
     /** The next spare fork, from every landed fork's machine record ({@link Spares}). */
     private Optional<Spares.Next> nextSpare(List<Cell> cells, Map<Cell, Set<Integer>> landed, Map<Cell, String> failed)
             throws BenchException {
+        if (settings.spares().of(plan.forks()) == 0) {
+            return Optional.empty(); // no spares allowed: no cell's result is read for them
+        }
         Map<Cell, MeasuredCell> measured = new LinkedHashMap<>();
         Set<Cell> skip = new HashSet<>(failed.keySet());
         for (Cell c : cells) {

@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * in a copy of the fixtures of its own: most are a JVM that refuses its input within a second.
  */
 class BadInputIT {
-    private static final String SHORT = "-f 1 -wi 0 -i 1 -r 100ms";
+    private static final String SHORT = "-f 1 -wi 0 -i 1 -r 100ms" + Jar.NO_SPARES;
 
     @TempDir
     static Path work;

@@ -44,7 +44,7 @@ class DiskFullIT {
         mount = dir;
         Path cwd = Files.createDirectory(work.resolve("cwd"));
         Path err = work.resolve("err.txt");
-        Process p = Jar.command(cwd, "-p model=mlp-tiny -p batchSize=1,2 -f 4 -wi 0 -i 1 -r 100ms --rerun-disturbed 0 --run-dir "
+        Process p = Jar.command(cwd, "-p model=mlp-tiny -p batchSize=1,2 -f 4 -wi 0 -i 1 -r 100ms" + Jar.NO_SPARES + " --run-dir "
                 + dir.resolve("run"))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
         assertThat(p.waitFor(3, TimeUnit.MINUTES)).isTrue();
@@ -59,7 +59,7 @@ class DiskFullIT {
         }
         assertThat(kept).isBetween(1L, 7L);
         assertThat(exec("mount", "-o", "remount,size=20m", dir.toString())).isZero();
-        Process resumed = Jar.command(cwd, "--resume " + dir.resolve("run") + " --rerun-disturbed 0")
+        Process resumed = Jar.command(cwd, "--resume " + dir.resolve("run") + Jar.NO_SPARES)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         assertThat(resumed.waitFor(3, TimeUnit.MINUTES)).isTrue();
         assertThat(resumed.exitValue()).isZero();

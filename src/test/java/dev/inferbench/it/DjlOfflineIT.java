@@ -24,7 +24,7 @@ class DjlOfflineIT {
     void djlEnginesRunOfflineFromAnEmptyCacheAndCudaCellsAreSkipped() throws Exception {
         Path cache = Files.createDirectory(work.resolve("djl-cache"));
         ProcessBuilder pb = Jar.command(work, "-p model=mlp-tiny -p engine=djl-ort,djl-pytorch -p device=cpu,cuda"
-                + " -f 1 -wi 0 -i 1 -r 100ms");
+                + " -f 1 -wi 0 -i 1 -r 100ms" + Jar.NO_SPARES);
         pb.environment().put("DJL_CACHE_DIR", cache.toString());
         pb.environment().put("JAVA_TOOL_OPTIONS", "-Dai.djl.offline=true -Dhttp.proxyHost=127.0.0.1"
                 + " -Dhttp.proxyPort=9 -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=9");

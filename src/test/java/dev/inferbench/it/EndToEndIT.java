@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.within;
  * built into the jar is used and zoo models are generated), with very short iterations.
  */
 class EndToEndIT {
-    private static final String SHORT = "-f 1 -wi 1 -w 100ms -i 2 -r 200ms";
+    private static final String SHORT = "-f 1 -wi 1 -w 100ms -i 2 -r 200ms" + Jar.NO_SPARES;
 
     @TempDir
     static Path work;
@@ -46,7 +46,7 @@ class EndToEndIT {
     void tinyModelRunWritesJsonWithPercentilesAndSamplesPerSecond() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("ok"));
         // one fork a cell, as planned: no spare for a fork that another test beside this one disturbed
-        Jar.Run r = run(cwd, "-p model=mlp-tiny -p batchSize=1,4 " + SHORT + " --rerun-disturbed 0");
+        Jar.Run r = run(cwd, "-p model=mlp-tiny -p batchSize=1,4 " + SHORT);
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("generating zoo model mlp-tiny").contains("inferbench summary");
         assertThat(cwd.resolve("models/mlp-tiny.onnx")).exists();

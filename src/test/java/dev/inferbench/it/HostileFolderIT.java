@@ -42,7 +42,7 @@ class HostileFolderIT {
     @BeforeAll
     static void aRealRun() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("origin"));
-        Jar.Run r = Jar.run(cwd, "-p model=mlp-tiny -p batchSize=1 -f 2 -wi 0 -i 1 -r 100ms --run-dir run");
+        Jar.Run r = Jar.run(cwd, "-p model=mlp-tiny -p batchSize=1 -f 2 -wi 0 -i 1 -r 100ms --run-dir run" + Jar.NO_SPARES);
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         good = cwd.resolve("run");
         Files.deleteIfExists(good.resolve(".lock"));
@@ -234,7 +234,7 @@ class HostileFolderIT {
         Path cwd = Files.createDirectory(work.resolve("busy"));
         // three forks and the report after them: the run holds its folder for seconds after its plan is written,
         // longer than a second launcher takes to start and look
-        Process first = Jar.command(cwd, "-p model=mlp-tiny -p batchSize=1 -f 3 -wi 0 -i 1 -r 200ms --rerun-disturbed 0"
+        Process first = Jar.command(cwd, "-p model=mlp-tiny -p batchSize=1 -f 3 -wi 0 -i 1 -r 200ms" + Jar.NO_SPARES
                 + " --run-dir run")
                 .redirectErrorStream(true).redirectOutput(cwd.resolve("first.txt").toFile()).start();
         Jar.awaitWhileAlive(first, () -> Files.exists(cwd.resolve("run/plan.json")));

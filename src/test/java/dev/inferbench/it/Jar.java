@@ -15,6 +15,13 @@ final class Jar {
     record Run(int code, String out, String err) {
     }
 
+    /**
+     * No spare forks: the end-to-end tests run two at a time on a small machine, so each disturbs the other's forks,
+     * and a spare per disturbed fork would count forks inexactly and cost a fork's time; the spare rule itself is
+     * {@code RunLoopTest}'s and {@code SparesTest}'s.
+     */
+    static final String NO_SPARES = " --rerun-disturbed 0";
+
     private Jar() {
     }
 

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class NewcomerIT {
     // forks are counted exactly: no spare forks, which another test running beside this one would cause
-    private static final String SHORT = "-f 1 -wi 0 -i 1 -r 200ms --rerun-disturbed 0";
+    private static final String SHORT = "-f 1 -wi 0 -i 1 -r 200ms" + Jar.NO_SPARES;
 
     @TempDir
     static Path work;

@@ -29,8 +29,7 @@ class RunLoopIT {
     @TempDir
     static Path work;
 
-    /** These runs count their forks exactly: no spare forks, which a busy machine would add ({@code run.Spares}). */
-    private static final String NO_SPARES = " --rerun-disturbed 0";
+    private static final String NO_SPARES = Jar.NO_SPARES;
 
     private static Jar.Run run(Path cwd, String args) throws IOException, InterruptedException {
         return Jar.run(cwd, args);
@@ -116,23 +115,23 @@ class RunLoopIT {
     @Test
     void killedRunKeepsFinishedForksAndResumes() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("killed"));
-        String args = "-p model=mlp-tiny -p batchSize=1,2 -f 3 -wi 0 -i 2 -r 200ms --run-dir run" + NO_SPARES;
+        String args = "-p model=mlp-tiny -p batchSize=1,2 -f 2 -wi 0 -i 2 -r 200ms --run-dir run" + NO_SPARES;
         Path runDir = cwd.resolve("run");
         Process p = Jar.command(cwd, args).redirectErrorStream(true).redirectOutput(cwd.resolve("out.txt").toFile()).start();
         Jar.awaitWhileAlive(p, () -> resultCells(runDir) >= 1);
         p.destroyForcibly();
         assertThat(p.waitFor(1, TimeUnit.MINUTES)).isTrue();
         long landed = landedForks(runDir);
-        assertThat(landed).isBetween(1L, 5L);
+        assertThat(landed).isBetween(1L, 3L);
         List<String> kept = cellsAndForks(runDir.resolve("jmh-result.json"));
         assertThat(kept).isNotEmpty();
 
         Jar.Run resumed = run(cwd, "--resume run" + NO_SPARES);
         assertThat(resumed.code()).as(resumed.out() + resumed.err()).isZero();
         assertThat(resumed.out()).contains(landed + " fork" + (landed == 1 ? "" : "s") + " already landed");
-        assertThat(landedForks(runDir)).isEqualTo(6);
+        assertThat(landedForks(runDir)).isEqualTo(4);
         assertThat(cellsAndForks(runDir.resolve("jmh-result.json"))).hasSize(2)
-                .allSatisfy(c -> assertThat(c).endsWith("forks=3 histograms=3"));
+                .allSatisfy(c -> assertThat(c).endsWith("forks=2 histograms=2"));
     }
 
     /**
@@ -160,9 +159,9 @@ class RunLoopIT {
         assertThat(plan.get("cells")).hasSize(3);
         assertThat(plan.get("shard").asText()).isEqualTo("1/1");
 
-        Jar.Run unsharded = run(cwd, args + " --run-dir unsharded");
+        // the joined plan is the plan of the same command unsharded (its first fork is enough to write that plan)
+        Jar.Run unsharded = run(cwd, args + " --max-forks 1 --run-dir unsharded");
         assertThat(unsharded.code()).as(unsharded.err()).isZero();
-        assertThat(merged).containsExactlyInAnyOrderElementsOf(cellsAndForks(cwd.resolve("unsharded/jmh-result.json")));
         JsonNode single = JSON.readTree(cwd.resolve("unsharded/plan.json").toFile());
         for (String field : List.of("id", "cells", "skipped", "forks", "settings", "args", "shard")) {
             assertThat(plan.get(field)).as("plan." + field).isEqualTo(single.get(field));

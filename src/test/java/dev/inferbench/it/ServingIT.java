@@ -28,7 +28,7 @@ class ServingIT {
     void callersAreCheckedAndCountedInTotal() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("callers"));
         Jar.Run r = Jar.run(cwd, "-p model=mlp-tiny -p batchSize=1 -p callers=1,2 -p sharing=shared,per-caller"
-                + " -f 1 -wi 1 -w 100ms -i 1 -r 300ms");
+                + " -f 1 -wi 1 -w 100ms -i 1 -r 300ms" + Jar.NO_SPARES);
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         // the concurrency check ran in each two-caller cell, and the summary shows the CPU columns
         assertThat(r.out()).contains("2 callers (shared), each on its own input: 20 rounds of calls started together"
@@ -46,8 +46,7 @@ class ServingIT {
             // the callers' and the engine's threads: part of the process's CPU, and most of it in a µs-call loop
             double serving = m.get("cpu.call.serving").get("score").asDouble();
             assertThat(serving).isPositive().isLessThanOrEqualTo(m.get("cpu.call").get("score").asDouble() * 1.05);
-            // samples/s in total: batch x callers / mean time per call (ms) x 1000, fork by fork (a fork run while
-            // the machine was disturbed stays in the JSON beside its spare, and JMH's score is the mean of both)
+            // samples/s in total: batch x callers / mean time per call (ms) x 1000, fork by fork
             JsonNode perCall = m.get("mean.all").get("rawData");
             JsonNode samples = m.get("samples").get("rawData");
             assertThat(samples.size()).isEqualTo(perCall.size()).isPositive();
@@ -63,7 +62,7 @@ class ServingIT {
     void anOpenLoopSweepGivesServingFiguresAndTheKnee() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("serving"));
         Jar.Run r = Jar.run(cwd, "Serving -p model=mlp-tiny -p batchSize=1 -p threads=1 -p rate=200,400 -p stepSeconds=0 "
-                + "-p slo=p90<1s -p requests=100 -f 1");
+                + "-p slo=p90<1s -p requests=100 -f 1" + Jar.NO_SPARES);
         // the README's serving example as a newcomer sees it: a screen or two, a line per fork, files that exist
         List<String> lines = Screen.fitsTwoScreens(r);
         assertThat(r.out()).contains("knee: mlp-tiny on ort").doesNotContain("seqLen");
@@ -112,7 +111,7 @@ class ServingIT {
         Path cwd = Files.createDirectory(work.resolve("batching"));
         // 2,000 req/s for one caller that holds its first request 2 ms for more: calls gather several requests
         Jar.Run r = Jar.run(cwd, "Serving -p model=mlp-tiny -p batchSize=8 -p batchWaitMs=2 -p threads=1 -p rate=2000 -p stepSeconds=0"
-                + " -p requests=400 -f 1");
+                + " -p requests=400 -f 1" + Jar.NO_SPARES);
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("req/call");
         JsonNode m = result(cwd).get(0).get("secondaryMetrics");
@@ -127,7 +126,7 @@ class ServingIT {
         // 100 requests at 50 req/s on llama-tiny, lengths drawn per request, static batches of up to 2
         Jar.Run r = Jar.run(cwd, "GenerationLoadBenchmark -p model=llama-tiny -p threads=1 -p batchSize=2"
                 + " -p promptLen=uniform(8..32) -p outputLen=uniform(4..12) -p rate=50 -p requests=100 -p stepSeconds=0"
-                + " -p slo=ttft.p90<1s&tpot.p90<1s -f 1");
+                + " -p slo=ttft.p90<1s&tpot.p90<1s -f 1" + Jar.NO_SPARES);
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("TTFT p50").contains("TPOT p50").contains("out tok/s")
                 .contains("static batches of up to 2 requests");

@@ -22,7 +22,7 @@ class TailResumeIT {
     @Test
     void aResumedRunKeepsRecordingTheSlowCalls() throws Exception {
         Jar.Run first = Jar.run(cwd, "InferenceBenchmark --tail -p engine=stub -p model=mlp-tiny -p batchSize=1"
-                + " -p threads=1 -f 2 -wi 0 -i 1 -r 300ms --max-forks 1 --rerun-disturbed 0 --run-dir run"
+                + " -p threads=1 -f 2 -wi 0 -i 1 -r 300ms --max-forks 1" + Jar.NO_SPARES + " --run-dir run"
                 + " -jvmArgsAppend -Dinferbench.stub=cpu=1ms");
         assertThat(first.code()).as(first.out() + first.err()).isZero();
         Path run = cwd.resolve("run");
@@ -31,7 +31,7 @@ class TailResumeIT {
 
         // the stub engine is named again, as a resumed plan's engine outside the folder must be, and no spare forks
         // (a loop setting, not the plan's) on a busy machine either; --tail is not given again
-        Jar.Run resumed = Jar.run(cwd, "--resume run -p engine=stub --rerun-disturbed 0");
+        Jar.Run resumed = Jar.run(cwd, "--resume run -p engine=stub" + Jar.NO_SPARES);
         assertThat(resumed.code()).as(resumed.out() + resumed.err()).isZero();
         assertThat(slowCallFiles(run)).containsExactly("fork-1", "fork-2");
         assertThat(resumed.out()).contains("tail    InferenceBenchmark.infer model=mlp-tiny engine=stub batchSize=1: p99");

@@ -27,7 +27,7 @@ class TrainingIT {
     @Test
     void trainingCellsStandBesideInferenceCells() throws Exception {
         Jar.Run r = Jar.run(work, "Inference|Training -p model=resnet-tiny -p engine=djl-pytorch -p batchSize=1,4"
-                + " -f 1 -wi 1 -w 100ms -i 2 -r 200ms");
+                + " -f 1 -wi 1 -w 100ms -i 2 -r 200ms" + Jar.NO_SPARES);
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         Path runDir;
         try (Stream<Path> s = Files.list(work.resolve("results"))) {
