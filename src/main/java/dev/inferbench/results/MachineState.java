@@ -1,6 +1,5 @@
 package dev.inferbench.results;
 
-import dev.inferbench.stats.ForkMeans;
 import dev.inferbench.stats.Percentiles;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.cell.VaryingParams;
@@ -19,7 +18,8 @@ import java.util.Optional;
 /**
  * What the machine did over a run, from {@link MachineProfiler}'s figures in every fork of every cell: the canary's
  * median and its spread over the forks (the machine's drift), other processes' CPU, and the forks run while the
- * machine was disturbed: other processes took at least {@link #BURST_CORES} cores more than their median over the run,
+ * machine was disturbed: other processes took at least {@link #BURST_CORES} cores more than their median over the run
+ * in the fork's busiest measured iteration,
  * or the canary ran at least {@link #SLOW_CANARY} slower than over the run (the same rule by which a comparison leaves
  * a pair out). The same kernel runs in every fork, so a slow phase shows in every
  * cell measured during it; a build that is slower shows in its cells' times, not in the canary.
@@ -63,7 +63,7 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
             }
             double[] canaries = medians(canary.iterationMeans());
             JmhMetric others = c.secondary().get(MachineProfiler.OTHERS);
-            double[] busy = others == null ? new double[canaries.length] : ForkMeans.of(others.iterationMeans());
+            double[] busy = others == null ? new double[canaries.length] : busiest(others);
             for (int f = 0; f < canaries.length; f++) {
                 forks.add(new Fork(label(c, cells), f + 1, canaries[f], f < busy.length ? busy[f] : Double.NaN));
             }
@@ -115,7 +115,7 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
         }
         double[] canaries = medians(canary.iterationMeans());
         JmhMetric others = cell.secondary().get(MachineProfiler.OTHERS);
-        double[] busy = others == null ? new double[0] : ForkMeans.of(others.iterationMeans());
+        double[] busy = others == null ? new double[0] : busiest(others);
         String[] out = new String[canaries.length];
         for (int f = 0; f < canaries.length; f++) {
             out[f] = String.join(", ", why(canaries[f], f < busy.length ? busy[f] : Double.NaN, canaryMedian,
@@ -210,5 +210,13 @@ public record MachineState(int forks, double canaryMedian, double canarySpread, 
 
     private static double[] medians(double[][] perFork) {
         return Arrays.stream(perFork).mapToDouble(Percentiles::median).toArray();
+    }
+
+    /**
+     * Per fork, other processes' CPU in its busiest measured iteration: a burst that overlaps one iteration of two
+     * marks the fork, where the mean of the two halves it and missed it (NaN for a fork without the figure).
+     */
+    private static double[] busiest(JmhMetric others) {
+        return Arrays.stream(ForkRule.MAX.forks(others)).mapToDouble(f -> f.length == 0 ? Double.NaN : f[0]).toArray();
     }
 }

@@ -72,6 +72,26 @@ class MachineStateTest {
                 .containsExactly(false, false, true, false);
     }
 
+    /**
+     * A burst over one measured iteration of two marks its fork: other processes 0.46 cores in the first and 0.04 in
+     * the second (a periodic neighbour that stopped mid-fork) is 0.25 in the mean, under the bar, and 0.46 in the
+     * busiest iteration, over it. A quiet fork's busiest iteration stays under it.
+     */
+    @Test
+    void aBurstOverOneIterationMarksItsFork() {
+        double[][] others = {{0.02, 0.03}, {0.46, 0.04}, {0.01, 0.05}, {0.03, 0.02}};
+        List<List<Double>> raw = java.util.Arrays.stream(others).map(f -> List.of(f[0], f[1])).toList();
+        JmhMetric busy = new JmhMetric(0, 0, new double[]{0, 0}, new TreeMap<>(), "cores", raw, List.of());
+        double[] canary = {1.0, 1.0, 1.01, 0.99};
+        MeasuredCell cell = new MeasuredCell("dev.inferbench.bench.InferenceBenchmark.infer", "sample", 1, 4,
+                Map.of("model", "a", "engine", "ort"), perFork("ms/op", canary),
+                Map.of(MachineProfiler.CANARY, perFork("ms", canary), MachineProfiler.OTHERS, busy), Map.of());
+        MachineState m = MachineState.of(List.of(cell)).orElseThrow();
+        assertThat(m.disturbed()).containsExactly(new MachineState.Disturbed("a", 2, "other processes 0.5 cores"));
+        assertThat(MachineState.disturbedForks(cell, m.canaryMedian(), m.othersMedian()))
+                .containsExactly(false, true, false, false);
+    }
+
     /** The summary's line names exactly the forks a comparison leaves out: one rule, not an absolute level beside it. */
     @Test
     void theSummaryFlagsTheForksThatPairingLeavesOutAndNamesARunThatSharedTheMachine() {
