@@ -16,11 +16,13 @@ import java.util.Map;
 
 /**
  * {@code --tail} in the fork: a JFR recording of what can slow a call ({@link JvmEvents}) from the first iteration on,
- * and after each measured iteration the fork's tail so far: every caller's slow calls ({@link SlowCalls}) of the
+ * and after the fork's last measured iteration its tail: every caller's slow calls ({@link SlowCalls}) of the
  * measured iterations attributed to what overlapped them ({@link Attribution}), the fork's tail table as figures
  * ({@link TailMetrics}, each fork's last value its own) and its slowest calls with their causes and the JVM's episodes
  * in {@value SlowCallsFile#NAME} beside the recording ({@code events.jfr}) in the folder {@link SlowCalls#PROPERTY}
- * names. Without that property it does nothing.
+ * names. Without that property it does nothing. The recording is read once, after the last measured iteration, and
+ * not after each: reading it compiles JFR's reader on the JIT's threads, which would otherwise take the CPU from the
+ * next iteration's calls (on a machine with as many cores as the engine's threads, a cost of the tool in its figure).
  */
 public final class TailProfiler extends FigureProfiler {
     private JvmEvents events;
@@ -29,6 +31,7 @@ public final class TailProfiler extends FigureProfiler {
     private long callsMade;
     private long lost;
     private long windowStart;
+    private int measuredIterations;
     private boolean failed;
 
     public TailProfiler() {
@@ -61,10 +64,13 @@ public final class TailProfiler extends FigureProfiler {
                 lost += d.lost();
             }
         }
-        if (!counted || callsMade == 0) {
+        if (!counted) {
             return;
         }
         windows.add(new long[] {windowStart, windowEnd});
+        if (++measuredIterations < it.params().getCount() || callsMade == 0) {
+            return; // the recording is read after the last measured iteration only
+        }
         try {
             Path dir = Path.of(System.getProperty(SlowCalls.PROPERTY));
             Files.createDirectories(dir);
