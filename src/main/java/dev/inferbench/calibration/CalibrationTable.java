@@ -85,9 +85,7 @@ public final class CalibrationTable {
         }
         Path dir = ran(row.run());
         if (DisturbedRows.reads(row.metric())) {
-            Path quiet = row.baseline() == null ? null : ran(row.baseline());
-            return dir == null || (row.baseline() != null && quiet == null) ? Double.NaN
-                    : DisturbedRows.read(dir, cells(dir), quiet == null ? null : cells(quiet), row);
+            return dir == null ? Double.NaN : DisturbedRows.read(dir, cells(dir), row);
         }
         if (TailRows.reads(row.metric())) {
             Path plain = ran(row.baseline());
