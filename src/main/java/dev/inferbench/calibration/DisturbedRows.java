@@ -6,7 +6,6 @@ import dev.inferbench.Json;
 import dev.inferbench.plant.BusyNeighbour;
 import dev.inferbench.results.Headline;
 import dev.inferbench.results.RunLayout;
-import dev.inferbench.report.Units;
 import dev.inferbench.results.MachineState;
 import dev.inferbench.results.jmh.MeasuredCell;
 import dev.inferbench.stats.BinomialRate;
@@ -20,7 +19,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -159,29 +157,32 @@ final class DisturbedRows {
     private static double struckMarked(Path dir, MeasuredCell cell, MachineState machine, boolean struck)
             throws BenchException {
         Touch[] touch = touches(dir, cell);
+        if (touch == null) {
+            return Double.NaN;
+        }
         boolean[] marked = MachineState.disturbedForks(cell, machine.canaryMedian(), machine.othersMedian());
         int of = 0;
         int hit = 0;
-        for (int f = 0; f < marked.length && touch != null; f++) {
+        for (int f = 0; f < marked.length; f++) {
             if (touch[f] == (struck ? Touch.STRUCK : Touch.CLEAR)) {
                 of++;
                 hit += marked[f] ? 1 : 0;
             }
         }
-        return touch == null || of == 0 ? Double.NaN : struck ? hit / (double) of : falseAlarms(hit, of);
+        return of == 0 ? Double.NaN : struck ? hit / (double) of : falseAlarms(hit, of);
     }
 
     /** The mean time per call (ms) of the forks the periodic neighbour never touched; NaN when there is none. */
     private static double clearMean(Path dir, MeasuredCell cell) throws BenchException {
         Touch[] touch = touches(dir, cell);
-        double[][] calls = cell.callMeans();
-        if (touch == null) {
+        if (touch == null || Arrays.stream(touch).noneMatch(t -> t == Touch.CLEAR)) {
             return Double.NaN;
         }
-        double mean = IntStream.range(0, Math.min(touch.length, calls.length))
-                .filter(f -> touch[f] == Touch.CLEAR).mapToObj(f -> calls[f]).flatMapToDouble(Arrays::stream)
-                .average().orElse(Double.NaN);
-        return Units.convert(mean, cell.primary().unit(), "ms");
+        boolean[] clear = new boolean[touch.length];
+        for (int f = 0; f < clear.length; f++) {
+            clear[f] = touch[f] == Touch.CLEAR;
+        }
+        return CalibrationRows.read(List.of(cell.onlyForks(clear)), CalibrationRows.TIME);
     }
 
     /**
