@@ -121,9 +121,18 @@ public class InferenceBenchmark extends CallerParams {
 
     @Benchmark
     public void infer(Caller caller, Blackhole bh) throws BenchException {
-        long start = caller.tail.start();
-        call(caller.own, caller.slowdown, bh);
-        caller.tail.end(start);
+        recorded(caller.tail, caller.own, caller.slowdown, bh);
+    }
+
+    /**
+     * One measured call and the slow-call recorder around it ({@code --tail}; off, a branch before and after). {@code
+     * calibrate tail-check} times this method with the recorder on against a copy that only ever sees it off.
+     */
+    public static void recorded(SlowCalls tail, Callers.Caller own, InjectedSlowdown slowdown, Blackhole bh)
+            throws BenchException {
+        long start = tail.start();
+        call(own, slowdown, bh);
+        tail.end(start);
     }
 
     /**

@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * The instrument's checks that run in one JVM, each by its name after {@code calibrate}: the slowdown aid held to its
- * label ({@value #AID}), the harness's step against a bare loop on ONNX Runtime's binding ({@value #STEP}), the heap
+ * label ({@value #AID}), what {@code --tail}'s slow-call recorder adds to a call ({@value #TAIL}), the harness's step against a bare loop on ONNX Runtime's binding ({@value #STEP}), the heap
  * bytes of one call by site ({@value #ALLOC}), and the open loop's own path from a request's time to its call
  * ({@value #OPEN_LOOP_PATH}). Each runs in a JVM of its own started from this jar ({@value #MAIN}), its lines on this
  * console and its exit code the command's: the checks load ONNX Runtime, whose crash must cost the check and not the
@@ -30,6 +30,7 @@ public final class Checks {
     public static final String MAIN = "dev.inferbench.bench.calibration.CheckMain";
     public static final String AID = "aid-check";
     public static final String STEP = "step-check";
+    public static final String TAIL = "tail-check";
     public static final String ALLOC = "alloc-per-call";
     public static final String OPEN_LOOP_PATH = "open-loop-path";
     public static final String MEMORY_PLATEAU = "memory-plateau";
@@ -41,6 +42,7 @@ public final class Checks {
     static {
         ARGUMENTS.put(AID, "MODEL PERCENT [ROUNDS=1600]");
         ARGUMENTS.put(STEP, "MODEL [PROMPT_LEN=32] [OUTPUT_LEN=64] [ROUNDS=400]");
+        ARGUMENTS.put(TAIL, "MODEL [BATCH=1] [ROUNDS=600]");
         ARGUMENTS.put(ALLOC, "MODEL [BATCH=1] [ENGINE=ort]");
         ARGUMENTS.put(OPEN_LOOP_PATH, "[ROUNDS=2]");
         ARGUMENTS.put(MEMORY_PLATEAU, MemoryPlateau.ARGUMENTS);

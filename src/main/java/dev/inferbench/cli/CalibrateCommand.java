@@ -53,6 +53,8 @@ final class CalibrateCommand implements Subcommand {
                   step-check MODEL [PROMPT_LEN=32] [OUTPUT_LEN=64] [ROUNDS=400]
                                                           what GenerationBenchmark adds to ORT's binding per token;
                                                           exit 0 under 1 %, 1 more or other tokens, 3 cannot tell
+                  tail-check MODEL [BATCH=1] [ROUNDS=600] what --tail's slow-call recorder adds to a call;
+                                                          exit 0 at most 1 %, 1 more, 3 cannot tell
                   alloc-per-call MODEL [BATCH=1] [ENGINE=ort]
                                                           every heap byte of one call, by site, and its flame graph
                                                           (results/alloc/MODEL-bBATCH-ENGINE/)
@@ -68,8 +70,8 @@ final class CalibrateCommand implements Subcommand {
                                   [THREADS=1] [WARMUP_S=2] [MEASURE_S=6]
                                                           the harness's TPOT against a plain loop outside Java
                                                           (tools/tpot-crosscheck/loop.c or loop.js)
-                aid-check, step-check and alloc-per-call need the model file (a run of the cell makes zoo models);
-                exit 2 bad input.
+                aid-check, step-check, tail-check and alloc-per-call need the model file (a run of the cell makes
+                zoo models); exit 2 bad input.
                 """);
     }
 

@@ -3,13 +3,14 @@ package dev.inferbench.tail;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * One caller's record of its slow calls ({@code --tail}): the start and end ({@link System#nanoTime}) of each call
  * slower than a running threshold, the 90th percentile of the caller's last {@value #WINDOW} calls (every call until
- * that many have run), in arrays made once, so that nothing is allocated on the measured path. Calls above the fork's
+ * that many have run; the window's own durations, sorted once a window), in arrays made once, so that nothing is allocated on the measured path. Calls above the fork's
  * p99 are above its p90, so every one of them is kept while the threshold follows the calls; what the ring dropped
  * between two drains ({@link #drain}) is counted.
  *
@@ -33,8 +34,6 @@ public final class SlowCalls {
     /** The longest the CPU clock goes unread, µs: its cost a share of the calls' time that stays small. */
     static final long CPU_EVERY_US = 200;
     private static final long CPU_EVERY_NS = CPU_EVERY_US * 1000;
-    /** Four buckets an octave: the threshold is at most 19 % below the window's p90. */
-    private static final int BUCKETS = 64 * 4;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final SlowCalls OFF = new SlowCalls();
     private static final List<SlowCalls> ALL = new CopyOnWriteArrayList<>();
@@ -45,7 +44,7 @@ public final class SlowCalls {
     private final long[] ends;
     private final long[] cpuFroms;
     private final long[] cpuUsed;
-    private final int[] window;
+    private final long[] window;
     private int windowCalls;
     private long threshold;
     private long high;
@@ -60,7 +59,7 @@ public final class SlowCalls {
         on = false;
         thread = 0;
         starts = ends = cpuFroms = cpuUsed = new long[0];
-        window = new int[0];
+        window = new long[0];
     }
 
     private SlowCalls(long thread) {
@@ -70,7 +69,7 @@ public final class SlowCalls {
         ends = new long[CAPACITY];
         cpuFroms = new long[CAPACITY];
         cpuUsed = new long[CAPACITY];
-        window = new int[BUCKETS];
+        window = new long[WINDOW];
         lastCpuAt = System.nanoTime();
         lastCpu = THREADS.getCurrentThreadCpuTime();
     }
@@ -92,8 +91,18 @@ public final class SlowCalls {
     }
 
     /** A record of this thread's calls that no profiler drains but the caller: for a check in one JVM. */
-    static SlowCalls unlisted() {
+    public static SlowCalls unlisted() {
         return new SlowCalls(Thread.currentThread().getId());
+    }
+
+    /** The record that records nothing, as a caller holds without {@link #PROPERTY}. */
+    public static SlowCalls off() {
+        return OFF;
+    }
+
+    /** How many calls this record has kept so far (0 when off). */
+    public long kept() {
+        return written;
     }
 
     /** Every caller's record in this JVM. */
@@ -131,44 +140,24 @@ public final class SlowCalls {
             cpuUsed[i] = used;
             written = written + 1; // one writer: the caller's own thread
         }
-        window[bucket(took)]++;
+        window[windowCalls] = took;
         if (++windowCalls == WINDOW) {
-            threshold = percentile(window, WINDOW, 90);
-            high = percentile(window, WINDOW, 99);
-            java.util.Arrays.fill(window, 0);
+            Arrays.sort(window); // in place, once a window; an array this short is sorted without a buffer
+            threshold = percentile(window, 90);
+            high = percentile(window, 99);
             windowCalls = 0;
         }
     }
 
-    /** The bucket of a duration: its octave and the next two bits. */
-    static int bucket(long nanos) {
-        if (nanos < 4) {
-            return (int) Math.max(nanos, 0);
-        }
-        int octave = 63 - Long.numberOfLeadingZeros(nanos);
-        return (octave - 1) * 4 + (int) ((nanos >>> (octave - 2)) & 3);
-    }
-
-    /** The smallest duration of a bucket. */
-    static long lowest(int bucket) {
-        if (bucket < 4) {
-            return bucket;
-        }
-        int octave = bucket / 4 + 1;
-        return (4L + bucket % 4) << (octave - 2);
-    }
-
-    /** The lowest duration of the bucket that holds the window's {@code p}th percentile ({@code p} whole). */
-    static long percentile(int[] window, int calls, int p) {
-        long below = calls - ((long) calls * (100 - p) + 99) / 100; // calls allowed under the threshold
-        long seen = 0;
-        for (int b = 0; b < window.length; b++) {
-            seen += window[b];
-            if (seen > below) {
-                return lowest(b);
-            }
-        }
-        return 0;
+    /**
+     * The {@code p}th percentile ({@code p} whole) of {@code sorted} durations: the shortest that at most {@code 100 - p}
+     * % of them reach or pass. Exact, not a histogram's bucket: calls of a few µs that vary by less than a bucket's width
+     * would all share the bucket, and all be kept.
+     */
+    static long percentile(long[] sorted, int p) {
+        int n = sorted.length;
+        int below = n - (int) (((long) n * (100 - p) + 99) / 100); // calls allowed under the threshold
+        return below < n ? sorted[below] : Long.MAX_VALUE;
     }
 
     /** What a caller recorded between two drains. */

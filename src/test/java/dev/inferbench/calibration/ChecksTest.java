@@ -20,7 +20,7 @@ class ChecksTest {
     void theNamedEntryPointIsAClassWithAMain() throws Exception {
         Method main = Class.forName(Checks.MAIN).getMethod("main", String[].class);
         assertThat(Modifier.isStatic(main.getModifiers())).isTrue();
-        assertThat(Checks.ARGUMENTS).containsOnlyKeys(Checks.AID, Checks.STEP, Checks.ALLOC, Checks.OPEN_LOOP_PATH,
+        assertThat(Checks.ARGUMENTS).containsOnlyKeys(Checks.AID, Checks.STEP, Checks.TAIL, Checks.ALLOC, Checks.OPEN_LOOP_PATH,
                 Checks.MEMORY_PLATEAU, Checks.KILL_RESUME, Checks.TPOT_CROSSCHECK);
         assertThat(Checks.isCheck("aid-check")).isTrue();
         assertThat(Checks.isCheck("--fast")).isFalse();

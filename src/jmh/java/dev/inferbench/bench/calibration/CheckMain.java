@@ -21,6 +21,7 @@ public final class CheckMain {
         int code = switch (name) {
             case Checks.AID -> AidCheck.check(rest);
             case Checks.STEP -> StepCheck.check(rest);
+            case Checks.TAIL -> TailCheck.check(rest);
             case Checks.ALLOC -> AllocPerCall.check(rest);
             case Checks.OPEN_LOOP_PATH -> OpenLoopPath.check(rest);
             default -> {
