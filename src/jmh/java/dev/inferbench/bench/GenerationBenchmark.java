@@ -17,6 +17,7 @@ import dev.inferbench.generate.RequestTimes;
 import dev.inferbench.generate.Sampler;
 import dev.inferbench.generate.Sampling;
 import dev.inferbench.quality.CellQuality;
+import dev.inferbench.tail.SlowCalls;
 import dev.inferbench.variant.Variants;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -114,6 +115,8 @@ public class GenerationBenchmark extends ModelParams {
                     generation = new Generation(state, cell.cell.batchSize(), prompt, cell.spec, sampler);
                 }
                 check(generation.request(), generation.output(), layout, cell.cell.batchSize());
+                // thread-scoped trial setup runs on the caller's own thread; the check's request is not recorded
+                generation.recordTokens(SlowCalls.forThisThread());
             }, this::close);
         }
 

@@ -154,6 +154,7 @@ final class CalibrationRows {
         DisturbedRows.rows(rows);
         DisturbedRows.periodicRows(rows);
         TailRows.rows(rows);
+        TailRows.tokenRows(rows);
         generationRows(rows, generation);
         generationTailRows(rows);
         // the resident set, not the bytes allocated: a kernel that reclaims cold pages (DAMON's kdamond) takes some

@@ -39,6 +39,26 @@ final class TailRows {
         }
     }
 
+    /**
+     * The same rows on a generation cell's tokens: the stub decoder's cached steps of 1 ms (wall), every {@value
+     * #EVERY}th given a collection or a thread dump before it; the prefill, 2 ms, is no call of the record. A rival on
+     * the caller's CPU is not planted here: a step that waits out wall time is not lengthened by losing its CPU.
+     */
+    static void tokenRows(List<CalibrationRows.Row> rows) {
+        CalibrationRows.Run plain = tokens("tail-tokens-plain", null);
+        for (Cause cause : List.of(Cause.GC, Cause.SAFEPOINT)) {
+            CalibrationRows.Run planted = tokens("tail-tokens-" + cause.key(), cause.key() + "=" + EVERY);
+            String what = cause.words() + " planted every " + EVERY + "th token of 1 ms (GenerationBenchmark)";
+            rows.add(new CalibrationRows.Row("tail: planted tokens given their cause (%), " + what, 100, "%", 10,
+                    false, false, planted, TailMetrics.PLANTED_HIT));
+            rows.add(new CalibrationRows.Row("tail: tokens with nothing planted given a cause (%), " + what, 0,
+                    "%", 5, false, false, planted, TailMetrics.UNPLANTED_CAUSED));
+            rows.add(new CalibrationRows.Row("tail: token p99 without " + cause.words()
+                    + " over the p99 with nothing planted, " + what, 1, "x", 0.10, false, false, planted,
+                    TailMetrics.without(cause) + OVER + TailMetrics.P99, plain));
+        }
+    }
+
     static boolean reads(String metric) {
         return metric.startsWith(TailMetrics.PREFIX) && metric.contains(OVER);
     }
@@ -47,6 +67,15 @@ final class TailRows {
     static double read(List<MeasuredCell> planted, List<MeasuredCell> plain, CalibrationRows.Row row) {
         String[] two = row.metric().split(OVER, 2);
         return CalibrationRows.read(planted, two[0]) / CalibrationRows.read(plain, two[1]);
+    }
+
+    private static CalibrationRows.Run tokens(String name, String plant) {
+        List<String> args = new ArrayList<>(List.of("GenerationBenchmark", "--tail", "-p", "engine=stub", "-p",
+                "model=llama-tiny", "-p", "promptLen=16", "-p", "outputLen=33", "-p", "batchSize=1", "-p", "threads=1",
+                "-f", "2", "-wi", "1", "-w", "1s", "-i", "3", "-r", "1s", "--rerun-disturbed", "0", "-jvmArgsAppend",
+                CalibrationRows.STUB + "prefill=2ms,token=1ms"
+                        + (plant == null ? "" : " -D" + TailPlant.PROPERTY + "=" + plant)));
+        return new CalibrationRows.Run(name, List.copyOf(args));
     }
 
     private static CalibrationRows.Run run(String name, String plant) {

@@ -2,6 +2,7 @@ package dev.inferbench.engine;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.plant.Plant;
+import dev.inferbench.plant.TailPlant;
 
 import java.nio.file.Path;
 
@@ -11,18 +12,22 @@ import java.nio.file.Path;
  * layout (read without its weights) and keeps the cache's size as the real one would, but computes nothing: each
  * sequence's next token is its last token plus one, within the vocabulary, whatever the padding (so a padded batch
  * gives each sequence what it gives alone, as the static batcher's check asks). Not a language model: a calibration.
+ * The causes of slow calls planted for {@code --tail} ({@link TailPlant}) are planted in the cached steps, counted
+ * from 1 per state: a token's call is the step, the prefill's time being TTFT's.
  */
 final class StubDecoder implements Decoder {
     private final DecoderLayout layout;
     private final Plant plant;
+    private final TailPlant tails;
 
-    private StubDecoder(DecoderLayout layout, Plant plant) {
+    private StubDecoder(DecoderLayout layout, Plant plant, TailPlant tails) {
         this.layout = layout;
         this.plant = plant;
+        this.tails = tails;
     }
 
     static StubDecoder open(Path model) throws BenchException {
-        return new StubDecoder(DecoderLayout.of(model), Plant.ofProperty());
+        return new StubDecoder(DecoderLayout.of(model), Plant.ofProperty(), TailPlant.ofProperty());
     }
 
     @Override
@@ -43,14 +48,22 @@ final class StubDecoder implements Decoder {
     private final class State implements DecodeState {
         private final int batch;
         private int cached;
+        private long steps;
 
         State(int batch) {
             this.batch = batch;
         }
 
         @Override
-        public void step(long[] tokens, int n, long[] next) {
-            Plant.spinWall(cached == 0 ? plant.prefillNanos() : plant.tokenNanos());
+        public void step(long[] tokens, int n, long[] next) throws BenchException {
+            if (cached == 0) {
+                Plant.spinWall(plant.prefillNanos());
+            } else {
+                long k = ++steps;
+                tails.before(k);
+                Plant.spinWall(plant.tokenNanos());
+                tails.after(k);
+            }
             for (int s = 0; s < batch; s++) {
                 next[s] = (tokens[s * n + n - 1] + 1) % layout.vocab();
             }

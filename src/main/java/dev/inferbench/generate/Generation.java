@@ -2,6 +2,7 @@ package dev.inferbench.generate;
 
 import dev.inferbench.BenchException;
 import dev.inferbench.engine.DecodeState;
+import dev.inferbench.tail.SlowCalls;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,6 +18,9 @@ import java.util.List;
  * their count, in the file's order), left-padded to the longest of them ({@link DecodeState#pad}); a sequence stops at
  * its first end-of-sequence token (counted as an output token) or at outputLen, and the request ends when every
  * sequence has stopped. A stopped sequence's row runs on with the others, as static batching runs it.
+ * <p>
+ * With {@code --tail} ({@link #recordTokens}) each cached step, from one token's time to the next's (an inter-token
+ * latency), is a call of the caller's slow-call record; the prefill is not, its time being of another kind (TTFT).
  */
 public final class Generation {
     private final DecodeState state;
@@ -30,6 +34,8 @@ public final class Generation {
     /** The tokens of the latest request, sequence by sequence, for checks outside the timed calls. */
     private final long[] output;
     private final Sampler sampler;
+    /** The caller's slow-call record for the cached steps ({@code --tail}); off by default. */
+    private SlowCalls tokens = SlowCalls.off();
 
     private record Batch(long[] ids, int width, int[] pad, int[] prompt) {
     }
@@ -86,6 +92,11 @@ public final class Generation {
         this.batches = List.copyOf(all);
     }
 
+    /** Records each cached step of the requests to come in {@code record}: {@code --tail}'s per-token tail. */
+    public void recordTokens(SlowCalls record) {
+        this.tokens = record;
+    }
+
     private static Batch padded(long[][] seqs) {
         int width = Arrays.stream(seqs).mapToInt(p -> p.length).max().orElseThrow();
         long[] ids = new long[seqs.length * width]; // padding ids are 0, masked out
@@ -125,6 +136,7 @@ public final class Generation {
         while (running && steps < outputLen) {
             state.step(next, 1, next);
             tokenNanos[steps] = System.nanoTime();
+            tokens.ended(tokenNanos[steps - 1], tokenNanos[steps]);
             running = keep(steps, produced, done);
             steps++;
         }

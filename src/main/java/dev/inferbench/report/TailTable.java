@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.inferbench.AtomicFile;
 import dev.inferbench.Json;
+import dev.inferbench.cell.BenchmarkNames;
 import dev.inferbench.cell.Cell;
 import dev.inferbench.compare.TailShift;
 import dev.inferbench.results.CellSummary;
@@ -84,7 +85,9 @@ public final class TailTable {
             sb.append("; without ").append(main.words()).append(" p99 ")
                     .append(num(x.getOrDefault(TailMetrics.without(main), Double.NaN))).append(" ms");
         }
-        return sb.append(String.format(Locale.ROOT, " (%.0f calls above p99 a fork)", calls)).toString();
+        // a generation cell's calls are its cached steps, one token each (its inter-token latencies)
+        String unit = BenchmarkNames.inClass(s.benchmark(), BenchmarkNames.GENERATION) ? "tokens" : "calls";
+        return sb.append(String.format(Locale.ROOT, " (%.0f %s above p99 a fork)", calls, unit)).toString();
     }
 
     /**

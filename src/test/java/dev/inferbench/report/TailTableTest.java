@@ -20,12 +20,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class TailTableTest {
     private static CellSummary cell(Map<String, Double> extras) {
+        return cell("InferenceBenchmark.infer", extras);
+    }
+
+    private static CellSummary cell(String benchmark, Map<String, Double> extras) {
         Map<String, String> params = new LinkedHashMap<>();
         params.put("model", "resnet50");
         params.put("engine", "ort");
         params.put("batchSize", "1");
         params.put("optLevel", "all");
-        return new CellSummary("InferenceBenchmark.infer", params, "ms/op", 23.9, 44.0,
+        return new CellSummary(benchmark, params, "ms/op", 23.9, 44.0,
                 new Interval(25, 24, 26, 0.95, 5), 40, extras);
     }
 
@@ -50,6 +54,12 @@ class TailTableTest {
                 "tail    InferenceBenchmark.infer model=resnet50 engine=ort batchSize=1: p99 44.0 ms: 62 % GC pauses"
                         + " (± 8), 20 % descheduled, 18 % unexplained; without GC pauses p99 27.5 ms (12 calls above"
                         + " p99 a fork)");
+    }
+
+    @Test
+    void aGenerationCellCountsTokens() {
+        assertThat(TailTable.line(cell("GenerationBenchmark.request", tail()))).endsWith("(12 tokens above p99 a fork)");
+        assertThat(TailTable.line(cell(tail()))).endsWith("(12 calls above p99 a fork)");
     }
 
     @Test
