@@ -53,8 +53,10 @@ final class CalibrateCommand implements Subcommand {
                   step-check MODEL [PROMPT_LEN=32] [OUTPUT_LEN=64] [ROUNDS=400]
                                                           what GenerationBenchmark adds to ORT's binding per token;
                                                           exit 0 under 1 %, 1 more or other tokens, 3 cannot tell
-                  tail-check MODEL [BATCH=1] [ROUNDS=600] what --tail's slow-call recorder adds to a call;
-                                                          exit 0 at most 1 %, 1 more, 3 cannot tell
+                  tail-check MODEL [BATCH=1] [ROUNDS=600] [--jfr]
+                                                          what --tail's slow-call recorder (with --jfr, and its JFR
+                                                          recording) adds to a call; exit 0 at most 1 %, 1 more,
+                                                          3 cannot tell
                   alloc-per-call MODEL [BATCH=1] [ENGINE=ort]
                                                           every heap byte of one call, by site, and its flame graph
                                                           (results/alloc/MODEL-bBATCH-ENGINE/)

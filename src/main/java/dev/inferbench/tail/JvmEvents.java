@@ -22,7 +22,7 @@ import java.util.Map;
  * monitor waits and sleeps, every one however short (threshold 0), without stack traces. {@link #read} turns the
  * recording into {@link Episode}s on {@link System#nanoTime}'s clock, aligned by {@link ClockMark}s.
  */
-final class JvmEvents implements AutoCloseable {
+public final class JvmEvents implements AutoCloseable {
     static final String GC_PAUSE = "jdk.GCPhasePause";
     static final String SAFEPOINT_BEGIN = "jdk.SafepointBegin";
     static final String SAFEPOINT_END = "jdk.SafepointEnd";
@@ -42,7 +42,8 @@ final class JvmEvents implements AutoCloseable {
         this.recording = recording;
     }
 
-    static JvmEvents start() {
+    /** Starts the recording; {@code calibrate tail-check --jfr} starts it too, to price it in one JVM. */
+    public static JvmEvents start() {
         Recording r = new Recording();
         r.setName("inferbench-tail");
         r.setToDisk(true);

@@ -9,15 +9,18 @@ import dev.inferbench.plant.InjectedSlowdown;
 import dev.inferbench.stats.ForkMeans;
 import dev.inferbench.stats.Interval;
 import dev.inferbench.stats.Ratio;
+import dev.inferbench.tail.JvmEvents;
 import dev.inferbench.tail.SlowCalls;
 import org.openjdk.jmh.infra.Blackhole;
 
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code calibrate tail-check MODEL [BATCH] [ROUNDS]}: what the slow-call recorder of {@code --tail} adds to a call,
+ * {@code calibrate tail-check MODEL [BATCH] [ROUNDS] [--jfr]}: what the slow-call recorder of {@code --tail} adds to a call,
  * in one JVM, with nothing of a comparison's fork-to-fork spread in the way. The cell (on ort, the engine's default
  * threads) is called in blocks of at least {@value #BLOCK_MS} ms, two per round in alternating order, for ROUNDS rounds
  * ({@value #ROUNDS} unless given) after a warm-up of both: the recorder on, through the benchmark's own method
@@ -26,8 +29,10 @@ import java.util.Map;
  * Printed: the calls the recorder kept, and the time per call on / off with its paired 99 % interval.
  *
  * <p>Exit 0: the interval lies at or below 1 + {@value #BOUND_POINTS} %; 1: it lies above; 3: too wide to tell (a noisy
- * stretch; run again with more rounds); 2: bad input. The JFR recording {@code --tail} also starts is not in this
- * check: its cost is a fork's, measured by a paired comparison (docs/tail.md).
+ * stretch; run again with more rounds); 2: bad input. With {@code --jfr} each block with the recorder on also runs
+ * under {@code --tail}'s JFR recording ({@link JvmEvents}, started before the block's clock and closed after it), so
+ * the ratio prices all of what {@code --tail} adds to a call; what the recording costs outside calls (its dump and
+ * reading after the fork's last iteration) is outside the measured iterations in a fork too.
  */
 public final class TailCheck {
     static final int ROUNDS = 600;
@@ -40,23 +45,26 @@ public final class TailCheck {
     }
 
     /** The check on its arguments (MODEL [BATCH] [ROUNDS]); its exit code. */
-    public static int check(String[] args) throws Exception {
+    public static int check(String[] given) throws Exception {
+        List<String> rest = new ArrayList<>(List.of(given));
+        boolean jfr = rest.remove("--jfr");
+        String[] args = rest.toArray(String[]::new);
         if (args.length < 1 || args.length > 3) {
             System.err.println("usage: java -jar target/benchmarks.jar calibrate tail-check MODEL [BATCH] [ROUNDS]"
-                    + " (e.g. ... calibrate tail-check resnet50 1 600)");
+                    + " [--jfr] (e.g. ... calibrate tail-check resnet50 1 600 --jfr)");
             return 2;
         }
         try {
             int batch = args.length > 1 ? StepCheck.whole("BATCH", args[1], 1, "1") : 1;
             int rounds = args.length > 2 ? StepCheck.whole("ROUNDS", args[2], 8, "600") : ROUNDS;
-            return run(args[0], batch, rounds);
+            return run(args[0], batch, rounds, jfr);
         } catch (BenchException e) {
             System.err.println("inferbench: " + e.getMessage());
             return 2;
         }
     }
 
-    private static int run(String model, int batch, int rounds) throws Exception {
+    private static int run(String model, int batch, int rounds, boolean jfr) throws Exception {
         CellSpec spec = CellSpec.of(Map.of(CellSpec.MODEL, model, CellSpec.BATCH_SIZE, Integer.toString(batch),
                 CellSpec.ENGINE, "ort"), BenchConfig.load());
         if (!Files.isRegularFile(spec.modelFile())) {
@@ -78,12 +86,18 @@ public final class TailCheck {
                 warm += 20;
             }
             long perBlock = Math.max(1, (long) (BLOCK_MS * 1e6 / (WARMUP_SECONDS * 1e9 / warm)));
+            for (int k = 0; jfr && k < 5; k++) {
+                try (JvmEvents events = JvmEvents.start()) {
+                    recordedBlock(on, own, noAid, bh, perBlock);
+                }
+            }
             double[][] onNs = new double[rounds][1];
             double[][] offNs = new double[rounds][1];
             long keptBefore = on.kept();
             for (int r = 0; r < rounds; r++) {
                 for (int k = 0; k < 2; k++) {
                     boolean recorded = (r + k) % 2 == 0;
+                    JvmEvents events = recorded && jfr ? JvmEvents.start() : null;
                     long t0 = System.nanoTime();
                     if (recorded) {
                         recordedBlock(on, own, noAid, bh, perBlock);
@@ -91,13 +105,17 @@ public final class TailCheck {
                         plainBlock(off, own, noAid, bh, perBlock);
                     }
                     double ns = (double) (System.nanoTime() - t0) / perBlock;
+                    if (events != null) {
+                        events.close();
+                    }
                     (recorded ? onNs : offNs)[r][0] = ns;
                 }
             }
             Interval ratio = Ratio.paired(offNs, onNs, CONFIDENCE);
             long calls = (long) rounds * perBlock;
             System.out.printf(Locale.ROOT, "tail check, %s batch %d on ort: %d rounds of two blocks of %,d calls"
-                    + " (order alternating), after %,d warm-up calls%n", model, batch, rounds, perBlock, warm);
+                    + " (order alternating), after %,d warm-up calls; on: the recorder%s%n", model, batch, rounds,
+                    perBlock, warm, jfr ? " and --tail's JFR recording" : " (no JFR recording)");
             System.out.printf(Locale.ROOT, "  calls the recorder kept (above its running p90): %,d of %,d (%.1f %%)%n",
                     on.kept() - keptBefore, calls, 100.0 * (on.kept() - keptBefore) / calls);
             System.out.printf(Locale.ROOT, "  time per call, recorder off: %.4g us (median of rounds %.4g us)%n",

@@ -14,7 +14,7 @@ class TailCheckTest {
     void badArgumentsAreRefusedInOneLine() throws Exception {
         PrintStream was = System.err;
         for (String[] args : new String[][]{{}, {"mlp-tiny", "0"}, {"mlp-tiny", "1", "3"}, {"mlp-tiny", "x"},
-            {"a", "1", "600", "more"}}) {
+            {"a", "1", "600", "more"}, {"--jfr"}, {"mlp-tiny", "0", "--jfr"}, {"a", "1", "600", "more", "--jfr"}}) {
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
             int code;
