@@ -3,6 +3,7 @@ package dev.inferbench.it;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,11 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * read its planted value, so that no change alters what a figure means without a red build. Each of the table's runs
  * costs a launcher, a fork and a report (about ten seconds on 2 cores), so {@code mvn verify} reads a figure of each
  * kind from six runs, and {@code mvn verify -Pcalibration} (the JUnit tag {@value #TABLE}) reads every row of
- * {@code calibrate --fast} (docs/calibration.md). The sampled figures are wall-clock spins, bytes and a decoder's
- * planted times, which hold with another end-to-end class beside them, so it runs beside one as the others do; the
- * whole table (p95, max and the tails of short calls) is read alone, with {@code -Pcalibration}
- * ({@link CalibrationTableIT}).
+ * {@code calibrate --fast} (docs/calibration.md). Its figures are times, so it runs alone: no other end-to-end
+ * test's JVMs beside it.
  */
+@Isolated
 class CalibrationIT {
     /** The tag of the whole fast table, left out of the default build. */
     static final String TABLE = "calibration";
@@ -44,7 +44,7 @@ class CalibrationIT {
     @TempDir
     static Path work;
 
-    static List<String> rows(Jar.Run r) {
+    private static List<String> rows(Jar.Run r) {
         return Arrays.stream(r.out().split("\n")).filter(l -> l.startsWith("| ") && !l.startsWith("| figure")).toList();
     }
 
@@ -62,4 +62,15 @@ class CalibrationIT {
         assertThat(r.code()).as(r.out() + r.err()).isZero();
     }
 
+    @Test
+    @Tag(TABLE)
+    void everyFastFigureReadsItsPlantedValue() throws Exception {
+        Jar.Run r = Jar.run(work, "calibrate --fast -o cal");
+        List<String> rows = rows(r);
+        assertThat(rows).as(r.out() + r.err()).hasSize(53);
+        assertThat(rows).as(r.out()).allMatch(l -> l.endsWith("| holds |"));
+        assertThat(r.out()).contains("| alloc B/op (alloc.call), 20 ms call | 4096 B | 4096 B |")
+                .contains("53 of 53 figures read their planted value");
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+    }
 }
