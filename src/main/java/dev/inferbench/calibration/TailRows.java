@@ -7,6 +7,7 @@ import dev.inferbench.tail.TailMetrics;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * {@code --tail}'s attribution against planted causes ({@link TailPlant}): a stub call that spends 1 ms of CPU, and
@@ -25,18 +26,9 @@ final class TailRows {
     }
 
     static void rows(List<CalibrationRows.Row> rows) {
-        CalibrationRows.Run plain = run("tail-plain", null);
-        for (Cause cause : List.of(Cause.GC, Cause.SAFEPOINT, Cause.DESCHEDULED)) {
-            CalibrationRows.Run planted = run("tail-" + cause.key(), cause.key() + "=" + EVERY);
-            String what = cause.words() + " planted every " + EVERY + "th call of 1 ms CPU";
-            rows.add(new CalibrationRows.Row("tail: planted calls given their cause (%), " + what, 100, "%", 10,
-                    false, false, planted, TailMetrics.PLANTED_HIT));
-            rows.add(new CalibrationRows.Row("tail: calls with nothing planted given a cause (%), " + what, 0,
-                    "%", 5, false, false, planted, TailMetrics.UNPLANTED_CAUSED));
-            rows.add(new CalibrationRows.Row("tail: p99 without " + cause.words() + " over the p99 with nothing planted, "
-                    + what, 1, "x", 0.10, false, false, planted, TailMetrics.without(cause) + OVER
-                    + CalibrationRows.P99, plain));
-        }
+        causeRows(rows, run("tail-plain", null), List.of(Cause.GC, Cause.SAFEPOINT, Cause.DESCHEDULED),
+                cause -> run("tail-" + cause.key(), cause.key() + "=" + EVERY), "calls", "p99", "call of 1 ms CPU",
+                CalibrationRows.P99);
     }
 
     /**
@@ -45,17 +37,27 @@ final class TailRows {
      * the caller's CPU is not planted here: a step that waits out wall time is not lengthened by losing its CPU.
      */
     static void tokenRows(List<CalibrationRows.Row> rows) {
-        CalibrationRows.Run plain = tokens("tail-tokens-plain", null);
-        for (Cause cause : List.of(Cause.GC, Cause.SAFEPOINT)) {
-            CalibrationRows.Run planted = tokens("tail-tokens-" + cause.key(), cause.key() + "=" + EVERY);
-            String what = cause.words() + " planted every " + EVERY + "th token of 1 ms (GenerationBenchmark)";
-            rows.add(new CalibrationRows.Row("tail: planted tokens given their cause (%), " + what, 100, "%", 10,
-                    false, false, planted, TailMetrics.PLANTED_HIT));
-            rows.add(new CalibrationRows.Row("tail: tokens with nothing planted given a cause (%), " + what, 0,
+        causeRows(rows, tokens("tail-tokens-plain", null), List.of(Cause.GC, Cause.SAFEPOINT),
+                cause -> tokens("tail-tokens-" + cause.key(), cause.key() + "=" + EVERY), "tokens", "token p99",
+                "token of 1 ms (GenerationBenchmark)", TailMetrics.P99);
+    }
+
+    /**
+     * Three rows per cause, each read on the run that plants it: the planted {@code items} given their cause, the
+     * {@code items} with nothing planted given one, and the p99 without the cause over {@code plain}'s {@code plainP99}.
+     */
+    private static void causeRows(List<CalibrationRows.Row> rows, CalibrationRows.Run plain, List<Cause> causes,
+            Function<Cause, CalibrationRows.Run> plantedRun, String items, String p99, String each, String plainP99) {
+        for (Cause cause : causes) {
+            CalibrationRows.Run planted = plantedRun.apply(cause);
+            String what = cause.words() + " planted every " + EVERY + "th " + each;
+            rows.add(new CalibrationRows.Row("tail: planted " + items + " given their cause (%), " + what, 100, "%",
+                    10, false, false, planted, TailMetrics.PLANTED_HIT));
+            rows.add(new CalibrationRows.Row("tail: " + items + " with nothing planted given a cause (%), " + what, 0,
                     "%", 5, false, false, planted, TailMetrics.UNPLANTED_CAUSED));
-            rows.add(new CalibrationRows.Row("tail: token p99 without " + cause.words()
+            rows.add(new CalibrationRows.Row("tail: " + p99 + " without " + cause.words()
                     + " over the p99 with nothing planted, " + what, 1, "x", 0.10, false, false, planted,
-                    TailMetrics.without(cause) + OVER + TailMetrics.P99, plain));
+                    TailMetrics.without(cause) + OVER + plainP99, plain));
         }
     }
 
