@@ -7,7 +7,6 @@ import java.security.NoSuchAlgorithmException;
 import java.security.MessageDigest;
 import dev.inferbench.BenchException;
 import com.fasterxml.jackson.databind.JsonNode;
-import ai.onnxruntime.OrtEnvironment;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
@@ -21,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 
 /**
  * environment.json: what a run ran on, captured when it starts, shown in every report. Absolute times do not carry
@@ -189,17 +187,16 @@ public final class Fingerprint {
      * The engine versions on the classpath: ONNX Runtime as its native library reports it, DJL and libtorch from
      * the properties files DJL ships; an engine that cannot be asked is left out.
      */
+    /**
+     * The engine versions this jar bundles, read from the jar's own files ({@link BuildInfo}): the launcher never loads
+     * an engine's native library, so a crash there cannot cost the run.
+     */
     static Map<String, String> engines() {
+        BuildInfo build = BuildInfo.ofThisJar();
         Map<String, String> v = new LinkedHashMap<>();
-        try {
-            v.put("onnxruntime", OrtEnvironment.getEnvironment().getVersion());
-        } catch (Exception | LinkageError e) {
-            v.put("onnxruntime", "unavailable: " + e.getMessage());
-        }
-        Properties djl = BuildInfo.properties("/ai/djl/engine/api.properties");
-        Optional.ofNullable(djl.getProperty("djl_version")).ifPresent(s -> v.put("djl", s));
-        Properties torch = BuildInfo.properties("/pytorch-engine.properties");
-        Optional.ofNullable(torch.getProperty("pytorch_version")).ifPresent(s -> v.put("pytorch", s));
+        v.put("onnxruntime", build.onnxruntime());
+        v.put("djl", build.djl());
+        v.put("pytorch", build.pytorch());
         return v;
     }
 
