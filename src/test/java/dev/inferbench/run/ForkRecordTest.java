@@ -46,7 +46,7 @@ class ForkRecordTest {
      * Calls a SampleTime thread records in an iteration: each is a distinct value, which JMH's formats sort into its
      * percentiles again for every line they print, so more only cost seconds.
      */
-    private static final int SAMPLES = 1000;
+    private static final int SAMPLES = 200;
 
     private static BenchmarkParams params(Mode mode, TimeUnit unit) {
         WorkloadParams w = new WorkloadParams();
