@@ -51,13 +51,13 @@ public enum EngineKind {
     }
 
     /**
-     * In a launcher whose run has cells of this engine, before anything else in that JVM touches ONNX Runtime: for
-     * {@code djl-ort}, starts DJL's OnnxRuntime engine, which makes ONNX Runtime's process-wide environment itself and
-     * cannot start once plain ORT has made it (the launcher's environment record asks ORT its version, and the
-     * operator pass of a djl-ort cell runs in the launcher). Nothing for the other engines. Best effort: an engine
-     * that cannot start here says why in its cells' forks and passes.
+     * In a JVM that runs a native pass over cells of this engine ({@code cli.PassMain}), before anything else in that
+     * JVM touches ONNX Runtime: for {@code djl-ort}, starts DJL's OnnxRuntime engine, which makes ONNX Runtime's
+     * process-wide environment itself and cannot start once plain ORT has made it. Nothing for the other engines.
+     * Best effort: an engine that cannot start here says why in its cells' forks and passes. The launcher starts no
+     * engine: native engine code runs in forks and passes only.
      */
-    public void startInLauncher() {
+    public void startFirst() {
         if (this == DJL_ORT) {
             try {
                 DjlOrtEngine.start();

@@ -48,9 +48,9 @@ public final class MatrixCheck {
     }
 
     /**
-     * Lets each engine of the run start in this JVM before anything here touches ONNX Runtime
-     * ({@link EngineKind#startInLauncher}); a cell whose parameters do not read is left to the checks below. A JVM
-     * that runs a step of native code for the launcher ({@code cli.PassMain}) starts them the same way.
+     * Lets each engine of the cells start in this JVM before anything here touches ONNX Runtime
+     * ({@link EngineKind#startFirst}): a JVM that runs a step of native code for the launcher ({@code cli.PassMain})
+     * calls it first. A cell whose parameters do not read is left to that step's own checks.
      */
     public static void startEngines(List<Cell> cells, BenchConfig config) {
         Set<EngineKind> engines = EnumSet.noneOf(EngineKind.class);
@@ -63,7 +63,7 @@ public final class MatrixCheck {
                 }
             }
         }
-        engines.forEach(EngineKind::startInLauncher);
+        engines.forEach(EngineKind::startFirst);
     }
 
     /**
@@ -72,7 +72,6 @@ public final class MatrixCheck {
      * parameter needs nothing.
      */
     public static void prepare(List<Cell> cells, BenchConfig config, PrintStream progress) throws BenchException {
-        startEngines(cells, config);
         Map<String, List<CellSpec>> byModel = new LinkedHashMap<>();
         Map<String, List<Cell>> cellsByModel = new LinkedHashMap<>();
         Map<String, List<FitsContext>> generation = new LinkedHashMap<>();

@@ -39,8 +39,7 @@ import java.util.stream.Stream;
  * ({@link PassFrames}), the collapsed stacks beside it. {@code compare} sets the passes of two runs side by side
  * pair by pair. A {@code djl-ort} cell's pass opens the model through DJL and calls it through DJL's Predictor, as
  * its forks do, with ORT's profiling switched on by DJL's own option; DJL's engine, which must make ONNX Runtime's
- * environment in a JVM rather than find it made, is started first in the pass's JVM, as the launcher's matrix check
- * starts it ({@code EngineKind.startInLauncher}).
+ * environment in a JVM rather than find it made, is started first in the pass's JVM ({@code EngineKind.startFirst}).
  *
  * <p>What a pass cannot see: it runs with the launcher's JVM options, so a change that only the forks' JVM arguments
  * make ({@code -jvmArgsAppend}) is not in it; the side's build and the cell's parameters are.

@@ -14,11 +14,23 @@ import static org.assertj.core.api.Assertions.assertThat;
  * DJL never reaches the network: both DJL engines run the jar's own natives with DJL's offline switch on, an empty
  * DJL cache, and every JVM (launcher and forks, through JAVA_TOOL_OPTIONS) pointed at a proxy that refuses all
  * connections, so any download attempt would fail the run. The cuda cells of the same run are skipped with their
- * reason on this GPU-less machine, and the run still succeeds.
+ * reason on this GPU-less machine, and the run still succeeds. The launcher itself loads neither engine.
  */
 class DjlOfflineIT {
     @TempDir
     Path work;
+
+    /** Whether a fork's result has landed in a run folder under {@code results}. */
+    private static boolean landed(Path results) throws java.io.IOException {
+        if (!Files.isDirectory(results)) {
+            return false;
+        }
+        try (Stream<Path> s = Files.walk(results)) {
+            return s.anyMatch(f -> f.getFileName().toString().endsWith(dev.inferbench.results.RunLayout.FORK_RESULT_SUFFIX));
+        } catch (java.io.UncheckedIOException e) {
+            return false; // a file the run renamed while the walk looked: look again
+        }
+    }
 
     @Test
     void djlEnginesRunOfflineFromAnEmptyCacheAndCudaCellsAreSkipped() throws Exception {
@@ -28,7 +40,11 @@ class DjlOfflineIT {
         pb.environment().put("DJL_CACHE_DIR", cache.toString());
         pb.environment().put("JAVA_TOOL_OPTIONS", "-Dai.djl.offline=true -Dhttp.proxyHost=127.0.0.1"
                 + " -Dhttp.proxyPort=9 -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=9");
-        Jar.Run r = Jar.run(pb, work);
+        // once the djl-ort cell's fork has landed, the launcher that prepared both DJL cells holds no engine library
+        Jar.Run r = Jar.run(pb, work, p -> {
+            Jar.awaitWhileAlive(p, () -> landed(work.resolve("results")));
+            assertThat(Jar.engineLibraries(p)).as("engine libraries the launcher mapped").isEmpty();
+        });
         String all = r.out() + r.err();
         assertThat(r.code()).as(all).isZero();
         assertThat(r.out()).contains("djl-ort").contains("djl-pytorch")

@@ -69,15 +69,41 @@ final class Jar {
         }
     }
 
+    /**
+     * The engine libraries (ONNX Runtime's, libtorch's, DJL's) a running process has mapped: none in the launcher,
+     * whose native engine code runs in forks only, so that a crash there costs one fork.
+     */
+    static List<String> engineLibraries(Process p) throws IOException {
+        return Files.readAllLines(Path.of("/proc/" + p.pid() + "/maps")).stream()
+                .filter(l -> l.matches(".*/lib(onnxruntime|torch|djl)[^/]*$")).toList();
+    }
+
     /** Runs to the end (at most 5 minutes) and returns the exit code and both outputs. */
     static Run run(Path cwd, String args) throws IOException, InterruptedException {
         return run(command(cwd, args), cwd);
     }
 
     static Run run(ProcessBuilder command, Path scratch) throws IOException, InterruptedException {
+        return run(command, scratch, p -> { });
+    }
+
+    /** What a test looks at in a process while it runs. */
+    @FunctionalInterface
+    interface Watch {
+        void running(Process p) throws IOException, InterruptedException;
+    }
+
+    /** {@link #run(ProcessBuilder, Path)}, with {@code watch} called once the process has started. */
+    static Run run(ProcessBuilder command, Path scratch, Watch watch) throws IOException, InterruptedException {
         Path stdout = Files.createTempFile(scratch, "out", ".txt");
         Path stderr = Files.createTempFile(scratch, "err", ".txt");
         Process p = command.redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+        try {
+            watch.running(p);
+        } catch (IOException | InterruptedException | RuntimeException | AssertionError e) {
+            p.destroyForcibly();
+            throw e;
+        }
         if (!p.waitFor(5, TimeUnit.MINUTES)) {
             p.destroyForcibly();
             throw new AssertionError("the jar did not finish in 5 minutes: " + command.command());

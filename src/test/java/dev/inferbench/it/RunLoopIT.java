@@ -120,10 +120,7 @@ class RunLoopIT {
         Process p = Jar.command(cwd, args).redirectErrorStream(true).redirectOutput(cwd.resolve("out.txt").toFile()).start();
         Jar.awaitWhileAlive(p, () -> resultCells(runDir) >= 1);
         // the launcher has planned, fingerprinted the machine and run a fork: no engine's native library is in it
-        // (native code runs in forks only, so that a crash there costs one fork)
-        assertThat(Files.readAllLines(Path.of("/proc/" + p.pid() + "/maps")).stream()
-                .filter(l -> l.matches(".*/lib(onnxruntime|torch|djl)[^/]*$")).toList())
-                .as("engine libraries the launcher mapped").isEmpty();
+        assertThat(Jar.engineLibraries(p)).as("engine libraries the launcher mapped").isEmpty();
         p.destroyForcibly();
         assertThat(p.waitFor(1, TimeUnit.MINUTES)).isTrue();
         long landed = landedForks(runDir);
