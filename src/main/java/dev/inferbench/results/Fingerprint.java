@@ -184,10 +184,6 @@ public final class Fingerprint {
     }
 
     /**
-     * The engine versions on the classpath: ONNX Runtime as its native library reports it, DJL and libtorch from
-     * the properties files DJL ships; an engine that cannot be asked is left out.
-     */
-    /**
      * The engine versions this jar bundles, read from the jar's own files ({@link BuildInfo}): the launcher never loads
      * an engine's native library, so a crash there cannot cost the run.
      */

@@ -20,18 +20,6 @@ class DjlOfflineIT {
     @TempDir
     Path work;
 
-    /** Whether a fork's result has landed in a run folder under {@code results}. */
-    private static boolean landed(Path results) throws java.io.IOException {
-        if (!Files.isDirectory(results)) {
-            return false;
-        }
-        try (Stream<Path> s = Files.walk(results)) {
-            return s.anyMatch(f -> f.getFileName().toString().endsWith(dev.inferbench.results.RunLayout.FORK_RESULT_SUFFIX));
-        } catch (java.io.UncheckedIOException e) {
-            return false; // a file the run renamed while the walk looked: look again
-        }
-    }
-
     @Test
     void djlEnginesRunOfflineFromAnEmptyCacheAndCudaCellsAreSkipped() throws Exception {
         Path cache = Files.createDirectory(work.resolve("djl-cache"));
@@ -42,7 +30,7 @@ class DjlOfflineIT {
                 + " -Dhttp.proxyPort=9 -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=9");
         // once the djl-ort cell's fork has landed, the launcher that prepared both DJL cells holds no engine library
         Jar.Run r = Jar.run(pb, work, p -> {
-            Jar.awaitWhileAlive(p, () -> landed(work.resolve("results")));
+            Jar.awaitWhileAlive(p, () -> Jar.landedForks(work.resolve("results")) > 0);
             assertThat(Jar.engineLibraries(p)).as("engine libraries the launcher mapped").isEmpty();
         });
         String all = r.out() + r.err();

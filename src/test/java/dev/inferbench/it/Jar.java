@@ -1,11 +1,16 @@
 package dev.inferbench.it;
 
+import dev.inferbench.results.RunLayout;
+
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -76,6 +81,25 @@ final class Jar {
     static List<String> engineLibraries(Process p) throws IOException {
         return Files.readAllLines(Path.of("/proc/" + p.pid() + "/maps")).stream()
                 .filter(l -> l.matches(".*/lib(onnxruntime|torch|djl)[^/]*$")).toList();
+    }
+
+    /**
+     * The forks whose result has landed anywhere under {@code dir} (0 when it is not there yet); a file the run renames
+     * while this looks is looked for again.
+     */
+    static long landedForks(Path dir) throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            if (!Files.isDirectory(dir)) {
+                return 0;
+            }
+            try (Stream<Path> s = Files.walk(dir)) {
+                return s.filter(f -> f.getFileName().toString().endsWith(RunLayout.FORK_RESULT_SUFFIX)).count();
+            } catch (UncheckedIOException | NoSuchFileException e) {
+                if (attempt == 10) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /** Runs to the end (at most 5 minutes) and returns the exit code and both outputs. */

@@ -2,7 +2,6 @@ package dev.inferbench.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.inferbench.results.RunLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,12 +35,7 @@ class RunLoopIT {
     }
 
     private static long landedForks(Path runDir) throws IOException {
-        if (!Files.isDirectory(runDir.resolve("forks"))) {
-            return 0;
-        }
-        try (Stream<Path> s = Files.walk(runDir.resolve("forks"))) {
-            return s.filter(p -> p.getFileName().toString().endsWith(RunLayout.FORK_RESULT_SUFFIX)).count();
-        }
+        return Jar.landedForks(runDir.resolve("forks"));
     }
 
     private static int resultCells(Path runDir) {
