@@ -6,7 +6,6 @@ import dev.inferbench.config.BenchConfig;
 import dev.inferbench.prepare.DataCheck;
 import dev.inferbench.prepare.MatrixCheck;
 import dev.inferbench.prepare.VariantStep;
-import dev.inferbench.profile.ActivationPass;
 import dev.inferbench.profile.OpProfilePass;
 import dev.inferbench.profile.OperatorPass;
 import dev.inferbench.run.ChildJvm;
@@ -45,11 +44,10 @@ public final class PassMain {
         switch (r.step()) {
             case OperatorPass.STEP -> OperatorPass.run(r.cells(), config, dir, System.out);
             case OpProfilePass.STEP -> OpProfilePass.run(r.cells(), config, dir, System.out);
-            case ActivationPass.STEP -> ActivationPass.run(r.cells(), config, dir, System.out);
             case DataCheck.STEP -> DataCheck.check(r.cells(), config);
             case VariantStep.STEP -> VariantStep.make(r.cells(), config, System.out);
             default -> throw new BenchException("unknown step '" + r.step() + "'; expected one of: " + OperatorPass.STEP
-                    + ", " + OpProfilePass.STEP + ", " + ActivationPass.STEP + ", " + DataCheck.STEP + ", " + VariantStep.STEP);
+                    + ", " + OpProfilePass.STEP + ", " + DataCheck.STEP + ", " + VariantStep.STEP);
         }
     }
 }

@@ -104,7 +104,8 @@ public final class AfterRun {
             inChild(OpProfilePass.STEP, runDir, "the ORT operator profile");
         }
         if (!cells.isEmpty()) {
-            inChild(ActivationPass.STEP, runDir, "the activation memory pass");
+            // pure Java (the graph read without its weights): no engine, so no JVM of its own
+            ActivationPass.run(plan.runnableCells(), prepared.config(), runDir, console);
             report(percentiles);
             if (plan.shardSlice().isWhole() && outcome.forksRemaining() == 0) {
                 // a slice or an unfinished run is not a point of the trend; merge files the joined shards

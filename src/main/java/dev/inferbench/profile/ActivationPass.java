@@ -38,9 +38,6 @@ public final class ActivationPass {
     public record Entry(String model, String precision, ActivationMemory memory) {
     }
 
-    /** The step's name for {@code cli.PassMain}, which runs it in a JVM of its own. */
-    public static final String STEP = "activation";
-
     private ActivationPass() {
     }
 

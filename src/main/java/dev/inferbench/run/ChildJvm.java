@@ -21,8 +21,8 @@ import java.util.Deque;
 import java.util.List;
 
 /**
- * A step that calls native engine code (an operator, op-profile or activation pass, a data check) in a JVM of its
- * own, as JMH runs a fork: a crash of ONNX Runtime there (a SIGBUS in a session's creation ended a 60-fork
+ * A step that calls native engine code (an operator or op-profile pass, a data check, an int8 calibration) in a JVM
+ * of its own, as JMH runs a fork: a crash of ONNX Runtime there (a SIGBUS in a session's creation ended a 60-fork
  * comparison once, in the launcher) costs that step, one line that names it, and a crash log in the run folder;
  * the launcher and its run go on. The child is the same jar and class path, started with the launcher's own JVM
  * options; it reads its {@link Request} from stdin and its lines are copied to the launcher's console. The steps
