@@ -63,8 +63,11 @@ public final class TailTable {
         // the p99 the shares are of: each fork's own, their mean
         String p99 = "p99 " + num(x.getOrDefault(TailMetrics.P99, Double.NaN)) + " ms";
         if (!(calls > 0)) {
+            // an open-loop step's calls are its requests' service calls: more requests, not more iterations
+            boolean steps = BenchmarkNames.inClass(s.benchmark(), BenchmarkNames.SERVING)
+                    || BenchmarkNames.inClass(s.benchmark(), BenchmarkNames.GENERATION_LOAD);
             return p99 + ": n/a (a fork's p99 needs 100 calls; its tail is its maximum: give each fork more"
-                    + " measured calls, e.g. -i 5 -r 1s)";
+                    + (steps ? " requests a step, e.g. -p requests=2000)" : " measured calls, e.g. -i 5 -r 1s)");
         }
         List<String> columns = new ArrayList<>(Cause.columns());
         columns.sort(Comparator.comparing((String c) -> c.equals(Cause.UNEXPLAINED))

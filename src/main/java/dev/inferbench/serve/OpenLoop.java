@@ -3,6 +3,7 @@ package dev.inferbench.serve;
 import dev.inferbench.plant.HeldArrivals;
 import dev.inferbench.metrics.CpuProfiler;
 import dev.inferbench.metrics.ServingThreads;
+import dev.inferbench.tail.SlowCalls;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -207,10 +208,11 @@ public final class OpenLoop {
         AtomicLong calls = new AtomicLong();
         CallerThreads threads = CallerThreads.start(callers, "inferbench-caller", (caller, call) -> {
             Gatherer gatherer = new Gatherer(queue, batching, source);
+            SlowCalls tail = SlowCalls.forCaller(caller); // --tail: this caller's slow service calls
             int[] ids;
             while ((ids = gatherer.next(giveUp)) != null) {
                 try {
-                    serveOne(call, ids, warmup, source, calls, taken, tokenNanos, ends);
+                    serveOne(call, ids, warmup, source, calls, taken, tokenNanos, ends, tail);
                 } finally {
                     gatherer.release();
                 }
@@ -260,9 +262,10 @@ public final class OpenLoop {
 
     /** One call of the gathered requests {@code ids}; what it served is kept for the step's figures. */
     private static void serveOne(Serve call, int[] ids, int warmup, Source source, AtomicLong calls, long[] taken,
-                                 long[][] tokenNanos, long[] ends) throws Exception {
+                                 long[][] tokenNanos, long[] ends, SlowCalls tail) throws Exception {
         boolean[] told = new boolean[ids.length];
         ServingThreads.callStarts(); // outside the timed call; the rest of a caller's CPU is its wait
+        tail.resumes(); // after a wait for requests
         long begin = System.nanoTime();
         long[][] tokens = call.run(ids, (k, nanos) -> {
             told[k] = true;
@@ -272,6 +275,7 @@ public final class OpenLoop {
         ServingThreads.callEnds();
         if (ids[ids.length - 1] >= warmup) {
             calls.incrementAndGet();
+            tail.ended(begin, end); // the service call alone: a request's wait in the queue is not the call's
         }
         for (int k = 0; k < ids.length; k++) {
             taken[ids[k]] = begin;

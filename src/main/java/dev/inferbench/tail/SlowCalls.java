@@ -5,6 +5,8 @@ import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -37,9 +39,12 @@ public final class SlowCalls {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final SlowCalls OFF = new SlowCalls();
     private static final List<SlowCalls> ALL = new CopyOnWriteArrayList<>();
+    /** A serving step's callers' records, by caller index: made once a fork, bound to each step's threads. */
+    private static final Map<Integer, SlowCalls> BY_CALLER = new ConcurrentHashMap<>();
 
     private final boolean on;
-    private final long thread;
+    /** The calling thread's id; a serving caller's record is bound anew to each step's thread ({@link #forCaller}). */
+    private long thread;
     private final long[] starts;
     private final long[] ends;
     private final long[] cpuFroms;
@@ -90,6 +95,27 @@ public final class SlowCalls {
         return s;
     }
 
+    /**
+     * The record of caller {@code index} of an open-loop serving step, bound to the calling thread; {@link #OFF} when
+     * not asked. Each step starts its callers on threads of its own, so a caller's record is made at its first step
+     * (the warm-up's) and bound at each later one to the step's thread, its CPU clock read anew there; the profiler
+     * drains it between iterations, after the step's threads have ended (one step an iteration).
+     */
+    public static SlowCalls forCaller(int index) {
+        if (!enabled()) {
+            return OFF;
+        }
+        SlowCalls s = BY_CALLER.computeIfAbsent(index, i -> {
+            SlowCalls made = new SlowCalls(Thread.currentThread().getId());
+            ALL.add(made);
+            return made;
+        });
+        s.thread = Thread.currentThread().getId();
+        s.lastCpuAt = System.nanoTime();
+        s.lastCpu = THREADS.getCurrentThreadCpuTime();
+        return s;
+    }
+
     /** A record of this thread's calls that no profiler drains but the caller: for a check in one JVM. */
     public static SlowCalls unlisted() {
         return new SlowCalls(Thread.currentThread().getId());
@@ -119,6 +145,18 @@ public final class SlowCalls {
     public void end(long start) {
         if (on) {
             ended(start, System.nanoTime());
+        }
+    }
+
+    /**
+     * The caller waited (for a request) since its last call and is about to start one: its CPU clock is read now, so
+     * that the call's time off the CPU is the call's own and never the wait's (the rule above takes the calls between
+     * two readings to run back to back). One more read of the CPU clock a call; nothing when off.
+     */
+    public void resumes() {
+        if (on) {
+            lastCpuAt = System.nanoTime();
+            lastCpu = THREADS.getCurrentThreadCpuTime();
         }
     }
 

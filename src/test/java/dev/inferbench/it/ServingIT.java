@@ -109,14 +109,20 @@ class ServingIT {
     @Test
     void dynamicBatchingServesEachRequestAsOneSampleInSharedCalls() throws Exception {
         Path cwd = Files.createDirectory(work.resolve("batching"));
-        // 2,000 req/s for one caller that holds its first request 2 ms for more: calls gather several requests
+        // 2,000 req/s for one caller that holds its first request 2 ms for more: calls gather several requests;
+        // --tail: each service call goes on the caller's slow-call record
         Jar.Run r = Jar.run(cwd, "Serving -p model=mlp-tiny -p batchSize=8 -p batchWaitMs=2 -p threads=1 -p rate=2000 -p stepSeconds=0"
-                + " -p requests=400 -f 1" + Jar.NO_SPARES);
+                + " -p requests=1600 -f 1 --tail" + Jar.NO_SPARES);
         assertThat(r.code()).as(r.out() + r.err()).isZero();
-        assertThat(r.out()).contains("req/call");
+        assertThat(r.out()).contains("req/call")
+                .containsPattern("(?m)^tail +ServingBenchmark\\.step model=mlp-tiny engine=ort batchSize=8: p99 [0-9.]+ ms");
         JsonNode m = result(cwd).get(0).get("secondaryMetrics");
         double perCall = m.get("serve.batch").get("score").asDouble();
         assertThat(perCall).isGreaterThan(1).isLessThanOrEqualTo(8);
+        // the calls above the tail's p99 are a hundredth of the service calls (1,600 requests, perCall each), not
+        // of the requests
+        assertThat(m.get("tail.calls").get("score").asDouble()).isPositive()
+                .isLessThanOrEqualTo(Math.ceil(0.01 * 1600 / perCall) + 1);
         // each request is one sample: samples/s is the served rate, not 8 times it
         assertThat(m.get("samples").get("score").asDouble()).isEqualTo(m.get("serve.rate").get("score").asDouble());
     }

@@ -68,6 +68,9 @@ class TailTableTest {
         x.put(TailMetrics.CALLS, 0.0);
         assertThat(TailTable.line(cell(x))).isEqualTo("p99 44.0 ms: n/a (a fork's p99 needs 100 calls; its tail is"
                 + " its maximum: give each fork more measured calls, e.g. -i 5 -r 1s)");
+        // an open-loop step's calls are its requests': more iterations would not add any
+        assertThat(TailTable.line(cell("ServingBenchmark.step", x))).endsWith("give each fork more requests a step,"
+                + " e.g. -p requests=2000)");
     }
 
     @Test

@@ -93,4 +93,59 @@ class SlowCallsTest {
         off.end(0);
         assertThat(SlowCalls.all()).doesNotContain(off);
     }
+
+    /**
+     * An open-loop caller's record outlives the step's thread: the next step's caller (a new thread) records on the
+     * same one, under its own id, and a call after a wait for requests is not read as time off the CPU.
+     */
+    @Test
+    void aServingCallersRecordIsBoundToEachStepsThreadAndAWaitIsNotDescheduling() throws Exception {
+        System.setProperty(SlowCalls.PROPERTY, "unused-dir");
+        try {
+            SlowCalls[] seen = new SlowCalls[2];
+            long[] ids = new long[2];
+            long[] resumed = new long[1];
+            for (int step = 0; step < 2; step++) {
+                int k = step;
+                Thread t = new Thread(() -> {
+                    SlowCalls s = SlowCalls.forCaller(41);
+                    seen[k] = s;
+                    ids[k] = Thread.currentThread().getId();
+                    if (k == 1) {
+                        sleep(30); // waiting for a request: off the CPU, but not during a call
+                        resumed[0] = System.nanoTime();
+                        s.resumes();
+                        long start = System.nanoTime();
+                        while (System.nanoTime() - start < 5_000_000) {
+                            Thread.onSpinWait(); // the call: 5 ms on the CPU
+                        }
+                        s.ended(start, System.nanoTime());
+                    }
+                });
+                t.start();
+                t.join();
+            }
+            assertThat(seen[1]).isSameAs(seen[0]);
+            assertThat(SlowCalls.all()).contains(seen[0]);
+            List<SlowCall> calls = seen[1].drain().calls();
+            assertThat(calls).hasSize(1);
+            SlowCall c = calls.get(0);
+            assertThat(c.thread()).isEqualTo(ids[1]).isNotEqualTo(ids[0]);
+            // the CPU clock's reading before the call is the one at its start, not the one before the 30 ms wait
+            // (which would make the whole call "off the CPU", whatever the machine did)
+            assertThat(c.cpuKnown()).isTrue();
+            assertThat(c.cpuFrom()).isBetween(resumed[0], c.start());
+            assertThat(c.cpuNanos()).isPositive();
+        } finally {
+            System.clearProperty(SlowCalls.PROPERTY);
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
 }
