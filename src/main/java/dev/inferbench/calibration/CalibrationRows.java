@@ -155,6 +155,7 @@ final class CalibrationRows {
         DisturbedRows.periodicRows(rows);
         TailRows.rows(rows);
         TailRows.tokenRows(rows);
+        TailRows.servingRows(rows);
         generationRows(rows, generation);
         generationTailRows(rows);
         // the resident set, not the bytes allocated: a kernel that reclaims cold pages (DAMON's kdamond) takes some

@@ -43,6 +43,17 @@ final class TailRows {
     }
 
     /**
+     * The same rows on an open-loop serving step's service calls: one caller serving 3,000 requests at 500 a second, each
+     * call 1 ms of CPU, every {@value #EVERY}th given a collection, a thread dump or a rival on the caller's CPU. The
+     * caller waits for each request, so the rows also hold that a wait is not read as the call's time off its CPU.
+     */
+    static void servingRows(List<CalibrationRows.Row> rows) {
+        causeRows(rows, serving("tail-serving-plain", null), List.of(Cause.GC, Cause.SAFEPOINT, Cause.DESCHEDULED),
+                cause -> serving("tail-serving-" + cause.key(), cause.key() + "=" + EVERY), "service calls",
+                "service call p99", "service call of 1 ms CPU (ServingBenchmark, 500 req/s)", TailMetrics.P99);
+    }
+
+    /**
      * Three rows per cause, each read on the run that plants it: the planted {@code items} given their cause, the
      * {@code items} with nothing planted given one, and the p99 without the cause over {@code plain}'s {@code plainP99}.
      */
@@ -76,6 +87,14 @@ final class TailRows {
                 "model=llama-tiny", "-p", "promptLen=16", "-p", "outputLen=33", "-p", "batchSize=1", "-p", "threads=1",
                 "-f", "2", "-wi", "1", "-w", "1s", "-i", "3", "-r", "1s", "--rerun-disturbed", "0", "-jvmArgsAppend",
                 CalibrationRows.STUB + "prefill=2ms,token=1ms"
+                        + (plant == null ? "" : " -D" + TailPlant.PROPERTY + "=" + plant)));
+        return new CalibrationRows.Run(name, List.copyOf(args));
+    }
+
+    private static CalibrationRows.Run serving(String name, String plant) {
+        List<String> args = new ArrayList<>(List.of("ServingBenchmark", "--tail", "-p", "engine=stub", "-p",
+                "model=mlp-tiny", "-p", "batchSize=1", "-p", "threads=1", "-p", "rate=500", "-p", "requests=3000", "-p",
+                "stepSeconds=0", "-f", "2", "--rerun-disturbed", "0", "-jvmArgsAppend", CalibrationRows.STUB + CALL
                         + (plant == null ? "" : " -D" + TailPlant.PROPERTY + "=" + plant)));
         return new CalibrationRows.Run(name, List.copyOf(args));
     }

@@ -59,6 +59,8 @@ public final class SlowCalls {
     private volatile long written;
     private long read;
     private long drainedCalls;
+    /** The start of the first call since the last drain, kept or not; -1 before it. */
+    private long firstStart = -1;
 
     private SlowCalls() {
         on = false;
@@ -169,6 +171,9 @@ public final class SlowCalls {
             return;
         }
         long took = end - start;
+        if (firstStart < 0) {
+            firstStart = start;
+        }
         calls++;
         long from = -1;
         long used = -1;
@@ -208,7 +213,8 @@ public final class SlowCalls {
     }
 
     /** What a caller recorded between two drains. */
-    record Drained(List<SlowCall> calls, long callsMade, long lost) {
+    /** {@code firstStart}: the first call's start since the drain before (every call, kept or not); -1 for none. */
+    record Drained(List<SlowCall> calls, long callsMade, long lost, long firstStart) {
     }
 
     /**
@@ -226,6 +232,8 @@ public final class SlowCalls {
         read = w;
         long made = calls - drainedCalls;
         drainedCalls = calls;
-        return new Drained(out, made, lost);
+        long first = firstStart;
+        firstStart = -1;
+        return new Drained(out, made, lost, first);
     }
 }

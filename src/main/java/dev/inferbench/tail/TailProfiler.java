@@ -56,18 +56,24 @@ public final class TailProfiler extends FigureProfiler {
         }
         long windowEnd = System.nanoTime();
         boolean counted = it.params().getType() == IterationType.MEASUREMENT;
+        long firstCall = Long.MAX_VALUE;
         for (SlowCalls caller : SlowCalls.all()) {
             SlowCalls.Drained d = caller.drain();
             if (counted) {
                 measured.addAll(d.calls());
                 callsMade += d.callsMade();
                 lost += d.lost();
+                if (d.firstStart() >= 0) {
+                    firstCall = Math.min(firstCall, d.firstStart());
+                }
             }
         }
         if (!counted) {
             return;
         }
-        windows.add(new long[] {windowStart, windowEnd});
+        // from the first recorded call on: a serving step's warm-up requests come first, and a cause planted in
+        // one of those is no call of the record's
+        windows.add(new long[] {Math.max(windowStart, firstCall == Long.MAX_VALUE ? windowStart : firstCall), windowEnd});
         if (++measuredIterations < it.params().getCount() || callsMade == 0) {
             return; // the recording is read after the last measured iteration only
         }

@@ -141,6 +141,17 @@ class SlowCallsTest {
         }
     }
 
+    /** Each drain says when its first call began, kept or not: where a measured window's calls start. */
+    @Test
+    void aDrainGivesItsFirstCallsStart() {
+        SlowCalls s = SlowCalls.unlisted();
+        long first = System.nanoTime();
+        s.ended(first, first + 10);
+        s.ended(first + 20, first + 30);
+        assertThat(s.drain().firstStart()).isEqualTo(first);
+        assertThat(s.drain().firstStart()).as("no call since").isEqualTo(-1);
+    }
+
     private static void sleep(long ms) {
         try {
             Thread.sleep(ms);
