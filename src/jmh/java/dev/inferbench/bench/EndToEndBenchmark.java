@@ -2,6 +2,7 @@ package dev.inferbench.bench;
 
 import java.util.Locale;
 import dev.inferbench.BenchException;
+import dev.inferbench.tail.SlowCalls;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.InferenceEngine;
@@ -53,6 +54,8 @@ public class EndToEndBenchmark extends BatchParams {
     private byte[] png;
     private String sentence;
     private int scoresOutput;
+    /** The requests' slow-call record ({@code --tail}); off, a branch before and after the request. */
+    private SlowCalls tail = SlowCalls.off();
 
     private final DuetBarrier duet = DuetBarrier.fromProperty();
 
@@ -97,6 +100,7 @@ public class EndToEndBenchmark extends BatchParams {
             if (top.length != batchSize) {
                 throw new BenchException("model '" + model + "' gave " + top.length + " rows; expected " + batchSize);
             }
+            tail = SlowCalls.forSoleThread(jmh.getThreads());
         } catch (BenchException e) {
             tearDown();
             throw new CellFailure(e);
@@ -108,7 +112,9 @@ public class EndToEndBenchmark extends BatchParams {
 
     @Benchmark
     public void request(Blackhole bh) throws BenchException {
+        long start = tail.start();
         bh.consume(serve());
+        tail.end(start);
     }
 
     private int[][] serve() throws BenchException {

@@ -1,6 +1,7 @@
 package dev.inferbench.bench;
 
 import dev.inferbench.BenchException;
+import dev.inferbench.tail.SlowCalls;
 import dev.inferbench.cell.CellSpec;
 import dev.inferbench.config.BenchConfig;
 import dev.inferbench.engine.Trainer;
@@ -36,6 +37,8 @@ import java.util.concurrent.TimeUnit;
 public class TrainingBenchmark extends BatchParams {
 
     private Trainer trainer;
+    /** The steps' slow-call record ({@code --tail}); off, a branch before and after the step. */
+    private SlowCalls tail = SlowCalls.off();
 
     private final DuetBarrier duet = DuetBarrier.fromProperty();
 
@@ -58,12 +61,15 @@ public class TrainingBenchmark extends BatchParams {
             trainer = cell.engine().openTrainer(cell.modelFile(), cell.device(), cell.settings());
             trainer.prepare(SyntheticInputs.forModel(cell.inputs(), trainer.signature().inputs()));
             TrainingProfiler.MEMORY.set(trainer.measureMemory());
+            tail = SlowCalls.forSoleThread(jmh.getThreads());
         }, this::tearDown);
     }
 
     @Benchmark
     public void step() throws BenchException {
+        long start = tail.start();
         trainer.step();
+        tail.end(start);
     }
 
     @TearDown(Level.Trial)

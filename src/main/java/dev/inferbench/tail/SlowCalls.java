@@ -98,6 +98,15 @@ public final class SlowCalls {
     }
 
     /**
+     * The record of the calling thread for a benchmark whose state all its {@code threads} share (a training step, a
+     * pipeline request): a record has one writer, so it records only where that thread is the benchmark's only one,
+     * and is {@link #OFF} otherwise or when not asked.
+     */
+    public static SlowCalls forSoleThread(int threads) {
+        return threads == 1 ? forThisThread() : OFF;
+    }
+
+    /**
      * The record of caller {@code index} of an open-loop serving step, bound to the calling thread; {@link #OFF} when
      * not asked. Each step starts its callers on threads of its own, so a caller's record is made at its first step
      * (the warm-up's) and bound at each later one to the step's thread, its CPU clock read anew there; the profiler

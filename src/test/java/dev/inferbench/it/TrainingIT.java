@@ -26,9 +26,12 @@ class TrainingIT {
 
     @Test
     void trainingCellsStandBesideInferenceCells() throws Exception {
+        // --tail: a training step is a call of the slow-call record, as an inference call is
         Jar.Run r = Jar.run(work, "Inference|Training -p model=resnet-tiny -p engine=djl-pytorch -p batchSize=1,4"
-                + " -f 1 -wi 1 -w 100ms -i 2 -r 200ms" + Jar.NO_SPARES);
+                + " -f 1 -wi 1 -w 100ms -i 2 -r 200ms --tail" + Jar.NO_SPARES);
         assertThat(r.code()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).containsPattern("(?m)^tail +TrainingBenchmark\\.step model=resnet-tiny engine=djl-pytorch"
+                + " batchSize=1: p99 ").containsPattern("(?m)^tail +InferenceBenchmark\\.infer model=resnet-tiny");
         Path runDir;
         try (Stream<Path> s = Files.list(work.resolve("results"))) {
             runDir = s.filter(d -> !d.getFileName().toString().equals("history")).findFirst().orElseThrow();
