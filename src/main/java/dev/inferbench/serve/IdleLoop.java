@@ -1,6 +1,7 @@
 package dev.inferbench.serve;
 
 import dev.inferbench.metrics.ServingThreads;
+import dev.inferbench.tail.SlowCalls;
 
 import java.util.Arrays;
 import java.util.List;
@@ -24,13 +25,16 @@ public final class IdleLoop {
         long start = System.nanoTime();
         AtomicLong lastEnd = new AtomicLong(start);
         CallerThreads threads = CallerThreads.start(callers, "inferbench-idle-caller", (caller, call) -> {
+            SlowCalls tail = SlowCalls.forCaller(caller); // --tail: this caller's slow calls after idle
             for (int i = next.getAndIncrement(); i < requests; i = next.getAndIncrement()) {
                 TimeUnit.NANOSECONDS.sleep(idleNs);
                 ServingThreads.callStarts();
+                tail.resumes(); // after the pause: the pause is no time off the CPU of the call
                 long t0 = System.nanoTime();
                 call.run();
                 long end = System.nanoTime();
                 ServingThreads.callEnds();
+                tail.ended(t0, end);
                 latencies[i] = end - t0;
                 lastEnd.accumulateAndGet(end, Math::max);
             }
