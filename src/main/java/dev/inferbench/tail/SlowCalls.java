@@ -122,8 +122,7 @@ public final class SlowCalls {
             return made;
         });
         s.thread = Thread.currentThread().getId();
-        s.lastCpuAt = System.nanoTime();
-        s.lastCpu = THREADS.getCurrentThreadCpuTime();
+        s.resumes(); // the new thread's CPU clock
         return s;
     }
 

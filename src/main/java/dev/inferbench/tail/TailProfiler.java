@@ -73,7 +73,7 @@ public final class TailProfiler extends FigureProfiler {
         }
         // from the first recorded call on: a serving step's warm-up requests come first, and a cause planted in
         // one of those is no call of the record's
-        windows.add(new long[] {Math.max(windowStart, firstCall == Long.MAX_VALUE ? windowStart : firstCall), windowEnd});
+        windows.add(new long[] {Math.max(windowStart, firstCall == Long.MAX_VALUE ? 0 : firstCall), windowEnd});
         if (++measuredIterations < it.params().getCount() || callsMade == 0) {
             return; // the recording is read after the last measured iteration only
         }
